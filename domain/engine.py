@@ -1,0 +1,301 @@
+"""The protocol every game follows, and the pieces the engine shares with games.
+
+A game is pure functions over frozen data:
+
+    setup(seats, options, rng)          -> [Event]      first events (deals, shuffles)
+    evolve(state, event)                -> state        state is None before the first event
+    decide(state, seat, command, rng)   -> [Event]      or raise IllegalCommand("why")
+    to_act(state)                       -> frozenset of seats that may act now
+    legal_commands(state, seat)         -> [Command]    exact: each is accepted, nothing else is
+    on_timeout(state, seat, rng)        -> Command      what happens when the seat's deadline passes
+    view(state, viewer)                 -> dict         JSON-ready; viewer is a seat, None or EVERYONE
+    visible(event, viewer)              -> dict         JSON-ready per-viewer form of one event
+    outcome(state)                      -> str | None   None while the game runs; a sentence once over
+    score(state)                        -> [Standing]   final standings (run by the scoring worker)
+
+Randomness only ever comes from the injected ``rng``, and whatever it yields is
+written into events, so that ``evolve`` never rolls and replay is exact.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import random
+import typing
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Iterable, Mapping
+
+# The viewer who sees everything: the referee, Lind's own view of his route,
+# or anyone once the game is over.
+EVERYONE = "*"
+
+
+class IllegalCommand(Exception):
+    """A command the rules refuse, with a reason a player can act on."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+class DecodeError(ValueError):
+    """JSON that does not describe a known command or event."""
+
+
+def _freeze(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_freeze(item) for item in value)
+    if isinstance(value, dict):
+        return {key: _freeze(item) for key, item in value.items()}
+    return value
+
+
+def _thaw(value: Any) -> Any:
+    if isinstance(value, (list, tuple)):
+        return [_thaw(item) for item in value]
+    if isinstance(value, dict):
+        return {str(key): _thaw(item) for key, item in value.items()}
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _thaw(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    return value
+
+
+@dataclass(frozen=True)
+class Message:
+    """Base of commands and events: a frozen dataclass whose JSON form is
+    ``{"type": ClassName, **fields}``. Fields hold JSON values; lists are
+    stored as tuples so that messages stay immutable."""
+
+    @classmethod
+    def type_name(cls) -> str:
+        return cls.__name__
+
+    def to_json(self) -> dict:
+        data = {f.name: _thaw(getattr(self, f.name)) for f in dataclasses.fields(self)}
+        return {"type": self.type_name(), **data}
+
+
+@dataclass(frozen=True)
+class Command(Message):
+    """An imperative request from a seat (MoveLind)."""
+
+
+@dataclass(frozen=True)
+class Event(Message):
+    """A past-tense fact (LindMoved)."""
+
+
+class Codec:
+    """Turns JSON back into the message classes it knows, by ``type``."""
+
+    def __init__(self, classes: Iterable[type[Message]]):
+        self.classes: dict[str, type[Message]] = {}
+        for cls in classes:
+            if cls.type_name() in self.classes:
+                raise ValueError(f"two message classes named {cls.type_name()}")
+            self.classes[cls.type_name()] = cls
+
+    def __contains__(self, type_name: str) -> bool:
+        return type_name in self.classes
+
+    def decode(self, data: Mapping[str, Any]) -> Message:
+        if not isinstance(data, Mapping):
+            raise DecodeError("expected a JSON object with a 'type'")
+        type_name = data.get("type")
+        cls = self.classes.get(type_name) if isinstance(type_name, str) else None
+        if cls is None:
+            known = ", ".join(sorted(self.classes))
+            raise DecodeError(f"unknown type {type_name!r}; known types: {known}")
+        names = {f.name for f in dataclasses.fields(cls)}
+        unknown = sorted(set(data) - names - {"type"})
+        if unknown:
+            raise DecodeError(f"{type_name} has no field(s) {', '.join(unknown)}")
+        missing = sorted(
+            f.name
+            for f in dataclasses.fields(cls)
+            if f.name not in data
+            and f.default is dataclasses.MISSING
+            and f.default_factory is dataclasses.MISSING
+        )
+        if missing:
+            raise DecodeError(f"{type_name} needs field(s) {', '.join(missing)}")
+        values = {key: _freeze(value) for key, value in data.items() if key != "type"}
+        return cls(**values)
+
+
+def field_types(cls: type[Message]) -> dict[str, Any]:
+    """The resolved annotations of a message class (used to build API schemas)."""
+    return typing.get_type_hints(cls)
+
+
+@dataclass(frozen=True)
+class Option:
+    """A declared game option. ``kind`` is "int", "bool" or "choice"."""
+
+    name: str
+    kind: str
+    default: Any
+    description: str
+    minimum: int | None = None
+    maximum: int | None = None
+    choices: tuple[str, ...] = ()
+
+    def check(self, value: Any) -> Any:
+        if self.kind == "bool":
+            if not isinstance(value, bool):
+                raise IllegalCommand(f"option {self.name} must be true or false")
+            return value
+        if self.kind == "int":
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise IllegalCommand(f"option {self.name} must be a whole number")
+            if self.minimum is not None and value < self.minimum:
+                raise IllegalCommand(f"option {self.name} must be at least {self.minimum}, not {value}")
+            if self.maximum is not None and value > self.maximum:
+                raise IllegalCommand(f"option {self.name} must be at most {self.maximum}, not {value}")
+            return value
+        if self.kind == "choice":
+            if value not in self.choices:
+                raise IllegalCommand(
+                    f"option {self.name} must be one of {', '.join(self.choices)}, not {value!r}"
+                )
+            return value
+        raise ValueError(f"unknown option kind {self.kind}")
+
+    def to_json(self) -> dict:
+        data = {"name": self.name, "kind": self.kind, "default": self.default, "description": self.description}
+        if self.minimum is not None:
+            data["minimum"] = self.minimum
+        if self.maximum is not None:
+            data["maximum"] = self.maximum
+        if self.choices:
+            data["choices"] = list(self.choices)
+        return data
+
+
+def resolve_options(declared: Iterable[Option], given: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Defaults filled in, every value checked; unknown names refused."""
+    given = dict(given or {})
+    declared = {option.name: option for option in declared}
+    unknown = sorted(set(given) - set(declared))
+    if unknown:
+        raise IllegalCommand(
+            f"unknown option(s) {', '.join(unknown)}; this game has {', '.join(sorted(declared)) or 'none'}"
+        )
+    return {name: option.check(given.get(name, option.default)) for name, option in declared.items()}
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One seat's place in the final standings; equal ranks share a place."""
+
+    seat: str
+    rank: int
+    score: int | float | None = None
+    detail: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        return {"seat": self.seat, "rank": self.rank, "score": self.score, "detail": _thaw(dict(self.detail))}
+
+
+def rank_by(scores: Mapping[str, Any]) -> dict[str, int]:
+    """Competition ranking (1, 1, 3) of seats by a sortable key, highest first."""
+    ordered = sorted(scores.values(), reverse=True)
+    return {seat: 1 + ordered.index(value) for seat, value in scores.items()}
+
+
+class Rules:
+    """Base class of a game's rules. Subclasses set the catalogue attributes
+    and implement the methods; see the module docstring for the contract."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    min_seats: ClassVar[int]
+    max_seats: ClassVar[int]
+    options: ClassVar[tuple[Option, ...]] = ()
+    commands: ClassVar[tuple[type[Command], ...]] = ()
+    events: ClassVar[tuple[type[Event], ...]] = ()
+    # Bump when the shape of the state changes, so that stored snapshots of the
+    # old shape are ignored and the game is replayed from its events instead.
+    state_version: ClassVar[int] = 1
+
+    def __init__(self) -> None:
+        self.command_codec = Codec(self.commands)
+        self.event_codec = Codec(self.events)
+
+    def seats(self, options: Mapping[str, Any]) -> tuple[str, ...]:
+        raise NotImplementedError
+
+    def setup(self, seats: tuple[str, ...], options: Mapping[str, Any], rng: random.Random) -> list[Event]:
+        raise NotImplementedError
+
+    def evolve(self, state: Any, event: Event) -> Any:
+        raise NotImplementedError
+
+    def decide(self, state: Any, seat: str, command: Command, rng: random.Random) -> list[Event]:
+        raise NotImplementedError
+
+    def to_act(self, state: Any) -> frozenset[str]:
+        raise NotImplementedError
+
+    def legal_commands(self, state: Any, seat: str) -> list[Command]:
+        raise NotImplementedError
+
+    def on_timeout(self, state: Any, seat: str, rng: random.Random) -> Command:
+        raise NotImplementedError
+
+    def view(self, state: Any, viewer: str | None) -> dict:
+        raise NotImplementedError
+
+    def visible(self, event: Event, viewer: str | None) -> dict:
+        raise NotImplementedError
+
+    def outcome(self, state: Any) -> str | None:
+        raise NotImplementedError
+
+    def score(self, state: Any) -> list[Standing]:
+        raise NotImplementedError
+
+    # Shared helpers
+
+    def replay(self, events: Iterable[Event], state: Any = None) -> Any:
+        for event in events:
+            state = self.evolve(state, event)
+        return state
+
+    def decode_command(self, data: Mapping[str, Any]) -> Command:
+        return self.command_codec.decode(data)  # type: ignore[return-value]
+
+    def decode_event(self, data: Mapping[str, Any]) -> Event:
+        return self.event_codec.decode(data)  # type: ignore[return-value]
+
+    def catalogue(self) -> dict:
+        return {
+            "name": self.name,
+            "title": self.title,
+            "min_seats": self.min_seats,
+            "max_seats": self.max_seats,
+            "options": [option.to_json() for option in self.options],
+            "commands": sorted(cls.type_name() for cls in self.commands),
+        }
+
+
+def not_your_turn(seat: str, to_act: Iterable[str]) -> IllegalCommand:
+    waiting = sorted(to_act)
+    if not waiting:
+        return IllegalCommand(f"it is not your turn: nobody is to act, the game is over")
+    return IllegalCommand(f"it is not your turn: {', '.join(waiting)} {'is' if len(waiting) == 1 else 'are'} to act")
+
+
+def rng_for(seed: bytes, version: int) -> random.Random:
+    """The random source for the command decided at ``version`` of a game.
+
+    Derived from the game's secret seed and the version, so that anyone who
+    learns the seed at the end can re-run every decision and get the same
+    shuffles and rolls."""
+    digest = hashlib.sha256(seed + b":" + str(version).encode()).digest()
+    return random.Random(int.from_bytes(digest, "big"))
+
+
+def seed_commitment(seed: bytes) -> str:
+    return hashlib.sha256(seed).hexdigest()
