@@ -1,0 +1,7 @@
+"""Cronberg (2-4 players): place building rhomboids and family members on the
+crossings of a walled city; see rules.py for the decisions made where the
+rulebook is silent, and data/ for the stand-in board and tiles."""
+
+from .rules import CronbergRules
+
+RULES = CronbergRules()

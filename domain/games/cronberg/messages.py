@@ -1,0 +1,142 @@
+"""Commands (what a player asks) and events (what happened) of Cronberg."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ...engine import Command, Event
+
+# Commands
+
+
+@dataclass(frozen=True)
+class DrawBuilding(Command):
+    """Action A, first step: turn the top rhomboid of the face-down stack
+    face up. The same player then places it (PlaceBuilding)."""
+
+
+@dataclass(frozen=True)
+class PlaceBuilding(Command):
+    """Action A, second step: lay the drawn rhomboid on two edge-adjacent
+    vacant triangles, named in board order (e.g. ["T05", "T06"]). Unturned,
+    the tile's first corner lies on the corner of the first triangle that the
+    second does not share; turned, the tile is rotated half a turn."""
+
+    triangles: tuple[str, ...]
+    turned: bool = False
+
+
+@dataclass(frozen=True)
+class PlaceMember(Command):
+    """Action B: put a family member from your supply on a free crossing."""
+
+    crossing: str
+
+
+# Events
+
+
+@dataclass(frozen=True)
+class GameSetUp(Event):
+    seats: tuple[str, ...]
+    rounds: int
+
+
+@dataclass(frozen=True)
+class RoundStarted(Event):
+    """A round begins on an empty city. ``stack`` is the shuffled face-down
+    order of the rhomboids, top first: only the referee sees it."""
+
+    round: int
+    starter: str
+    stack: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class BuildingDrawn(Event):
+    seat: str
+    tile: int
+    corners: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class BuildingPlaced(Event):
+    seat: str
+    tile: int
+    triangles: tuple[str, ...]
+    turned: bool
+
+
+@dataclass(frozen=True)
+class TriangleEnclosed(Event):
+    """A vacant triangle now has buildings or the wall on all three sides;
+    a Park, Musketeer or Coat of Arms becomes active."""
+
+    triangle: str
+    kind: str
+
+
+@dataclass(frozen=True)
+class MemberDrivenOut(Event):
+    """An active Musketeer sent this member back to its owner, unscored."""
+
+    seat: str
+    crossing: str
+
+
+@dataclass(frozen=True)
+class MemberScored(Event):
+    """The member's crossing was worth ``points`` to its owner; the member
+    returns to the supply. ``at_end`` is true for the end-of-round scoring."""
+
+    seat: str
+    crossing: str
+    points: int
+    at_end: bool
+
+
+@dataclass(frozen=True)
+class MemberPlaced(Event):
+    seat: str
+    crossing: str
+
+
+@dataclass(frozen=True)
+class TurnPassed(Event):
+    """This seat could neither play a building nor place a family member."""
+
+    seat: str
+
+
+@dataclass(frozen=True)
+class TurnBegan(Event):
+    seat: str
+
+
+@dataclass(frozen=True)
+class RoundEnded(Event):
+    round: int
+    scores: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class GameEnded(Event):
+    winners: tuple[str, ...]
+    points: int
+
+
+COMMANDS = (DrawBuilding, PlaceBuilding, PlaceMember)
+EVENTS = (
+    GameSetUp,
+    RoundStarted,
+    BuildingDrawn,
+    BuildingPlaced,
+    TriangleEnclosed,
+    MemberDrivenOut,
+    MemberScored,
+    MemberPlaced,
+    TurnPassed,
+    TurnBegan,
+    RoundEnded,
+    GameEnded,
+)

@@ -1,0 +1,98 @@
+"""Cronberg: the Rules object the engine talks to.
+
+Decisions where the rulebook and the brief are silent:
+- Playing a building is two commands in one turn: DrawBuilding turns the top
+  tile of one shuffled face-down stack face up for everyone, PlaceBuilding
+  lays it. DrawBuilding is offered only while some place for a tile is left,
+  so a drawn tile can always be placed.
+- PlaceBuilding names its two triangles in board order; ``turned`` rotates
+  the tile half a turn (tiles are never flipped face down).
+- Family members may stand on any crossing of the grid, wall crossings too.
+- A vacant enclosed plain triangle is still vacant: a member beside it stays
+  in the city until the end of the round, as beside an active Park.
+- Passing is automatic: when a turn ends, each following seat that can
+  neither draw a building nor place a member passes (TurnPassed) and the next
+  one that can begins. When nobody can, the round ends with end scoring.
+- Several rounds (option): each round starts on an empty city with all 28
+  tiles reshuffled and every member back in its supply; scores carry over.
+  The first round's starter is drawn at random; each later round starts
+  with the next seat clockwise.
+- Members scored at the end of a round return to their supply.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Mapping
+
+from ...engine import Command, Event, Option, Rules, Standing, rank_by
+from .decide import decide, start_round
+from .logic import can_build, free_slots, member_crossings
+from .messages import COMMANDS, EVENTS, DrawBuilding, GameSetUp, PlaceBuilding, PlaceMember
+from .board import BOARD
+from .state import State, evolve
+from .views import outcome, to_act, view, visible
+
+
+class CronbergRules(Rules):
+    name = "cronberg"
+    title = "Cronberg"
+    min_seats = 2
+    max_seats = 4
+    options = (
+        Option("players", "int", 2, "number of players", minimum=2, maximum=4),
+        Option("rounds", "int", 1, "rounds to play; each starts from the scores of the one before", minimum=1, maximum=4),
+    )
+    commands = COMMANDS
+    events = EVENTS
+
+    def seats(self, options: Mapping[str, Any]) -> tuple[str, ...]:
+        return tuple(f"p{n}" for n in range(1, int(options.get("players", 2)) + 1))
+
+    def setup(self, seats: tuple[str, ...], options: Mapping[str, Any], rng: random.Random) -> list[Event]:
+        rounds = int(options.get("rounds", 1))
+        starter = rng.choice(seats)
+        return [GameSetUp(seats=tuple(seats), rounds=rounds), start_round(tuple(seats), 1, starter, rng)]
+
+    def evolve(self, state: State | None, event: Event) -> State:
+        return evolve(state, event)
+
+    def decide(self, state: State, seat: str, command: Command, rng: random.Random) -> list[Event]:
+        return decide(state, seat, command, rng)
+
+    def to_act(self, state: State) -> frozenset[str]:
+        return to_act(state)
+
+    def legal_commands(self, state: State, seat: str) -> list[Command]:
+        if seat not in to_act(state):
+            return []
+        if state.drawn:
+            return [
+                PlaceBuilding(triangles=(BOARD.triangles[s.first].id, BOARD.triangles[s.second].id), turned=turned)
+                for s in free_slots(state)
+                for turned in (False, True)
+            ]
+        commands: list[Command] = [DrawBuilding()] if can_build(state) else []
+        if state.supply[state.seat_number(seat)] > 0:
+            commands += [PlaceMember(crossing=BOARD.crossings[c].id) for c in member_crossings(state)]
+        return commands
+
+    def on_timeout(self, state: State, seat: str, rng: random.Random) -> Command:
+        commands = self.legal_commands(state, seat)
+        if state.drawn:
+            return rng.choice(commands)
+        return commands[0]  # DrawBuilding while any is left: the game moves on
+
+    def view(self, state: State, viewer: str | None) -> dict:
+        return view(state, viewer)
+
+    def visible(self, event: Event, viewer: str | None) -> dict:
+        return visible(event, viewer)
+
+    def outcome(self, state: State) -> str | None:
+        return outcome(state)
+
+    def score(self, state: State) -> list[Standing]:
+        scores = dict(zip(state.seats, state.scores))
+        ranks = rank_by(scores)
+        return [Standing(seat=seat, rank=ranks[seat], score=scores[seat]) for seat in state.seats]
