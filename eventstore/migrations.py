@@ -1,0 +1,65 @@
+"""Versioned SQL migrations: ``eventstore/migrations/NNNN_name.sql``, applied in name order.
+
+Each file runs once, in its own transaction, and is recorded in
+``schema_migrations``. A session advisory lock makes concurrent start-ups
+(several API processes and workers at once) wait for each other instead of
+applying a file twice.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from pathlib import Path
+
+import psycopg
+
+MIGRATIONS_DIR = Path(__file__).with_name("migrations")
+MIGRATION_NAME = re.compile(r"^\d{4}_[A-Za-z0-9_\-]+\.sql$")
+# An arbitrary constant, shared by every boardlog process: "bl" "migr".
+ADVISORY_LOCK_KEY = 0x626C_6D69_6772
+
+
+def migration_files(directory: Path = MIGRATIONS_DIR) -> list[Path]:
+    return sorted(path for path in directory.iterdir() if MIGRATION_NAME.match(path.name))
+
+
+def migrate(url_or_conn, directory: Path = MIGRATIONS_DIR) -> list[str]:
+    """Apply every migration not applied yet; return the names applied now."""
+    if isinstance(url_or_conn, str):
+        with psycopg.connect(url_or_conn, autocommit=True) as conn:
+            return _migrate(conn, directory)
+    return _migrate(url_or_conn, directory)
+
+
+def _migrate(conn: psycopg.Connection, directory: Path) -> list[str]:
+    if conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+        raise RuntimeError("migrate needs a connection that is not inside a transaction")
+    was_autocommit = conn.autocommit
+    conn.autocommit = True
+    conn.execute("select pg_advisory_lock(%s)", (ADVISORY_LOCK_KEY,))
+    try:
+        conn.execute(
+            "create table if not exists schema_migrations ("
+            " name text primary key,"
+            " checksum text not null,"
+            " applied_at timestamptz not null default now())"
+        )
+        applied = {row[0] for row in conn.execute("select name from schema_migrations")}
+        done = []
+        for path in migration_files(directory):
+            if path.name in applied:
+                continue
+            sql = path.read_text(encoding="utf-8")
+            with conn.transaction():
+                conn.execute(sql)
+                conn.execute(
+                    "insert into schema_migrations (name, checksum) values (%s, %s)",
+                    (path.name, hashlib.sha256(sql.encode("utf-8")).hexdigest()),
+                )
+            done.append(path.name)
+        return done
+    finally:
+        if not conn.closed:
+            conn.execute("select pg_advisory_unlock(%s)", (ADVISORY_LOCK_KEY,))
+            conn.autocommit = was_autocommit

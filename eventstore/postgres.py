@@ -1,0 +1,174 @@
+"""The PostgreSQL event store (psycopg 3, a connection pool, one round trip per append)."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Iterator, Sequence
+
+import psycopg
+import psycopg_pool
+
+from eventstore.chain import verify_chain
+from eventstore.listener import VersionListener
+from eventstore.types import (
+    EventIdConflict,
+    NewEvent,
+    RecordedEvent,
+    Snapshot,
+    Verification,
+    WrongExpectedVersion,
+    check_stream_id,
+    prepare_append,
+)
+
+_COLUMNS = (
+    "global_position, stream_id, version, event_id, type, schema_version,"
+    " data, metadata, recorded_at, hash"
+)
+_READ_ALL = (
+    f"select {_COLUMNS} from events"
+    " where (tx_id, global_position) > ("
+    "   coalesce((select tx_id from events where global_position = %(after)s), '0'::xid8),"
+    "   %(after)s)"
+    " and tx_id < pg_snapshot_xmin(pg_current_snapshot())"
+    " order by tx_id, global_position limit %(limit)s"
+)
+
+
+def _record(row) -> RecordedEvent:
+    position, stream_id, version, event_id, type_, schema, data, metadata, at, hash_ = row
+    return RecordedEvent(position, stream_id, version, event_id, type_, schema, data,
+                         metadata, at, hash_.hex())
+
+
+class PostgresEventStore:
+    """Events in PostgreSQL. ``append`` is a single statement calling ``eventstore_append``.
+
+    Every method takes an optional ``conn``: an open connection inside the
+    caller's transaction, which the store then uses without committing, so
+    read models can be written atomically with the events.
+    """
+
+    def __init__(self, pool: psycopg_pool.ConnectionPool):
+        self.pool = pool
+        self._owns_pool = False
+        self._listener = VersionListener(self._listener_connect, self.stream_version)
+
+    @classmethod
+    def connect(cls, url: str, min_size: int = 1, max_size: int = 10) -> "PostgresEventStore":
+        pool = psycopg_pool.ConnectionPool(
+            url, min_size=min_size, max_size=max_size, kwargs={"autocommit": True},
+            open=True, name="eventstore",
+        )
+        store = cls(pool)
+        store._owns_pool = True
+        return store
+
+    def _listener_connect(self) -> psycopg.Connection:
+        kwargs = dict(self.pool.kwargs or {})
+        kwargs["autocommit"] = True
+        return psycopg.connect(self.pool.conninfo, **kwargs)
+
+    @contextlib.contextmanager
+    def _connection(self, conn) -> Iterator[psycopg.Connection]:
+        if conn is not None:
+            yield conn
+        else:
+            with self.pool.connection() as pooled:
+                yield pooled
+
+    # -- writing -----------------------------------------------------------------
+
+    def append(self, stream_id: str, events: Sequence[NewEvent], expected_version,
+               conn=None) -> int:
+        events, expected, bodies = prepare_append(stream_id, events, expected_version)
+        if not events:
+            actual = self.stream_version(stream_id, conn=conn)
+            if expected is not None and expected != actual:
+                raise WrongExpectedVersion(stream_id, expected_version, actual)
+            return actual
+        with self._connection(conn) as c:
+            outcome, version, detail = c.execute(
+                "select outcome, version, detail from eventstore_append(%s, %s, %s::text[], %s)",
+                (stream_id, expected, bodies, True),
+            ).fetchone()
+        if outcome in ("ok", "duplicate"):
+            return version
+        if outcome == "conflict":
+            raise WrongExpectedVersion(stream_id, expected_version, version)
+        raise EventIdConflict(f"stream {stream_id!r}: {detail}")
+
+    def save_snapshot(self, stream_id: str, version: int, schema_version: int, state: bytes,
+                      conn=None) -> None:
+        check_stream_id(stream_id)
+        with self._connection(conn) as c:
+            c.execute(
+                "insert into snapshots (stream_id, schema_version, version, state)"
+                " values (%s, %s, %s, %s)"
+                " on conflict (stream_id, schema_version) do update"
+                " set version = excluded.version, state = excluded.state, created_at = now()"
+                " where snapshots.version <= excluded.version",
+                (stream_id, schema_version, version, bytes(state)),
+            )
+
+    # -- reading -----------------------------------------------------------------
+
+    def stream_version(self, stream_id: str, conn=None) -> int:
+        with self._connection(conn) as c:
+            row = c.execute("select version from streams where stream_id = %s",
+                            (stream_id,)).fetchone()
+        return row[0] if row else 0
+
+    def read_stream(self, stream_id: str, from_version: int = 1, to_version: int | None = None,
+                    conn=None) -> list[RecordedEvent]:
+        with self._connection(conn) as c:
+            cursor = c.cursor(binary=True)
+            rows = cursor.execute(
+                f"select {_COLUMNS} from events where stream_id = %s and version >= %s"
+                " and (%s::bigint is null or version <= %s::bigint) order by version",
+                (stream_id, max(1, from_version), to_version, to_version),
+            ).fetchall()
+        return [_record(row) for row in rows]
+
+    def read_all(self, after: int = 0, limit: int = 1000) -> list[RecordedEvent]:
+        """The global feed after a checkpoint (the global_position of the last event seen).
+
+        Events come in (tx_id, global_position) order and only once every
+        transaction that could still add an event before them has ended
+        (``tx_id < pg_snapshot_xmin``), so a reader that resumes from the last
+        position it saw never skips an event, even when transactions commit out
+        of order. The positions are therefore not always increasing in the feed.
+        """
+        with self.pool.connection() as c:
+            cursor = c.cursor(binary=True)
+            rows = cursor.execute(_READ_ALL, {"after": after, "limit": limit}).fetchall()
+        return [_record(row) for row in rows]
+
+    def load_snapshot(self, stream_id: str, schema_version: int) -> Snapshot | None:
+        with self.pool.connection() as c:
+            row = c.execute(
+                "select version, schema_version, state from snapshots"
+                " where stream_id = %s and schema_version = %s",
+                (stream_id, schema_version),
+            ).fetchone()
+        return Snapshot(row[0], row[1], bytes(row[2])) if row else None
+
+    def verify(self, stream_id: str) -> Verification:
+        with self.pool.connection() as c:
+            with c.transaction():
+                c.execute("set transaction isolation level repeatable read")
+                head = c.execute("select version, last_hash from streams where stream_id = %s",
+                                 (stream_id,)).fetchone()
+                events = self.read_stream(stream_id, conn=c)
+        head_pair = (head[0], head[1].hex() if head[1] else None) if head else (0, None)
+        return verify_chain(events, head_pair)
+
+    # -- waiting -----------------------------------------------------------------
+
+    def wait_for_version(self, stream_id: str, version: int, timeout: float) -> int:
+        return self._listener.wait(stream_id, version, timeout)
+
+    def close(self) -> None:
+        self._listener.stop()
+        if self._owns_pool:
+            self.pool.close()

