@@ -1,0 +1,50 @@
+"""The Coil: a four-round dice area-control game for 2-5 players.
+
+Decisions where the rulebook and the brief are silent (stand-in card values
+are in data.json, each named there as an assumption):
+
+- Nations are dealt at random at setup; with two players the neutral third
+  nation is drawn at random from the rest and sits after p2 (p1, p2, neutral
+  clockwise).
+- Clockwise is seat order; "the player on your left" is the next seat, so a
+  seat's western border is the next nation clockwise and its eastern border
+  the previous one.
+- Expansion and Muster are simultaneous: every seat that has something to do
+  is to act (Expand, Muster). Conquest has no choice and runs automatically
+  when someone stops; claimed regions are placed in Coil order (own nation's
+  regions in the order they were flipped), each into its area while there is
+  room, else into the hand as a tactic. Regions of a nation that borders
+  neither side go to the hand.
+- A homeland deck that runs short is re-formed from its discard area at the
+  moment a card is needed; a seat whose deck and discard are both empty skips
+  Expansion, and such a deck cannot be scouted.
+- Muster takes min(dice on the nation card, population); a seat with no die in
+  its population skips Muster.
+- Escalation turns: up to the northern die's value in actions; the turn ends
+  when they are used up or with EndEscalation. Turn order is fixed when the
+  phase begins.
+- Battle: a first turn (in this round) must deploy at least one die when one
+  can be deployed; a later turn may pass. Stop is allowed only at the start of
+  a turn (before any action) once every seat has ended a turn.
+  The first-turn reroll happens automatically when the turn begins.
+- Dice and tactics name dice by their values (all dice of a nation are alike).
+- Resource and area categories count the regions placed on the strategy card,
+  not regions taken as tactics. With several strategy cards the newest governs
+  capacities during the game, the chosen one the scoring; regions already
+  placed stay even beyond the chosen card's capacity.
+- End of game: seats with several strategy cards choose one (simultaneous,
+  ChooseStrategy); then the game is over and score() ranks by points, ties by
+  the highest initiative.
+- Dedran's ability (wins ties in Reserves and Tactics) counts as half a point
+  more there, so tied rivals fall to the next distinct total.
+- Varg'ree's ability keeps the top die of the first region (in Coil order) it
+  claims by battle; that die returns to its reserves with its value.
+- Claimed regions' faces are hidden in views and feeds of other seats; which
+  area each went to is public (cards are placed in sight).
+"""
+
+from .rules import TheCoilRules
+
+RULES = TheCoilRules()
+
+__all__ = ["RULES", "TheCoilRules"]

@@ -1,0 +1,264 @@
+"""Commands (imperative) and events (past tense) of The Coil."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ...engine import Command, Event
+
+# ---------------------------------------------------------------- commands
+
+
+@dataclass(frozen=True)
+class Expand(Command):
+    """Expansion: flip the top card of your homeland deck into the Coil."""
+
+
+@dataclass(frozen=True)
+class Muster(Command):
+    """Muster: roll the dice your nation card shows into your reserves.
+    ``fixed`` is Ignixior's ability: one mustered die takes that value."""
+
+    fixed: int | None = None
+
+
+@dataclass(frozen=True)
+class Recruit(Command):
+    """Escalation: roll one die from your population into your reserves."""
+
+
+@dataclass(frozen=True)
+class Scout(Command):
+    """Escalation: draw the top card of ``nation``'s homeland deck, flip the next."""
+
+    nation: str
+
+
+@dataclass(frozen=True)
+class Strategize(Command):
+    """Escalation: draw the top strategy card onto your old one."""
+
+
+@dataclass(frozen=True)
+class EndEscalation(Command):
+    """Escalation: take no more actions this turn."""
+
+
+@dataclass(frozen=True)
+class Deploy(Command):
+    """Battle: move a die showing ``value`` from your reserves onto ``region``."""
+
+    value: int
+    region: str
+
+
+@dataclass(frozen=True)
+class PlayTactic(Command):
+    """Battle: play a tactic card from your hand on dice of your reserves,
+    named by their values (ascending, except for swap_pip: raised die first).
+    ``value`` is the chosen value of a set_value tactic."""
+
+    card: str
+    dice: tuple[int, ...]
+    value: int | None = None
+
+
+@dataclass(frozen=True)
+class ShiftDie(Command):
+    """Battle, Celestos only, once per Battle phase: raise (up) or lower one die by 1."""
+
+    value: int
+    up: bool
+
+
+@dataclass(frozen=True)
+class EndTurn(Command):
+    """Battle: pass the turn to the player on your left."""
+
+
+@dataclass(frozen=True)
+class Stop(Command):
+    """Battle: say "Stop", ending the Battle phase for everyone."""
+
+
+@dataclass(frozen=True)
+class ChooseStrategy(Command):
+    """End of game: choose which of your strategy cards to score."""
+
+    card: str
+
+
+# ---------------------------------------------------------------- events
+
+
+@dataclass(frozen=True)
+class GameStarted(Event):
+    seats: tuple[str, ...]
+    nations: tuple[str, ...]
+    neutral: str | None
+
+
+@dataclass(frozen=True)
+class DeckShuffled(Event):
+    """A homeland deck formed (setup) or re-formed from its discard area."""
+
+    nation: str
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class StrategyDeckShuffled(Event):
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class StrategyDrawn(Event):
+    seat: str
+    card: str | None
+
+
+@dataclass(frozen=True)
+class CardsDrawn(Event):
+    """Cards from ``nation``'s homeland deck into ``seat``'s hand (the starting tactics)."""
+
+    seat: str
+    nation: str
+    cards: tuple[str | None, ...]
+
+
+@dataclass(frozen=True)
+class RoundBegan(Event):
+    round: int
+
+
+@dataclass(frozen=True)
+class PhaseBegan(Event):
+    """``seats``: who must act (simultaneous phases) or the turn order."""
+
+    phase: str
+    seats: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class RegionFlipped(Event):
+    """``seat`` flipped the top of ``nation``'s deck into the Coil (None: the neutral nation)."""
+
+    seat: str | None
+    nation: str
+    card: str
+
+
+@dataclass(frozen=True)
+class DiceMustered(Event):
+    seat: str
+    values: tuple[int, ...]
+    fixed: int | None
+
+
+@dataclass(frozen=True)
+class Recruited(Event):
+    seat: str
+    value: int
+
+
+@dataclass(frozen=True)
+class Scouted(Event):
+    seat: str
+    nation: str
+    card: str | None
+    flipped: str | None
+
+
+@dataclass(frozen=True)
+class Strategized(Event):
+    seat: str
+    card: str | None
+
+
+@dataclass(frozen=True)
+class EscalationTurnEnded(Event):
+    seat: str
+
+
+@dataclass(frozen=True)
+class ReservesRerolled(Event):
+    """First Battle turn with no deployable die: all dice rerolled until one can be deployed."""
+
+    seat: str
+    values: tuple[int, ...]
+    attempts: int
+
+
+@dataclass(frozen=True)
+class DieDeployed(Event):
+    seat: str
+    value: int
+    region: str
+
+
+@dataclass(frozen=True)
+class TacticPlayed(Event):
+    seat: str
+    card: str
+    dice: tuple[int, ...]
+    value: int | None
+    reserves: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class DieShifted(Event):
+    seat: str
+    value: int
+    up: bool
+
+
+@dataclass(frozen=True)
+class BattleTurnEnded(Event):
+    seat: str
+
+
+@dataclass(frozen=True)
+class Stopped(Event):
+    seat: str
+
+
+@dataclass(frozen=True)
+class RegionsClaimed(Event):
+    """Conquest: (card, area) pairs; area is west, home, east or hand."""
+
+    seat: str
+    regions: tuple[tuple[str | None, str], ...]
+
+
+@dataclass(frozen=True)
+class RegionsLeftPlay(Event):
+    """Two players: the neutral nation collects its undisputed homeland regions."""
+
+    nation: str
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class DiceReturned(Event):
+    """All dice leave the Coil for their populations, except ``kept`` (seat, value)."""
+
+    kept: tuple[tuple[str, int], ...]
+
+
+@dataclass(frozen=True)
+class StrategyChosen(Event):
+    seat: str
+    card: str | None
+
+
+@dataclass(frozen=True)
+class GameEnded(Event):
+    pass
+
+
+COMMANDS = (Expand, Muster, Recruit, Scout, Strategize, EndEscalation, Deploy, PlayTactic, ShiftDie,
+            EndTurn, Stop, ChooseStrategy)
+EVENTS = (GameStarted, DeckShuffled, StrategyDeckShuffled, StrategyDrawn, CardsDrawn, RoundBegan, PhaseBegan,
+          RegionFlipped, DiceMustered, Recruited, Scouted, Strategized, EscalationTurnEnded, ReservesRerolled,
+          DieDeployed, TacticPlayed, DieShifted, BattleTurnEnded, Stopped, RegionsClaimed, RegionsLeftPlay,
+          DiceReturned, StrategyChosen, GameEnded)

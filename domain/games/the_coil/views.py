@@ -1,0 +1,137 @@
+"""What each viewer may see: the state (view) and each event (visible).
+
+Hidden from other seats: hands, strategy cards (and the chosen one), the faces
+of claimed regions, cards drawn by Scout, and every deck order. Public: dice,
+the Coil, discard areas, and the counts of all cards."""
+
+from __future__ import annotations
+
+from ...engine import EVERYONE
+from .battle import can_deploy
+from .data import CARDS, NATIONS, NATION_IDS, card_json, nation_json, strategy_json
+from .messages import (
+    CardsDrawn, DeckShuffled, RegionsClaimed, Scouted, StrategyChosen, StrategyDeckShuffled, StrategyDrawn,
+    Strategized,
+)
+from .scoring import CATEGORIES, category_totals, points
+from .state import State
+
+
+def _sees(viewer: str | None, seat: str) -> bool:
+    return viewer == EVERYONE or viewer == seat
+
+
+def _seat_view(state: State, seat: str, viewer: str | None) -> dict:
+    i = state.index(seat)
+    claims = state.claims(seat)
+    data = {
+        "seat": seat,
+        "nation": nation_json(state.nation_of(seat)),
+        "western_border": state.west_of(seat),
+        "eastern_border": state.east_of(seat),
+        "reserves": list(state.reserve(seat)),
+        "population": state.population(seat),
+        "hand_count": len(state.hand(seat)),
+        "strategy_count": len(state.strategies[i]),
+        "claimed_counts": {
+            area: sum(1 for _, where in claims if where == area) for area in ("west", "home", "east")
+        },
+        "hand": None,
+        "strategies": None,
+        "chosen_strategy": None,
+        "claimed": None,
+    }
+    if _sees(viewer, seat):
+        data["hand"] = [card_json(card) for card in state.hand(seat)]
+        data["strategies"] = [strategy_json(card) for card in state.strategies[i]]
+        data["chosen_strategy"] = state.chosen[i]
+        data["claimed"] = [{"area": area, "card": card_json(card)} for card, area in claims]
+    return data
+
+
+def _coil_view(state: State) -> list[dict]:
+    regions = []
+    for nation in state.table():
+        for position, region in enumerate(r for r in state.coil if r.nation == nation):
+            regions.append({
+                "card": card_json(region.card),
+                "position": position,
+                "full": region.full,
+                "dice": [{"seat": seat, "value": value} for seat, value in region.dice],
+            })
+    return regions
+
+
+def view(state: State, viewer: str | None) -> dict:
+    current = state.current()
+    data = {
+        "phase": state.phase,
+        "round": state.round,
+        "northern_die": state.round,
+        "to_act": sorted(state.to_act()),
+        "current": current,
+        "seats": [_seat_view(state, seat, viewer) for seat in state.seats],
+        "neutral": nation_json(state.neutral) if state.neutral else None,
+        "decks": [
+            {"nation": nation, "count": len(state.deck(nation)), "discard": [card_json(c) for c in state.discard(nation)]}
+            for nation in state.table()
+        ],
+        "coil": _coil_view(state),
+        "strategy_deck_count": len(state.strategy_deck),
+        "turn_order": list(state.order),
+        "escalation": None,
+        "battle": None,
+        "scores": None,
+    }
+    if state.phase == "escalation" and current:
+        data["escalation"] = {"seat": current, "actions_left": state.actions_left}
+    if state.phase == "battle" and current:
+        data["battle"] = {
+            "seat": current,
+            "had_turn": list(state.had_turn),
+            "acted": state.acted,
+            "deployed": state.deployed,
+            "stop_allowed": state.stop_allowed(),
+            "must_deploy": current not in state.had_turn and not state.deployed and can_deploy(state, current),
+            "ability_used": list(state.shifted),
+        }
+    if state.phase == "over" and viewer == EVERYONE:
+        totals = category_totals(state)
+        earned = points(state)
+        data["scores"] = [
+            {
+                "seat": seat,
+                "strategy": strategy_json(state.strategy(seat)),
+                "total": sum(earned[seat].values()),
+                "categories": [
+                    {"category": c, "total": totals[c][seat], "points": earned[seat][c]} for c in CATEGORIES
+                ],
+            }
+            for seat in state.seats
+        ]
+    return data
+
+
+def _hide(data: dict, key: str) -> None:
+    value = data[key]
+    data[key] = [None] * len(value) if isinstance(value, list) else None
+
+
+def visible(event, viewer: str | None) -> dict:
+    data = event.to_json()
+    if viewer == EVERYONE:
+        return data
+    if isinstance(event, (DeckShuffled, StrategyDeckShuffled)):
+        _hide(data, "cards")
+    elif isinstance(event, (StrategyDrawn, Strategized, StrategyChosen)) and viewer != event.seat:
+        _hide(data, "card")
+    elif isinstance(event, CardsDrawn) and viewer != event.seat:
+        _hide(data, "cards")
+    elif isinstance(event, Scouted) and viewer != event.seat:
+        _hide(data, "card")
+    elif isinstance(event, RegionsClaimed) and viewer != event.seat:
+        data["regions"] = [[None, area] for _, area in event.regions]
+    return data
+
+
+__all__ = ["view", "visible", "CARDS", "NATIONS", "NATION_IDS"]
