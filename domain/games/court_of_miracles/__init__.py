@@ -1,0 +1,37 @@
+"""The Court of Miracles (La Cour des Miracles): a placement game for 2-5 players
+with face-down rogue tokens, secret Plot cards, Standoffs and the Penniless King.
+
+Modules: data (board.json, cards.json), messages (commands, events), state,
+evolve (the fold), flow (effects, Standoffs, automatic steps), legal
+(legal_commands, to_act), decide (refusals and effects), views, rules.
+
+Decisions where the rulebook and the brief are silent:
+- The controller's coin (step 3) is paid only when the action is taken.
+- Plot cards may be played in step 1 and after the placement until the turn
+  ends (not during a Standoff, nor while the Wrath neighbourhood or the order
+  of several Standoffs is being chosen). The Devil and the Magician act "when
+  you place", so they may only be played before placing, once each per turn.
+  After the action, the turn ends by itself when no Plot card can be played;
+  otherwise the player sends EndTurn.
+- Taverne and Strength are one mechanism: the drawn rogue joins the player's
+  rogues out of play and the player discards one of those (the drawn one
+  included) face down to the Seine.
+- The Wrath choice may name any neighbourhood; naming the indicated one (or an
+  already full one) settles it once. All Standoffs at the end of a turn are
+  fixed when the turn ends; with two or more the active player picks the order.
+- Swordsman payments are asked of every player with a Swordsman in the
+  Standoff and at least 2 coins, all at once; then the winner is computed.
+- Several Swordsmen of one player may be paid for separately (count).
+- Courtesan: the winner names any neighbourhood (the Standoff's own included).
+- The Empress's freed line may be used again, but line 3 never (the Right-Hand
+  was taken back already).
+- Death may take any card of the discard pile, another Death included.
+- Justice and the Chariot may hit the neighbourhood of the rogue just placed;
+  the action of that neighbourhood stays available.
+"""
+
+from .rules import CourtOfMiraclesRules
+
+RULES = CourtOfMiraclesRules()
+
+__all__ = ["RULES", "CourtOfMiraclesRules"]

@@ -1,0 +1,333 @@
+"""Commands (what a player asks for) and events (what happened) of The Court of Miracles.
+
+Neighbourhoods are named by their id in board.json ("taverne", "egyptienne",
+"halles", "chatelet", "grande-cour"); spots by their number 1-3 (distance to
+the symbol); Renown Square lines by 1-5; rogues by kind ("henchman", ...)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ...engine import Command, Event
+
+# ---------------------------------------------------------------- commands
+
+
+@dataclass(frozen=True)
+class PlaceRogue(Command):
+    """Step 1: place a rogue of your supply face down on a free spot."""
+
+    rogue: str
+    neighbourhood: str
+    spot: int
+
+
+@dataclass(frozen=True)
+class MoveRogue(Command):
+    """Step 1 when all your rogues are in play: move one of them to a free spot."""
+
+    neighbourhood: str
+    spot: int
+    to_neighbourhood: str
+    to_spot: int
+
+
+@dataclass(frozen=True)
+class Recruit(Command):
+    """Taverne action: draw a rogue from the bag (then DiscardRogue)."""
+
+
+@dataclass(frozen=True)
+class ShiftRogue(Command):
+    """Rue de l'Egyptienne action: move another rogue to any free spot (no spot effect)."""
+
+    neighbourhood: str
+    spot: int
+    to_neighbourhood: str
+    to_spot: int
+
+
+@dataclass(frozen=True)
+class BuyRenown(Command):
+    """Les Halles action: pay a line's toll, place Renown on it, take its bonus."""
+
+    line: int
+
+
+@dataclass(frozen=True)
+class DrawPlot(Command):
+    """Le Chatelet action: draw 1 Plot card."""
+
+
+@dataclass(frozen=True)
+class TakeCoins(Command):
+    """La Grande Cour des Miracles action: take 2 coins."""
+
+
+@dataclass(frozen=True)
+class EndTurn(Command):
+    """Finish the turn (skipping the neighbourhood action if not taken); Standoffs follow."""
+
+
+@dataclass(frozen=True)
+class DiscardRogue(Command):
+    """After drawing a rogue (Taverne, Strength): discard one of your rogues not in play,
+    the drawn one included, to the Seine."""
+
+    rogue: str
+
+
+@dataclass(frozen=True)
+class PlayPlot(Command):
+    """Play a Plot card; the fields the card needs are set, the others left out."""
+
+    card: str
+    neighbourhood: str | None = None
+    spot: int | None = None
+    to_neighbourhood: str | None = None
+    to_spot: int | None = None
+    line: int | None = None
+    player: str | None = None
+    take: str | None = None
+
+
+@dataclass(frozen=True)
+class ChooseWrath(Command):
+    """Wrath of the King: the neighbourhood where you start a second Standoff."""
+
+    neighbourhood: str
+
+
+@dataclass(frozen=True)
+class SettleStandoff(Command):
+    """With several Standoffs waiting, the one to settle next."""
+
+    neighbourhood: str
+
+
+@dataclass(frozen=True)
+class PaySwordsmen(Command):
+    """During a Standoff: how many of your Swordsmen there you pay 2 coins each for."""
+
+    count: int
+
+
+@dataclass(frozen=True)
+class PlaceCourtesanRenown(Command):
+    """A winning Courtesan: the neighbourhood where your Renown token goes."""
+
+    neighbourhood: str
+
+
+COMMANDS = (
+    PlaceRogue, MoveRogue, Recruit, ShiftRogue, BuyRenown, DrawPlot, TakeCoins, EndTurn,
+    DiscardRogue, PlayPlot, ChooseWrath, SettleStandoff, PaySwordsmen, PlaceCourtesanRenown,
+)
+
+# ------------------------------------------------------------------ events
+
+
+@dataclass(frozen=True)
+class GameSetUp(Event):
+    """Seats in clockwise order, the first player, the shuffled Plot pile and bag (hidden)."""
+
+    seats: tuple[str, ...]
+    first: str
+    pile: tuple[str, ...]
+    bag: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class TurnBegan(Event):
+    seat: str
+
+
+@dataclass(frozen=True)
+class PlotsDrawn(Event):
+    """Cards from the top of the pile into a hand (hidden from the others)."""
+
+    seat: str
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class PlotPileReshuffled(Event):
+    """The empty pile re-made from the discards, in this (hidden) order."""
+
+    pile: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class PlotPlayed(Event):
+    seat: str
+    card: str
+
+
+@dataclass(frozen=True)
+class PlotTaken(Event):
+    """Death: a card taken from the discard pile."""
+
+    seat: str
+    card: str
+
+
+@dataclass(frozen=True)
+class RoguePlaced(Event):
+    """A rogue put face down on a spot; from_* set when it moved from another spot.
+    The kind is seen by its owner only."""
+
+    seat: str
+    rogue: str
+    neighbourhood: str
+    spot: int
+    from_neighbourhood: str | None = None
+    from_spot: int | None = None
+
+
+@dataclass(frozen=True)
+class RogueShifted(Event):
+    """A rogue moved without spot effect (Rue de l'Egyptienne, The Hanged Man)."""
+
+    neighbourhood: str
+    spot: int
+    to_neighbourhood: str
+    to_spot: int
+
+
+@dataclass(frozen=True)
+class KingMoved(Event):
+    start: int
+    end: int
+    wrath: str | None = None  # neighbourhood the Wrath space points at
+
+
+@dataclass(frozen=True)
+class CoinsTaken(Event):
+    """From the reserve."""
+
+    seat: str
+    amount: int
+
+
+@dataclass(frozen=True)
+class CoinsPaid(Event):
+    """To the reserve."""
+
+    seat: str
+    amount: int
+
+
+@dataclass(frozen=True)
+class CoinsGiven(Event):
+    giver: str
+    receiver: str
+    amount: int
+
+
+@dataclass(frozen=True)
+class ActionTaken(Event):
+    """The neighbourhood action of this turn was used (``neighbourhood`` names whose)."""
+
+    seat: str
+    neighbourhood: str
+
+
+@dataclass(frozen=True)
+class RogueDrawn(Event):
+    """A rogue drawn from the bag; its kind is seen by the drawer only."""
+
+    seat: str
+    rogue: str
+
+
+@dataclass(frozen=True)
+class RogueDiscarded(Event):
+    """A rogue put face down in the Seine; its kind is seen by its owner only."""
+
+    seat: str
+    rogue: str
+
+
+@dataclass(frozen=True)
+class RenownPlaced(Event):
+    """On a neighbourhood (taking control) or on a Renown Square line."""
+
+    seat: str
+    neighbourhood: str | None = None
+    line: int | None = None
+
+
+@dataclass(frozen=True)
+class RenownReturned(Event):
+    seat: str
+    neighbourhood: str | None = None
+    line: int | None = None
+
+
+@dataclass(frozen=True)
+class RightHandTaken(Event):
+    seat: str
+
+
+@dataclass(frozen=True)
+class TurnEnded(Event):
+    """Step 4 begins: full neighbourhoods (and the Wrath one) wait for their Standoffs."""
+
+    seat: str
+    standoffs: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class WrathChosen(Event):
+    seat: str
+    neighbourhood: str
+
+
+@dataclass(frozen=True)
+class StandoffBegan(Event):
+    """Rogues revealed: (owner, spot, kind) for each."""
+
+    neighbourhood: str
+    rogues: tuple[tuple[str, int, str], ...]
+    chariot: bool = False
+
+
+@dataclass(frozen=True)
+class SwordsmenPaid(Event):
+    seat: str
+    count: int
+
+
+@dataclass(frozen=True)
+class StandoffWon(Event):
+    """Totals as (seat, strength); winner None when no rogue was there."""
+
+    neighbourhood: str
+    winner: str | None
+    totals: tuple[tuple[str, int], ...]
+
+
+@dataclass(frozen=True)
+class RoguesReturned(Event):
+    """Every rogue of a neighbourhood goes back to its owner's supply."""
+
+    neighbourhood: str
+
+
+@dataclass(frozen=True)
+class StandoffEnded(Event):
+    neighbourhood: str
+
+
+@dataclass(frozen=True)
+class GameEnded(Event):
+    winners: tuple[str, ...]
+    reason: str  # "renown" | "king"
+
+
+EVENTS = (
+    GameSetUp, TurnBegan, PlotsDrawn, PlotPileReshuffled, PlotPlayed, PlotTaken, RoguePlaced,
+    RogueShifted, KingMoved, CoinsTaken, CoinsPaid, CoinsGiven, ActionTaken, RogueDrawn,
+    RogueDiscarded, RenownPlaced, RenownReturned, RightHandTaken, TurnEnded, WrathChosen,
+    StandoffBegan, SwordsmenPaid, StandoffWon, RoguesReturned, StandoffEnded, GameEnded,
+)

@@ -1,0 +1,102 @@
+"""The Rules object of The Court of Miracles: catalogue, setup, and the contract's methods."""
+
+from __future__ import annotations
+
+import random
+
+from . import messages as m
+from .data import EXTRA_ROGUES, PLOT_DECK, STARTING_PLOTS, STARTING_SET
+from .decide import decide
+from .evolve import evolve
+from .flow import Draft, draw_plots
+from .legal import legal_commands, placement_commands, to_act
+from .state import State
+from .views import view, visible
+from ...engine import Option, Rules, Standing, rank_by
+
+
+class CourtOfMiraclesRules(Rules):
+    name = "court-of-miracles"
+    title = "The Court of Miracles"
+    min_seats = 2
+    max_seats = 5
+    options = (Option("players", "int", 4, "Number of players (2-5)", minimum=2, maximum=5),)
+    commands = m.COMMANDS
+    events = m.EVENTS
+
+    def seats(self, options) -> tuple[str, ...]:
+        return tuple(f"p{i}" for i in range(1, int(options.get("players", 4)) + 1))
+
+    def setup(self, seats, options, rng: random.Random) -> list:
+        """First player at random (1 coin; the next seat 2, the others 3), one
+        Plot card each, Right-Hands parked on line 3, the rest of the rogues
+        (absent players' starting sets and the specials) shuffled into the bag."""
+        seats = tuple(seats)
+        first = rng.choice(seats)
+        pile = list(PLOT_DECK)
+        rng.shuffle(pile)
+        bag = list(EXTRA_ROGUES) + [kind for _ in range(self.max_seats - len(seats)) for kind in STARTING_SET]
+        rng.shuffle(bag)
+        d = Draft(None, rng)
+        d.emit(m.GameSetUp(seats, first, tuple(pile), tuple(bag)))
+        start = seats.index(first)
+        for i in range(len(seats)):
+            draw_plots(d, seats[(start + i) % len(seats)], STARTING_PLOTS)
+        d.emit(m.TurnBegan(first))
+        return d.events
+
+    def evolve(self, state, event):
+        return evolve(state, event)
+
+    def decide(self, state, seat, command, rng):
+        return decide(state, seat, command, rng)
+
+    def to_act(self, state) -> frozenset[str]:
+        return to_act(state)
+
+    def legal_commands(self, state, seat):
+        return legal_commands(state, seat)
+
+    def on_timeout(self, state: State, seat: str, rng: random.Random):
+        """Skip what is optional; place a rogue on a random legal spot; discard
+        the drawn rogue; pay no Swordsman; a Courtesan's Renown stays home."""
+        phase = state.phase
+        if phase == "place":
+            return rng.choice(placement_commands(state, seat))
+        if phase == "act":
+            return m.EndTurn()
+        if phase == "recruit":
+            return m.DiscardRogue(state.drawn)
+        if phase == "standoff" and seat in state.standoff.awaiting:
+            return m.PaySwordsmen(0)
+        if phase == "standoff":
+            return m.PlaceCourtesanRenown(state.standoff.neighbourhood)
+        return rng.choice(legal_commands(state, seat))
+
+    def view(self, state, viewer) -> dict:
+        return view(state, viewer)
+
+    def visible(self, event, viewer) -> dict:
+        return visible(event, viewer)
+
+    def outcome(self, state: State) -> str | None:
+        if state is None or state.phase != "over":
+            return None
+        renown = state.renown_placed(state.winners[0])
+        how = "placed all their Renown tokens" if state.end_reason == "renown" else (
+            f"the Penniless King reached the end of his path; {renown} Renown tokens placed")
+        if len(state.winners) == 1:
+            return f"{state.winners[0]} wins: {how}"
+        return f"{' and '.join(state.winners)} share the victory: {how}"
+
+    def score(self, state: State) -> list[Standing]:
+        keys = {
+            s: (s in state.winners, state.renown_placed(s), state.controlled(s)) for s in state.seats
+        }
+        ranks = rank_by(keys)
+        return [
+            Standing(s, ranks[s], state.renown_placed(s),
+                     {"neighbourhoods": state.controlled(s), "coins": state.player(s).coins,
+                      "winner": s in state.winners})
+            for s in state.seats
+        ]
