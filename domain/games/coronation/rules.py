@@ -1,0 +1,112 @@
+"""The Rules object of Coronation: catalogue, options, setup and the wiring
+of decide/evolve/legal/views."""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Mapping
+
+from ...engine import Option, Rules, Standing, rank_by
+from . import messages as m
+from .data import BOARD
+from .decide import decide
+from .legal import LIND_SEAT, legal_commands, to_act
+from .state import OVER, TICKET, State, evolve
+from .views import view, visible
+
+EQUIPMENT = ("recommended", "random", "choose")
+
+
+class CoronationRules(Rules):
+    name = "coronation"
+    title = "Coronation"
+    min_seats = 2
+    max_seats = 6
+    options = (
+        Option("detective_seats", "int", 1, "how many players share the five detectives", minimum=1, maximum=5),
+        Option("last_turn", "int", BOARD.last_turn, "Lind wins when this turn ends and he is not caught",
+               minimum=1, maximum=60),
+        Option("equipment", "choice", "recommended",
+               "how detectives get their five cards: recommended (2 cab tickets and 3 random instruments), "
+               "random (5 random cards) or choose (the detective seats pick from the deck)",
+               choices=EQUIPMENT),
+        Option("shared_control", "bool", False, "any detective seat may direct any detective"),
+    )
+    commands = m.COMMANDS
+    events = m.EVENTS
+
+    def seats(self, options: Mapping[str, Any]) -> tuple[str, ...]:
+        count = options.get("detective_seats", 1)
+        return (LIND_SEAT, *(f"detective-{n}" for n in range(1, count + 1)))
+
+    def setup(self, seats: tuple[str, ...], options: Mapping[str, Any], rng: random.Random) -> list[m.Event]:
+        detective_seats = [seat for seat in seats if seat != LIND_SEAT]
+        characters = list(BOARD.detectives)
+        rng.shuffle(characters)  # the players draw lots for the character cards
+        control = []
+        for seat, share in zip(detective_seats, BOARD.distribution[len(detective_seats)]):
+            control.extend((characters.pop(0), seat) for _ in range(share))
+        control.sort(key=lambda pair: BOARD.detectives.index(pair[0]))
+        events: list[m.Event] = [
+            m.GameStarted(
+                seats=tuple(seats),
+                last_turn=options.get("last_turn", BOARD.last_turn),
+                equipment=options.get("equipment", "recommended"),
+                shared_control=options.get("shared_control", False),
+                control=tuple(control),
+            )
+        ]
+        return events + deal(options.get("equipment", "recommended"), rng)
+
+    def evolve(self, state: State | None, event: m.Event) -> State | None:
+        return evolve(state, event)
+
+    def decide(self, state: State | None, seat: str, command: m.Command, rng: random.Random) -> list[m.Event]:
+        return decide(state, seat, command)
+
+    def to_act(self, state: State | None) -> frozenset[str]:
+        return to_act(state)
+
+    def legal_commands(self, state: State | None, seat: str) -> list[m.Command]:
+        return legal_commands(state, seat)
+
+    def on_timeout(self, state: State, seat: str, rng: random.Random) -> m.Command:
+        return rng.choice(legal_commands(state, seat))
+
+    def view(self, state: State | None, viewer: str | None) -> dict:
+        return view(state, viewer)
+
+    def visible(self, event: m.Event, viewer: str | None) -> dict:
+        return visible(event, viewer)
+
+    def outcome(self, state: State | None) -> str | None:
+        return state.result if state is not None and state.phase == OVER else None
+
+    def score(self, state: State) -> list[Standing]:
+        points = {seat: int((seat == LIND_SEAT) == (state.winner == LIND_SEAT)) for seat in state.seats}
+        ranks = rank_by(points)
+        return [Standing(seat, ranks[seat], points[seat]) for seat in state.seats]
+
+
+def deal(equipment: str, rng: random.Random) -> list[m.Event]:
+    """The dealt equipment of options "recommended" and "random" (none for "choose")."""
+    tools = [tool for tool in BOARD.instruments for _ in range(BOARD.deck_each_instrument)]
+    order = (TICKET,) + BOARD.instruments
+    if equipment == "recommended":
+        rng.shuffle(tools)
+        n = BOARD.recommended_instruments
+        hands = [
+            (TICKET,) * BOARD.recommended_tickets + tuple(tools[i * n : (i + 1) * n])
+            for i in range(len(BOARD.detectives))
+        ]
+    elif equipment == "random":
+        deck = [TICKET] * BOARD.deck_tickets + tools
+        rng.shuffle(deck)
+        size = BOARD.hand_size
+        hands = [tuple(deck[i * size : (i + 1) * size]) for i in range(len(BOARD.detectives))]
+    else:
+        return []
+    return [
+        m.DetectiveEquipped(detective, tuple(sorted(hand, key=order.index)))
+        for detective, hand in zip(BOARD.detectives, hands)
+    ]
