@@ -39,6 +39,10 @@ class IllegalCommand(Exception):
         self.message = message
 
 
+class NotYourTurn(IllegalCommand):
+    """A command from a seat that is not to act now."""
+
+
 class DecodeError(ValueError):
     """JSON that does not describe a known command or event."""
 
@@ -283,8 +287,8 @@ class Rules:
 def not_your_turn(seat: str, to_act: Iterable[str]) -> IllegalCommand:
     waiting = sorted(to_act)
     if not waiting:
-        return IllegalCommand(f"it is not your turn: nobody is to act, the game is over")
-    return IllegalCommand(f"it is not your turn: {', '.join(waiting)} {'is' if len(waiting) == 1 else 'are'} to act")
+        return NotYourTurn("it is not your turn: nobody is to act now")
+    return NotYourTurn(f"it is not your turn: {', '.join(waiting)} {'is' if len(waiting) == 1 else 'are'} to act")
 
 
 def rng_for(seed: bytes, version: int) -> random.Random:

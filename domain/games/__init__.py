@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from ..engine import Rules
+from .cronberg import RULES as cronberg
 
-_ALL: tuple[Rules, ...] = ()
+_ALL: tuple[Rules, ...] = (cronberg,)
 
 REGISTRY: dict[str, Rules] = {rules.name: rules for rules in _ALL}
 

@@ -1,0 +1,186 @@
+"""The Flask application factory."""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+import uuid
+
+from flask import Flask, g, request
+from apispec.ext.marshmallow import MarshmallowPlugin
+from flask_smorest import Api
+from werkzeug.exceptions import HTTPException, UnsupportedMediaType
+
+from domain import games as registry
+from domain.engine import IllegalCommand
+
+from . import errors, game_schemas
+from .auth import SECURITY_SCHEME
+from .context import Boardlog
+from .limits import RateLimiter
+from .service.errors import ServiceError
+from .service.games import GameService
+
+log = logging.getLogger("boardlog.requests")
+
+
+class BoardlogApi(Api):
+    """flask-smorest, with errors documented and sent as problem+json."""
+
+    ERROR_SCHEMA = errors.ProblemSchema
+    DEFAULT_ERROR_RESPONSE_NAME = "DEFAULT_ERROR"
+
+    def _register_responses(self):
+        content_type = self.DEFAULT_RESPONSE_CONTENT_TYPE
+        self.DEFAULT_RESPONSE_CONTENT_TYPE = errors.PROBLEM
+        try:
+            super()._register_responses()
+        finally:
+            self.DEFAULT_RESPONSE_CONTENT_TYPE = content_type
+
+    def handle_http_exception(self, error):
+        return errors.from_http_exception(error)
+
+
+def schema_name(schema) -> str:
+    """Component names; a game's view parts carry the game's name, so two
+    games may both have a ``PlayerSchema``."""
+    cls = schema if isinstance(schema, type) else type(schema)
+    name = cls.__name__.removesuffix("Schema")
+    parts = cls.__module__.split(".")
+    if parts[:2] == ["api", "game_schemas"] and len(parts) == 3:
+        prefix = game_schemas.camel(parts[2])
+        if not name.startswith(prefix):
+            name = prefix + name
+    modifiers = getattr(schema, "only", None) or getattr(schema, "exclude", None)
+    if not isinstance(schema, type) and modifiers:
+        return None  # apispec inlines a schema narrowed by only/exclude
+    return name
+
+
+def settings(overrides: dict | None = None) -> dict:
+    env = os.environ
+    config = {
+        "DATABASE_URL": env.get("DATABASE_URL"),
+        "REDIS_URL": env.get("REDIS_URL"),
+        "CORS_ORIGINS": env.get("BOARDLOG_CORS_ORIGINS", "*"),
+        "RATE_LIMIT_PER_MINUTE": int(env.get("BOARDLOG_RATE_LIMIT", "1200")),
+        "MAX_CONTENT_LENGTH": int(env.get("BOARDLOG_MAX_BODY", str(64 * 1024))),
+        "POOL_SIZE": int(env.get("BOARDLOG_POOL_SIZE", "10")),
+    }
+    config.update(overrides or {})
+    return config
+
+
+def create_app(config: dict | None = None, service: GameService | None = None, redis=None) -> Flask:
+    app = Flask("boardlog")
+    app.config.update(settings(config))
+    app.config.update(
+        API_TITLE="boardlog",
+        API_VERSION="1.0.0",
+        OPENAPI_VERSION="3.0.3",
+        OPENAPI_URL_PREFIX="/v1",
+        OPENAPI_JSON_PATH="openapi.json",
+        OPENAPI_SWAGGER_UI_PATH="docs",
+        OPENAPI_SWAGGER_UI_URL="https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
+        API_SPEC_OPTIONS={
+            "info": {
+                "description": "Turn-based board games with hidden information. Every action is an event; "
+                "each player sees only what that player may see. Errors are application/problem+json.",
+            },
+            "components": {"securitySchemes": {"bearerAuth": SECURITY_SCHEME}},
+        },
+    )
+    if service is None:
+        service, redis = _connect(app.config)
+    api = BoardlogApi(app, spec_kwargs={"marshmallow_plugin": MarshmallowPlugin(schema_name_resolver=schema_name)})
+    app.extensions["boardlog"] = Boardlog(service=service, redis=redis, api=api)
+    _document_games(api)
+
+    from .resources import audit, catalogue, games, health, play, players
+
+    for blueprint in (players.blp, catalogue.blp, games.blp, play.blp, audit.blp):
+        api.register_blueprint(blueprint)
+    app.register_blueprint(health.blp)
+
+    limiter = RateLimiter(redis, app.config["RATE_LIMIT_PER_MINUTE"])
+    app.register_error_handler(HTTPException, errors.from_http_exception)
+    app.register_error_handler(ServiceError, errors.from_service_error)
+    app.register_error_handler(IllegalCommand, errors.from_illegal_command)
+    app.register_error_handler(Exception, errors.from_unexpected)
+
+    @app.before_request
+    def _before():
+        g.started = time.perf_counter()
+        g.request_id = request.headers.get("X-Request-Id") or uuid.uuid4().hex
+        if request.method == "OPTIONS":
+            return None
+        limited = limiter.check(request)
+        if limited is not None:
+            return limited
+        if request.method in ("POST", "PUT", "PATCH") and request.content_length:
+            if not request.is_json:
+                raise UnsupportedMediaType("send the body as application/json")
+        return None
+
+    @app.after_request
+    def _after(response):
+        _cors(app, response)
+        response.headers["X-Request-Id"] = g.get("request_id", "")
+        elapsed = (time.perf_counter() - g.get("started", time.perf_counter())) * 1000
+        log.info("%s %s %s %.1fms player=%s", request.method, request.full_path.rstrip("?"), response.status_code,
+                 elapsed, g.get("player"))
+        return response
+
+    return app
+
+
+def _cors(app, response) -> None:
+    allowed = [origin.strip() for origin in app.config["CORS_ORIGINS"].split(",") if origin.strip()]
+    origin = request.headers.get("Origin")
+    if not origin or not allowed:
+        return
+    if "*" in allowed:
+        response.headers["Access-Control-Allow-Origin"] = "*"
+    elif origin in allowed:
+        response.headers["Access-Control-Allow-Origin"] = origin
+        response.headers["Vary"] = "Origin"
+    else:
+        return
+    response.headers["Access-Control-Allow-Headers"] = "Authorization, Content-Type, If-Match, If-None-Match, Idempotency-Key"
+    response.headers["Access-Control-Allow-Methods"] = "GET, POST, OPTIONS"
+    response.headers["Access-Control-Expose-Headers"] = "ETag, Location, Retry-After, X-Request-Id"
+    response.headers["Access-Control-Max-Age"] = "600"
+
+
+def _document_games(api: Api) -> None:
+    """Every game's commands and view as named schemas; the command body is
+    any one of them, told apart by ``type``."""
+    refs = []
+    for name in sorted(registry.REGISTRY):
+        for schema in game_schemas.command_schemas(name).values():
+            api.spec.components.schema(schema.__name__, schema=schema)
+            refs.append({"$ref": f"#/components/schemas/{schema.__name__}"})
+        view = game_schemas.view_schema(name)
+        api.spec.components.schema(view.__name__, schema=view)
+    api.spec.components.schema("Command", {"anyOf": refs} if refs else {"type": "object"})
+
+
+def _connect(config):
+    from eventstore import PostgresEventStore, migrate
+
+    if not config["DATABASE_URL"]:
+        raise RuntimeError("DATABASE_URL is not set (boardlog serve sets it up for you)")
+    migrate(config["DATABASE_URL"])
+    store = PostgresEventStore.connect(config["DATABASE_URL"], max_size=config["POOL_SIZE"])
+    redis = None
+    scheduler = None
+    if config["REDIS_URL"]:
+        from redis import Redis
+
+        from workers.scheduling import RQScheduler
+
+        redis = Redis.from_url(config["REDIS_URL"])
+        scheduler = RQScheduler(redis)
+    return GameService(store, scheduler), redis

@@ -1,0 +1,38 @@
+"""Bearer tokens: random, shown once, stored as a sha256, compared in
+constant time (in the service)."""
+
+from __future__ import annotations
+
+from flask import current_app, g, request
+
+from .service.errors import Unauthorized
+
+BEARER = [{"bearerAuth": []}]
+SECURITY_SCHEME = {"type": "http", "scheme": "bearer", "description": "the token POST /v1/players returned"}
+
+
+def _token() -> str | None:
+    header = request.headers.get("Authorization", "")
+    scheme, _, token = header.partition(" ")
+    if not header:
+        return None
+    if scheme.lower() != "bearer" or not token.strip():
+        raise Unauthorized("the Authorization header must be 'Bearer <token>'")
+    return token.strip()
+
+
+def current_player(required: bool = True) -> str | None:
+    """The caller's player id; None for an anonymous caller when allowed."""
+    if "player" in g:
+        return g.player
+    token = _token()
+    if token is None:
+        if required:
+            raise Unauthorized("this needs a player token: register with POST /v1/players, then send 'Authorization: Bearer <token>'")
+        g.player = None
+        return None
+    player = current_app.extensions["boardlog"].service.authenticate(token)
+    if player is None:
+        raise Unauthorized("unknown or revoked token")
+    g.player = player
+    return player

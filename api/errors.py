@@ -1,0 +1,110 @@
+"""Every error leaves as application/problem+json (RFC 9457) with a sentence
+a person can act on; nothing else shapes an error response."""
+
+from __future__ import annotations
+
+import logging
+
+import marshmallow as ma
+from flask import Response, json
+from werkzeug.exceptions import HTTPException
+
+from domain.engine import IllegalCommand, NotYourTurn
+
+from .service import errors
+
+log = logging.getLogger("boardlog.api")
+PROBLEM = "application/problem+json"
+
+_STATUS = {
+    errors.NotFound: 404,
+    errors.Forbidden: 403,
+    errors.Unauthorized: 401,
+    errors.Conflict: 409,
+    errors.PreconditionFailed: 412,
+    errors.IdempotencyMismatch: 422,
+    errors.InvalidRequest: 422,
+}
+
+
+class ProblemSchema(ma.Schema):
+    """An RFC 9457 problem document."""
+
+    type = ma.fields.String(metadata={"description": "a URI naming the kind of problem"})
+    title = ma.fields.String(metadata={"description": "the kind of problem, for people"})
+    status = ma.fields.Integer()
+    detail = ma.fields.String(metadata={"description": "what went wrong this time, and what to do"})
+    errors = ma.fields.Dict(metadata={"description": "field-level messages for a request that failed validation"})
+    version = ma.fields.Integer(metadata={"description": "the game's current version, when that is the problem"})
+
+
+def problem(status: int, detail: str, kind: str | None = None, headers: dict | None = None, **extra) -> Response:
+    from http import HTTPStatus
+
+    title = HTTPStatus(status).phrase
+    body = {
+        "type": f"https://boardlog.dev/problems/{kind or title.lower().replace(' ', '-')}",
+        "title": title,
+        "status": status,
+        "detail": detail,
+        **extra,
+    }
+    response = Response(json.dumps(body), status=status, mimetype=PROBLEM)
+    for name, value in (headers or {}).items():
+        response.headers[name] = value
+    return response
+
+
+def from_http_exception(error: HTTPException) -> Response:
+    data = getattr(error, "data", None) or {}
+    detail = data.get("message") or error.description or error.name
+    extra = {}
+    field_errors = data.get("errors") or data.get("messages")
+    if field_errors:
+        extra["errors"] = _flatten_locations(field_errors)
+        detail = "the request does not match its schema: " + _summary(extra["errors"])
+    headers = dict(data.get("headers") or {})
+    if error.code == 405 and error.valid_methods:
+        headers["Allow"] = ", ".join(error.valid_methods)
+    if error.code == 500:
+        log.error("internal error: %s", error.original_exception if hasattr(error, "original_exception") else error)
+        detail = "the server failed; this is a bug and has been logged"
+    return problem(error.code or 500, detail, headers=headers, **extra)
+
+
+def from_service_error(error: errors.ServiceError) -> Response:
+    status = _STATUS.get(type(error), 400)
+    headers = {"WWW-Authenticate": 'Bearer realm="boardlog"'} if status == 401 else None
+    return problem(status, error.message, kind=error.kind, headers=headers, **error.extra)
+
+
+def from_illegal_command(error: IllegalCommand) -> Response:
+    if isinstance(error, NotYourTurn):
+        return problem(409, error.message, kind="not-your-turn")
+    return problem(422, error.message, kind="illegal-command")
+
+
+def from_unexpected(error: Exception) -> Response:
+    log.exception("unhandled error")
+    return problem(500, "the server failed; this is a bug and has been logged")
+
+
+def _flatten_locations(messages):
+    # webargs nests messages under their location ("json", "query"); the
+    # location is implied by the endpoint, so keep only the fields.
+    if isinstance(messages, dict) and set(messages) <= {"json", "query", "headers", "form", "files", "view_args"}:
+        merged = {}
+        for value in messages.values():
+            merged.update(value if isinstance(value, dict) else {"_schema": value})
+        return merged
+    return messages
+
+
+def _summary(messages) -> str:
+    if not isinstance(messages, dict):
+        return str(messages)
+    parts = []
+    for name, value in messages.items():
+        text = value[0] if isinstance(value, list) and value and isinstance(value[0], str) else str(value)
+        parts.append(f"{name}: {text}")
+    return "; ".join(parts)

@@ -1,0 +1,98 @@
+"""marshmallow schemas for every hosted game's commands and views.
+
+Command schemas are derived from the command dataclasses' annotations, so a
+command cannot drift from its schema; each game's view schema is written by
+hand beside it in ``<package>.py`` (``ViewSchema``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import types
+import typing
+from functools import cache
+
+import marshmallow as ma
+
+from domain import games as registry
+from domain.engine import Rules, field_types
+
+
+def camel(name: str) -> str:
+    return "".join(part.capitalize() for part in name.replace("_", "-").split("-"))
+
+
+def _field_for(annotation, has_default: bool, default) -> ma.fields.Field:
+    optional = False
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+        args = [arg for arg in typing.get_args(annotation) if arg is not type(None)]
+        optional = len(args) < len(typing.get_args(annotation))
+        annotation = args[0] if len(args) == 1 else typing.Any
+    kwargs: dict = {"allow_none": optional}
+    if has_default:
+        kwargs["load_default"] = default
+    else:
+        kwargs["required"] = True
+    if annotation is bool:
+        return ma.fields.Boolean(truthy={True}, falsy={False}, **kwargs)
+    if annotation is int:
+        return ma.fields.Integer(strict=True, **kwargs)
+    if annotation is str:
+        return ma.fields.String(**kwargs)
+    if typing.get_origin(annotation) is tuple:
+        item = typing.get_args(annotation)[0] if typing.get_args(annotation) else typing.Any
+        inner = {int: ma.fields.Integer(strict=True), str: ma.fields.String(), bool: ma.fields.Boolean()}.get(
+            item, ma.fields.Raw()
+        )
+        return ma.fields.List(inner, **kwargs)
+    return ma.fields.Raw(**kwargs)
+
+
+def command_schema(rules: Rules, command_class) -> type[ma.Schema]:
+    hints = field_types(command_class)
+    attrs: dict = {
+        "type": ma.fields.String(
+            required=True,
+            validate=ma.validate.OneOf([command_class.type_name()]),
+            metadata={"description": f"always {command_class.type_name()!r}"},
+        )
+    }
+    for f in dataclasses.fields(command_class):
+        has_default = f.default is not dataclasses.MISSING
+        attrs[f.name] = _field_for(hints[f.name], has_default, f.default if has_default else None)
+    doc = (command_class.__doc__ or "").strip()
+    attrs["Meta"] = type("Meta", (), {"unknown": ma.RAISE, "ordered": True})
+    schema = type(f"{camel(rules.name)}{command_class.type_name()}", (ma.Schema,), attrs)
+    schema.__doc__ = doc if doc and not doc.startswith(command_class.type_name() + "(") else None
+    return schema
+
+
+@cache
+def command_schemas(game: str) -> dict[str, type[ma.Schema]]:
+    rules = registry.REGISTRY[game]
+    return {cls.type_name(): command_schema(rules, cls) for cls in rules.commands}
+
+
+@cache
+def view_schema(game: str) -> type[ma.Schema]:
+    """The game's hand-written view schema, opened to extra keys so that a
+    new field in a view is an addition, not a breaking change."""
+    rules = registry.REGISTRY[game]
+    package = type(rules).__module__.split(".")[2]
+    try:
+        written = importlib.import_module(f"api.game_schemas.{package}").ViewSchema
+    except (ImportError, AttributeError):
+        written = type("View", (ma.Schema,), {"Meta": type("Meta", (), {"unknown": ma.INCLUDE})})
+    return type(f"{camel(game)}View", (written,), {"Meta": type("Meta", (), {"unknown": ma.INCLUDE})})
+
+
+def validate_command(game: str, body) -> dict:
+    """Field-level messages for a command body, or {} when it is well formed."""
+    if not isinstance(body, dict):
+        return {"_schema": ["a command is a JSON object with a 'type'"]}
+    schemas = command_schemas(game)
+    schema = schemas.get(body.get("type")) if isinstance(body.get("type"), str) else None
+    if schema is None:
+        return {"type": [f"must be one of: {', '.join(sorted(schemas))}"]}
+    return schema().validate(body)

@@ -1,0 +1,1 @@
+"""One blueprint per resource, each with its schemas beside it."""

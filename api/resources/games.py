@@ -1,0 +1,139 @@
+"""Games in the lobby and their public summaries."""
+
+from __future__ import annotations
+
+import marshmallow as ma
+from flask import url_for
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from domain import games as registry
+
+from ..auth import BEARER, current_player
+from ..context import service
+from ..service import readmodels
+from ..service.errors import NotFound
+from ..service.games import parse_game_id
+
+blp = Blueprint("games", __name__, url_prefix="/v1/games", description="Create, list, join, leave and start games")
+
+STATUSES = ("lobby", "active", "scoring", "finished", "cancelled")
+
+
+class CreateGameSchema(ma.Schema):
+    game = ma.fields.String(required=True, metadata={"description": "a game name from GET /v1/rules", "example": "cronberg"})
+    options = ma.fields.Dict(
+        keys=ma.fields.String(),
+        load_default=dict,
+        metadata={"description": "the game's options (GET /v1/rules/{game}) plus turn_seconds, the per-turn deadline"},
+    )
+    seat = ma.fields.String(load_default=None, allow_none=True, metadata={"description": "the host's seat; the first by default"})
+
+
+class JoinSchema(ma.Schema):
+    seat = ma.fields.String(load_default=None, allow_none=True, metadata={"description": "a free seat; the first free by default"})
+
+
+class SeatSchema(ma.Schema):
+    seat = ma.fields.String(required=True)
+    player = ma.fields.UUID(required=True)
+    name = ma.fields.String(required=True)
+
+
+class GameSummarySchema(ma.Schema):
+    id = ma.fields.UUID(required=True)
+    game = ma.fields.String(required=True)
+    status = ma.fields.String(required=True, metadata={"enum": list(STATUSES)})
+    host = ma.fields.UUID(required=True)
+    options = ma.fields.Dict(required=True)
+    version = ma.fields.Integer(required=True, metadata={"description": "how many events the game has; the ETag of its views"})
+    seats = ma.fields.List(ma.fields.Nested(SeatSchema), required=True)
+    to_act = ma.fields.List(ma.fields.String(), required=True)
+    deadline = ma.fields.DateTime(allow_none=True)
+    outcome = ma.fields.String(allow_none=True)
+    created_at = ma.fields.DateTime(required=True)
+    updated_at = ma.fields.DateTime(required=True)
+
+
+class GameListArgs(ma.Schema):
+    game = ma.fields.String(validate=ma.validate.OneOf(sorted(registry.REGISTRY)) if registry.REGISTRY else None)
+    status = ma.fields.String(validate=ma.validate.OneOf(STATUSES))
+    player = ma.fields.UUID()
+    limit = ma.fields.Integer(load_default=50, validate=ma.validate.Range(1, 200))
+    offset = ma.fields.Integer(load_default=0, validate=ma.validate.Range(0, 1_000_000))
+
+
+class GameListSchema(ma.Schema):
+    games = ma.fields.List(ma.fields.Nested(GameSummarySchema), required=True)
+
+
+def summary(game_id) -> dict:
+    with service().pool.connection() as conn:
+        row = readmodels.game_summary(conn, game_id)
+    if row is None:
+        raise NotFound(f"no game {game_id}")
+    return row
+
+
+@blp.route("")
+class Games(MethodView):
+    @blp.doc(security=BEARER)
+    @blp.arguments(CreateGameSchema)
+    @blp.response(201, GameSummarySchema)
+    def post(self, body):
+        """Create a game in its lobby; the host takes a seat."""
+        player = current_player()
+        game_id = service().create(player, body["game"], body["options"], body["seat"])
+        return summary(game_id), 201, {"Location": url_for("games.Game", game_id=game_id)}
+
+    @blp.arguments(GameListArgs, location="query")
+    @blp.response(200, GameListSchema)
+    def get(self, args):
+        """List games, newest activity first; filter by game, status or player."""
+        with service().pool.connection() as conn:
+            rows = readmodels.list_games(
+                conn, args.get("game"), args.get("status"), args.get("player"), args["limit"], args["offset"]
+            )
+        return {"games": rows}
+
+
+@blp.route("/<game_id>")
+class Game(MethodView):
+    @blp.response(200, GameSummarySchema)
+    def get(self, game_id):
+        """A game's public summary: seats, status, version, who is to act, deadline."""
+        return summary(parse_game_id(game_id))
+
+
+@blp.route("/<game_id>/join")
+class Join(MethodView):
+    @blp.doc(security=BEARER)
+    @blp.arguments(JoinSchema)
+    @blp.response(200, GameSummarySchema)
+    def post(self, body, game_id):
+        """Take a seat in a game's lobby."""
+        gid = parse_game_id(game_id)
+        service().join(gid, current_player(), body["seat"])
+        return summary(gid)
+
+
+@blp.route("/<game_id>/leave")
+class Leave(MethodView):
+    @blp.doc(security=BEARER)
+    @blp.response(200, GameSummarySchema)
+    def post(self, game_id):
+        """Give up your seat while the game is in its lobby."""
+        gid = parse_game_id(game_id)
+        service().leave(gid, current_player())
+        return summary(gid)
+
+
+@blp.route("/<game_id>/start")
+class Start(MethodView):
+    @blp.doc(security=BEARER)
+    @blp.response(200, GameSummarySchema)
+    def post(self, game_id):
+        """Start the game (host only, every seat taken): deals and shuffles are recorded."""
+        gid = parse_game_id(game_id)
+        service().start(gid, current_player())
+        return summary(gid)

@@ -1,0 +1,204 @@
+"""Playing: commands, the caller's view, legal commands and the event feed."""
+
+from __future__ import annotations
+
+import hashlib
+
+import marshmallow as ma
+from flask import request
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from domain import session as sessions
+
+from .. import game_schemas
+from ..auth import BEARER, current_player
+from ..context import service
+from ..service import readmodels
+from ..service.errors import InvalidRequest, NotFound
+from ..service.games import parse_game_id, stream_of
+from ..views import envelope, feed, legal_commands, viewer_seat
+
+blp = Blueprint("play", __name__, url_prefix="/v1/games", description="Act, see your view, follow the event feed")
+
+MAX_WAIT = 60
+
+
+class ActResultSchema(ma.Schema):
+    version = ma.fields.Integer(required=True)
+    status = ma.fields.String(required=True)
+    to_act = ma.fields.List(ma.fields.String(), required=True)
+    events = ma.fields.List(ma.fields.Dict(), required=True, metadata={"description": "the new events, as you may see them"})
+
+
+class ViewArgs(ma.Schema):
+    wait = ma.fields.Integer(
+        validate=ma.validate.Range(0, MAX_WAIT),
+        metadata={"description": "hold the request up to this many seconds until the game moves past the version in If-None-Match (or the current one)"},
+    )
+    at = ma.fields.Integer(validate=ma.validate.Range(1, None), metadata={"description": "your view as it was at this version"})
+
+
+class ViewSchema(ma.Schema):
+    game_id = ma.fields.UUID(required=True)
+    game = ma.fields.String(required=True)
+    version = ma.fields.Integer(required=True)
+    status = ma.fields.String(required=True)
+    seat = ma.fields.String(allow_none=True, required=True, metadata={"description": "your seat; null for a spectator"})
+    to_act = ma.fields.List(ma.fields.String(), required=True)
+    outcome = ma.fields.String(allow_none=True, required=True)
+    standings = ma.fields.List(ma.fields.Dict(), allow_none=True, required=True)
+    view = ma.fields.Dict(
+        allow_none=True,
+        required=True,
+        metadata={"description": "the game as you may see it; null before the game starts (its schema is the game's *View)"},
+    )
+
+
+class LegalCommandsSchema(ma.Schema):
+    version = ma.fields.Integer(required=True)
+    seat = ma.fields.String(allow_none=True, required=True)
+    commands = ma.fields.List(ma.fields.Dict(), required=True)
+
+
+class FeedArgs(ma.Schema):
+    after = ma.fields.Integer(load_default=0, validate=ma.validate.Range(0, None))
+    limit = ma.fields.Integer(load_default=100, validate=ma.validate.Range(1, 1000))
+
+
+class FeedEventSchema(ma.Schema):
+    version = ma.fields.Integer(required=True)
+    type = ma.fields.String(required=True)
+    recorded_at = ma.fields.DateTime(required=True)
+    seat = ma.fields.String(allow_none=True, required=True, metadata={"description": "the seat whose action this was"})
+    data = ma.fields.Dict(required=True)
+
+
+class FeedSchema(ma.Schema):
+    version = ma.fields.Integer(required=True, metadata={"description": "the game's version now"})
+    events = ma.fields.List(ma.fields.Nested(FeedEventSchema), required=True)
+    next_after = ma.fields.Integer(required=True, metadata={"description": "pass as ?after= for the next page"})
+
+
+def _if_match() -> int | None:
+    header = request.headers.get("If-Match")
+    if header is None:
+        return None
+    text = header.strip().removeprefix("W/").strip('"').split("-")[0]
+    if not text.isdigit():
+        raise InvalidRequest("If-Match must be a game version, as in the view's ETag")
+    return int(text)
+
+
+@blp.route("/<game_id>/commands")
+class Commands(MethodView):
+    @blp.doc(
+        security=BEARER,
+        parameters=[
+            {"in": "header", "name": "Idempotency-Key", "schema": {"type": "string", "maxLength": 200},
+             "description": "repeat a request safely: the same key and body give the same answer and act once"},
+            {"in": "header", "name": "If-Match", "schema": {"type": "string"},
+             "description": "act only if the game is still at this version (412 otherwise)"},
+        ],
+        requestBody={"required": True, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Command"}}}},
+    )
+    @blp.response(200, ActResultSchema)
+    def post(self, game_id):
+        """Send a command for your seat (its schema: the game's commands, a union on `type`)."""
+        gid = parse_game_id(game_id)
+        player = current_player()
+        body = request.get_json(silent=False)
+        key = request.headers.get("Idempotency-Key")
+        if key is not None and not 1 <= len(key) <= 200:
+            raise InvalidRequest("Idempotency-Key must be 1 to 200 characters")
+        summary_game = _game_name(gid)
+        messages = game_schemas.validate_command(summary_game, body)
+        if messages:
+            raise InvalidRequest("the command does not match its schema", errors=messages)
+
+        def respond(session, events, seat):
+            rules = service().rules_of(session.game)
+            return {
+                "version": session.version,
+                "status": session.status,
+                "to_act": sorted(sessions.to_act(rules, session)),
+                "events": [sessions.visible(rules, session, event, seat) for event in events],
+            }
+
+        return service().act(gid, player, body, _if_match(), key, respond)
+
+
+def _game_name(gid) -> str:
+    with service().pool.connection() as conn:
+        row = readmodels.game_summary(conn, gid)
+    if row is None:
+        raise NotFound(f"no game {gid}")
+    return row["game"]
+
+
+def _etag(version: int, player: str | None) -> str:
+    viewer = hashlib.sha256((player or "public").encode()).hexdigest()[:12]
+    return f'"{version}-{viewer}"'
+
+
+def _known_version(player) -> int | None:
+    for tag in request.if_none_match.as_set():
+        version, _, viewer = tag.partition("-")
+        if version.isdigit() and _etag(int(version), player).strip('"') == tag:
+            return int(version)
+    return None
+
+
+@blp.route("/<game_id>/view")
+class View(MethodView):
+    @blp.doc(
+        security=BEARER,
+        parameters=[{"in": "header", "name": "If-None-Match", "schema": {"type": "string"},
+                     "description": "the ETag you hold: 304 when the game has not moved"}],
+    )
+    @blp.arguments(ViewArgs, location="query")
+    @blp.response(200, ViewSchema)
+    @blp.alt_response(304, description="the game has not moved since the ETag you sent")
+    def get(self, args, game_id):
+        """Your view of the game (spectators: the public view; after the end: everything)."""
+        gid = parse_game_id(game_id)
+        player = current_player(required=False)
+        if "at" in args:
+            rules, session = service().load_at(gid, args["at"])
+            return envelope(gid, rules, session, viewer_seat(session, player)), 200, {"ETag": _etag(session.version, player)}
+        known = _known_version(player)
+        current = service().current_version(gid)
+        if args.get("wait") and current == (known if known is not None else current):
+            current = service().store.wait_for_version(stream_of(gid), current, args["wait"])
+        if known is not None and current == known:
+            return "", 304, {"ETag": _etag(current, player)}
+        rules, session = service().load(gid)
+        return envelope(gid, rules, session, viewer_seat(session, player)), 200, {"ETag": _etag(session.version, player)}
+
+
+@blp.route("/<game_id>/legal-commands")
+class LegalCommands(MethodView):
+    @blp.doc(security=BEARER)
+    @blp.response(200, LegalCommandsSchema)
+    def get(self, game_id):
+        """Every command you may send now (empty when it is not your turn)."""
+        gid = parse_game_id(game_id)
+        player = current_player()
+        rules, session = service().load(gid)
+        seat = session.seat_of(player)
+        return {"version": session.version, "seat": seat, "commands": legal_commands(rules, session, seat)}
+
+
+@blp.route("/<game_id>/events")
+class Events(MethodView):
+    @blp.doc(security=BEARER)
+    @blp.arguments(FeedArgs, location="query")
+    @blp.response(200, FeedSchema)
+    def get(self, args, game_id):
+        """The event feed, each event as you may see it, from ?after= on."""
+        gid = parse_game_id(game_id)
+        player = current_player(required=False)
+        rules, session = service().load(gid)
+        records = service().store.read_stream(stream_of(gid), args["after"] + 1, args["after"] + args["limit"])
+        events = feed(rules, session, records, viewer_seat(session, player))
+        return {"version": session.version, "events": events, "next_after": args["after"] + len(events)}

@@ -1,0 +1,48 @@
+"""What the command service refuses, independent of HTTP; api/errors.py maps
+each to a status code and a problem document."""
+
+from __future__ import annotations
+
+
+class ServiceError(Exception):
+    kind = "error"
+
+    def __init__(self, message: str, **extra):
+        super().__init__(message)
+        self.message = message
+        self.extra = extra
+
+
+class NotFound(ServiceError):
+    kind = "not-found"
+
+
+class Forbidden(ServiceError):
+    kind = "forbidden"
+
+
+class Unauthorized(ServiceError):
+    kind = "unauthorized"
+
+
+class Conflict(ServiceError):
+    """The game moved under a request that did not pin a version; re-deciding
+    on the fresh state conflicted again."""
+
+    kind = "conflict"
+
+
+class PreconditionFailed(ServiceError):
+    """If-Match named a version the game is no longer at."""
+
+    kind = "precondition-failed"
+
+
+class IdempotencyMismatch(ServiceError):
+    kind = "idempotency-key-reused"
+
+
+class InvalidRequest(ServiceError):
+    """Well-formed JSON that does not describe a command or option set."""
+
+    kind = "invalid-request"

@@ -1,0 +1,405 @@
+"""The command path, written once: load, decide, append, project, schedule.
+
+The HTTP views and the workers both go through ``GameService``; neither
+touches the event store or the read models on its own.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import hmac
+import json
+import logging
+import pickle
+import secrets
+import threading
+import uuid
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
+
+from domain import games as registry
+from domain import session as sessions
+from domain.engine import DecodeError, Event, IllegalCommand, rng_for
+from domain.session import SYSTEM, Session
+from eventstore import NewEvent, WrongExpectedVersion
+
+from . import readmodels
+from .errors import Conflict, Forbidden, IdempotencyMismatch, InvalidRequest, NotFound, PreconditionFailed
+
+log = logging.getLogger("boardlog.service")
+
+# Snapshots carry the engine's version of the Session shape in the upper digits
+# and the game's own state version below, so a change of either ignores them.
+SESSION_SHAPE = 1
+
+
+def stream_of(game_id) -> str:
+    return f"game-{game_id}"
+
+
+def parse_game_id(text: str) -> uuid.UUID:
+    try:
+        return uuid.UUID(str(text))
+    except ValueError:
+        raise NotFound(f"no game {text!r}") from None
+
+
+def hash_token(token: str) -> bytes:
+    return hashlib.sha256(token.encode()).digest()
+
+
+@dataclass(frozen=True)
+class Decision:
+    """Events to append, each with the metadata that says who caused it and how."""
+
+    events: list[Event]
+    metadata: list[dict]
+
+
+class Scheduler:
+    """What the service tells the workers after a commit. Redis is disposable:
+    a lost call is recovered by the workers' sweeper from the read models."""
+
+    def schedule_deadline(self, game_id: str, version: int, at: dt.datetime) -> None:
+        pass
+
+    def schedule_scoring(self, game_id: str) -> None:
+        pass
+
+
+class GameService:
+    def __init__(self, store, scheduler: Scheduler | None = None, cache_size: int = 1024, snapshot_every: int = 200):
+        self.store = store
+        self.pool = store.pool
+        self.scheduler = scheduler or Scheduler()
+        self.cache_size = cache_size
+        self.snapshot_every = snapshot_every
+        self._cache: OrderedDict[uuid.UUID, Session] = OrderedDict()
+        self._seeds: dict[uuid.UUID, bytes] = {}
+        self._lock = threading.Lock()
+
+    # Players
+
+    def register(self, name: str) -> tuple[str, str]:
+        player_id = uuid.uuid4()
+        token = "bl_" + secrets.token_urlsafe(32)
+        with self.pool.connection() as conn:
+            readmodels.insert_player(conn, player_id, name, hash_token(token))
+        return str(player_id), token
+
+    def authenticate(self, token: str) -> str | None:
+        digest = hash_token(token)
+        with self.pool.connection() as conn:
+            row = readmodels.player_by_token(conn, digest)
+        if row is None or not hmac.compare_digest(bytes(row["token_sha256"]), digest):
+            return None
+        return str(row["id"])
+
+    # Loading
+
+    def rules_of(self, name: str):
+        rules = registry.get(name)
+        if rules is None:
+            raise NotFound(f"no game called {name!r}; hosted games: {', '.join(sorted(registry.REGISTRY))}")
+        return rules
+
+    def load(self, game_id: uuid.UUID) -> tuple[Any, Session]:
+        """The current session: cached or snapshot state, then the tail of events."""
+        with self._lock:
+            session = self._cache.get(game_id)
+        stream = stream_of(game_id)
+        rules = self.rules_of(session.game) if session else None
+        if session is None:
+            records = self.store.read_stream(stream, 1, 1)
+            if not records:
+                raise NotFound(f"no game {game_id}")
+            rules = self.rules_of(records[0].data["game"])
+            snapshot = self.store.load_snapshot(stream, self._snapshot_version(rules))
+            if snapshot is not None:
+                session = pickle.loads(snapshot.state)
+        tail = self.store.read_stream(stream, (session.version if session else 0) + 1)
+        session = self._fold(rules, session, tail)
+        self._remember(game_id, session)
+        return rules, session
+
+    def load_at(self, game_id: uuid.UUID, version: int) -> tuple[Any, Session]:
+        records = self.store.read_stream(stream_of(game_id), 1, version)
+        if not records:
+            raise NotFound(f"no game {game_id}")
+        if len(records) < version:
+            raise InvalidRequest(f"the game has only {len(records)} versions, not {version}")
+        rules = self.rules_of(records[0].data["game"])
+        return rules, self._fold(rules, None, records)
+
+    def current_version(self, game_id: uuid.UUID) -> int:
+        """From the read model: answers a conditional poll without replaying."""
+        with self.pool.connection() as conn:
+            row = readmodels.game_version(conn, game_id)
+        if row is None:
+            raise NotFound(f"no game {game_id}")
+        return row[0]
+
+    def _fold(self, rules, session, records) -> Session:
+        for record in records:
+            session = sessions.evolve(rules, session, sessions.decode_event(rules, {"type": record.type, **record.data}))
+        return session
+
+    def _remember(self, game_id, session: Session) -> None:
+        with self._lock:
+            current = self._cache.get(game_id)
+            if current is None or current.version <= session.version:
+                self._cache[game_id] = session
+            self._cache.move_to_end(game_id)
+            while len(self._cache) > self.cache_size:
+                self._cache.popitem(last=False)
+
+    def _snapshot_version(self, rules) -> int:
+        return SESSION_SHAPE * 1000 + rules.state_version
+
+    def seed(self, game_id: uuid.UUID) -> bytes:
+        seed = self._seeds.get(game_id)
+        if seed is None:
+            with self.pool.connection() as conn:
+                seed = readmodels.seed_of(conn, game_id)
+            if seed is None:
+                raise NotFound(f"no game {game_id}")
+            self._seeds[game_id] = seed
+        return seed
+
+    # The one write path
+
+    def execute(
+        self,
+        game_id: uuid.UUID,
+        decide: Callable[[Any, Session], Decision],
+        if_match: int | None = None,
+        in_transaction: Callable[[Any, Session, list[Event]], None] | None = None,
+    ) -> tuple[Session, list[Event]]:
+        """Decide on the current state and append with the version decided on.
+        On a conflict the decision is taken again once on the fresh state,
+        unless the caller pinned the version with If-Match."""
+        for attempt in (1, 2):
+            rules, session = self.load(game_id)
+            if if_match is not None and session.version != if_match:
+                raise PreconditionFailed(
+                    f"the game is at version {session.version}, not {if_match}", version=session.version
+                )
+            decision = decide(rules, session)
+            if not decision.events:
+                return session, []
+            after = sessions.replay(rules, decision.events, session)
+            try:
+                self._commit(game_id, rules, session, after, decision, in_transaction)
+            except WrongExpectedVersion:
+                if if_match is not None:
+                    raise PreconditionFailed(f"the game moved past version {if_match}") from None
+                if attempt == 2:
+                    raise Conflict("the game moved twice while deciding; send the command again") from None
+                continue
+            self._remember(game_id, after)
+            self._schedule(game_id, rules, after)
+            return after, decision.events
+        raise AssertionError("unreachable")
+
+    def _commit(self, game_id, rules, before: Session, after: Session, decision: Decision, in_transaction) -> None:
+        new_events = [
+            NewEvent(type=event.type_name(), data=_data(event), metadata=meta)
+            for event, meta in zip(decision.events, decision.metadata)
+        ]
+        to_act = sessions.to_act(rules, after)
+        deadline = self._deadline(after, to_act)
+        with self.pool.connection() as conn, conn.transaction():
+            self.store.append(stream_of(game_id), new_events, before.version, conn=conn)
+            readmodels.project(conn, game_id, after, decision.events, to_act, deadline)
+            if in_transaction:
+                in_transaction(conn, after, decision.events)
+            if after.version // self.snapshot_every > before.version // self.snapshot_every:
+                self.store.save_snapshot(
+                    stream_of(game_id), after.version, self._snapshot_version(rules), pickle.dumps(after), conn=conn
+                )
+
+    def _deadline(self, session: Session, to_act) -> dt.datetime | None:
+        seconds = session.options.get("turn_seconds")
+        if not seconds or not to_act:
+            return None
+        return dt.datetime.now(dt.timezone.utc) + dt.timedelta(seconds=seconds)
+
+    def _schedule(self, game_id, rules, session: Session) -> None:
+        try:
+            if session.status == sessions.SCORING:
+                self.scheduler.schedule_scoring(str(game_id))
+            else:
+                deadline = self._deadline(session, sessions.to_act(rules, session))
+                if deadline is not None:
+                    self.scheduler.schedule_deadline(str(game_id), session.version, deadline)
+        except Exception:  # the sweeper re-creates what was not scheduled
+            log.exception("could not schedule jobs for game %s; the sweeper will", game_id)
+
+    # Lobby
+
+    def create(self, player: str, game: str, options: Mapping[str, Any] | None, seat: str | None) -> uuid.UUID:
+        rules = self.rules_of(game)
+        seed = secrets.token_bytes(32)
+        events = sessions.create(rules, player, options, seed, seat)
+        game_id = uuid.uuid4()
+        session = sessions.replay(rules, events)
+        meta = _meta(player, None, {"type": "CreateGame", "game": game, "seat": seat}, 0)
+        new_events = [NewEvent(type=e.type_name(), data=_data(e), metadata=meta) for e in events]
+        with self.pool.connection() as conn, conn.transaction():
+            readmodels.insert_game(conn, game_id, session, seed)
+            self.store.append(stream_of(game_id), new_events, 0, conn=conn)
+            readmodels.project(conn, game_id, session, events, frozenset(), None)
+        self._seeds[game_id] = seed
+        self._remember(game_id, session)
+        return game_id
+
+    def join(self, game_id: uuid.UUID, player: str, seat: str | None) -> Session:
+        command = {"type": "JoinGame", "seat": seat}
+        return self.execute(game_id, lambda rules, s: _by(player, None, command, s, sessions.join(s, player, seat)))[0]
+
+    def leave(self, game_id: uuid.UUID, player: str) -> Session:
+        command = {"type": "LeaveGame"}
+        return self.execute(game_id, lambda rules, s: _by(player, None, command, s, sessions.leave(s, player)))[0]
+
+    def start(self, game_id: uuid.UUID, player: str) -> Session:
+        seed = self.seed(game_id)
+        command = {"type": "StartGame"}
+
+        def decide(rules, session):
+            events = sessions.start(rules, session, player, rng_for(seed, session.version))
+            return _by(player, None, command, session, events)
+
+        return self.execute(game_id, decide)[0]
+
+    # Play
+
+    def act(
+        self,
+        game_id: uuid.UUID,
+        player: str,
+        command_json: Mapping[str, Any],
+        if_match: int | None = None,
+        idempotency_key: str | None = None,
+        respond: Callable[[Session, list[Event], str], dict] | None = None,
+    ) -> dict:
+        """A player's command. ``respond`` shapes the answer; with an
+        idempotency key, that answer is stored with the events and given again
+        for a repeat of the same request."""
+        request_sha256 = hashlib.sha256(_canonical(command_json).encode()).hexdigest()
+        if idempotency_key is not None:
+            earlier = self._earlier_response(player, idempotency_key, request_sha256)
+            if earlier is not None:
+                return earlier
+        seed = self.seed(game_id)
+        answer: dict = {}
+
+        def decide(rules, session):
+            seat = session.seat_of(player)
+            if seat is None:
+                raise Forbidden("you hold no seat in this game; spectators cannot send commands")
+            try:
+                command = rules.decode_command(command_json)
+            except (DecodeError, TypeError) as error:
+                raise InvalidRequest(str(error)) from None
+            events = sessions.play(rules, session, seat, command, rng_for(seed, session.version), seed)
+            return _by(player, seat, command.to_json(), session, events)
+
+        def remember(conn, session, events):
+            seat = session.seat_of(player) or ""
+            answer.update(respond(session, events, seat) if respond else {"version": session.version})
+            if idempotency_key is not None:
+                readmodels.remember_response(conn, player, idempotency_key, request_sha256, 200, answer)
+
+        try:
+            self.execute(game_id, decide, if_match, remember)
+        except Exception as error:
+            if idempotency_key is not None and _is_unique_violation(error):
+                earlier = self._earlier_response(player, idempotency_key, request_sha256)
+                if earlier is not None:
+                    return earlier
+            raise
+        return answer
+
+    def _earlier_response(self, player: str, key: str, request_sha256: str) -> dict | None:
+        with self.pool.connection() as conn:
+            row = readmodels.idempotent_response(conn, player, key)
+        if row is None:
+            return None
+        if row["request_sha256"] != request_sha256:
+            raise IdempotencyMismatch(
+                "this Idempotency-Key was already used with another request body; use a new key for a new command"
+            )
+        return row["response"]
+
+    def fire_deadline(self, game_id: uuid.UUID, version: int) -> bool:
+        """Time out every seat to act, if the game is still where the deadline
+        was set; a deadline that fires twice or late changes nothing."""
+        seed = self.seed(game_id)
+
+        def decide(rules, session):
+            if session.version != version or session.status != sessions.ACTIVE:
+                return Decision([], [])
+            events, metadata = [], []
+            current = session
+            for seat in sorted(sessions.to_act(rules, session)):
+                if current.status != sessions.ACTIVE or seat not in sessions.to_act(rules, current):
+                    continue
+                rng = rng_for(seed + b"/timeout", current.version)
+                command = rules.on_timeout(current.state, seat, rng)
+                batch = sessions.timed_out(rules, current, seat, command, rng_for(seed, current.version), seed)
+                meta = _meta(SYSTEM, seat, command.to_json(), current.version, timeout=True)
+                events += batch
+                metadata += [meta] * len(batch)
+                current = sessions.replay(rules, batch, current)
+            return Decision(events, metadata)
+
+        try:
+            _, events = self.execute(game_id, decide, if_match=version)
+        except PreconditionFailed:
+            return False
+        return bool(events)
+
+    def score(self, game_id: uuid.UUID) -> bool:
+        """Append the standings of a game that ended; nothing if already scored."""
+
+        def decide(rules, session):
+            if session.status != sessions.SCORING:
+                return Decision([], [])
+            events = sessions.scored(rules, session)
+            return Decision(events, [_meta(SYSTEM, None, {"type": "ScoreGame"}, session.version)] * len(events))
+
+        _, events = self.execute(game_id, decide)
+        return bool(events)
+
+
+def _by(player, seat, command_json, session: Session, events: list[Event]) -> Decision:
+    meta = _meta(player, seat, command_json, session.version)
+    return Decision(events, [meta] * len(events))
+
+
+def _meta(actor: str, seat: str | None, command_json: Mapping[str, Any], version: int, timeout: bool = False) -> dict:
+    meta = {"actor": actor, "seat": seat, "command": dict(command_json), "decided_at": version}
+    if timeout:
+        meta["timeout"] = True
+    return meta
+
+
+def _data(event: Event) -> dict:
+    data = event.to_json()
+    data.pop("type")
+    return data
+
+
+def _canonical(value) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+def _is_unique_violation(error: Exception) -> bool:
+    from psycopg import errors
+
+    return isinstance(error, errors.UniqueViolation)
+
+
+__all__ = ["GameService", "Scheduler", "Decision", "IllegalCommand", "parse_game_id", "stream_of"]

@@ -1,0 +1,140 @@
+"""Inline projections and the queries over them.
+
+Every write here runs on the connection of the transaction that appends the
+events it derives from, so the game list, the seats to act and the deadlines
+are never behind or ahead of the event log.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+from typing import Any, Iterable
+
+from psycopg.rows import dict_row
+from psycopg.types.json import Jsonb
+
+from domain.session import SeatLeft, SeatTaken, Session
+
+
+def insert_player(conn, player_id: uuid.UUID, name: str, token_sha256: bytes) -> None:
+    conn.execute(
+        "insert into players (id, name, token_sha256) values (%s, %s, %s)",
+        (player_id, name, token_sha256),
+    )
+
+
+def player_by_token(conn, token_sha256: bytes) -> dict | None:
+    return conn.cursor(row_factory=dict_row).execute(
+        "select id, name, token_sha256 from players where token_sha256 = %s", (token_sha256,)
+    ).fetchone()
+
+
+def player_name(conn, player_id) -> str | None:
+    row = conn.execute("select name from players where id = %s", (player_id,)).fetchone()
+    return row[0] if row else None
+
+
+def insert_game(conn, game_id: uuid.UUID, session: Session, seed: bytes) -> None:
+    conn.execute(
+        "insert into games (id, game, status, host, options, version) values (%s, %s, %s, %s, %s, %s)",
+        (game_id, session.game, session.status, session.host, Jsonb(dict(session.options)), session.version),
+    )
+    conn.execute("insert into game_secrets (game_id, seed) values (%s, %s)", (game_id, seed))
+
+
+def project(
+    conn, game_id: uuid.UUID, session: Session, events: Iterable, to_act: frozenset[str], deadline: dt.datetime | None
+) -> None:
+    for event in events:
+        if isinstance(event, SeatTaken):
+            conn.execute(
+                "insert into game_seats (game_id, seat, player_id) values (%s, %s, %s)",
+                (game_id, event.seat, event.player),
+            )
+        elif isinstance(event, SeatLeft):
+            conn.execute("delete from game_seats where game_id = %s and seat = %s", (game_id, event.seat))
+    conn.execute(
+        """update games set status = %s, host = %s, version = %s, to_act = %s, deadline = %s,
+                  outcome = %s, updated_at = now()
+           where id = %s""",
+        (session.status, session.host, session.version, sorted(to_act), deadline, session.outcome, game_id),
+    )
+
+
+def seed_of(conn, game_id) -> bytes | None:
+    row = conn.execute("select seed from game_secrets where game_id = %s", (game_id,)).fetchone()
+    return bytes(row[0]) if row else None
+
+
+_SUMMARY = """
+    select g.id, g.game, g.status, g.host, g.options, g.version, g.to_act, g.deadline, g.outcome,
+           g.created_at, g.updated_at,
+           coalesce((select json_agg(json_build_object('seat', s.seat, 'player', s.player_id, 'name', p.name)
+                                     order by s.seat)
+                     from game_seats s join players p on p.id = s.player_id
+                     where s.game_id = g.id), '[]') as seats
+    from games g
+"""
+
+
+def game_summary(conn, game_id) -> dict | None:
+    return conn.cursor(row_factory=dict_row).execute(_SUMMARY + " where g.id = %s", (game_id,)).fetchone()
+
+
+def game_version(conn, game_id) -> tuple[int, str] | None:
+    row = conn.execute("select version, status from games where id = %s", (game_id,)).fetchone()
+    return (row[0], row[1]) if row else None
+
+
+def list_games(conn, game: str | None, status: str | None, player, limit: int, offset: int) -> list[dict]:
+    clauses, params = [], []
+    if game:
+        clauses.append("g.game = %s")
+        params.append(game)
+    if status:
+        clauses.append("g.status = %s")
+        params.append(status)
+    if player:
+        clauses.append("exists (select 1 from game_seats s where s.game_id = g.id and s.player_id = %s)")
+        params.append(player)
+    where = (" where " + " and ".join(clauses)) if clauses else ""
+    sql = _SUMMARY + where + " order by g.updated_at desc, g.id limit %s offset %s"
+    return conn.cursor(row_factory=dict_row).execute(sql, (*params, limit, offset)).fetchall()
+
+
+def inbox(conn, player_id) -> list[dict]:
+    """The player's games: those waiting on the player first, soonest deadline first."""
+    sql = """
+        select g.id, g.game, g.status, g.version, g.to_act, g.deadline, g.outcome, g.updated_at, s.seat,
+               (g.status = 'active' and s.seat = any(g.to_act)) as your_turn
+        from game_seats s join games g on g.id = s.game_id
+        where s.player_id = %s and g.status <> 'cancelled'
+        order by your_turn desc, g.deadline asc nulls last, g.updated_at desc
+    """
+    return conn.cursor(row_factory=dict_row).execute(sql, (player_id,)).fetchall()
+
+
+def pending_deadlines(conn) -> list[tuple[Any, int, dt.datetime]]:
+    return conn.execute(
+        "select id, version, deadline from games where status = 'active' and deadline is not null"
+    ).fetchall()
+
+
+def awaiting_score(conn) -> list[Any]:
+    return [row[0] for row in conn.execute("select id from games where status = 'scoring'").fetchall()]
+
+
+def idempotent_response(conn, player_id, key: str) -> dict | None:
+    return conn.cursor(row_factory=dict_row).execute(
+        "select request_sha256, status, response from idempotency_keys where player_id = %s and key = %s",
+        (player_id, key),
+    ).fetchone()
+
+
+def remember_response(conn, player_id, key: str, request_sha256: str, status: int, response: dict) -> None:
+    conn.execute(
+        """insert into idempotency_keys (player_id, key, request_sha256, status, response)
+           values (%s, %s, %s, %s, %s)""",
+        (player_id, key, request_sha256, status, Jsonb(response)),
+    )

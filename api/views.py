@@ -1,0 +1,47 @@
+"""Shaping answers for one viewer. Game state reaches a client only through
+the game's own ``view`` and ``visible``; this module adds the frame."""
+
+from __future__ import annotations
+
+from domain import session as sessions
+
+
+def viewer_seat(session, player: str | None) -> str | None:
+    return session.seat_of(player) if player else None
+
+
+def envelope(game_id, rules, session, seat: str | None) -> dict:
+    viewer = sessions.viewer_for(session, seat)
+    return {
+        "game_id": game_id,
+        "game": session.game,
+        "version": session.version,
+        "status": session.status,
+        "seat": seat,
+        "to_act": sorted(sessions.to_act(rules, session)),
+        "outcome": session.outcome,
+        "standings": list(session.standings) if session.standings is not None else None,
+        "view": rules.view(session.state, viewer) if session.state is not None else None,
+    }
+
+
+def legal_commands(rules, session, seat: str | None) -> list[dict]:
+    if seat is None or seat not in sessions.to_act(rules, session):
+        return []
+    return [command.to_json() for command in rules.legal_commands(session.state, seat)]
+
+
+def feed(rules, session, records, seat: str | None) -> list[dict]:
+    """Each event as ``seat`` may see it now (everything once the game is over)."""
+    return [
+        {
+            "version": record.version,
+            "type": visible.get("type", record.type),
+            "recorded_at": record.recorded_at,
+            "seat": record.metadata.get("seat"),
+            "data": {key: value for key, value in visible.items() if key != "type"},
+        }
+        for record in records
+        for visible in [sessions.visible(rules, session, sessions.decode_event(rules, {"type": record.type, **record.data}), seat)]
+    ]
+

@@ -1,0 +1,282 @@
+"""A hosted game from lobby to standings: the engine's own aggregate.
+
+One stream holds a game's whole life. The engine's events (GameCreated,
+SeatTaken, GameStarted, TurnTimedOut, GameEnded, GameScored...) frame the
+game's own events; ``evolve`` folds the first itself and hands the others to
+the game's rules. Like a game, this module is pure: the command service
+brings the clock, the seed and the storage.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field, replace
+from typing import Any, Mapping
+
+from .engine import (
+    EVERYONE,
+    Codec,
+    Command,
+    Event,
+    IllegalCommand,
+    Rules,
+    Standing,
+    not_your_turn,
+    resolve_options,
+    seed_commitment,
+)
+
+LOBBY, ACTIVE, SCORING, FINISHED, CANCELLED = "lobby", "active", "scoring", "finished", "cancelled"
+SYSTEM = "system"
+
+
+class LobbyRefusal(IllegalCommand):
+    """A lobby action that the game's status or seats forbid."""
+
+
+class NotSeated(IllegalCommand):
+    """The player holds no seat (or not that seat) in this game."""
+
+
+@dataclass(frozen=True)
+class GameCreated(Event):
+    game: str
+    options: Mapping[str, Any]
+    seats: tuple[str, ...]
+    host: str
+    seed_sha256: str
+
+
+@dataclass(frozen=True)
+class SeatTaken(Event):
+    seat: str
+    player: str
+
+
+@dataclass(frozen=True)
+class SeatLeft(Event):
+    seat: str
+    player: str
+    new_host: str | None
+
+
+@dataclass(frozen=True)
+class GameCancelled(Event):
+    reason: str
+
+
+@dataclass(frozen=True)
+class GameStarted(Event):
+    players: Mapping[str, str]
+
+
+@dataclass(frozen=True)
+class TurnTimedOut(Event):
+    seat: str
+    deadline_version: int
+
+
+@dataclass(frozen=True)
+class GameEnded(Event):
+    outcome: str
+    seed: str
+
+
+@dataclass(frozen=True)
+class GameScored(Event):
+    standings: tuple[Mapping[str, Any], ...]
+
+
+ENGINE_EVENTS = (GameCreated, SeatTaken, SeatLeft, GameCancelled, GameStarted, TurnTimedOut, GameEnded, GameScored)
+ENGINE_EVENT_TYPES = frozenset(cls.__name__ for cls in ENGINE_EVENTS)
+_ENGINE_CODEC = Codec(ENGINE_EVENTS)
+
+
+@dataclass(frozen=True)
+class Session:
+    game: str
+    options: Mapping[str, Any]
+    seats: tuple[str, ...]
+    host: str
+    seed_sha256: str
+    players: Mapping[str, str] = field(default_factory=dict)  # seat -> player id
+    status: str = LOBBY
+    state: Any = None
+    version: int = 0
+    outcome: str | None = None
+    seed: str | None = None
+    standings: tuple[Mapping[str, Any], ...] | None = None
+
+    def seat_of(self, player: str) -> str | None:
+        for seat, holder in self.players.items():
+            if holder == player:
+                return seat
+        return None
+
+    @property
+    def over(self) -> bool:
+        return self.status in (SCORING, FINISHED)
+
+
+def decode_event(rules: Rules, data: Mapping[str, Any]) -> Event:
+    if data.get("type") in ENGINE_EVENT_TYPES:
+        return _ENGINE_CODEC.decode(data)  # type: ignore[return-value]
+    return rules.decode_event(data)
+
+
+def evolve(rules: Rules, session: Session | None, event: Event) -> Session:
+    """Fold one event; the version counts every event of the stream."""
+    if isinstance(event, GameCreated):
+        return Session(event.game, dict(event.options), tuple(event.seats), event.host, event.seed_sha256, version=1)
+    assert session is not None, "a game stream starts with GameCreated"
+    session = replace(session, version=session.version + 1)
+    if isinstance(event, SeatTaken):
+        return replace(session, players={**session.players, event.seat: event.player})
+    if isinstance(event, SeatLeft):
+        players = {seat: player for seat, player in session.players.items() if seat != event.seat}
+        return replace(session, players=players, host=event.new_host or session.host)
+    if isinstance(event, GameCancelled):
+        return replace(session, status=CANCELLED)
+    if isinstance(event, GameStarted):
+        return replace(session, status=ACTIVE, players=dict(event.players))
+    if isinstance(event, TurnTimedOut):
+        return session
+    if isinstance(event, GameEnded):
+        return replace(session, status=SCORING, outcome=event.outcome, seed=event.seed)
+    if isinstance(event, GameScored):
+        return replace(session, status=FINISHED, standings=tuple(event.standings))
+    return replace(session, state=rules.evolve(session.state, event))
+
+
+def replay(rules: Rules, events, session: Session | None = None) -> Session | None:
+    for event in events:
+        session = evolve(rules, session, event)
+    return session
+
+
+# Lobby decisions
+
+
+MAX_TURN_SECONDS = 30 * 24 * 3600
+
+
+def create(rules: Rules, host: str, options: Mapping[str, Any] | None, seed: bytes, seat: str | None) -> list[Event]:
+    """The game's options plus the engine's own ``turn_seconds`` (the per-turn
+    deadline; absent or null means no deadline)."""
+    game_options = dict(options or {})
+    turn_seconds = game_options.pop("turn_seconds", None)
+    if turn_seconds is not None and (
+        isinstance(turn_seconds, bool) or not isinstance(turn_seconds, int) or not 1 <= turn_seconds <= MAX_TURN_SECONDS
+    ):
+        raise IllegalCommand(
+            f"option turn_seconds must be a whole number of seconds from 1 to {MAX_TURN_SECONDS} (30 days), "
+            f"not {turn_seconds!r}"
+        )
+    resolved = {**resolve_options(rules.options, game_options), "turn_seconds": turn_seconds}
+    seats = tuple(rules.seats(resolved))
+    created = GameCreated(rules.name, resolved, seats, host, seed_commitment(seed))
+    chosen = seat or seats[0]
+    if chosen not in seats:
+        raise LobbyRefusal(f"there is no seat {chosen!r}; seats are {', '.join(seats)}")
+    return [created, SeatTaken(chosen, host)]
+
+
+def join(session: Session, player: str, seat: str | None) -> list[Event]:
+    _require_lobby(session, "join")
+    held = session.seat_of(player)
+    if held is not None:
+        raise LobbyRefusal(f"you already sit at {held} in this game")
+    free = [s for s in session.seats if s not in session.players]
+    if not free:
+        raise LobbyRefusal("every seat is taken")
+    if seat is None:
+        seat = free[0]
+    elif seat not in session.seats:
+        raise LobbyRefusal(f"there is no seat {seat!r}; seats are {', '.join(session.seats)}")
+    elif seat not in free:
+        raise LobbyRefusal(f"seat {seat} is taken; free seats: {', '.join(free)}")
+    return [SeatTaken(seat, player)]
+
+
+def leave(session: Session, player: str) -> list[Event]:
+    _require_lobby(session, "leave")
+    seat = session.seat_of(player)
+    if seat is None:
+        raise NotSeated("you hold no seat in this game")
+    others = [p for s, p in session.players.items() if p != player]
+    if player != session.host:
+        return [SeatLeft(seat, player, None)]
+    if not others:
+        return [SeatLeft(seat, player, None), GameCancelled("the host left an empty lobby")]
+    return [SeatLeft(seat, player, others[0])]
+
+
+def start(rules: Rules, session: Session, player: str, rng: random.Random) -> list[Event]:
+    _require_lobby(session, "start")
+    if player != session.host:
+        raise LobbyRefusal("only the host may start the game")
+    empty = [s for s in session.seats if s not in session.players]
+    if empty:
+        raise LobbyRefusal(f"seats {', '.join(empty)} are still empty")
+    return [GameStarted(dict(session.players)), *rules.setup(session.seats, session.options, rng)]
+
+
+def _require_lobby(session: Session, action: str) -> None:
+    if session.status != LOBBY:
+        raise LobbyRefusal(f"cannot {action}: the game is {session.status}, not in its lobby")
+
+
+# Play
+
+
+def to_act(rules: Rules, session: Session) -> frozenset[str]:
+    if session.status != ACTIVE:
+        return frozenset()
+    return frozenset(rules.to_act(session.state))
+
+
+def play(rules: Rules, session: Session, seat: str, command: Command, rng: random.Random, seed: bytes) -> list[Event]:
+    """A seat's command, and GameEnded (with the seed) if it ends the game."""
+    if session.status != ACTIVE:
+        raise LobbyRefusal(f"the game is {session.status}: no commands are taken")
+    if seat not in rules.to_act(session.state):
+        raise not_your_turn(seat, rules.to_act(session.state))
+    events = list(rules.decide(session.state, seat, command, rng))
+    return events + _ending(rules, session, events, seed)
+
+
+def timed_out(
+    rules: Rules, session: Session, seat: str, command: Command, rng: random.Random, seed: bytes
+) -> list[Event]:
+    return [TurnTimedOut(seat, session.version), *play(rules, session, seat, command, rng, seed)]
+
+
+def _ending(rules: Rules, session: Session, events: list[Event], seed: bytes) -> list[Event]:
+    state = session.state
+    for event in events:
+        state = rules.evolve(state, event)
+    outcome = rules.outcome(state)
+    return [] if outcome is None else [GameEnded(outcome, seed.hex())]
+
+
+def scored(rules: Rules, session: Session) -> list[Event]:
+    if session.status != SCORING:
+        raise LobbyRefusal(f"the game is {session.status}, not awaiting its score")
+    standings: list[Standing] = rules.score(session.state)
+    return [GameScored(tuple(standing.to_json() for standing in standings))]
+
+
+# Views
+
+
+def viewer_for(session: Session, seat: str | None) -> str | None:
+    """Everyone sees everything once the game is over."""
+    return EVERYONE if session.over else seat
+
+
+def visible(rules: Rules, session: Session, event: Event, seat: str | None) -> dict:
+    if type(event).__name__ in ENGINE_EVENT_TYPES:
+        return event.to_json()
+    return rules.visible(event, viewer_for(session, seat))
+
+
