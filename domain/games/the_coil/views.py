@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ...engine import EVERYONE
 from .battle import can_deploy
-from .data import CARDS, NATIONS, NATION_IDS, card_json, nation_json, strategy_json
+from .data import CARDS, LAYOUT, NATIONS, NATION_IDS, card_json, nation_json, strategy_json
 from .messages import (
     CardsDrawn, DeckShuffled, RegionsClaimed, Scouted, StrategyChosen, StrategyDeckShuffled, StrategyDrawn,
     Strategized,
@@ -24,8 +24,11 @@ def _sees(viewer: str | None, seat: str) -> bool:
 def _seat_view(state: State, seat: str, viewer: str | None) -> dict:
     i = state.index(seat)
     claims = state.claims(seat)
+    x, y = _anchor(state, state.nation_of(seat))
     data = {
         "seat": seat,
+        "x": x,
+        "y": y,
         "nation": nation_json(state.nation_of(seat)),
         "western_border": state.west_of(seat),
         "eastern_border": state.east_of(seat),
@@ -49,13 +52,32 @@ def _seat_view(state: State, seat: str, viewer: str | None) -> dict:
     return data
 
 
+def _anchor(state: State, nation: str) -> tuple[int, int]:
+    """Where a nation card sits on the table (layout in data.json)."""
+    table = state.table()
+    x, y = LAYOUT["table"][str(len(table))][table.index(nation)]
+    return x, y
+
+
+def _neutral(state: State) -> dict | None:
+    if not state.neutral:
+        return None
+    x, y = _anchor(state, state.neutral)
+    return {**nation_json(state.neutral), "x": x, "y": y}
+
+
 def _coil_view(state: State) -> list[dict]:
     regions = []
+    dx, dy = LAYOUT["region_offset"]
+    ax, ay = LAYOUT["regions_above_nation"]
     for nation in state.table():
+        x, y = _anchor(state, nation)
         for position, region in enumerate(r for r in state.coil if r.nation == nation):
             regions.append({
                 "card": card_json(region.card),
                 "position": position,
+                "x": x + ax + position * dx,
+                "y": y + ay + position * dy,
                 "full": region.full,
                 "dice": [{"seat": seat, "value": value} for seat, value in region.dice],
             })
@@ -71,7 +93,8 @@ def view(state: State, viewer: str | None) -> dict:
         "to_act": sorted(state.to_act()),
         "current": current,
         "seats": [_seat_view(state, seat, viewer) for seat in state.seats],
-        "neutral": nation_json(state.neutral) if state.neutral else None,
+        "neutral": _neutral(state),
+        "layout": {key: LAYOUT[key] for key in ("card", "slot_positions", "arrow_slot", "northern_die")},
         "decks": [
             {"nation": nation, "count": len(state.deck(nation)), "discard": [card_json(c) for c in state.discard(nation)]}
             for nation in state.table()
