@@ -81,11 +81,12 @@ def evolve(state: State | None, event) -> State:
             return replace(state, round=number)
         case PhaseBegan(phase=phase, seats=seats):
             simultaneous = phase in ("expansion", "muster", "choose")
-            return replace(
+            state = replace(
                 state, phase=phase, pending=tuple(seats) if simultaneous else (),
                 order=() if simultaneous else tuple(seats), turn=0, actions_left=0,
                 had_turn=(), acted=False, deployed=False, shifted=(),
             )
+            return _escalation_turn(state) if phase == "escalation" else state
         case RegionFlipped(seat=seat, card=card):
             state = _flip(state, card)
             if seat in state.pending:

@@ -1,0 +1,88 @@
+"""Components and Setup."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from domain.engine import resolve_options
+from domain.games.the_coil import RULES
+from domain.games.the_coil.data import CARDS, DICE_PER_NATION, NATIONS, STRATEGIES, TACTICS, cards_of
+from domain.games.the_coil.messages import CardsDrawn, GameStarted, PhaseBegan, RegionFlipped, StrategyDrawn
+
+REFERENCE = {  # the rulebook's Homeland Resource Distribution
+    "celestos": (3, 6, 4, 4), "dedran": (4, 4, 5, 4), "ignixior": (3, 5, 6, 3),
+    "shakoom": (4, 3, 4, 6), "vargree": (5, 4, 3, 5),
+}
+
+
+def _setup(players: int, seed: int = 0):
+    options = resolve_options(RULES.options, {"players": players})
+    events = RULES.setup(RULES.seats(options), options, random.Random(seed))
+    return events, RULES.replay(events)
+
+
+def test_components_five_nations_seventy_homeland_cards_nine_strategy_cards_seven_dice_each():
+    assert len(NATIONS) == 5 and len(CARDS) == 70 and len(STRATEGIES) == 9
+    assert DICE_PER_NATION == 7
+    assert sorted(n.initiative for n in NATIONS.values()) == [1, 2, 3, 4, 5]
+    assert len({n.ability_timing for n in NATIONS.values()}) == 5
+
+
+def test_homeland_resource_counts_match_the_reference_table():
+    for nation, (basic, arcane, myth, food) in REFERENCE.items():
+        cards = [CARDS[c] for c in cards_of(nation)]
+        assert len(cards) == 14
+        symbols = Counter(r for card in cards for r in card.resources)
+        assert sum(1 for card in cards if not card.resources) == basic
+        assert (symbols["arcane_technology"], symbols["mythstone"], symbols["food_caches"]) == (arcane, myth, food)
+        assert all(3 <= card.slots <= 5 and card.tactic in TACTICS and len(card.resources) <= 2 for card in cards)
+
+
+def test_strategy_cards_have_capacities_modifiers_one_to_three_and_an_objective():
+    for card in STRATEGIES.values():
+        assert all(1 <= m <= 3 for _, m in card.modifier)
+        assert {a for a, _ in card.capacity} == {"west", "home", "east"}
+
+
+def test_setup_deals_nations_decks_a_strategy_card_and_the_starting_tactics():
+    events, state = _setup(4)
+    started = events[0]
+    assert isinstance(started, GameStarted) and len(set(started.nations)) == 4 and started.neutral is None
+    for seat in state.seats:
+        nation = state.nation_of(seat)
+        assert len(state.strategies[state.index(seat)]) == 1
+        assert len(state.hand(seat)) == NATIONS[nation].starting_hand
+        assert all(CARDS[c].nation == nation for c in state.hand(seat))
+        assert state.population(seat) == DICE_PER_NATION and state.reserve(seat) == ()
+    assert len(state.strategy_deck) == 9 - 4
+    assert sum(isinstance(e, StrategyDrawn) for e in events) == 4
+    assert sum(isinstance(e, CardsDrawn) for e in events) == 4
+
+
+def test_setup_places_the_northern_die_on_one_and_begins_the_expansion_phase():
+    events, state = _setup(3)
+    assert state.round == 1 and state.phase == "expansion"
+    assert isinstance(events[-1], PhaseBegan) and state.to_act() == frozenset(state.seats)
+
+
+def test_bordered_nations_western_is_on_the_left_eastern_on_the_right(b):
+    state = b.start(("celestos", "dedran", "ignixior", "shakoom"))
+    assert state.west_of("p1") == "dedran" and state.east_of("p1") == "shakoom"
+    assert state.west_of("p4") == "celestos" and state.east_of("p4") == "ignixior"
+
+
+def test_two_player_game_adds_a_random_neutral_third_nation_between_the_players():
+    events, state = _setup(2, seed=3)
+    neutral = state.neutral
+    assert neutral is not None and neutral not in state.nations
+    assert state.west_of("p2") == neutral and state.east_of("p1") == neutral
+    assert state.west_of("p1") == state.nation_of("p2")
+    flips = [e for e in events if isinstance(e, RegionFlipped) and e.seat is None]
+    assert [e.nation for e in flips] == [neutral]
+    assert len(state.strategies) == 2  # the neutral nation has no strategy card and no dice
+
+
+def test_setup_is_different_for_different_seeds_and_the_same_for_the_same_seed():
+    assert _setup(3, 1)[0] == _setup(3, 1)[0]
+    assert _setup(3, 1)[0] != _setup(3, 2)[0]
