@@ -1,0 +1,43 @@
+"""Runebound: Crown of the Elder Kings — the adventure variant, on a compact Runebound core.
+
+The base game (Runebound second edition) is not provided, so the server carries a
+*compact Runebound core* (a stand-in, see data.json's "assumptions") and the
+variant's own rules exactly: Crown cards replacing drawn Runebound encounters and
+events, Vassal sets, wild Dragon Lords, Lord Margath, the Endgame and the Elder
+King Confrontation.
+
+Decisions where the rulebook and the brief are silent:
+- Heroes are dealt at random from the eight hero cards.
+- A turn: refresh (ready every card, discard exhaustion), movement (one movement
+  die rolled when the turn begins; walk up to that many roads), adventure at a
+  wild place that holds a counter, market in a town (heal, buy), experience.
+- When a Runebound green/yellow deck is empty, its Crown deck is drawn directly.
+  When the Runebound redraw (Crown deck empty) brings another encounter or event,
+  the replacement rule applies again: it is discarded (an event still
+  replenishes) and the player draws again, until a challenge comes up or the
+  deck is empty (then the adventure comes to nothing).
+- An undefeated challenge (retreat, knock-out) goes back under its deck; a red
+  one goes just above Lord Margath, who stays the last red card.
+- An adventure counter is won by defeating the challenge or resolving the
+  encounter (passing its test if it has one); an event leaves it on the map.
+- Events affect every hero still in play.
+- Defending costs 1 exhaustion (plus a Vassal's text); exhaustion beyond stamina
+  becomes wounds. Against a card the hero's hit resolves first: an enemy it
+  defeats deals no damage that phase. A hero may retreat from an adventure
+  combat only before a round begins; there is no retreat in the Endgame.
+- Allies fight in every combat while ready and are exhausted after it; a ready
+  ally takes the wounds its phase deals to its hero first, and is discarded
+  when its wounds reach its life.
+- Hero against hero: the challenger declares attack or defend first (public),
+  then the Elder King answers; rolls and damage are simultaneous; both suffer
+  1 exhaustion of fatigue at the end of each round.
+- If the challenger and the Elder King are knocked out together, both are
+  eliminated; the next challenger (if any) becomes Elder King without a fight,
+  else the most recent Elder King wins.
+- A stand-in doom limit (option doom_rounds) ends a game in which nobody became
+  Elder King: nobody wins.
+"""
+
+from .rules import RuneboundRules
+
+RULES = RuneboundRules()

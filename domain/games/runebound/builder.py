@@ -1,0 +1,24 @@
+"""A small helper for ``decide``: emit events while folding them into a working state,
+so that later decisions in the same command see their consequences."""
+
+from __future__ import annotations
+
+import random
+
+from ...engine import Event
+from .evolve import evolve
+from .state import State
+
+
+class Builder:
+    def __init__(self, state: State, rng: random.Random):
+        self.state = state
+        self.rng = rng
+        self.events: list[Event] = []
+
+    def emit(self, event: Event) -> None:
+        self.events.append(event)
+        self.state = evolve(self.state, event)
+
+    def dice(self, count: int = 2) -> tuple[int, ...]:
+        return tuple(self.rng.randint(1, 10) for _ in range(count))

@@ -1,0 +1,74 @@
+"""What a seat may see: everything on the table; deck orders stay hidden (counts only)."""
+
+from __future__ import annotations
+
+from ...engine import Event
+from . import data
+from . import messages as m
+from .legal import to_act
+from .state import State
+
+
+def board() -> dict:
+    return {
+        "places": [dict(place) for place in data.DATA["places"]],
+        "edges": [list(edge) for edge in data.DATA["edges"]],
+    }
+
+
+def hero_view(state: State, seat: str) -> dict:
+    hero = state.hero(seat)
+    return {
+        "seat": seat, "hero": hero.name, "place": hero.place, "gold": hero.gold,
+        "wounds": hero.wounds, "exhaustion": hero.exhaustion,
+        "life": hero.stat("life"), "stamina": hero.stat("stamina"),
+        "mind": hero.stat("mind"), "body": hero.stat("body"), "spirit": hero.stat("spirit"),
+        "level": hero.level, "experience": list(hero.experience),
+        "adventure_counters": list(hero.counters), "xp": hero.xp,
+        "items": list(hero.items),
+        "allies": [{"name": ally.name, "wounds": ally.wounds} for ally in hero.allies],
+        "exhausted": list(hero.exhausted),
+        "trophies": list(hero.trophies), "vassals": list(hero.vassals),
+        "dragon_lords": list(hero.dragon_lords), "eliminated": hero.eliminated,
+    }
+
+
+def view(state: State, viewer: str | None) -> dict:
+    combat = state.combat
+    endgame = state.endgame
+    return {
+        "board": board(),
+        "round": state.round,
+        "doom_rounds": state.doom_rounds,
+        "active": state.active,
+        "step": state.step,
+        "movement": state.movement,
+        "to_act": sorted(to_act(state)),
+        "heroes": [hero_view(state, seat) for seat in state.seats],
+        "counters": [{"place": place, "colour": data.PLACES[place]["counter"]} for place in state.counters],
+        "decks": {name: len(cards) for name, cards in state.decks},
+        "discards": list(state.discards),
+        "market": list(state.market),
+        "combat": None if combat is None else {
+            "seat": combat.seat, "enemy": combat.enemy, "opponent": combat.opponent,
+            "enemy_wounds": combat.enemy_wounds, "phase": combat.phase, "round": combat.round,
+            "allies": list(combat.allies), "opponent_allies": list(combat.opponent_allies),
+            "declared": combat.declared,
+        },
+        "endgame": None if endgame is None else {
+            "king": endgame.king, "challengers": list(endgame.challengers),
+            "line": [{"vassal": v, "wounds": w} for v, w in endgame.line],
+            "placing": endgame.placing, "last_king": endgame.last_king,
+            "eliminated": list(endgame.eliminated),
+        },
+        "winner": state.winner,
+        "result": state.result,
+    }
+
+
+def visible(event: Event, viewer: str | None) -> dict:
+    data_ = event.to_json()
+    if isinstance(event, m.GameStarted):
+        # Deck orders are hidden from everyone; their sizes are public.
+        data_["decks"] = {name: len(cards) for name, cards in event.decks.items()}
+    return data_
