@@ -66,7 +66,12 @@ def _set(values: tuple, index: int, value) -> tuple:
 
 def evolve(state: State | None, event) -> State:
     if isinstance(event, GameSetUp):
-        return State(seats=tuple(event.seats), rounds=event.rounds, scores=tuple(0 for _ in event.seats))
+        return State(
+            seats=tuple(event.seats),
+            rounds=event.rounds,
+            scores=tuple(0 for _ in event.seats),
+            supply=tuple(BOARD.family_members for _ in event.seats),
+        )
     assert state is not None
     if isinstance(event, RoundStarted):
         starter = state.seat_number(event.starter)

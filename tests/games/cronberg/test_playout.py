@@ -1,16 +1,52 @@
-"""Random playouts to the end through legal_commands, with replay checks."""
+"""Random playouts to the end through legal_commands, with replay checks, and
+games played by the timeout alone."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
+from domain.engine import rng_for
 from domain.games.cronberg import RULES
-from domain.playout import play
+from domain.games.cronberg.messages import GameEnded, MemberDrivenOut, MemberScored, TriangleEnclosed, TurnPassed
+from domain.playout import play, start
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_random_games_end_with_a_winner(players):
+@pytest.mark.parametrize("players,rounds", [(2, 1), (3, 1), (4, 1), (2, 2), (3, 3)])
+def test_random_games_are_played_to_the_end(players, rounds):
+    seen: set[str] = set()
     for seed in range(4):
-        playout = play(RULES, {"players": players}, seed)
+        playout = play(RULES, {"players": players, "rounds": rounds}, seed)
+        state = playout.state
+        assert RULES.outcome(state) and state.round == rounds
+        assert RULES.to_act(state) == frozenset()
+        assert [s.seat for s in RULES.score(state)] == list(playout.seats)
+        ended = playout.events[-1]
+        assert isinstance(ended, GameEnded) and ended.points == max(state.scores)
+        seen |= {type(e).__name__ for e in playout.events}
+    # the playouts reach the interesting rules, not just the happy path
+    assert {TriangleEnclosed.__name__, MemberScored.__name__, TurnPassed.__name__} <= seen
+
+
+def test_random_games_drive_members_out():
+    kinds = set()
+    for seed in range(10, 16):
+        kinds |= {type(e) for e in play(RULES, {"players": 4}, seed, check=False).events}
+    assert MemberDrivenOut in kinds
+
+
+def test_a_game_left_to_the_timeout_alone_comes_to_an_end():
+    for seed in range(3):
+        playout = start(RULES, {"players": 3, "rounds": 2}, seed)
+        rng = random.Random(seed)
+        for _ in range(2000):
+            if RULES.outcome(playout.state):
+                break
+            (seat,) = RULES.to_act(playout.state)
+            command = RULES.on_timeout(playout.state, seat, rng)
+            events = RULES.decide(playout.state, seat, command, rng_for(playout.seed, len(playout.events)))
+            playout.events += events
+            playout.state = RULES.replay(events, playout.state)
         assert RULES.outcome(playout.state)
-        assert {s.seat for s in RULES.score(playout.state)} == set(playout.seats)
+        assert RULES.replay(playout.events) == playout.state
