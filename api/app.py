@@ -73,7 +73,8 @@ def settings(overrides: dict | None = None) -> dict:
     return config
 
 
-def create_app(config: dict | None = None, service: GameService | None = None, redis=None) -> Flask:
+def create_app(config: dict | None = None, service: GameService | None = None, redis=None, offline: bool = False) -> Flask:
+    """``offline``: no database at all, only to write the OpenAPI document."""
     app = Flask("boardlog")
     app.config.update(settings(config))
     app.config.update(
@@ -92,7 +93,7 @@ def create_app(config: dict | None = None, service: GameService | None = None, r
             "components": {"securitySchemes": {"bearerAuth": SECURITY_SCHEME}},
         },
     )
-    if service is None:
+    if service is None and not offline:
         service, redis = _connect(app.config)
     api = BoardlogApi(app, spec_kwargs={"marshmallow_plugin": MarshmallowPlugin(schema_name_resolver=schema_name)})
     app.extensions["boardlog"] = Boardlog(service=service, redis=redis, api=api)

@@ -37,11 +37,11 @@ def _canon(events) -> str:
 
 def rerun(rules: Rules, records: Iterable[Mapping[str, Any]]) -> Rerun:
     """``records``: the game's log in order, each with type, data, metadata.
-    The last GameEnded must carry the seed."""
+    The last GameOver must carry the seed."""
     records = list(records)
     result = Rerun()
     events = [sessions.decode_event(rules, {"type": r["type"], **r["data"]}) for r in records]
-    ended = [e for e in events if isinstance(e, sessions.GameEnded)]
+    ended = [e for e in events if isinstance(e, sessions.GameOver)]
     if not events or not isinstance(events[0], sessions.GameCreated):
         result.fail("the log does not start with GameCreated")
         return result

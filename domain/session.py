@@ -1,7 +1,7 @@
 """A hosted game from lobby to standings: the engine's own aggregate.
 
 One stream holds a game's whole life. The engine's events (GameCreated,
-SeatTaken, GameStarted, TurnTimedOut, GameEnded, GameScored...) frame the
+SeatTaken, PlayersSeated, TurnTimedOut, GameOver, GameScored...) frame the
 game's own events; ``evolve`` folds the first itself and hands the others to
 the game's rules. Like a game, this module is pure: the command service
 brings the clock, the seed and the storage.
@@ -66,7 +66,7 @@ class GameCancelled(Event):
 
 
 @dataclass(frozen=True)
-class GameStarted(Event):
+class PlayersSeated(Event):
     players: Mapping[str, str]
 
 
@@ -77,7 +77,7 @@ class TurnTimedOut(Event):
 
 
 @dataclass(frozen=True)
-class GameEnded(Event):
+class GameOver(Event):
     outcome: str
     seed: str
 
@@ -87,7 +87,7 @@ class GameScored(Event):
     standings: tuple[Mapping[str, Any], ...]
 
 
-ENGINE_EVENTS = (GameCreated, SeatTaken, SeatLeft, GameCancelled, GameStarted, TurnTimedOut, GameEnded, GameScored)
+ENGINE_EVENTS = (GameCreated, SeatTaken, SeatLeft, GameCancelled, PlayersSeated, TurnTimedOut, GameOver, GameScored)
 ENGINE_EVENT_TYPES = frozenset(cls.__name__ for cls in ENGINE_EVENTS)
 _ENGINE_CODEC = Codec(ENGINE_EVENTS)
 
@@ -137,11 +137,11 @@ def evolve(rules: Rules, session: Session | None, event: Event) -> Session:
         return replace(session, players=players, host=event.new_host or session.host)
     if isinstance(event, GameCancelled):
         return replace(session, status=CANCELLED)
-    if isinstance(event, GameStarted):
+    if isinstance(event, PlayersSeated):
         return replace(session, status=ACTIVE, players=dict(event.players))
     if isinstance(event, TurnTimedOut):
         return session
-    if isinstance(event, GameEnded):
+    if isinstance(event, GameOver):
         return replace(session, status=SCORING, outcome=event.outcome, seed=event.seed)
     if isinstance(event, GameScored):
         return replace(session, status=FINISHED, standings=tuple(event.standings))
@@ -218,7 +218,7 @@ def start(rules: Rules, session: Session, player: str, rng: random.Random) -> li
     empty = [s for s in session.seats if s not in session.players]
     if empty:
         raise LobbyRefusal(f"seats {', '.join(empty)} are still empty")
-    return [GameStarted(dict(session.players)), *rules.setup(session.seats, session.options, rng)]
+    return [PlayersSeated(dict(session.players)), *rules.setup(session.seats, session.options, rng)]
 
 
 def _require_lobby(session: Session, action: str) -> None:
@@ -236,7 +236,7 @@ def to_act(rules: Rules, session: Session) -> frozenset[str]:
 
 
 def play(rules: Rules, session: Session, seat: str, command: Command, rng: random.Random, seed: bytes) -> list[Event]:
-    """A seat's command, and GameEnded (with the seed) if it ends the game."""
+    """A seat's command, and GameOver (with the seed) if it ends the game."""
     if session.status != ACTIVE:
         raise LobbyRefusal(f"the game is {session.status}: no commands are taken")
     if seat not in rules.to_act(session.state):
@@ -256,7 +256,7 @@ def _ending(rules: Rules, session: Session, events: list[Event], seed: bytes) ->
     for event in events:
         state = rules.evolve(state, event)
     outcome = rules.outcome(state)
-    return [] if outcome is None else [GameEnded(outcome, seed.hex())]
+    return [] if outcome is None else [GameOver(outcome, seed.hex())]
 
 
 def scored(rules: Rules, session: Session) -> list[Event]:

@@ -1,0 +1,149 @@
+import random
+import uuid
+
+from tests.api.conftest import started_game
+
+
+def _turn(players, game_id):
+    """The player to act, and another one."""
+    to_act = players[0].view(game_id).json["to_act"]
+    acting = next(p for p in players if p.view(game_id).json["seat"] in to_act)
+    other = next(p for p in players if p is not acting)
+    return acting, other
+
+
+def _events(service, game_id):
+    return service.store.stream_version(f"game-{game_id}")
+
+
+def test_a_legal_command_appends_events_and_answers_the_new_version(players):
+    ada, bob = players(2)
+    game_id = started_game([ada, bob])
+    acting, _ = _turn([ada, bob], game_id)
+    before = acting.view(game_id).json["version"]
+    response = acting.act(game_id, acting.legal(game_id)[0])
+    assert response.status_code == 200
+    assert response.json["version"] > before
+    assert response.json["events"]
+
+
+def test_a_command_out_of_turn_is_a_409_naming_who_is_to_act(players, service):
+    ada, bob = players(2)
+    game_id = started_game([ada, bob])
+    acting, waiting = _turn([ada, bob], game_id)
+    before = _events(service, game_id)
+    response = waiting.act(game_id, acting.legal(game_id)[0])
+    assert response.status_code == 409
+    seat = acting.view(game_id).json["seat"]
+    assert response.json["detail"] == f"it is not your turn: {seat} is to act"
+    assert _events(service, game_id) == before
+
+
+def test_an_illegal_move_is_a_422_with_the_rules_reason_and_changes_nothing(players, service):
+    ada, bob = players(2)
+    game_id = started_game([ada, bob])
+    acting, _ = _turn([ada, bob], game_id)
+    before = _events(service, game_id)
+    response = acting.act(game_id, {"type": "PlaceMember", "crossing": "nowhere"})
+    assert response.status_code == 422
+    assert response.mimetype == "application/problem+json"
+    assert "nowhere" in response.json["detail"]
+    assert _events(service, game_id) == before
+
+
+def test_a_command_of_the_wrong_shape_gets_field_level_messages(players):
+    ada, bob = players(2)
+    game_id = started_game([ada, bob])
+    acting, _ = _turn([ada, bob], game_id)
+    response = acting.act(game_id, {"type": "PlaceMember", "crossing": 7, "extra": True})
+    assert response.status_code == 422
+    assert set(response.json["errors"]) == {"crossing", "extra"}
+    response = acting.act(game_id, {"type": "CastleEverything"})
+    assert "type" in response.json["errors"]
+
+
+def test_a_spectator_cannot_send_commands(players):
+    ada, bob, eve = players(3)
+    game_id = started_game([ada, bob])
+    response = eve.act(game_id, {"type": "DrawBuilding"})
+    assert response.status_code == 403
+    assert "no seat" in response.json["detail"]
+
+
+def test_a_stale_if_match_is_a_412_and_changes_nothing(players, service):
+    ada, bob = players(2)
+    game_id = started_game([ada, bob])
+    acting, _ = _turn([ada, bob], game_id)
+    version = acting.view(game_id).json["version"]
+    response = acting.act(game_id, acting.legal(game_id)[0], headers={"If-Match": f'"{version - 1}"'})
+    assert response.status_code == 412
+    assert response.json["version"] == version
+    assert _events(service, game_id) == version
+    assert acting.act(game_id, acting.legal(game_id)[0], headers={"If-Match": f'"{version}"'}).status_code == 200
+
+
+def test_the_same_idempotency_key_and_body_act_once_and_answer_the_same(players, service):
+    ada, bob = players(2)
+    game_id = started_game([ada, bob])
+    acting, _ = _turn([ada, bob], game_id)
+    command = acting.legal(game_id)[0]
+    key = {"Idempotency-Key": uuid.uuid4().hex}
+    first = acting.act(game_id, command, headers=key)
+    after_first = _events(service, game_id)
+    second = acting.act(game_id, command, headers=key)
+    assert first.status_code == second.status_code == 200
+    assert first.json == second.json
+    assert _events(service, game_id) == after_first
+
+
+def test_the_same_idempotency_key_with_another_body_is_a_422(players, service):
+    ada, bob = players(2)
+    game_id = started_game([ada, bob])
+    acting, _ = _turn([ada, bob], game_id)
+    commands = acting.legal(game_id)
+    key = {"Idempotency-Key": uuid.uuid4().hex}
+    assert acting.act(game_id, commands[0], headers=key).status_code == 200
+    before = _events(service, game_id)
+    response = acting.act(game_id, commands[-1] if commands[-1] != commands[0] else {"type": "X"}, headers=key)
+    assert response.status_code == 422
+    assert "Idempotency-Key" in response.json["detail"]
+    assert _events(service, game_id) == before
+
+
+def test_two_racing_commands_from_the_same_seat_are_decided_one_after_the_other(players, service, app):
+    import threading
+
+    ada, bob = players(2)
+    game_id = started_game([ada, bob])
+    acting, _ = _turn([ada, bob], game_id)
+    command = acting.legal(game_id)[0]
+    before = _events(service, game_id)
+    results = []
+
+    def send():
+        results.append(app.test_client().post(
+            f"/v1/games/{game_id}/commands", json=command, headers=acting.auth).status_code)
+
+    threads = [threading.Thread(target=send) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert results.count(200) >= 1
+    assert all(code in (200, 409, 422) for code in results)
+    records = service.store.read_stream(f"game-{game_id}")
+    assert [r.version for r in records] == list(range(1, len(records) + 1))
+    assert len(records) > before
+
+
+def test_every_command_records_who_sent_it_and_the_version_it_was_decided_at(players, service):
+    ada, bob = players(2)
+    game_id = started_game([ada, bob])
+    acting, _ = _turn([ada, bob], game_id)
+    version = acting.view(game_id).json["version"]
+    command = acting.legal(game_id)[0]
+    acting.act(game_id, command)
+    record = service.store.read_stream(f"game-{game_id}", version + 1)[0]
+    assert record.metadata["actor"] == acting.id
+    assert record.metadata["command"] == command
+    assert record.metadata["decided_at"] == version

@@ -1,0 +1,50 @@
+"""Bad input of any kind gets a problem document with the right status."""
+
+
+def _is_problem(response, status):
+    assert response.status_code == status, response.get_data(as_text=True)
+    assert response.mimetype == "application/problem+json"
+    assert response.json["status"] == status
+    assert response.json["detail"]
+
+
+def test_malformed_json_is_a_400(client):
+    response = client.post("/v1/players", data="{not json", content_type="application/json")
+    _is_problem(response, 400)
+
+
+def test_a_body_that_is_not_json_is_a_415(client):
+    response = client.post("/v1/players", data="name=ada", content_type="application/x-www-form-urlencoded")
+    _is_problem(response, 415)
+
+
+def test_a_huge_body_is_a_413(client):
+    response = client.post("/v1/players", data='{"name": "' + "a" * 200_000 + '"}', content_type="application/json")
+    _is_problem(response, 413)
+
+
+def test_an_unknown_path_is_a_404(client):
+    _is_problem(client.get("/v1/nothing-here"), 404)
+
+
+def test_a_wrong_method_is_a_405_with_allow(client):
+    response = client.delete("/v1/players")
+    _is_problem(response, 405)
+    assert "POST" in response.headers["Allow"]
+
+
+def test_a_wrong_type_in_a_field_is_a_422_naming_the_field(client):
+    response = client.post("/v1/players", json={"name": 12})
+    _is_problem(response, 422)
+    assert "name" in response.json["errors"]
+
+
+def test_a_json_array_body_is_a_422(players):
+    (ada,) = players(1)
+    response = ada.post("/v1/games", json=[1, 2])
+    _is_problem(response, 422)
+
+
+def test_query_parameters_of_the_wrong_type_are_a_422(players):
+    (ada,) = players(1)
+    _is_problem(ada.get("/v1/games?limit=many"), 422)

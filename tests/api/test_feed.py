@@ -1,0 +1,41 @@
+import random
+
+from tests.api.conftest import play_until_over, started_game
+
+
+def test_the_feed_pages_through_every_event_in_order(players):
+    ada, bob = players(2)
+    game_id = started_game([ada, bob])
+    version = ada.view(game_id).json["version"]
+    seen, after = [], 0
+    while True:
+        page = ada.get(f"/v1/games/{game_id}/events", query_string={"after": after, "limit": 2}).json
+        if not page["events"]:
+            break
+        seen += [event["version"] for event in page["events"]]
+        after = page["next_after"]
+    assert seen == list(range(1, version + 1))
+
+
+def test_the_feed_starts_with_the_public_lobby_events(players, client):
+    ada, bob = players(2)
+    game_id = started_game([ada, bob])
+    events = client.get(f"/v1/games/{game_id}/events").json["events"]
+    assert [e["type"] for e in events[:4]] == ["GameCreated", "SeatTaken", "SeatTaken", "PlayersSeated"]
+    assert "seed" not in events[0]["data"] and len(events[0]["data"]["seed_sha256"]) == 64
+
+
+def test_the_feed_never_shows_the_command_metadata(players, client):
+    ada, bob = players(2)
+    game_id = started_game([ada, bob])
+    for event in client.get(f"/v1/games/{game_id}/events").json["events"]:
+        assert set(event) == {"version", "type", "recorded_at", "seat", "data"}
+
+
+def test_the_seed_is_published_when_the_game_ends(players, client):
+    ada, bob = players(2)
+    game_id = started_game([ada, bob])
+    play_until_over([ada, bob], game_id, random.Random(5))
+    events = client.get(f"/v1/games/{game_id}/events", query_string={"limit": 1000}).json["events"]
+    ended = [e for e in events if e["type"] == "GameOver"]
+    assert len(ended) == 1 and len(ended[0]["data"]["seed"]) == 64

@@ -1,0 +1,57 @@
+from tests.api.conftest import Player, started_game
+
+
+def test_registering_returns_an_id_and_a_token_shown_once(client):
+    response = client.post("/v1/players", json={"name": "Ada"})
+    assert response.status_code == 201
+    assert response.json["name"] == "Ada"
+    assert response.json["token"].startswith("bl_") and len(response.json["token"]) > 40
+
+
+def test_tokens_are_stored_hashed(client, service):
+    player = Player(client, "Hashed")
+    with service.pool.connection() as conn:
+        stored = conn.execute("select token_sha256 from players where id = %s", (player.id,)).fetchone()[0]
+    assert player.token.encode() not in bytes(stored)
+    assert len(bytes(stored)) == 32
+
+
+def test_registration_without_a_name_is_refused_field_by_field(client):
+    response = client.post("/v1/players", json={"name": ""})
+    assert response.status_code == 422
+    assert response.mimetype == "application/problem+json"
+    assert "name" in response.json["errors"]
+
+
+def test_the_inbox_needs_a_token(client):
+    response = client.get("/v1/players/me/inbox")
+    assert response.status_code == 401
+    assert response.headers["WWW-Authenticate"].startswith("Bearer")
+    assert "POST /v1/players" in response.json["detail"]
+
+
+def test_an_unknown_token_is_refused(client):
+    response = client.get("/v1/players/me/inbox", headers={"Authorization": "Bearer bl_not-a-token"})
+    assert response.status_code == 401
+    assert response.json["detail"] == "unknown or revoked token"
+
+
+def test_a_malformed_authorization_header_is_refused(client):
+    response = client.get("/v1/players/me/inbox", headers={"Authorization": "Basic abc"})
+    assert response.status_code == 401
+
+
+def test_the_inbox_lists_games_waiting_on_the_player_first(players):
+    ada, bob = players(2)
+    waiting_on_bob = started_game([ada, bob])
+    first = ada.view(waiting_on_bob).json["to_act"][0]
+    lobby = bob.create()
+    inbox = bob.get("/v1/players/me/inbox").json
+    ids = [game["id"] for game in inbox["games"]]
+    assert set(ids) == {waiting_on_bob, lobby}
+    bob_seat = next(g["seat"] for g in inbox["games"] if g["id"] == waiting_on_bob)
+    if first == bob_seat:
+        assert ids[0] == waiting_on_bob and inbox["games"][0]["your_turn"] is True
+        assert inbox["waiting"] == 1
+    else:
+        assert inbox["waiting"] == 0
