@@ -152,8 +152,6 @@ def _appear(state: State, seat: str, c: m.AppearLind) -> list[m.Event]:
 
 
 def _check_entry(state: State, to: int) -> None:
-    if to == state.lind_at:
-        raise IllegalCommand("Lind may not stay in place; to stand still he hides with a turn-skip card")
     if to in state.on_table:
         raise IllegalCommand(f"Lind may not visit {_name(to)}: its card already lies on the table")
     if to in state.detective_locations:
@@ -166,6 +164,8 @@ def _move_lind(state: State, seat: str, c: m.MoveLind) -> list[m.Event]:
     here = state.lind_at
     if c.by not in ("foot", "cab", "underground"):
         raise IllegalCommand(f"Lind moves by foot, cab or underground, not {c.by!r}")
+    if to == here:
+        raise IllegalCommand("Lind may not stay in place; to stand still he hides with a turn-skip card")
     if c.trap is not None and c.by != "foot":
         raise IllegalCommand("a trap is set only when Lind leaves on foot, not by cab or underground")
     if c.by == "foot" and to not in BOARD.foot[here]:
