@@ -1,4 +1,4 @@
-"""The static game material, loaded once from the JSON files in ``data/``:
+"""The static game material, loaded once from the JSON files beside this module (board.json, tiles.json):
 the city (triangles, crossings, wall) and the 28 building rhomboids.
 
 Everything here is derived from the data and never changes during a game,
@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-_DATA = Path(__file__).parent / "data"
+_DATA = Path(__file__).parent
 
 PLAIN = "plain"
 PARK = "park"
