@@ -1,0 +1,66 @@
+"""Migrations: applied once, in order, safely when processes start together."""
+
+from __future__ import annotations
+
+import threading
+import uuid
+
+import psycopg
+import pytest
+from psycopg import sql
+
+from eventstore import migrate
+from eventstore.migrations import migration_files
+from tests.support.postgres import with_database
+
+
+@pytest.fixture
+def empty_database(database_url):
+    server = with_database(database_url, "postgres")
+    name = f"boardlog_migrate_{uuid.uuid4().hex[:10]}"
+    with psycopg.connect(server, autocommit=True) as admin:
+        admin.execute(sql.SQL("create database {}").format(sql.Identifier(name)))
+    try:
+        yield with_database(database_url, name)
+    finally:
+        with psycopg.connect(server, autocommit=True) as admin:
+            admin.execute(sql.SQL("drop database if exists {} with (force)").format(
+                sql.Identifier(name)))
+
+
+def test_migrations_are_applied_in_name_order_and_never_twice(empty_database):
+    names = [path.name for path in migration_files()]
+    assert names == sorted(names) and names[:3] == [
+        "0001_events.sql", "0002_snapshots.sql", "0003_append_function.sql"]
+    assert migrate(empty_database) == names
+    assert migrate(empty_database) == []
+    with psycopg.connect(empty_database) as conn:
+        recorded = [row[0] for row in conn.execute(
+            "select name from schema_migrations order by name")]
+    assert recorded == names
+
+
+def test_processes_starting_at_once_apply_each_migration_exactly_once(empty_database):
+    results, errors = [], []
+
+    def start_up():
+        try:
+            results.append(migrate(empty_database))
+        except Exception as error:  # noqa: BLE001 - reported below
+            errors.append(error)
+
+    threads = [threading.Thread(target=start_up) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert errors == []
+    applied = [name for result in results for name in result]
+    assert sorted(applied) == [path.name for path in migration_files()]
+
+
+def test_migrate_accepts_an_open_connection(empty_database):
+    with psycopg.connect(empty_database) as conn:
+        assert migrate(conn)[:1] == ["0001_events.sql"]
+        assert migrate(conn) == []
+        assert conn.execute("select count(*) from events").fetchone() == (0,)
