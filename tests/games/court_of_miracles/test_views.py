@@ -1,0 +1,135 @@
+"""Views and event feeds: what each seat may see, and a leak test that
+re-randomises everything a seat may not know."""
+
+import json
+import random
+from dataclasses import replace
+
+from domain.engine import EVERYONE
+from domain.games.court_of_miracles import RULES
+from domain.games.court_of_miracles import messages as m
+from domain.games.court_of_miracles.data import INDEX, PLOT_KINDS, ROGUES
+from domain.playout import start, step
+
+
+def dump(value):
+    return json.dumps(value, sort_keys=True)
+
+
+def spot_view(view, n, spot):
+    hood = next(h for h in view["neighbourhoods"] if h["id"] == n)
+    return hood["spots"][spot - 1]
+
+
+def test_a_face_down_rogue_shows_its_owner_and_place_only(cm):
+    s = cm.run(cm.table(), "p1", cm.m.PlaceRogue("beggar", "taverne", 2))
+    assert spot_view(RULES.view(s, "p2"), "taverne", 2) | {"x": 0, "y": 0} == {
+        "spot": 2, "effect": "king", "amount": 2, "x": 0, "y": 0, "owner": "p1", "rogue": None}
+    assert spot_view(RULES.view(s, "p1"), "taverne", 2)["rogue"] == "beggar"
+    assert spot_view(RULES.view(s, None), "taverne", 2)["rogue"] is None
+    placed = cm.m.RoguePlaced("p1", "beggar", "taverne", 2)
+    assert RULES.visible(placed, "p2")["rogue"] is None and RULES.visible(placed, "p1")["rogue"] == "beggar"
+
+
+def test_plot_hands_and_rogues_out_of_play_are_seen_by_their_owner_only(cm):
+    s = cm.table(hands={"p1": ("fool", "hermit")})
+    mine, theirs = RULES.view(s, "p1")["players"][0], RULES.view(s, "p2")["players"][0]
+    assert mine["hand"] == ["fool", "hermit"] and theirs["hand"] is None and theirs["hand_size"] == 2
+    assert mine["supply"] == ["beggar", "henchman", "henchman"] and theirs["supply"] is None
+    drawn = cm.m.PlotsDrawn("p1", ("fool",))
+    assert RULES.visible(drawn, "p2")["cards"] is None and RULES.visible(drawn, "p2")["count"] == 1
+
+
+def test_the_bag_and_the_pile_order_are_hidden_but_their_sizes_public(cm):
+    setup = RULES.setup(("p1", "p2"), {"players": 2}, random.Random(3))
+    seen = RULES.visible(setup[0], "p1")
+    assert seen["bag"] is None and seen["pile"] is None and seen["bag_size"] == 24 and seen["pile_size"] == 24
+    v = RULES.view(RULES.replay(setup), None)
+    assert v["bag_size"] == 24 and v["pile_size"] == 22 and "bag" not in v
+
+
+def test_revealed_rogues_of_a_standoff_are_public(cm):
+    board = {("taverne", 1): ("p2", "brute"), ("taverne", 2): ("p3", "swordsman"), ("taverne", 3): ("p1", "beggar")}
+    s = cm.table(phase="act", placed_neighbourhood="taverne", placed_spot=3, board=board, coins={"p3": 3})
+    events = cm.decide(s, "p1", cm.m.EndTurn())
+    began = cm.of(events, cm.m.StandoffBegan)[0]
+    assert RULES.visible(began, "p2")["rogues"] == [["p2", 1, "brute"], ["p3", 2, "swordsman"], ["p1", 3, "beggar"]]
+    v = RULES.view(RULES.replay(events, s), None)
+    assert [r["rogue"] for r in v["standoff"]["rogues"]] == ["brute", "swordsman", "beggar"]
+
+
+# ------------------------------------------------------------- leak test
+
+
+def rerandomise(state, viewer, rng):
+    """Everything ``viewer`` may not know shuffled, public facts kept."""
+    standing = state.standoff.neighbourhood if state.standoff else None
+    # Plot cards: other hands and the pile, re-dealt with the same sizes.
+    others = [p for p in state.players if p.seat != viewer]
+    cards = [c for p in others for c in p.hand] + list(state.pile)
+    rng.shuffle(cards)
+    # Rogues: others' face-down and out-of-play rogues, the bag, the Seine, another's drawn rogue.
+    slots = [(n, s) for n, s, o in state.spots() if o is not None and o[0] != viewer and n != standing]
+    rogues = [state.occupant(n, s)[1] for n, s in slots] + [k for p in others for k in p.supply]
+    rogues += list(state.bag) + list(state.seine)
+    hidden_drawn = state.drawn is not None and state.active != viewer
+    if hidden_drawn:
+        rogues.append(state.drawn)
+    rng.shuffle(rogues)
+    rows = [list(r) for r in state.board]
+    for n, s in slots:
+        rows[INDEX[n]][s - 1] = (state.occupant(n, s)[0], rogues.pop())
+    players = []
+    for p in state.players:
+        if p.seat != viewer:
+            hand = tuple(cards.pop() for _ in p.hand)
+            supply = tuple(sorted(rogues.pop() for _ in p.supply))
+            p = replace(p, hand=hand, supply=supply)
+        players.append(p)
+    drawn = rogues.pop() if hidden_drawn else state.drawn
+    seine = tuple(rogues.pop() for _ in state.seine)
+    bag = tuple(rogues)
+    return replace(state, board=tuple(tuple(r) for r in rows), players=tuple(players), pile=tuple(cards),
+                   bag=bag, seine=seine, drawn=drawn)
+
+
+def scramble(event, viewer, rng):
+    """The same event with every field ``viewer`` may not see replaced at random."""
+    rogue_kinds = sorted(ROGUES)
+    if isinstance(event, m.GameSetUp):
+        return replace(event, pile=tuple(rng.choice(PLOT_KINDS) for _ in event.pile),
+                       bag=tuple(rng.choice(rogue_kinds) for _ in event.bag))
+    if isinstance(event, m.PlotPileReshuffled):
+        return replace(event, pile=tuple(rng.choice(PLOT_KINDS) for _ in event.pile))
+    if isinstance(event, m.PlotsDrawn) and event.seat != viewer:
+        return replace(event, cards=tuple(rng.choice(PLOT_KINDS) for _ in event.cards))
+    if isinstance(event, (m.RoguePlaced, m.RogueDrawn, m.RogueDiscarded)) and event.seat != viewer:
+        return replace(event, rogue=rng.choice(rogue_kinds))
+    return event
+
+
+def test_leak_views_and_feeds_do_not_change_when_hidden_facts_are_rerandomised():
+    rng = random.Random(99)
+    checked = changed = 0
+    for seed in range(12):
+        playout = start(RULES, {"players": 2 + seed % 4}, seed)
+        bot = random.Random(seed)
+        while RULES.outcome(playout.state) is None:
+            step(playout, bot, check=False)
+            if bot.random() < 0.3:
+                for viewer in (*playout.seats, None):
+                    before = dump(RULES.view(playout.state, viewer))
+                    other = rerandomise(playout.state, viewer, rng)
+                    changed += other != playout.state
+                    assert dump(RULES.view(other, viewer)) == before
+                    checked += 1
+        for event in playout.events:
+            for viewer in (*playout.seats, None):
+                assert dump(RULES.visible(scramble(event, viewer, rng), viewer)) == dump(RULES.visible(event, viewer))
+    assert checked > 200 and changed > checked // 2
+
+
+def test_the_referee_and_the_end_of_the_game_see_everything(cm):
+    s = cm.run(cm.table(), "p1", cm.m.PlaceRogue("beggar", "taverne", 2))
+    assert spot_view(RULES.view(s, EVERYONE), "taverne", 2)["rogue"] == "beggar"
+    assert RULES.visible(cm.m.RogueDrawn("p2", "brute"), EVERYONE)["rogue"] == "brute"
