@@ -449,3 +449,42 @@ def test_on_timeout_a_legal_command_keeps_the_game_going():
     for state in (given(), given(drawn(5)), given(stack=())):
         seat = sorted(RULES.to_act(state))[0]
         assert RULES.on_timeout(state, seat, random.Random(1)) in RULES.legal_commands(state, seat)
+
+
+def test_a_plain_enclosed_triangle_has_no_effect_but_keeps_its_neighbours_in_the_city():
+    # X05 touches T01, T08 and T09; with T08+T09 built, T01 is enclosed and plain:
+    # the member on X05 stays, and its value is the plain sum.
+    state = given(member("p1", "X05"), built(2, "T02", "T03"), drawn(4))
+    events = decide(state, "p1", PlaceBuilding(triangles=("T08", "T09")))
+    assert TriangleEnclosed(triangle="T01", kind="plain") in events
+    assert not any(isinstance(e, MemberScored) for e in events)
+    view = RULES.view(RULES.replay(events, state), "p2")
+    (x05,) = [c for c in view["crossings"] if c["id"] == "X05"]
+    assert x05["member"] == "p1" and x05["value"] == sum(x05["numbers"])
+
+
+def test_commands_with_nonsense_fields_are_refused():
+    state = given(drawn(5))
+    for command in (
+        PlaceBuilding(triangles="T01T02"),
+        PlaceBuilding(triangles=(1, 2)),
+        PlaceBuilding(triangles=("T01", "T02"), turned=3),
+    ):
+        with pytest.raises(IllegalCommand):
+            decide(state, "p1", command)
+    for crossing in (5, None, ("X01",), "-1"):
+        with pytest.raises(IllegalCommand):
+            decide(given(), "p1", PlaceMember(crossing=crossing))
+    with pytest.raises(IllegalCommand, match="not your turn"):
+        decide(given(), "p9", DrawBuilding())
+
+
+def test_the_view_shows_active_triangles_and_closed_crossings():
+    state = given(built(1, "T08", "T09"), built(2, "T11", "T12"), built(3, "T20", "T21"), enclosed("T10"))
+    view = RULES.view(state, None)
+    triangles = {t["id"]: t for t in view["triangles"]}
+    crossings = {c["id"]: c for c in view["crossings"]}
+    assert triangles["T10"]["active"] and triangles["T10"]["kind"] == "musketeer"
+    assert triangles["T09"]["tile"] == 1 and triangles["T01"]["wall_sides"] == [["X01", "X05"]]
+    assert not crossings["X06"]["open"] and crossings["X19"]["open"]
+    assert view["to_act"] == ["p1"] and view["step"] == "choose_action" and view["stack_size"] == 28
