@@ -84,9 +84,9 @@ def detectives_turn(events) -> list[m.Event]:
     return events + [m.TurnEnded(state_of(events).turn)]
 
 
-def only_detective_left(events, detective: str) -> list[m.Event]:
-    """In the detectives' phase: every detective but one has acted (stayed
-    put is not a rule, so they are marked by moves back and forth by event)."""
+def only_detective_left(events, detective: str | None) -> list[m.Event]:
+    """In the detectives' phase: every detective but one (or all, for None)
+    has acted, given as events that leave them where they stand."""
     state = state_of(events)
     out = list(events)
     for d in state.detectives:
