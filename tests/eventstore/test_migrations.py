@@ -3,29 +3,19 @@
 from __future__ import annotations
 
 import threading
-import uuid
 
 import psycopg
 import pytest
-from psycopg import sql
 
 from eventstore import migrate
 from eventstore.migrations import migration_files
-from tests.support.postgres import with_database
+from eventstore.servers import temporary_database, with_database
 
 
 @pytest.fixture
 def empty_database(database_url):
-    server = with_database(database_url, "postgres")
-    name = f"boardlog_migrate_{uuid.uuid4().hex[:10]}"
-    with psycopg.connect(server, autocommit=True) as admin:
-        admin.execute(sql.SQL("create database {}").format(sql.Identifier(name)))
-    try:
-        yield with_database(database_url, name)
-    finally:
-        with psycopg.connect(server, autocommit=True) as admin:
-            admin.execute(sql.SQL("drop database if exists {} with (force)").format(
-                sql.Identifier(name)))
+    with temporary_database(with_database(database_url, "postgres"), "boardlog_migrate") as url:
+        yield url
 
 
 def test_migrations_are_applied_in_name_order_and_never_twice(empty_database):
