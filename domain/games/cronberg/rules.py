@@ -18,6 +18,17 @@ Decisions where the rulebook and the brief are silent:
   The first round's starter is drawn at random; each later round starts
   with the next seat clockwise.
 - Members scored at the end of a round return to their supply.
+- A building's consequences come in this order: triangles enclosed, members
+  driven out by a newly active Musketeer (never scored: a Musketeer is a
+  vacant triangle, so a member beside it never lacks a vacant neighbour),
+  then members with no vacant triangle left scored at once. Those score the
+  plain sum: every Park or Coat of Arms beside them would be vacant.
+- Only the crossings of the new building can lose their last vacant
+  triangle, and only its neighbours can become enclosed, so only those are
+  examined.
+- Scores may go below 0; equal top scores share the win (Standing ranks 1, 1).
+- The starting player is the most courageous one: drawn at random, recorded
+  in RoundStarted.
 """
 
 from __future__ import annotations

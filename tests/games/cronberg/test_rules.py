@@ -488,3 +488,34 @@ def test_the_view_shows_active_triangles_and_closed_crossings():
     assert triangles["T09"]["tile"] == 1 and triangles["T01"]["wall_sides"] == [["X01", "X05"]]
     assert not crossings["X06"]["open"] and crossings["X19"]["open"]
     assert view["to_act"] == ["p1"] and view["step"] == "choose_action" and view["stack_size"] == 28
+
+
+def test_the_rulebook_example_one_building_wakes_a_musketeer_a_coat_of_arms_and_a_park():
+    # Otto (p1) lays the building on T20+T21: Fred's member (p2, X11) is driven
+    # out by the Musketeer T10; Elizabeth's (p3, X13, Coat of Arms T22) and
+    # Kathy's (p4, X26, Park T33) stay in the city until the end.
+    state = given(
+        built(2, "T08", "T09"),
+        built(14, "T11", "T12"),
+        built(10, "T23", "T24"),
+        built(3, "T31", "T32"),
+        built(13, "T34", "T47"),
+        member("p2", "X11"),
+        member("p3", "X13"),
+        member("p4", "X26"),
+        drawn(5),
+        players=4,
+    )
+    events = decide(state, "p1", PlaceBuilding(triangles=("T20", "T21")))
+    assert events[1:5] == [
+        TriangleEnclosed(triangle="T10", kind="musketeer"),
+        TriangleEnclosed(triangle="T22", kind="coat_of_arms"),
+        TriangleEnclosed(triangle="T33", kind="park"),
+        MemberDrivenOut(seat="p2", crossing="X11"),
+    ]
+    assert not any(isinstance(e, MemberScored) for e in events)
+    crossings = {c["id"]: c for c in RULES.view(RULES.replay(events, state), "p1")["crossings"]}
+    assert crossings["X13"]["member"] == "p3" and crossings["X13"]["numbers"] == [2, -1]
+    assert crossings["X13"]["value"] == 3  # the Coat of Arms turns -1 into +1
+    assert crossings["X26"]["member"] == "p4" and crossings["X26"]["numbers"] == [3, -1]
+    assert crossings["X26"]["value"] == 4  # the Park doubles
