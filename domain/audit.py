@@ -14,7 +14,7 @@ from itertools import groupby
 from typing import Any, Iterable, Mapping
 
 from . import session as sessions
-from .engine import IllegalCommand, Rules, rng_for, seed_commitment
+from .engine import DecodeError, IllegalCommand, Rules, rng_for, seed_commitment
 
 
 @dataclass
@@ -40,7 +40,11 @@ def rerun(rules: Rules, records: Iterable[Mapping[str, Any]]) -> Rerun:
     The last GameOver must carry the seed."""
     records = list(records)
     result = Rerun()
-    events = [sessions.decode_event(rules, {"type": r["type"], **r["data"]}) for r in records]
+    try:
+        events = [sessions.decode_event(rules, {"type": r["type"], **r["data"]}) for r in records]
+    except (DecodeError, TypeError) as error:
+        result.fail(f"an event in the log is not one this game records: {error}")
+        return result
     ended = [e for e in events if isinstance(e, sessions.GameOver)]
     if not events or not isinstance(events[0], sessions.GameCreated):
         result.fail("the log does not start with GameCreated")

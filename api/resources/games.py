@@ -21,7 +21,10 @@ STATUSES = ("lobby", "active", "scoring", "finished", "cancelled")
 
 
 class CreateGameSchema(ma.Schema):
-    game = ma.fields.String(required=True, metadata={"description": "a game name from GET /v1/rules", "example": "cronberg"})
+    game = ma.fields.String(
+        required=True,
+        metadata={"description": "a game name from GET /v1/rules", "example": "cronberg", "enum": sorted(registry.REGISTRY)},
+    )
     options = ma.fields.Dict(
         keys=ma.fields.String(),
         load_default=dict,
