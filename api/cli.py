@@ -1,0 +1,191 @@
+"""The ``boardlog`` command.
+
+    boardlog serve [--host 127.0.0.1] [--port 8000] [--data ./.boardlog]
+    boardlog worker [--burst]
+    boardlog migrate
+    boardlog openapi [--output openapi/openapi.yaml] [--check]
+    boardlog audit FILE
+
+``serve`` with neither DATABASE_URL nor REDIS_URL set starts an embedded
+PostgreSQL and Redis in the data folder; with both set it uses those servers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+log = logging.getLogger("boardlog.serve")
+
+WORKER_STOP_SECONDS = 30
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "run", None):
+        parser.print_help()
+        return 2
+    return args.run(args) or 0
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="boardlog", description="Turn-based board games with hidden information.")
+    commands = parser.add_subparsers(title="commands", metavar="COMMAND")
+
+    serve = commands.add_parser("serve", help="run the API and a worker (embedded servers when no URLs are set)")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000; 0 picks a free one)")
+    serve.add_argument("--data", default="./.boardlog",
+                       help="folder of the embedded PostgreSQL and Redis (default ./.boardlog)")
+    serve.set_defaults(run=serve_command)
+
+    worker = commands.add_parser("worker", help="run a worker with the scheduler (DATABASE_URL, REDIS_URL)")
+    worker.add_argument("--burst", action="store_true", help="quit once the queue is empty")
+    worker.add_argument("--sweep-every", type=int, default=None,
+                        help="seconds between sweeps (default 30, or BOARDLOG_SWEEP_SECONDS)")
+    worker.set_defaults(run=worker_command)
+
+    migrate = commands.add_parser("migrate", help="apply the database migrations to DATABASE_URL")
+    migrate.set_defaults(run=migrate_command)
+
+    openapi = commands.add_parser("openapi", help="write the OpenAPI document, or check it is current")
+    openapi.add_argument("--output", default="openapi/openapi.yaml")
+    openapi.add_argument("--check", action="store_true", help="fail if the committed document differs")
+    openapi.set_defaults(run=lambda args: _lazy("api.openapi_doc").main(args))
+
+    audit = commands.add_parser("audit", help="re-verify an exported game offline")
+    audit.add_argument("file", metavar="FILE")
+    audit.set_defaults(run=lambda args: _lazy("api.offline_audit").main(args))
+    return parser
+
+
+def _lazy(module: str):
+    import importlib
+
+    return importlib.import_module(module)
+
+
+def _require(name: str) -> str:
+    value = os.environ.get(name)
+    if not value:
+        raise SystemExit(f"{name} is not set")
+    return value
+
+
+def migrate_command(args) -> int:
+    from eventstore import migrate
+
+    applied = migrate(_require("DATABASE_URL"))
+    print(f"applied {len(applied)} migration(s)" + (f": {', '.join(applied)}" if applied else "; up to date"))
+    return 0
+
+
+def worker_command(args) -> int:
+    from workers.runner import run
+
+    return run(burst=args.burst, sweep_every=args.sweep_every)
+
+
+def serve_command(args) -> int:
+    from workers.runner import configure_logging
+
+    configure_logging()
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)  # the app logs one line per request
+    logging.getLogger("pgserver").setLevel(logging.WARNING)
+    database_url, redis_url = os.environ.get("DATABASE_URL"), os.environ.get("REDIS_URL")
+    if bool(database_url) != bool(redis_url):
+        raise SystemExit("set both DATABASE_URL and REDIS_URL, or neither (for the embedded servers)")
+    stop = threading.Event()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, lambda *_: stop.set())
+
+    embedded = None
+    if not database_url:
+        from workers.embedded import EmbeddedServers
+
+        embedded = EmbeddedServers(Path(args.data))
+        database_url, redis_url = embedded.start()
+    server = worker = app = None
+    try:
+        from eventstore import migrate
+
+        migrate(database_url)
+        worker = _start_worker(database_url, redis_url)
+        server, app = _start_api(args.host, args.port, database_url, redis_url)
+        base = f"http://{_shown_host(args.host)}:{server.server_port}/v1"
+        print(f"boardlog is running: API {base}  docs {base}/docs", flush=True)
+        while not stop.wait(1.0):
+            if worker.poll() is not None:
+                log.error("the worker exited with status %s; starting another", worker.returncode)
+                worker = _start_worker(database_url, redis_url)
+        log.info("stopping")
+    finally:
+        _stop_worker(worker)
+        if server is not None:
+            server.shutdown()
+        if app is not None:
+            _close_app(app)
+        if embedded is not None:
+            embedded.stop()
+    print("boardlog stopped", flush=True)
+    return 0
+
+
+def _shown_host(host: str) -> str:
+    return "127.0.0.1" if host in ("0.0.0.0", "") else host
+
+
+def _start_worker(database_url: str, redis_url: str) -> subprocess.Popen:
+    """A separate process: RQ forks a work horse per job, which a threaded
+    web server must not do."""
+    env = {**os.environ, "DATABASE_URL": database_url, "REDIS_URL": redis_url}
+    root = str(Path(__file__).resolve().parent.parent)
+    env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    # Its own process group: Ctrl-C reaches serve alone, which stops the worker in order.
+    return subprocess.Popen([sys.executable, "-m", "api.cli", "worker"], env=env, process_group=0)
+
+
+def _stop_worker(worker: subprocess.Popen | None) -> None:
+    if worker is None or worker.poll() is not None:
+        return
+    worker.send_signal(signal.SIGTERM)  # RQ's warm shutdown: finish the job at hand
+    try:
+        worker.wait(WORKER_STOP_SECONDS)
+    except subprocess.TimeoutExpired:
+        log.warning("the worker did not stop within %ss; killing it", WORKER_STOP_SECONDS)
+        worker.kill()
+        worker.wait()
+
+
+def _start_api(host: str, port: int, database_url: str, redis_url: str):
+    from werkzeug.serving import make_server
+
+    from api.app import create_app
+
+    app = create_app({"DATABASE_URL": database_url, "REDIS_URL": redis_url})
+    server = make_server(host, port, app, threaded=True)
+    threading.Thread(target=server.serve_forever, name="api", daemon=True).start()
+    return server, app
+
+
+def _close_app(app) -> None:
+    boardlog = app.extensions.get("boardlog")
+    if boardlog is None:
+        return
+    try:
+        boardlog.service.store.close()
+    except Exception:
+        log.exception("closing the database pool")
+    if boardlog.redis is not None:
+        boardlog.redis.connection_pool.disconnect()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

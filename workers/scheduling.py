@@ -1,0 +1,170 @@
+"""The service's ``Scheduler`` on RQ: one queue, one job id per thing to do.
+
+A deadline is the job ``deadline-<game>-<version>``, scheduled for the
+deadline; a game's scoring is the job ``score-<game>``, run now and retried
+with backoff. The ids are deterministic, so the service's call after a commit
+and the sweeper's repair of a flushed Redis name the same job, and asking
+twice for a job that is still on its way does nothing.
+
+Redis is not the truth: a job that runs twice or late is harmless, because the
+service re-checks the game's version in PostgreSQL before it writes.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import math
+import os
+
+from rq import Queue, Retry
+from rq.exceptions import DuplicateJobError, NoSuchJobError
+from rq.job import Job, JobStatus
+
+from api.service.games import Scheduler
+
+log = logging.getLogger("boardlog.workers")
+
+QUEUE_NAME = "boardlog"
+DEADLINE_JOB = "workers.jobs.fire_deadline"
+SCORING_JOB = "workers.jobs.score_game"
+
+# A job started longer ago than its timeout plus this is not running any more:
+# its worker died (RQ's horse would have been stopped at the timeout).
+STALE_GRACE_SECONDS = 10
+# The RQ scheduler moves due jobs every second; one that is due longer than
+# this has no scheduler looking after it (say, its lock holder was killed).
+OVERDUE_GRACE_SECONDS = 10
+
+# What _ensure did with a job id.
+KEPT, CREATED, REPLACED, MOVED, FAILED = "kept", "created", "replaced", "moved", "failed"
+
+
+def deadline_job_id(game_id, version: int) -> str:
+    return f"deadline-{game_id}-{version}"
+
+
+def scoring_job_id(game_id) -> str:
+    return f"score-{game_id}"
+
+
+def default_job_timeout() -> int:
+    return int(os.environ.get("BOARDLOG_JOB_TIMEOUT", "60"))
+
+
+def utcnow() -> dt.datetime:
+    return dt.datetime.now(dt.timezone.utc)
+
+
+def _whole_second_after(moment: dt.datetime) -> dt.datetime:
+    """RQ keeps schedules in whole seconds, rounding down; round up instead so
+    that a deadline never fires before the time the players were shown."""
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=dt.timezone.utc)
+    return dt.datetime.fromtimestamp(math.ceil(moment.timestamp()), dt.timezone.utc)
+
+
+class RQScheduler(Scheduler):
+    def __init__(
+        self,
+        redis,
+        queue_name: str = QUEUE_NAME,
+        job_timeout: int | None = None,
+        scoring_retry: Retry | None = None,
+        deadline_retry: Retry | None = None,
+    ):
+        self.redis = redis
+        self.queue = Queue(queue_name, connection=redis)
+        self.job_timeout = job_timeout or default_job_timeout()
+        self.scoring_retry = scoring_retry or Retry(max=5, interval=[5, 30, 120, 600, 1800])
+        self.deadline_retry = deadline_retry or Retry(max=3, interval=[5, 60, 600])
+
+    # The service's calls, after each commit
+
+    def schedule_deadline(self, game_id: str, version: int, at: dt.datetime) -> None:
+        self.ensure_deadline(game_id, version, at)
+
+    def schedule_scoring(self, game_id: str) -> None:
+        self.ensure_scoring(game_id)
+
+    # The same, answering what was done (for the sweeper and its tests)
+
+    def ensure_deadline(self, game_id, version: int, at: dt.datetime, now: dt.datetime | None = None) -> str:
+        now = now or utcnow()
+        at = _whole_second_after(at)
+        return self._ensure(
+            deadline_job_id(game_id, version), DEADLINE_JOB, (str(game_id), int(version)),
+            at if at > now else None, self.deadline_retry, now,
+        )
+
+    def ensure_scoring(self, game_id, now: dt.datetime | None = None) -> str:
+        return self._ensure(scoring_job_id(game_id), SCORING_JOB, (str(game_id),), None, self.scoring_retry,
+                            now or utcnow())
+
+    def _ensure(self, job_id: str, func: str, args: tuple, at: dt.datetime | None, retry: Retry,
+                now: dt.datetime) -> str:
+        """Make sure the job will run (at ``at``, or now when None), without
+        a second copy of one that is already on its way."""
+        job = self._fetch(job_id)
+        replaced = False
+        if job is not None:
+            verdict = self._verdict(job, now)
+            if verdict in (KEPT, FAILED):
+                return verdict
+            if verdict == MOVED:
+                self._enqueue_now(job)
+                log.info("job %s was overdue in the schedule; enqueued it now", job_id)
+                return MOVED
+            job.delete()  # finished, stopped, canceled or abandoned: make it again
+            replaced = True
+        try:
+            options = dict(job_id=job_id, job_timeout=self.job_timeout, retry=retry, unique=True,
+                           description=f"{func.rsplit('.', 1)[-1]}{args}")
+            if at is None:
+                self.queue.enqueue(func, *args, **options)
+            else:
+                self.queue.enqueue_at(at, func, *args, **options)
+        except DuplicateJobError:  # another process made it just now
+            return KEPT
+        return REPLACED if replaced else CREATED
+
+    def _verdict(self, job: Job, now: dt.datetime) -> str:
+        status = job.get_status(refresh=False)
+        if status in (JobStatus.QUEUED, JobStatus.DEFERRED, JobStatus.READY_TO_ENQUEUE):
+            return KEPT
+        if status == JobStatus.SCHEDULED:
+            try:
+                due = self.queue.scheduled_job_registry.get_scheduled_time(job)
+            except NoSuchJobError:  # scheduled but in no schedule: lost
+                return REPLACED
+            overdue = (now - due).total_seconds() > OVERDUE_GRACE_SECONDS
+            return MOVED if overdue else KEPT
+        if status == JobStatus.STARTED:
+            started = job.started_at or job.enqueued_at or now
+            if started.tzinfo is None:
+                started = started.replace(tzinfo=dt.timezone.utc)
+            limit = (job.timeout or self.job_timeout) + STALE_GRACE_SECONDS
+            return REPLACED if (now - started).total_seconds() > limit else KEPT
+        if status == JobStatus.FAILED:
+            return FAILED  # stays in the failed job registry, for a person to look at
+        return REPLACED
+
+    def _fetch(self, job_id: str) -> Job | None:
+        try:
+            return Job.fetch(job_id, connection=self.redis)
+        except NoSuchJobError:
+            return None
+
+    def _enqueue_now(self, job: Job) -> None:
+        with self.redis.pipeline() as pipe:
+            self.queue.scheduled_job_registry.remove(job, pipeline=pipe)
+            self.queue.enqueue_job(job, pipeline=pipe)
+            pipe.execute()
+
+    # What there is to see
+
+    def failed_job_ids(self) -> list[str]:
+        return self.queue.failed_job_registry.get_job_ids()
+
+    def scheduled_job_ids(self) -> list[str]:
+        return self.queue.scheduled_job_registry.get_job_ids()

@@ -1,0 +1,77 @@
+"""PostgreSQL is the truth, Redis is disposable: re-create every missing job
+from the read models.
+
+For each active game with a deadline, the job ``deadline-<game>-<version>``
+must be on its way (scheduled, or queued now when the deadline has passed);
+for each game awaiting its score, ``score-<game>``. A job that is there
+already is left alone; one that failed for good stays in the failed job
+registry and is reported, so a person sees it; one whose worker died is made
+again. Run at worker start and then periodically by ``workers.runner``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from collections import Counter
+from dataclasses import dataclass, field
+
+import psycopg
+
+from api.service import readmodels
+
+from .scheduling import CREATED, FAILED, MOVED, REPLACED, RQScheduler, utcnow
+
+log = logging.getLogger("boardlog.workers")
+
+
+@dataclass
+class SweepReport:
+    deadlines: Counter = field(default_factory=Counter)  # what was done -> how many
+    scoring: Counter = field(default_factory=Counter)
+    failed: list[str] = field(default_factory=list)  # job ids left in the failed registry
+    errors: int = 0
+
+    @property
+    def repaired(self) -> int:
+        return sum(c[k] for c in (self.deadlines, self.scoring) for k in (CREATED, REPLACED, MOVED))
+
+    def summary(self) -> str:
+        def part(counter: Counter) -> str:
+            return ", ".join(f"{n} {what}" for what, n in sorted(counter.items())) or "none"
+
+        return f"deadlines: {part(self.deadlines)}; scoring: {part(self.scoring)}"
+
+
+def sweep(database_url: str, scheduler: RQScheduler, now: dt.datetime | None = None) -> SweepReport:
+    """One pass over the read models; never raises for one game's trouble."""
+    now = now or utcnow()
+    with psycopg.connect(database_url, connect_timeout=10) as conn:
+        deadlines = readmodels.pending_deadlines(conn)
+        awaiting = readmodels.awaiting_score(conn)
+    report = SweepReport()
+    for game_id, version, deadline in deadlines:
+        _count(report, report.deadlines, lambda: scheduler.ensure_deadline(game_id, version, deadline, now),
+               f"deadline-{game_id}-{version}")
+    for game_id in awaiting:
+        _count(report, report.scoring, lambda: scheduler.ensure_scoring(game_id, now), f"score-{game_id}")
+    if report.repaired or report.errors:
+        log.info("sweep re-created missing jobs: %s", report.summary())
+    if report.failed:
+        shown = ", ".join(report.failed[:10]) + (" ..." if len(report.failed) > 10 else "")
+        log.warning("sweep: %d job(s) failed for good and wait in the failed job registry of queue %r "
+                    "(requeue with `rq requeue --queue %s JOB_ID`): %s",
+                    len(report.failed), scheduler.queue.name, scheduler.queue.name, shown)
+    return report
+
+
+def _count(report: SweepReport, counter: Counter, ensure, job_id: str) -> None:
+    try:
+        outcome = ensure()
+    except Exception:
+        report.errors += 1
+        log.exception("sweep could not ensure job %s", job_id)
+        return
+    counter[outcome] += 1
+    if outcome == FAILED:
+        report.failed.append(job_id)
