@@ -109,6 +109,8 @@ _OWNED_ROGUE = (m.RoguePlaced, m.RogueDrawn, m.RogueDiscarded)
 
 def visible(event, viewer) -> dict:
     data = event.to_json()
+    if isinstance(event, m.PlotsDrawn):
+        data["count"] = len(event.cards)
     if viewer == EVERYONE:
         return data
     if isinstance(event, m.GameSetUp):
@@ -116,10 +118,8 @@ def visible(event, viewer) -> dict:
         data["pile_size"], data["bag_size"] = len(event.pile), len(event.bag)
     elif isinstance(event, m.PlotPileReshuffled):
         data["pile"], data["pile_size"] = None, len(event.pile)
-    elif isinstance(event, m.PlotsDrawn):
-        data["count"] = len(event.cards)
-        if viewer != event.seat:
-            data["cards"] = None
+    elif isinstance(event, m.PlotsDrawn) and viewer != event.seat:
+        data["cards"] = None
     elif isinstance(event, _OWNED_ROGUE) and viewer != event.seat:
         data["rogue"] = None
     return data

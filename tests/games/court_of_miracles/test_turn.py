@@ -272,3 +272,13 @@ def test_le_chatelet_draws_a_plot_card(cm):
 def test_la_grande_cour_des_miracles_gives_2_coins(cm):
     s = cm.run(acting(cm, "grande-cour"), "p1", cm.m.TakeCoins())
     assert s.player("p1").coins == 3
+
+
+def test_nonsense_values_are_refused_with_a_reason(cm):
+    s = cm.table()
+    for command in (cm.m.PlaceRogue("beggar", "taverne", 0), cm.m.PlaceRogue("beggar", "taverne", -3),
+                    cm.m.PlaceRogue("beggar", ("taverne",), 1), cm.m.PlaceRogue(["beggar"], "taverne", 1),
+                    cm.m.PlaceRogue("beggar", "taverne", "1"), cm.m.PlayPlot(card=("fool",)),
+                    cm.m.BuyRenown(line=[1]), cm.m.ChooseWrath("seine")):
+        with pytest.raises(IllegalCommand):
+            cm.decide(s, "p1", command)

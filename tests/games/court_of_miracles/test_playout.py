@@ -1,0 +1,105 @@
+"""legal_commands is exact, on_timeout keeps the game going, and many seeded
+random games (domain.playout.random_command is the bot) reach both endings."""
+
+import collections
+import json
+import random
+import typing
+
+import pytest
+
+from domain.engine import EVERYONE, IllegalCommand, field_types
+from domain.games.court_of_miracles import RULES
+from domain.games.court_of_miracles import messages as m
+from domain.games.court_of_miracles.data import NEIGHBOURHOOD_IDS, PLOT_KINDS, ROGUES
+from domain.playout import check_step, play, start, step
+
+ALLOWED = {int, str, bool, tuple[int, ...], tuple[str, ...], int | None, str | None, bool | None}
+
+VALUES = {
+    int: [-1, 0, 1, 2, 3, 4, 5, 6, 99],
+    str: [*NEIGHBOURHOOD_IDS, *PLOT_KINDS, *ROGUES, "p1", "p2", "p3", "louvre", ""],
+}
+
+
+def random_command(rng):
+    cls = rng.choice(m.COMMANDS)
+    values = {}
+    for name, hint in field_types(cls).items():
+        base = [a for a in typing.get_args(hint) if a is not type(None)] or [hint]
+        choice = rng.choice(VALUES[base[0]])
+        values[name] = None if (type(None) in typing.get_args(hint) and rng.random() < 0.5) else choice
+    return cls(**values)
+
+
+def positions(games=8, every=0.4):
+    rng = random.Random(5)
+    for seed in range(games):
+        playout = start(RULES, {"players": 2 + seed % 4}, 1000 + seed)
+        bot = random.Random(seed)
+        while RULES.outcome(playout.state) is None:
+            step(playout, bot, check=False)
+            if rng.random() < every:
+                yield playout.state
+
+
+def test_command_fields_use_only_the_allowed_annotations():
+    for cls in m.COMMANDS:
+        for name, hint in field_types(cls).items():
+            assert hint in ALLOWED, (cls, name, hint)
+
+
+def test_every_listed_command_is_accepted_and_unlisted_ones_are_refused():
+    rng = random.Random(1)
+    for state in positions():
+        for seat in RULES.seats({"players": len(state.seats)}):
+            legal = RULES.legal_commands(state, seat)
+            assert (seat in RULES.to_act(state)) == bool(legal)
+            for command in legal:
+                RULES.decide(state, seat, command, random.Random(0))
+            for _ in range(15):
+                command = random_command(rng)
+                if command not in legal:
+                    with pytest.raises(IllegalCommand):
+                        RULES.decide(state, seat, command, random.Random(0))
+
+
+def test_on_timeout_gives_a_legal_command_and_timeouts_alone_finish_a_game():
+    for seed in range(6):
+        playout = start(RULES, {"players": 2 + seed % 4}, seed)
+        rng = random.Random(seed)
+        steps = 0
+        while RULES.outcome(playout.state) is None:
+            seat = sorted(RULES.to_act(playout.state))[0]
+            command = RULES.on_timeout(playout.state, seat, rng)
+            assert command in RULES.legal_commands(playout.state, seat)
+            for event in RULES.decide(playout.state, seat, command, rng):
+                playout.state = RULES.evolve(playout.state, event)
+            steps += 1
+            assert steps < 3000
+
+
+def test_random_games_replayed_after_every_step_end_in_both_ways():
+    for seed in range(16):
+        playout = play(RULES, {"players": 2 + seed % 4}, seed, check=True)
+        assert RULES.outcome(playout.state) is not None and RULES.to_act(playout.state) == frozenset()
+        json.dumps([s.to_json() for s in RULES.score(playout.state)])
+        json.dumps(RULES.view(playout.state, EVERYONE))
+
+
+def test_many_random_games_reach_both_endings_and_a_shared_victory():
+    endings = collections.Counter()
+    for seed in range(24, 174):
+        playout = start(RULES, {"players": 2 + seed % 4}, seed)
+        rng = random.Random(seed)
+        folded = playout.state
+        while not playout.over:
+            before = len(playout.events)
+            step(playout, rng, check=False)
+            for event in playout.events[before:]:  # every stored event replayed from its JSON form
+                folded = RULES.evolve(folded, RULES.decode_event(json.loads(json.dumps(event.to_json()))))
+            assert folded == playout.state
+            assert playout.steps < 5000
+        endings[playout.state.end_reason] += 1
+        endings["shared"] += len(playout.state.winners) > 1
+    assert endings["renown"] > 0 and endings["king"] > 0 and endings["shared"] > 0, endings
