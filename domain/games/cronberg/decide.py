@@ -7,7 +7,7 @@ import random
 
 from ...engine import Command, Event, IllegalCommand, not_your_turn
 from .board import BOARD, MUSKETEER, Slot
-from .logic import can_act, can_build, crossing_value, free_slots, is_enclosed, member_refusal, plain_value, touches_vacant
+from .logic import can_act, can_build, crossing_value, is_enclosed, member_refusal, plain_value, touches_vacant
 from .messages import (
     BuildingDrawn,
     BuildingPlaced,
