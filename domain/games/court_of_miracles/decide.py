@@ -88,6 +88,8 @@ def _explain(state: State, seat: str, command) -> str:
         allowed = [ACTION_OF[n] for n in action_neighbourhoods(s)]
         if s.turn.action_done:
             return "you have already taken a neighbourhood action this turn"
+        if wanted not in allowed and s.turn.magician:
+            return "with The Magician, take the action of another neighbourhood than the one where you placed"
         if wanted not in allowed:
             return f"{kind.__name__} is not the action of the neighbourhood where you placed your rogue"
         if kind is m.Recruit:

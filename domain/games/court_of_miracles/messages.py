@@ -79,7 +79,12 @@ class DiscardRogue(Command):
 
 @dataclass(frozen=True)
 class PlayPlot(Command):
-    """Play a Plot card; the fields the card needs are set, the others left out."""
+    """Play a Plot card; set the fields the card needs and leave the others out:
+    fool, judgment, devil, magician, strength: none; chariot, hermit, justice:
+    neighbourhood; death: take (a card of the discard pile); empress: neighbourhood
+    or line (your Renown token) and to_neighbourhood (uncontrolled); hanged-man:
+    neighbourhood, spot (an opponent's rogue), to_neighbourhood, to_spot (free);
+    wheel: player (another seat)."""
 
     card: str
     neighbourhood: str | None = None

@@ -156,3 +156,28 @@ def test_a_plot_card_not_in_hand_is_refused(cm):
         cm.decide(cm.table(hands={"p1": ()}), "p1", cm.m.PlayPlot("fool"))
     with pytest.raises(IllegalCommand, match="no Plot card 'joker'"):
         cm.decide(cm.table(hands={"p1": ()}), "p1", cm.m.PlayPlot("joker"))
+
+
+def test_the_devils_doubled_draw_respects_the_hand_limit(cm):
+    s = cm.run(cm.table(hands={"p1": ("devil", "fool", "fool")}), "p1", cm.m.PlayPlot("devil"))
+    s = cm.run(s, "p1", cm.m.PlaceRogue("beggar", "egyptienne", 2))  # 2 cards doubled to 4
+    assert len(s.player("p1").hand) == 4
+
+
+def test_the_magician_refuses_the_placed_neighbourhoods_own_action(cm):
+    s = cm.run(cm.table(hands={"p1": ("magician",)}), "p1", cm.m.PlayPlot("magician"))
+    s = cm.run(s, "p1", cm.m.PlaceRogue("beggar", "grande-cour", 1))
+    with pytest.raises(IllegalCommand, match="another neighbourhood"):
+        cm.decide(s, "p1", cm.m.TakeCoins())
+
+
+def test_justice_on_the_neighbourhood_just_placed_keeps_its_action(cm):
+    s = cm.table(hands={"p1": ("justice",)}, phase="act", placed_neighbourhood="grande-cour", placed_spot=1,
+                 board={("grande-cour", 1): ("p1", "henchman"), ("grande-cour", 2): ("p2", "henchman")})
+    s = cm.run(s, "p1", cm.m.PlayPlot("justice", neighbourhood="grande-cour"))
+    assert s.rogues_in("grande-cour") == () and cm.m.TakeCoins() in cm.RULES.legal_commands(s, "p1")
+
+
+def test_plot_cards_may_be_played_one_after_another_in_a_turn(cm):
+    s = cm.run(cm.table(hands={"p1": ("wheel", "fool")}), "p1", cm.m.PlayPlot("wheel", player="p2"))
+    assert cm.m.PlayPlot("fool") in cm.RULES.legal_commands(s, "p1")

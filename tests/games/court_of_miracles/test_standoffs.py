@@ -203,3 +203,31 @@ def test_courtesan_takes_control_of_a_neighbourhood_held_by_another_player(cm):
                controllers={"halles": "p1"})
     events = cm.decide(cm.run(s, "p1", cm.m.EndTurn()), "p2", cm.m.PlaceCourtesanRenown("halles"))
     assert events[:2] == [cm.m.RenownReturned("p1", neighbourhood="halles"), cm.m.RenownPlaced("p2", neighbourhood="halles")]
+
+
+def test_a_wrath_choice_naming_the_indicated_neighbourhood_settles_it_once(cm):
+    board = {("halles", 1): ("p2", "henchman")}
+    s = cm.run(ending(cm, {**board, ("taverne", 3): ("p1", "beggar")}, wrath="halles"), "p1", cm.m.EndTurn())
+    events = cm.decide(s, "p1", cm.m.ChooseWrath("halles"))
+    assert [e.neighbourhood for e in cm.of(events, cm.m.StandoffBegan)] == ["halles"]
+
+
+def test_a_beggars_owner_gets_what_a_poor_winner_has(cm):
+    s = ending(cm, full_taverne(("p2", "brute"), ("p3", "beggar"), ("p1", "beggar")), coins={"p2": 1, "p3": 0})
+    events = cm.decide(s, "p1", cm.m.EndTurn())
+    assert cm.of(events, cm.m.CoinsGiven) == [cm.m.CoinsGiven("p2", "p3", 1)]
+
+
+def test_a_courtesan_placing_renown_where_its_owner_already_rules_adds_no_token(cm):
+    s = ending(cm, full_taverne(("p2", "courtesan"), ("p3", "beggar"), ("p1", "beggar")),
+               controllers={"halles": "p2"})
+    events = cm.decide(cm.run(s, "p1", cm.m.EndTurn()), "p2", cm.m.PlaceCourtesanRenown("halles"))
+    assert not cm.of(events, cm.m.RenownPlaced) and cm.kinds(events)[-1] == "TurnBegan"
+
+
+def test_a_neighbourhood_filled_by_rue_de_l_egyptienne_has_its_standoff_at_the_end_of_the_turn(cm):
+    board = {("egyptienne", 1): ("p1", "henchman"), ("halles", 1): ("p2", "henchman"),
+             ("taverne", 1): ("p3", "henchman"), ("taverne", 2): ("p2", "beggar")}
+    s = cm.table(phase="act", placed_neighbourhood="egyptienne", placed_spot=1, board=board, hands={"p1": ()})
+    events = cm.decide(s, "p1", cm.m.ShiftRogue("halles", 1, "taverne", 3))
+    assert cm.of(events, cm.m.TurnEnded)[0].standoffs == ("taverne",)
