@@ -211,3 +211,21 @@ def test_a_player_beginning_a_turn_with_no_dice_must_stop(b):
 def test_a_player_with_no_dice_passes_while_stopping_is_not_yet_allowed(b):
     state = _battle(b, {"p1": ()}, coil=[("dedran-02", ())])
     assert b.rules.legal_commands(state, "p1") == [EndTurn()]
+
+
+def test_tactics_are_used_only_in_the_battle_phase(b):
+    state = b.seat(b.seat(b.escalation(b.start()), "p1", reserves=(2,)), "p1", hands=("celestos-01",))
+    with pytest.raises(IllegalCommand, match="Battle phase"):
+        b.decide(state, "p1", PlayTactic("celestos-01", (2,)))
+
+
+def test_several_tactics_and_dice_may_be_played_in_one_turn(b):
+    state = _battle(b, {"p1": (2, 2)}, hand=("celestos-01", "celestos-08"),
+                    coil=[("dedran-02", (("p2", 3),)), ("dedran-04", ())])
+    state = b.run(state, "p1", PlayTactic("celestos-01", (2,)))
+    state = b.run(state, "p1", PlayTactic("celestos-08", (3,)))
+    assert state.reserve("p1") == (2, 4) and state.current() == "p1"
+    state = b.run(state, "p1", Deploy(4, "dedran-02"))
+    state = b.run(state, "p1", Deploy(2, "dedran-04"))
+    assert state.region("dedran-02").dice[-1] == ("p1", 4) and state.reserve("p1") == ()
+    assert state.current() == "p1"

@@ -110,3 +110,11 @@ def test_at_the_end_players_with_several_strategy_cards_choose_one_to_score(b):
     assert events == [StrategyChosen("p2", "westward"), GameEnded()]
     final = b.rules.replay(events, after)
     assert final.strategy("p2") == "westward"
+
+
+def test_with_stacked_strategy_cards_the_newest_governs_capacities(b):
+    won = (("p2", 1), ("p1", 2))
+    state = _battle(b, [("dedran-02", won), ("dedran-04", won)])
+    state = b.seat(state, "p1", strategies=("bastion", "raiders"))  # Raiders' Pact: west 3
+    events, _ = _stop(b, state)
+    assert RegionsClaimed("p1", (("dedran-02", "west"), ("dedran-04", "west"))) in events

@@ -1,0 +1,123 @@
+"""legal_commands is exact, on_timeout keeps the game going, and random
+seeded games end for 2, 3, 4 and 5 players, replaying after every step."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from domain.engine import IllegalCommand, rng_for
+from domain.games.the_coil import RULES
+from domain.games.the_coil.data import NATION_IDS, STRATEGIES
+from domain.games.the_coil.messages import (
+    ChooseStrategy, Deploy, EndEscalation, EndTurn, Expand, Muster, PlayTactic, Recruit, Scout, ShiftDie, Stop,
+    Strategize,
+)
+from domain.playout import play, start, step
+
+
+def _candidates(state, rng: random.Random) -> list:
+    """A broad sample of commands, legal or not."""
+    regions = [r.card for r in state.coil] + ["celestos-01", "nowhere"]
+    cards = sorted({c for hand in state.hands for c in hand}) + ["dedran-07"]
+    commands = [Expand(), Muster(), Recruit(), Strategize(), EndEscalation(), EndTurn(), Stop()]
+    commands += [Muster(v) for v in range(0, 8)]
+    commands += [Scout(n) for n in NATION_IDS + ("atlantis",)]
+    commands += [Deploy(v, r) for v in range(0, 8) for r in regions]
+    commands += [ShiftDie(v, up) for v in range(0, 8) for up in (True, False)]
+    commands += [ChooseStrategy(s) for s in tuple(STRATEGIES) + ("nothing",)]
+    for _ in range(60):
+        size = rng.choice((0, 1, 1, 2, 2, 3))
+        dice = tuple(rng.randint(0, 7) for _ in range(size))
+        commands.append(PlayTactic(rng.choice(cards), dice, rng.choice((None, None, 0, 1, 3, 6, 7))))
+    return commands
+
+
+def _accepts(state, seat, command) -> bool:
+    try:
+        RULES.decide(state, seat, command, random.Random(1))
+    except IllegalCommand:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_legal_commands_are_all_accepted_and_unlisted_commands_are_refused(players):
+    rng = random.Random(players)
+    for seed in range(2):
+        playout = start(RULES, {"players": players}, seed)
+        game_rng = random.Random(seed)
+        while not playout.over:
+            state = playout.state
+            for seat in state.seats:
+                legal = RULES.legal_commands(state, seat)
+                if seat not in RULES.to_act(state):
+                    assert legal == []
+                for command in legal:
+                    assert _accepts(state, seat, command), (seat, command)
+                for command in rng.sample(_candidates(state, rng), 25):
+                    if command not in legal:
+                        assert not _accepts(state, seat, command), (seat, command, state.phase)
+            step(playout, game_rng, check=False)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_random_playout_of_seeded_games_replaying_after_every_step(players):
+    winners = Counter()
+    for seed in range(4):
+        playout = play(RULES, {"players": players}, seed, check=True)
+        assert playout.state.phase == "over" and playout.state.round == 4
+        standings = RULES.score(playout.state)
+        assert len(standings) == players and standings[0].rank == 1
+        assert sorted(s.rank for s in standings) == list(range(1, players + 1))  # initiative breaks all ties
+        winners[standings[0].seat] += 1
+    for seed in range(4, 40):
+        playout = play(RULES, {"players": players}, seed, check=False)
+        assert RULES.replay(playout.events) == playout.state
+        winners[RULES.score(playout.state)[0].seat] += 1
+    assert len(winners) > 1
+
+
+def test_games_played_by_timeouts_alone_reach_the_end():
+    for players in (2, 3, 4, 5):
+        playout = start(RULES, {"players": players}, players)
+        while not playout.over:
+            assert playout.steps < 5000
+            seat = sorted(RULES.to_act(playout.state))[0]
+            rng = rng_for(playout.seed, len(playout.events))
+            command = RULES.on_timeout(playout.state, seat, rng)
+            assert command in RULES.legal_commands(playout.state, seat)
+            events = RULES.decide(playout.state, seat, command, rng)
+            playout.events.extend(events)
+            playout.state = RULES.replay(events, playout.state)
+            playout.steps += 1
+        assert RULES.outcome(playout.state)
+
+
+def test_timeouts_take_no_escalation_action_and_deploy_a_legal_die_in_battle(b):
+    state = b.escalation(b.start())
+    assert RULES.on_timeout(state, "p1", random.Random(0)) == EndEscalation()
+    state = b.battle(b.seat(b.start(), "p1", reserves=(3,)), coil=[("dedran-02", ())])
+    assert RULES.on_timeout(state, "p1", random.Random(0)) == Deploy(3, "dedran-02")
+    state = b.battle(b.seat(b.start(), "p1", reserves=(3,)), coil=[], had_turn=("p1", "p2", "p3"))
+    assert RULES.on_timeout(state, "p1", random.Random(0)) == Stop()
+
+
+def test_commands_decode_from_json_and_refuse_nonsense_values(b):
+    state = b.battle(b.seat(b.start(), "p1", reserves=(3,)), coil=[("dedran-02", ())])
+    command = RULES.decode_command({"type": "Deploy", "value": -4, "region": "x"})
+    with pytest.raises(IllegalCommand):
+        RULES.decide(state, "p1", command, random.Random(0))
+    with pytest.raises(IllegalCommand, match="not a seat"):
+        RULES.decide(state, "p9", Stop(), random.Random(0))
+
+
+def test_random_playouts_reach_every_kind_of_event():
+    from domain.games.the_coil.messages import EVENTS
+    seen = set()
+    for players in (2, 3, 4, 5):
+        for seed in range(100, 125):
+            seen.update(type(e) for e in play(RULES, {"players": players}, seed, check=False).events)
+    assert seen == set(EVENTS)
