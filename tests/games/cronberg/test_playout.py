@@ -9,7 +9,17 @@ import pytest
 
 from domain.engine import rng_for
 from domain.games.cronberg import RULES
-from domain.games.cronberg.messages import GameEnded, MemberDrivenOut, MemberScored, TriangleEnclosed, TurnPassed
+from domain.games.cronberg.board import BOARD, MUSKETEER
+from domain.games.cronberg.logic import active, is_enclosed, touches_vacant
+from domain.games.cronberg.messages import (
+    BuildingDrawn,
+    GameEnded,
+    MemberDrivenOut,
+    MemberScored,
+    RoundStarted,
+    TriangleEnclosed,
+    TurnPassed,
+)
 from domain.playout import play, start
 
 
@@ -50,3 +60,29 @@ def test_a_game_left_to_the_timeout_alone_comes_to_an_end():
             playout.state = RULES.replay(events, playout.state)
         assert RULES.outcome(playout.state)
         assert RULES.replay(playout.events) == playout.state
+
+
+def assert_invariants(state):
+    for number in range(len(state.seats)):
+        assert state.supply[number] + state.members.count(number) == BOARD.family_members
+    assert len(state.stack) + len(state.buildings) + (1 if state.drawn else 0) == len(BOARD.tiles)
+    assert sorted(state.enclosed) == [t.index for t in BOARD.triangles if is_enclosed(state, t.index)]
+    for crossing, owner in enumerate(state.members):
+        if owner != -1:
+            assert touches_vacant(state, crossing)
+            assert not any(active(state, t, MUSKETEER) for t in BOARD.crossings[crossing].triangles)
+
+
+def test_the_city_stays_consistent_after_every_event_of_random_games():
+    for seed in range(6):
+        playout = play(RULES, {"players": 2 + seed % 3}, 100 + seed, check=False)
+        state, points = None, {}
+        for n, event in enumerate(playout.events):
+            state = RULES.evolve(state, event)
+            if isinstance(event, MemberScored):
+                points[event.seat] = points.get(event.seat, 0) + event.points
+            following = playout.events[n + 1] if n + 1 < len(playout.events) else None
+            # check the settled states: after a draw, or after a whole command's events
+            if isinstance(event, (RoundStarted, BuildingDrawn)) or type(following).__name__ in ("BuildingDrawn", "MemberPlaced"):
+                assert_invariants(state)
+        assert state.scores == tuple(points.get(seat, 0) for seat in state.seats)
