@@ -11,8 +11,9 @@ Decisions where the rulebook and the brief are silent:
   ends (not during a Standoff, nor while the Wrath neighbourhood or the order
   of several Standoffs is being chosen). The Devil and the Magician act "when
   you place", so they may only be played before placing, once each per turn.
-  After the action, the turn ends by itself when no Plot card can be played;
-  otherwise the player sends EndTurn.
+  After the action, the turn ends by itself when the hand is empty (a public
+  fact: ending on "no playable card" would reveal the hand); otherwise the
+  player sends EndTurn.
 - Taverne and Strength are one mechanism: the drawn rogue joins the player's
   rogues out of play and the player discards one of those (the drawn one
   included) face down to the Seine.

@@ -143,5 +143,7 @@ def legal_commands(state: State, seat: str) -> list:
 
 
 def act_phase_finished(state: State) -> bool:
-    """After the action, the turn ends by itself when no Plot card could still be played."""
-    return state.turn.action_done and not plot_commands(state, state.active)
+    """After the action, the turn ends by itself when the player's hand is empty.
+    (Not "when no card in hand is playable": that would tell the others what
+    kind of cards the hand holds.)"""
+    return state.turn.action_done and not state.player(state.active).hand

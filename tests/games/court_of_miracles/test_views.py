@@ -133,3 +133,12 @@ def test_the_referee_and_the_end_of_the_game_see_everything(cm):
     s = cm.run(cm.table(), "p1", cm.m.PlaceRogue("beggar", "taverne", 2))
     assert spot_view(RULES.view(s, EVERYONE), "taverne", 2)["rogue"] == "beggar"
     assert RULES.visible(cm.m.RogueDrawn("p2", "brute"), EVERYONE)["rogue"] == "brute"
+
+
+def test_the_turn_ends_by_itself_only_with_an_empty_hand_so_unplayable_cards_stay_secret(cm):
+    acting = dict(phase="act", placed_neighbourhood="grande-cour", placed_spot=1,
+                  board={("grande-cour", 1): ("p1", "henchman")})
+    with_card = cm.decide(cm.table(hands={"p1": ("devil",)}, **acting), "p1", cm.m.TakeCoins())
+    assert "TurnEnded" not in cm.kinds(with_card)
+    empty = cm.decide(cm.table(hands={"p1": ()}, **acting), "p1", cm.m.TakeCoins())
+    assert "TurnEnded" in cm.kinds(empty)
