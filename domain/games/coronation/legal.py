@@ -3,6 +3,8 @@ commands against and that ``legal_commands`` lists, so the two never differ."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from . import messages as m
 from .data import BOARD
 from .state import (
@@ -137,9 +139,14 @@ def gather_refusal(state: State, detective: Detective) -> str | None:
     return None
 
 
-def equip_options(state: State) -> list[tuple[str, ...]]:
+def equip_options(state: State) -> tuple[tuple[str, ...], ...]:
     """Every hand of five cards the remaining detective deck can give, in deck order."""
-    left = dict(state.deck)
+    return _hands(state.deck)
+
+
+@lru_cache(maxsize=256)
+def _hands(deck: tuple[tuple[str, int], ...]) -> tuple[tuple[str, ...], ...]:
+    left = dict(deck)
     kinds = (TICKET,) + BOARD.instruments
     hands: list[tuple[str, ...]] = []
 
@@ -154,7 +161,7 @@ def equip_options(state: State) -> list[tuple[str, ...]]:
             extend(position + 1, hand + (kind,) * n)
 
     extend(0, ())
-    return hands
+    return tuple(hands)
 
 
 def legal_commands(state: State | None, seat: str) -> list[m.Command]:
