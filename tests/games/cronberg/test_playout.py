@@ -26,7 +26,7 @@ from domain.playout import play, start
 @pytest.mark.parametrize("players,rounds", [(2, 1), (3, 1), (4, 1), (2, 2), (3, 3)])
 def test_random_games_are_played_to_the_end(players, rounds):
     seen: set[str] = set()
-    for seed in range(4):
+    for seed in range(4 if rounds == 1 else 2):  # the checked replay is quadratic in a game's length
         playout = play(RULES, {"players": players, "rounds": rounds}, seed)
         state = playout.state
         assert RULES.outcome(state) and state.round == rounds

@@ -41,14 +41,14 @@ def rerandomised(event_or_state, rng):
 def test_no_seat_learns_the_order_of_the_face_down_stack():
     rng = random.Random(5)
     checked = 0
-    for events, state in positions(range(12)):
+    for events, state in positions(range(8)):
         if RULES.outcome(state):
             continue  # after the end the engine shows everything to everyone
         other = rerandomised(state, rng)
         for viewer in (*state.seats, None):
             assert dumps(RULES.view(state, viewer)) == dumps(RULES.view(other, viewer))
         checked += 1
-    assert checked > 50
+    assert checked > 30
 
 
 def test_no_event_feed_shows_the_order_of_the_face_down_stack():
