@@ -7,7 +7,7 @@ import random
 
 from ...engine import IllegalCommand, not_your_turn
 from .battle import VALUES, apply_tactic, can_deploy, check_tactic, deploy_refusal, tactic_of
-from .data import CARDS, NATIONS, STRATEGIES, TACTICS
+from .data import NATIONS
 from .flow import (
     Emitter, after_choice, after_escalation_turn, after_expansion, after_muster, begin_battle_turn, conquest,
     has_cards, refill,
@@ -196,4 +196,3 @@ HANDLERS = {
     EndTurn: _end_turn, Stop: _stop, ChooseStrategy: _choose,
 }
 
-__all__ = ["decide", "CARDS", "STRATEGIES", "TACTICS"]

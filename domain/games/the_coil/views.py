@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ...engine import EVERYONE
 from .battle import can_deploy
-from .data import CARDS, LAYOUT, NATIONS, NATION_IDS, card_json, nation_json, strategy_json
+from .data import LAYOUT, card_json, nation_json, strategy_json
 from .messages import (
     CardsDrawn, DeckShuffled, RegionsClaimed, Scouted, StrategyChosen, StrategyDeckShuffled, StrategyDrawn,
     Strategized,
@@ -157,4 +157,3 @@ def visible(event, viewer: str | None) -> dict:
     return data
 
 
-__all__ = ["view", "visible", "CARDS", "NATIONS", "NATION_IDS"]

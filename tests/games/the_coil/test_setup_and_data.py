@@ -86,3 +86,30 @@ def test_two_player_game_adds_a_random_neutral_third_nation_between_the_players(
 def test_setup_is_different_for_different_seeds_and_the_same_for_the_same_seed():
     assert _setup(3, 1)[0] == _setup(3, 1)[0]
     assert _setup(3, 1)[0] != _setup(3, 2)[0]
+
+
+def test_command_fields_use_only_the_types_the_api_can_describe():
+    import typing
+    allowed = {int, str, bool, tuple[int, ...], tuple[str, ...], int | None, str | None}
+    for command in RULES.commands:
+        for name, hint in typing.get_type_hints(command).items():
+            assert hint in allowed, (command.__name__, name, hint)
+
+
+def test_no_event_or_command_reuses_a_name_of_the_engines_events():
+    from domain.session import ENGINE_EVENT_TYPES
+    assert not ENGINE_EVENT_TYPES & (set(RULES.event_codec.classes) | set(RULES.command_codec.classes))
+
+
+def test_the_view_schema_describes_every_view():
+    from api.game_schemas.the_coil import ViewSchema
+    from domain.engine import EVERYONE
+    from domain.playout import start, step
+    playout = start(RULES, {"players": 2}, 7)
+    rng = random.Random(7)
+    while not playout.over:
+        if playout.steps % 5 == 0:
+            for viewer in (*playout.seats, None, EVERYONE):
+                assert ViewSchema().validate(RULES.view(playout.state, viewer)) == {}
+        step(playout, rng, check=False)
+    assert ViewSchema().validate(RULES.view(playout.state, EVERYONE)) == {}
