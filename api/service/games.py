@@ -78,6 +78,7 @@ class GameService:
         self.snapshot_every = snapshot_every
         self._cache: OrderedDict[uuid.UUID, Session] = OrderedDict()
         self._seeds: dict[uuid.UUID, bytes] = {}
+        self._tokens: dict[bytes, str] = {}
         self._lock = threading.Lock()
 
     # Players
@@ -90,12 +91,20 @@ class GameService:
         return str(player_id), token
 
     def authenticate(self, token: str) -> str | None:
+        """The token's player. Known tokens are remembered in the process (by
+        their hash; tokens are never revoked), so a poll costs no query for it."""
         digest = hash_token(token)
+        player = self._tokens.get(digest)
+        if player is not None:
+            return player
         with self.pool.connection() as conn:
             row = readmodels.player_by_token(conn, digest)
         if row is None or not hmac.compare_digest(bytes(row["token_sha256"]), digest):
             return None
-        return str(row["id"])
+        if len(self._tokens) >= 100_000:
+            self._tokens.clear()
+        self._tokens[digest] = player = str(row["id"])
+        return player
 
     # Loading
 

@@ -1,0 +1,220 @@
+"""API benchmark: boardlog under gunicorn against a bare Flask app served the
+same way, in the same run, on the same machine.
+
+    python bench/api.py [--seconds 5] [--clients 4]
+
+PostgreSQL: DATABASE_URL's server, or an embedded one; a throwaway database.
+Prints, each as a ratio to its baseline:
+- conditional polls (If-None-Match answered 304) per second;
+- command cycles per second across 16 concurrent games (one cycle: GET the
+  legal commands, POST one), against GET + POST of the bare app; p50/p99 of
+  the command POST alone;
+- command latency on a game with 5,000 events against one with 10.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import os
+import random
+import re
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import requests
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from eventstore import migrate  # noqa: E402
+from eventstore.servers import temporary_database, temporary_server  # noqa: E402
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def gunicorn(app: str, env: dict) -> tuple[subprocess.Popen, str]:
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "-w", "2", "-k", "gthread", "--threads", "8",
+         "-b", f"127.0.0.1:{port}", "--log-level", "warning", app],
+        cwd=ROOT, env={**os.environ, **env, "PYTHONPATH": str(ROOT)},
+    )
+    url = f"http://127.0.0.1:{port}"
+    for _ in range(200):
+        try:
+            requests.get(url + "/healthz", timeout=5)
+            return process, url
+        except (requests.ConnectionError, requests.Timeout):
+            time.sleep(0.05)
+    raise RuntimeError(f"gunicorn {app} did not start")
+
+
+def _poll_loop(args) -> int:
+    url, headers, seconds, expect = args
+    session = requests.Session()
+    done, end = 0, time.monotonic() + seconds
+    while time.monotonic() < end:
+        response = session.get(url, headers=headers, timeout=10)
+        assert response.status_code == expect, response.status_code
+        done += 1
+    return done
+
+
+def rate(pool, clients: int, seconds: float, job) -> float:
+    """Requests per second: wrk when it is installed (a C client keeps the
+    client from being the bottleneck), else Python client processes."""
+    url, headers, _, _ = job[1]
+    if shutil.which("wrk"):
+        flags = [arg for name, value in headers.items() for arg in ("-H", f"{name}: {value}")]
+        out = subprocess.run(["wrk", "-t2", "-c16", f"-d{int(seconds)}s", *flags, url],
+                             capture_output=True, text=True, check=True).stdout
+        non_2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+        assert non_2xx is None, out
+        return float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    return sum(pool.map(job[0], [job[1]] * clients)) / seconds
+
+
+class Client:
+    def __init__(self, base: str, name: str):
+        self.base = base
+        self.http = requests.Session()
+        answer = self.http.post(f"{base}/v1/players", json={"name": name}, timeout=10).json()
+        self.auth = {"Authorization": f"Bearer {answer['token']}"}
+
+    def call(self, method: str, path: str, **kwargs):
+        return self.http.request(method, self.base + path, headers={**self.auth, **kwargs.pop("headers", {})},
+                                 timeout=30, **kwargs)
+
+
+def new_game(base: str, tag: str) -> tuple[str, dict]:
+    a, b = Client(base, f"{tag}-a"), Client(base, f"{tag}-b")
+    game = a.call("POST", "/v1/games", json={"game": "cronberg", "options": {"players": 2}}).json()["id"]
+    b.call("POST", f"/v1/games/{game}/join", json={})
+    a.call("POST", f"/v1/games/{game}/start")
+    seats = {s["seat"]: c for s, c in zip(a.call("GET", f"/v1/games/{game}").json()["seats"], (a, b))}
+    return game, seats
+
+
+def _command_loop(args) -> list[float]:
+    """Play games for ``seconds``: GET legal commands, POST one; latencies of the POSTs."""
+    base, seconds, seed = args
+    rng = random.Random(seed)
+    latencies = []
+    game, seats = new_game(base, f"cmd{seed}")
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        summary = next(iter(seats.values())).call("GET", f"/v1/games/{game}").json()
+        if summary["status"] != "active":
+            game, seats = new_game(base, f"cmd{seed}-{len(latencies)}")
+            continue
+        player = seats[summary["to_act"][0]]
+        commands = player.call("GET", f"/v1/games/{game}/legal-commands").json()["commands"]
+        started = time.perf_counter()
+        response = player.call("POST", f"/v1/games/{game}/commands", json=rng.choice(commands))
+        latencies.append(time.perf_counter() - started)
+        assert response.status_code == 200, response.text
+    return latencies
+
+
+def _bare_cycle_loop(args) -> list[float]:
+    base, seconds, _ = args
+    http = requests.Session()
+    latencies, end = [], time.monotonic() + seconds
+    while time.monotonic() < end:
+        http.get(f"{base}/ping", timeout=10)
+        http.get(f"{base}/ping", timeout=10)
+        started = time.perf_counter()
+        http.post(f"{base}/ping", json={"type": "PlaceMember", "crossing": "X01"}, timeout=10)
+        latencies.append(time.perf_counter() - started)
+    return latencies
+
+
+def cycles(pool, loop, base: str, games: int, seconds: float) -> tuple[float, list[float]]:
+    results = pool.map(loop, [(base, seconds, seed) for seed in range(games)])
+    latencies = [x for result in results for x in result]
+    return len(latencies) / seconds, latencies
+
+
+def long_game_latency(base: str, events: int, samples: int) -> float:
+    """p50 of command POSTs on a game grown to ``events`` events by lobby churn."""
+    game, seats = new_game_with_history(base, events)
+    latencies = []
+    for _ in range(samples):
+        summary = next(iter(seats.values())).call("GET", f"/v1/games/{game}").json()
+        if summary["status"] != "active":
+            game, seats = new_game_with_history(base, events)
+            continue
+        player = seats[summary["to_act"][0]]
+        command = player.call("GET", f"/v1/games/{game}/legal-commands").json()["commands"][0]
+        started = time.perf_counter()
+        player.call("POST", f"/v1/games/{game}/commands", json=command)
+        latencies.append(time.perf_counter() - started)
+    return statistics.median(latencies)
+
+
+def new_game_with_history(base: str, events: int):
+    a, b, c = (Client(base, f"long-{n}") for n in "abc")
+    game = a.call("POST", "/v1/games", json={"game": "cronberg", "options": {"players": 2}}).json()["id"]
+    # Join and leave until the stream is long: real events that every load must get past.
+    while a.call("GET", f"/v1/games/{game}").json()["version"] < events - 10:
+        c.call("POST", f"/v1/games/{game}/join", json={})
+        c.call("POST", f"/v1/games/{game}/leave")
+    b.call("POST", f"/v1/games/{game}/join", json={})
+    a.call("POST", f"/v1/games/{game}/start")
+    seats = {s["seat"]: p for s, p in zip(a.call("GET", f"/v1/games/{game}").json()["seats"], (a, b))}
+    return game, seats
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--clients", type=int, default=4)
+    args = parser.parse_args()
+    with temporary_server(os.environ.get("DATABASE_URL")) as server, temporary_database(server, "boardlog_bench") as url:
+        migrate(url)
+        env = {"DATABASE_URL": url, "BOARDLOG_RATE_LIMIT": "0", "REDIS_URL": ""}
+        app, app_url = gunicorn("api.wsgi:app", env)
+        bare, bare_url = gunicorn("bench.bare:app", {})
+        try:
+            run(app_url, bare_url, args)
+        finally:
+            for process in (app, bare):
+                process.terminate()
+                process.wait(timeout=20)
+
+
+def run(app_url: str, bare_url: str, args) -> None:
+    with multiprocessing.get_context("fork").Pool(16) as pool:
+        game, seats = new_game(app_url, "poll")
+        player = next(iter(seats.values()))
+        etag = player.call("GET", f"/v1/games/{game}/view").headers["ETag"]
+        poll = (_poll_loop, (f"{app_url}/v1/games/{game}/view", {**player.auth, "If-None-Match": etag}, args.seconds, 304))
+        bare_poll = (_poll_loop, (f"{bare_url}/ping", {"If-None-Match": '"1"'}, args.seconds, 304))
+        polls, bare_polls = rate(pool, args.clients, args.seconds, poll), rate(pool, args.clients, args.seconds, bare_poll)
+        client = "wrk" if shutil.which("wrk") else "python clients (install wrk for a truer figure)"
+        print(f"conditional polls (304, {client}): {polls:8.0f}/s   bare Flask: {bare_polls:8.0f}/s   ratio {polls / bare_polls:.2f} (goal >= 0.6)")
+
+        commands, latencies = cycles(pool, _command_loop, app_url, 16, args.seconds)
+        bare_commands, _ = cycles(pool, _bare_cycle_loop, bare_url, 16, args.seconds)
+        q = statistics.quantiles(latencies, n=100)
+        print(f"command cycles, 16 games: {commands:8.0f}/s   bare Flask: {bare_commands:8.0f}/s   "
+              f"ratio {commands / bare_commands:.2f} (goal >= 0.25)   command p50 {q[49] * 1000:.1f} ms  p99 {q[98] * 1000:.1f} ms")
+
+    short = long_game_latency(app_url, 10, 30)
+    long = long_game_latency(app_url, 5000, 30)
+    print(f"command p50 on a 5,000-event game: {long * 1000:.1f} ms   on a 10-event game: {short * 1000:.1f} ms   "
+          f"ratio {long / short:.2f} (goal <= 1.5)")
+
+
+if __name__ == "__main__":
+    main()
