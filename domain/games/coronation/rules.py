@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping
 
-from ...engine import Option, Rules, Standing, rank_by
+from ...engine import Option, Rules, Standing, not_your_turn, rank_by
 from . import messages as m
 from .data import BOARD
 from .decide import decide
@@ -71,7 +71,10 @@ class CoronationRules(Rules):
         return legal_commands(state, seat)
 
     def on_timeout(self, state: State, seat: str, rng: random.Random) -> m.Command:
-        return rng.choice(legal_commands(state, seat))
+        commands = legal_commands(state, seat)
+        if not commands:
+            raise not_your_turn(seat, to_act(state))
+        return rng.choice(commands)
 
     def view(self, state: State | None, viewer: str | None) -> dict:
         return view(state, viewer)

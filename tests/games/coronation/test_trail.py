@@ -10,7 +10,9 @@ from domain.games.coronation.messages import (
     DetectiveMoved,
     LindMoved,
     LindMovedExtraordinarily,
+    LindWon,
     MoveDetective,
+    MoveLind,
     MoveLindExtraordinarily,
     RouteCardRevealed,
     TrapDefused,
@@ -184,3 +186,26 @@ def test_the_extraordinary_movement_after_a_hide_replaces_the_decoy():
         (TRETYAKOV, False, None),
     ]
     assert state.lind_at == TRETYAKOV
+
+
+def test_a_turn_in_which_every_detective_lost_his_action_ends_when_lind_has_moved():
+    events = lind_at(RED_SQUARE) + [LindMoved(LUBYANKA, "foot", None, False)]
+    events += [TrapSuffered(d.id, 0, "gas-in-the-cellar", "lose-next-action", False) for d in state_of(events).detectives]
+    events = only_detective_left(events, None) + [TurnEnded(1)]
+    new = decide(events, LIND, MoveLind(35, "foot"))
+    assert new == [LindMoved(35, "foot", None, False), TurnEnded(2)]
+    assert RULES.to_act(state_of(events + new)) == {LIND}
+
+
+def test_lind_wins_at_once_when_his_extraordinary_movement_takes_the_last_jewel():
+    events = lind_at(2, places={FANDORIN: 43}) + [
+        LindMoved(29, "cab", "ticket", True), TurnEnded(1),
+        LindMoved(60, "cab", "ticket", True), TurnEnded(2),
+        LindMoved(88, "cab", "ticket", True), TurnEnded(3),
+        LindMoved(53, "cab", "ticket", True), TurnEnded(4),
+        LindMoved(USPENSKY, "foot", "suspicious-snack", True),
+    ]
+    assert state_of(events).jewels_left == 1
+    events = then(events, (D1, MoveDetective(FANDORIN, 53, "foot")))
+    new = decide(events, LIND, MoveLindExtraordinarily(SPASSKY))
+    assert new == [LindMovedExtraordinarily(SPASSKY, True), LindWon("jewels")]
