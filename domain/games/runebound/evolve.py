@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from . import data
 from . import messages as m
-from .state import Ally, Combat, Endgame, Hero, State
+from .state import Ally, Combat, Endgame, Hero, State, replace
 
 
 def _without(items: tuple, item) -> tuple:

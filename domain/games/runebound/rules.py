@@ -26,7 +26,7 @@ class RuneboundRules(Rules):
     max_seats = 6
     options = (
         Option("players", "int", 3, "number of heroes", minimum=2, maximum=6),
-        Option("doom_rounds", "int", 60,
+        Option("doom_rounds", "int", 100,
                "stand-in doom limit: if nobody became Elder King after this many rounds, "
                "Vorakesh raises Margath and nobody wins", minimum=5, maximum=200),
     )
@@ -46,7 +46,7 @@ class RuneboundRules(Rules):
                 cards.append(data.MARGATH)  # Lord Margath is the last red card
             decks[name] = tuple(cards)
         started = m.GameStarted(seats=tuple(seats), heroes=heroes, decks=decks, counters=data.WILDS,
-                                market=tuple(data.MARKET), doom_rounds=int(options.get("doom_rounds", 60)))
+                                market=tuple(data.MARKET), doom_rounds=int(options.get("doom_rounds", 100)))
         b = Builder(evolve(None, started), rng)
         begin_turn(b, seats[0], 1)
         return [started, *b.events]

@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+
+
+def replace(obj, **changes):
+    """A fast ``dataclasses.replace`` for the frozen state records (no __init__ re-run):
+    replay folds every event through it, so it must be cheap."""
+    new = object.__new__(type(obj))
+    new.__dict__.update(obj.__dict__)
+    new.__dict__.update(changes)
+    return new
 
 from . import data
 
@@ -91,7 +100,7 @@ class State:
     discards: tuple[str, ...] = ()
     counters: tuple[str, ...] = ()  # wild places holding their adventure counter
     market: tuple[str, ...] = ()
-    doom_rounds: int = 60
+    doom_rounds: int = 100
     active: str | None = None
     step: str = "move"  # move, adventure, experience, combat, placing, over
     movement: int = 0

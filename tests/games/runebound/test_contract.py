@@ -1,0 +1,130 @@
+"""The engine contract: random playouts with replay checks, exact legal commands,
+timeouts, and a leak test for the hidden deck orders."""
+
+import json
+import random
+from dataclasses import replace
+
+import pytest
+
+from domain.engine import EVERYONE, IllegalCommand, rng_for
+from domain.games.runebound import RULES, data
+from domain.games.runebound import messages as m
+from domain.playout import check_step, play, start, step
+
+
+def positions(seeds, players=3, every=7):
+    """States (with their events) met during seeded random playouts."""
+    for seed in seeds:
+        playout = start(RULES, {"players": players}, seed)
+        rng = random.Random(seed)
+        while not playout.over:
+            if playout.steps % every == 0:
+                yield playout.state, list(playout.events)
+            step(playout, rng, check=False)
+        yield playout.state, list(playout.events)
+
+
+def test_random_playouts_end_with_a_replay_check_after_every_step():
+    for seed in (1, 2):
+        playout = play(RULES, {"players": 2, "doom_rounds": 40}, seed, check=True)
+        assert RULES.outcome(playout.state)
+
+
+def test_many_seeded_random_games_end_and_most_reach_the_endgame():
+    endgames = 0
+    games = 60
+    for seed in range(games):
+        players = 2 + seed % 5
+        playout = start(RULES, {"players": players}, seed)
+        rng = random.Random(seed)
+        while not playout.over:
+            assert playout.steps < 5000, "the game did not end"
+            before = len(playout.events)
+            step(playout, rng, check=False)
+            for event in playout.events[before:]:
+                assert RULES.decode_event(json.loads(json.dumps(event.to_json()))) == event
+            if playout.steps % 60 == 0:
+                check_step(playout, playout.events[before:])
+        check_step(playout, [])
+        endgames += playout.state.endgame is not None
+        assert (playout.state.winner is not None) == (playout.state.endgame is not None)
+        assert len(RULES.score(playout.state)) == players
+    assert endgames >= games * 0.7, f"only {endgames} of {games} games reached the Endgame"
+
+
+def universe():
+    commands = [m.Adventure(), m.SkipAdventure(), m.Attack(), m.Defend(), m.Retreat(), m.Heal(), m.EndTurn(),
+                m.FinishPlacing(), m.MoveTo("Nowhere"), m.Buy("Excalibur"), m.GainExperience("luck"), m.PlaceVassal("")]
+    commands += [m.MoveTo(place) for place in data.PLACES]
+    commands += [m.Buy(card) for card in data.MARKET] + [m.UseItem(card) for card in data.MARKET]
+    commands += [m.GainExperience(kind) for kind in data.EXPERIENCE_KINDS]
+    commands += [m.PlaceVassal(vassal) for vassal in data.VASSALS]
+    return commands
+
+
+def test_every_listed_command_is_accepted_and_every_unlisted_one_is_refused():
+    for state, _ in positions(range(3), players=3, every=9):
+        for seat in state.seats:
+            legal = RULES.legal_commands(state, seat)
+            assert len(legal) == len(set(legal))
+            for command in universe():
+                try:
+                    RULES.decide(state, seat, command, random.Random(0))
+                    accepted = True
+                except IllegalCommand:
+                    accepted = False
+                assert accepted == (command in legal), (seat, command, state.step)
+
+
+def test_a_timeout_gives_a_legal_command_and_games_of_timeouts_end():
+    for seed in range(3):
+        playout = start(RULES, {"players": 3, "doom_rounds": 10}, seed)
+        while not playout.over:
+            (seat,) = RULES.to_act(playout.state)
+            command = RULES.on_timeout(playout.state, seat, random.Random(0))
+            assert command in RULES.legal_commands(playout.state, seat)
+            events = RULES.decide(playout.state, seat, command, rng_for(playout.seed, len(playout.events)))
+            playout.events += events
+            playout.state = RULES.replay(events, playout.state)
+            playout.steps += 1
+            assert playout.steps < 2000
+
+
+def test_timeouts_retreat_or_defend_in_combat():
+    state = RULES.replay([m.CombatBegan(seat="p1", enemy="Goblin Scouts", opponent=None, allies=(), opponent_allies=()),
+                          m.PhaseEnded(phase="ranged", round=2)],
+                         RULES.replay(RULES.setup(("p1", "p2"), {"players": 2, "doom_rounds": 60}, random.Random(0))))
+    assert RULES.on_timeout(state, "p1", random.Random(0)) == m.Retreat()
+    state = RULES.replay([m.PhaseEnded(phase="melee", round=2)], state)
+    assert RULES.on_timeout(state, "p1", random.Random(0)) == m.Defend()
+
+
+def shuffled_decks(decks, rng):
+    return tuple((name, tuple(rng.sample(cards, len(cards)))) for name, cards in decks)
+
+
+@pytest.mark.parametrize("viewer", ["p1", "p2", None])
+def test_deck_orders_never_leak_to_a_seat_or_a_spectator(viewer):
+    rng = random.Random(7)
+    for state, events in positions(range(4), players=3, every=23):
+        other = replace(state, decks=shuffled_decks(state.decks, rng))
+        assert json.dumps(RULES.view(state, viewer), sort_keys=True) == json.dumps(RULES.view(other, viewer), sort_keys=True)
+        first = events[0]
+        again = replace(first, decks={name: tuple(rng.sample(cards, len(cards))) for name, cards in first.decks.items()})
+        for event, twin in zip(events, [again, *events[1:]]):
+            assert json.dumps(RULES.visible(event, viewer), sort_keys=True) == json.dumps(
+                RULES.visible(twin, viewer), sort_keys=True)
+
+
+def test_the_referee_sees_the_deck_orders():
+    events = RULES.setup(("p1", "p2"), {"players": 2, "doom_rounds": 60}, random.Random(0))
+    assert RULES.visible(events[0], EVERYONE)["decks"]["red"][-1] == data.MARGATH
+    assert RULES.visible(events[0], "p1")["decks"]["red"] == len(events[0].decks["red"])
+
+
+def test_the_view_shows_the_table_and_who_is_to_act():
+    state = RULES.replay(RULES.setup(("p1", "p2"), {"players": 2, "doom_rounds": 60}, random.Random(0)))
+    view = RULES.view(state, "p2")
+    assert view["to_act"] == ["p1"] and len(view["board"]["places"]) == 30
+    assert view["decks"]["crown_blue"] == 16 and {h["seat"] for h in view["heroes"]} == {"p1", "p2"}
