@@ -16,6 +16,27 @@ def board() -> dict:
     }
 
 
+def enemy_card(name: str) -> dict:
+    card = data.CARDS[name]
+    return {
+        "name": name, "colour": card["colour"], "life": card["life"], "gold": card["gold"],
+        "target": dict(card["target"]), "damage": dict(card["damage"]),
+        "text": card.get("text", ""), "rank": card.get("rank"), "house": card.get("house"),
+        "vassal": bool(card.get("vassal")), "dragon_lord": bool(card.get("dragon_lord")),
+        "margath": bool(card.get("margath")),
+    }
+
+
+def market_card(name: str) -> dict:
+    card = data.MARKET[name]
+    bonus = card.get("bonus")
+    return {
+        "name": name, "type": card["type"], "cost": card["cost"],
+        "bonus": dict(bonus) if bonus else None,
+        "life": card.get("life", 0), "stamina": card.get("stamina", 0), "heal": card.get("heal", 0),
+    }
+
+
 def hero_view(state: State, seat: str) -> dict:
     hero = state.hero(seat)
     return {
@@ -48,16 +69,17 @@ def view(state: State, viewer: str | None) -> dict:
         "counters": [{"place": place, "colour": data.PLACES[place]["counter"]} for place in state.counters],
         "decks": {name: len(cards) for name, cards in state.decks},
         "discards": list(state.discards),
-        "market": list(state.market),
+        "market": [market_card(name) for name in state.market],
         "combat": None if combat is None else {
             "seat": combat.seat, "enemy": combat.enemy, "opponent": combat.opponent,
+            "enemy_card": enemy_card(combat.enemy) if combat.enemy else None,
             "enemy_wounds": combat.enemy_wounds, "phase": combat.phase, "round": combat.round,
             "allies": list(combat.allies), "opponent_allies": list(combat.opponent_allies),
             "declared": combat.declared,
         },
         "endgame": None if endgame is None else {
             "king": endgame.king, "challengers": list(endgame.challengers),
-            "line": [{"vassal": v, "wounds": w} for v, w in endgame.line],
+            "line": [{"vassal": v, "wounds": w, "card": enemy_card(v)} for v, w in endgame.line],
             "placing": endgame.placing, "last_king": endgame.last_king,
             "eliminated": list(endgame.eliminated),
         },

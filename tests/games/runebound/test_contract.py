@@ -128,3 +128,13 @@ def test_the_view_shows_the_table_and_who_is_to_act():
     view = RULES.view(state, "p2")
     assert view["to_act"] == ["p1"] and len(view["board"]["places"]) == 30
     assert view["decks"]["crown_blue"] == 16 and {h["seat"] for h in view["heroes"]} == {"p1", "p2"}
+
+
+def test_the_view_schema_describes_every_view():
+    from api.game_schemas.runebound import ViewSchema
+    schema = ViewSchema()
+    for state, _ in positions(range(2), players=3, every=31):
+        for viewer in (*state.seats, None):
+            view = RULES.view(state, viewer)
+            assert schema.validate(view) == {}
+            assert set(view) == set(schema.fields)
