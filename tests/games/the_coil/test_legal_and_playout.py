@@ -66,14 +66,14 @@ def test_legal_commands_are_all_accepted_and_unlisted_commands_are_refused(playe
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_random_playout_of_seeded_games_replaying_after_every_step(players):
     winners = Counter()
-    for seed in range(4):
+    for seed in range(3):
         playout = play(RULES, {"players": players}, seed, check=True)
         assert playout.state.phase == "over" and playout.state.round == 4
         standings = RULES.score(playout.state)
         assert len(standings) == players and standings[0].rank == 1
         assert sorted(s.rank for s in standings) == list(range(1, players + 1))  # initiative breaks all ties
         winners[standings[0].seat] += 1
-    for seed in range(4, 40):
+    for seed in range(3, 30):
         playout = play(RULES, {"players": players}, seed, check=False)
         assert RULES.replay(playout.events) == playout.state
         winners[RULES.score(playout.state)[0].seat] += 1
@@ -118,6 +118,6 @@ def test_random_playouts_reach_every_kind_of_event():
     from domain.games.the_coil.messages import EVENTS
     seen = set()
     for players in (2, 3, 4, 5):
-        for seed in range(100, 125):
+        for seed in range(100, 120):
             seen.update(type(e) for e in play(RULES, {"players": players}, seed, check=False).events)
     assert seen == set(EVENTS)
