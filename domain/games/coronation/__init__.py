@@ -31,8 +31,11 @@ Decisions made where the rulebook and brief are silent:
 - A jewel is taken once: leaving a location whose jewel was taken takes none.
 - Detectives never use the underground. Lind with no legal action at the
   start of his turn is caught (LindCaught with no detective).
-- The game never asks Lind to reveal crowned route cards on a jewel victory:
-  the server checks the route itself.
+- The server keeps Lind's route and applies every reveal itself, so the
+  rulebook's "technical defeat" (Lind failing to reveal a visited card) and
+  his showing the crowned cards on a jewel victory need no command.
+- Board and card stand-ins live in board.json and cards.json beside this
+  module, each file naming its assumptions.
 """
 
 from .rules import CoronationRules
