@@ -137,3 +137,12 @@ def test_everyone_sees_all_hands_and_the_scores_after_the_end():
     view = RULES.view(playout.state, EVERYONE)
     assert all(seat["hand"] is not None for seat in view["seats"])
     assert len(view["scores"]) == 3 and all(len(s["categories"]) == 8 for s in view["scores"])
+
+
+def test_scouted_and_flipped_regions_lie_next_to_the_other_regions_of_their_nation(b):
+    state = b.battle(b.start(), coil=[("dedran-01", ()), ("celestos-01", ()), ("dedran-02", ())])
+    coil = RULES.view(state, "p1")["coil"]
+    assert [(r["card"]["id"], r["position"]) for r in coil] == [
+        ("celestos-01", 0), ("dedran-01", 0), ("dedran-02", 1),
+    ]
+    assert coil[2]["x"] > coil[1]["x"] and coil[2]["y"] == coil[1]["y"]
