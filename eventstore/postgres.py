@@ -10,6 +10,7 @@ import psycopg_pool
 
 from eventstore.chain import verify_chain
 from eventstore.listener import VersionListener
+from eventstore.notifier import Notifier
 from eventstore.types import (
     EventIdConflict,
     NewEvent,
@@ -41,6 +42,13 @@ def _record(row) -> RecordedEvent:
                          metadata, at, hash_.hex())
 
 
+def _unique_violation_message(stream_id: str, error: psycopg.errors.UniqueViolation) -> str:
+    if error.diag.constraint_name == "events_event_id_key":
+        return (f"stream {stream_id!r}: an event of this append is already stored in another"
+                f" stream ({error.diag.message_detail})")
+    return f"stream {stream_id!r}: {error.diag.message_primary}"
+
+
 class PostgresEventStore:
     """Events in PostgreSQL. ``append`` is a single statement calling ``eventstore_append``.
 
@@ -52,7 +60,8 @@ class PostgresEventStore:
     def __init__(self, pool: psycopg_pool.ConnectionPool):
         self.pool = pool
         self._owns_pool = False
-        self._listener = VersionListener(self._listener_connect, self.stream_version)
+        self._listener = VersionListener(self._autocommit_connect, self.stream_version)
+        self._notifier = Notifier(self._autocommit_connect)
 
     @classmethod
     def connect(cls, url: str, min_size: int = 1, max_size: int = 10) -> "PostgresEventStore":
@@ -64,7 +73,7 @@ class PostgresEventStore:
         store._owns_pool = True
         return store
 
-    def _listener_connect(self) -> psycopg.Connection:
+    def _autocommit_connect(self) -> psycopg.Connection:
         kwargs = dict(self.pool.kwargs or {})
         kwargs["autocommit"] = True
         return psycopg.connect(self.pool.conninfo, **kwargs)
@@ -88,10 +97,20 @@ class PostgresEventStore:
                 raise WrongExpectedVersion(stream_id, expected_version, actual)
             return actual
         with self._connection(conn) as c:
-            outcome, version, detail = c.execute(
-                "select outcome, version, detail from eventstore_append(%s, %s, %s::text[], %s)",
-                (stream_id, expected, bodies, True),
-            ).fetchone()
+            # In autocommit the append commits on its own and the notifier sends its
+            # NOTIFY (see eventstore/notifier.py); inside a caller's transaction the
+            # NOTIFY rides along and fires when that transaction commits.
+            separate_notify = c.autocommit
+            try:
+                outcome, version, detail = c.execute(
+                    "select outcome, version, detail"
+                    " from eventstore_append(%s, %s, %s::text[], %s)",
+                    (stream_id, expected, bodies, not separate_notify),
+                ).fetchone()
+            except psycopg.errors.UniqueViolation as error:
+                raise EventIdConflict(_unique_violation_message(stream_id, error)) from None
+        if outcome == "ok" and separate_notify:
+            self._notifier.notify(stream_id, version)
         if outcome in ("ok", "duplicate"):
             return version
         if outcome == "conflict":
@@ -169,6 +188,7 @@ class PostgresEventStore:
         return self._listener.wait(stream_id, version, timeout)
 
     def close(self) -> None:
+        self._notifier.stop()
         self._listener.stop()
         if self._owns_pool:
             self.pool.close()

@@ -141,7 +141,7 @@ def test_the_same_event_id_with_other_content_fails_loudly(store, stream_id):
 def test_the_same_event_id_in_another_stream_fails_loudly(store, stream_id):
     event = NewEvent("A", {"x": 1})
     store.append(stream_id, [event], NO_STREAM)
-    with pytest.raises(EventIdConflict, match="in stream"):
+    with pytest.raises(EventIdConflict, match="another stream|in stream"):
         store.append(stream_id + "-other", [event], ANY)
     assert store.read_stream(stream_id + "-other") == []
 
@@ -152,6 +152,9 @@ def test_a_batch_mixing_stored_and_new_event_ids_fails_loudly(store, stream_id):
     with pytest.raises(EventIdConflict, match="partly"):
         store.append(stream_id, [stored, NewEvent("B", {})], ANY)
     assert store.stream_version(stream_id) == 1
+    with pytest.raises(EventIdConflict):
+        store.append(stream_id, [NewEvent("C", {}), stored], ANY)
+    assert [e.type for e in store.read_stream(stream_id)] == ["A"]
 
 
 @pytest.mark.parametrize("expected", [-1, -5, True, "1", 1.0, None, object()])

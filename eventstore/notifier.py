@@ -1,0 +1,89 @@
+"""Sends the NOTIFY of autocommit appends from one background connection, in batches.
+
+A NOTIFY holds a database-wide lock from pre-commit to the end of its commit,
+WAL flush included, so NOTIFY inside each appending transaction would make
+appends commit one at a time. Instead, an autocommit append commits without
+it, and this thread sends ``stream_id:version`` right after, many payloads per
+statement, in transactions with an asynchronous commit (they carry nothing
+durable). Appends inside a caller's transaction still NOTIFY in that
+transaction. If the process dies between an append and its notification, the
+notification is lost: waiters then see the change when their timeout makes
+them re-read, so nothing is lost for correctness.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from typing import Callable
+
+import psycopg
+
+from eventstore.listener import CHANNEL
+
+_log = logging.getLogger(__name__)
+
+
+class Notifier:
+    def __init__(self, connect: Callable[[], psycopg.Connection]):
+        self._connect = connect
+        self._condition = threading.Condition()
+        self._pending: list[str] = []
+        self._in_flight = 0
+        self._stopping = False
+        self._thread: threading.Thread | None = None
+
+    def notify(self, stream_id: str, version: int) -> None:
+        with self._condition:
+            if self._stopping:
+                return
+            self._pending.append(f"{stream_id}:{version}")
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="eventstore-notify",
+                                                daemon=True)
+                self._thread.start()
+            self._condition.notify_all()
+
+    def flush(self, timeout: float = 5.0) -> None:
+        """Wait until every notification queued so far has been sent."""
+        with self._condition:
+            self._condition.wait_for(lambda: not self._pending and not self._in_flight,
+                                     timeout)
+
+    def _run(self) -> None:
+        conn = None
+        while True:
+            with self._condition:
+                self._condition.wait_for(lambda: self._pending or self._stopping)
+                if not self._pending and self._stopping:
+                    break
+                batch, self._pending = self._pending, []
+                self._in_flight = len(batch)
+            try:
+                if conn is None or conn.closed:
+                    conn = self._connect()
+                    conn.execute("set synchronous_commit = off")
+                conn.execute(
+                    "select pg_notify(%s, payload) from unnest(%s::text[]) as payload",
+                    (CHANNEL, batch),
+                )
+            except psycopg.Error as error:
+                _log.warning("eventstore could not send %d notification(s): %s",
+                             len(batch), error)
+                if conn is not None:
+                    conn.close()
+                conn = None
+            finally:
+                with self._condition:
+                    self._in_flight = 0
+                    self._condition.notify_all()
+        if conn is not None:
+            conn.close()
+
+    def stop(self) -> None:
+        with self._condition:
+            self._stopping = True
+            self._condition.notify_all()
+            thread = self._thread
+        if thread is not None:
+            thread.join(timeout=5)
