@@ -34,8 +34,11 @@ Decisions where the rulebook and the brief are silent:
 - If the challenger and the Elder King are knocked out together, both are
   eliminated; the next challenger (if any) becomes Elder King without a fight,
   else the most recent Elder King wins.
-- A stand-in doom limit (option doom_rounds) ends a game in which nobody became
-  Elder King: nobody wins.
+- A stand-in doom limit (option doom_rounds, default 100 rounds) ends a game in
+  which nobody became Elder King: Vorakesh raises Margath and nobody wins. It
+  bounds random games; players normally finish well before it.
+- Standings: the last Elder King first, then the other heroes by how long they
+  lasted in the Endgame.
 """
 
 from .rules import RuneboundRules

@@ -8,7 +8,7 @@ from ...engine import EVERYONE, IllegalCommand, Option, Rules, Standing, not_you
 from . import data
 from . import messages as m
 from .builder import Builder
-from .combat import can_defend, can_retreat, fight_card, fight_duel
+from .combat import can_defend, can_retreat, fight_card, fight_duel, return_card
 from .endgame import finish_placing, place_vassal
 from .evolve import evolve
 from .legal import legal_commands, timeout_command, to_act
@@ -75,6 +75,9 @@ class RuneboundRules(Rules):
         return state.result if state is not None else None
 
     def score(self, state: State):
+        """The last Elder King first, then the others by how long they lasted in the
+        Endgame (later eliminated ranks higher); if the doom limit ended the game,
+        nobody wins and all share one rank."""
         eliminated = state.endgame.eliminated if state.endgame else ()
         scores = {}
         for hero in state.heroes:
@@ -85,9 +88,9 @@ class RuneboundRules(Rules):
             else:
                 scores[hero.seat] = (1, len(eliminated), hero.level) if state.winner else (0, 0, 0)
         ranks = rank_by(scores)
-        return [Standing(seat, ranks[seat], hero.level if (hero := state.hero(seat)) else None,
-                         {"level": state.hero(seat).level, "vassals": len(state.hero(seat).vassals)})
-                for seat in state.seats]
+        return [Standing(hero.seat, ranks[hero.seat], hero.level,
+                         {"level": hero.level, "vassals": len(hero.vassals), "eliminated": hero.eliminated})
+                for hero in state.heroes]
 
     def decide(self, state: State, seat: str, command, rng):
         if state is None or state.step == "over":
@@ -131,7 +134,6 @@ class RuneboundRules(Rules):
         if isinstance(command, m.Retreat):
             if not can_retreat(b.state):
                 raise IllegalCommand("you can only retreat from an adventure combat, before a round begins")
-            from .combat import return_card
             return_card(b, combat.enemy)
             b.emit(m.Retreated(seat=seat))
         elif combat.opponent is None:

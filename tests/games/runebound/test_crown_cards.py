@@ -101,3 +101,12 @@ def test_a_runebound_deck_that_runs_out_leaves_its_crown_deck_to_be_drawn_direct
     state = rb.given(m.Moved(seat="p1", place="Frostmere"), decks={"green": (), "crown_green": ("Ritual Fragment",)})
     events, _ = rb.act(state, "p1", m.Adventure())
     assert events[0] == m.CardDrawn(seat="p1", deck="crown_green", card="Ritual Fragment")
+
+
+def test_the_runebound_blue_cards_are_set_aside_and_each_crown_deck_lies_beside_its_colour(rb):
+    import random
+    started = rb.RULES.setup(("p1", "p2"), {"players": 2, "doom_rounds": 100}, random.Random(1))[0]
+    assert set(started.decks) == {"green", "yellow", "red", "crown_green", "crown_yellow", "crown_blue"}
+    assert all(rb.data.CARDS[card]["colour"] == "blue" for card in started.decks["crown_blue"])
+    for colour in ("green", "yellow"):
+        assert {rb.data.CARDS[c]["colour"] for c in started.decks[f"crown_{colour}"]} == {colour}

@@ -220,3 +220,20 @@ def test_after_a_simultaneous_knock_out_the_next_challenger_takes_the_empty_thro
     assert state.endgame.king == "p3" and state.endgame.challengers == ()
     events, state = rb.act(state, "p3", m.FinishPlacing())
     assert events[-1] == m.GameWon(seat="p3")
+
+
+def test_heroes_fighting_each_other_suffer_fatigue_at_the_end_of_each_round(rb):
+    m = rb.m
+    state = confronting(rb, *rb.levels("p2", 1))
+    for _ in range(3):
+        _, state = rb.act(state, "p2", m.Attack())
+        events, state = rb.act(state, "p1", m.Attack(), rb.Dice(1))
+    assert events[-3:] == [m.Suffered(seat="p2", wounds=0, exhaustion=1), m.Suffered(seat="p1", wounds=0, exhaustion=1),
+                           m.PhaseEnded(phase="ranged", round=2)]
+
+
+def test_standings_put_the_last_elder_king_first_then_the_others_by_how_long_they_lasted(rb):
+    m = rb.m
+    state = confronting(rb, *rb.levels("p2", 2), *rb.levels("p3", 1), players=3)
+    state = rb.RULES.replay([m.HeroEliminated(seat="p2"), m.HeroEliminated(seat="p3"), m.GameWon(seat="p1")], state)
+    assert [(s.seat, s.rank) for s in rb.RULES.score(state)] == [("p1", 1), ("p2", 3), ("p3", 2)]
