@@ -125,3 +125,9 @@ def test_the_random_bot_is_domain_playout_random_command():
         playout.state, "detective-1"
     )
     assert dataclasses.is_dataclass(m.MoveLind)
+
+
+def test_no_event_or_command_takes_a_name_of_the_engines_events():
+    from domain.session import ENGINE_EVENT_TYPES
+
+    assert not ENGINE_EVENT_TYPES & (set(RULES.event_codec.classes) | set(RULES.command_codec.classes))
