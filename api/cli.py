@@ -119,8 +119,10 @@ def serve_command(args) -> int:
         migrate(database_url)
         worker = _start_worker(database_url, redis_url)
         server, app = _start_api(args.host, args.port, database_url, redis_url)
+        _wait_for_worker(worker, app, stop)
         base = f"http://{_shown_host(args.host)}:{server.server_port}/v1"
-        print(f"boardlog is running: API {base}  docs {base}/docs", flush=True)
+        if not stop.is_set():
+            print(f"boardlog is running: API {base}  docs {base}/docs", flush=True)
         while not stop.wait(1.0):
             if worker.poll() is not None:
                 log.error("the worker exited with status %s; starting another", worker.returncode)
@@ -152,16 +154,39 @@ def _start_worker(database_url: str, redis_url: str) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "api.cli", "worker"], env=env, process_group=0)
 
 
+def _wait_for_worker(worker: subprocess.Popen, app, stop: threading.Event, timeout: float = 60) -> None:
+    """Until the worker has registered with Redis, so that "running" means
+    the API and the worker both."""
+    from rq import Worker
+
+    redis = app.extensions["boardlog"].redis
+    waited = 0.0
+    while not stop.is_set() and worker.poll() is None and waited < timeout:
+        if any(w.pid == worker.pid for w in Worker.all(connection=redis)):
+            return
+        stop.wait(0.1)
+        waited += 0.1
+    if worker.poll() is None and not stop.is_set():
+        log.warning("the worker has not registered after %ss; going on", timeout)
+
+
 def _stop_worker(worker: subprocess.Popen | None) -> None:
-    if worker is None or worker.poll() is not None:
+    """SIGTERM (RQ's warm shutdown: finish the job at hand, stop the
+    scheduler), then make sure nothing of its process group is left."""
+    if worker is None:
         return
-    worker.send_signal(signal.SIGTERM)  # RQ's warm shutdown: finish the job at hand
-    try:
-        worker.wait(WORKER_STOP_SECONDS)
-    except subprocess.TimeoutExpired:
-        log.warning("the worker did not stop within %ss; killing it", WORKER_STOP_SECONDS)
-        worker.kill()
-        worker.wait()
+    if worker.poll() is None:
+        worker.send_signal(signal.SIGTERM)
+        try:
+            worker.wait(WORKER_STOP_SECONDS)
+        except subprocess.TimeoutExpired:
+            log.warning("the worker did not stop within %ss; killing it", WORKER_STOP_SECONDS)
+            worker.kill()
+            worker.wait()
+    try:  # a scheduler process forked just as the worker was told to stop
+        os.killpg(worker.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
 
 
 def _start_api(host: str, port: int, database_url: str, redis_url: str):

@@ -42,6 +42,15 @@ def service() -> GameService:
         return built
 
 
+def forget_services() -> None:
+    """Close this process's services (tests, and a clean exit)."""
+    with _lock:
+        built = list(_built.values())
+        _built.clear()
+    for each in built:
+        each.store.close()
+
+
 def _build(database_url: str, redis_url: str | None) -> GameService:
     from redis import Redis
     from rq import get_current_job
@@ -82,8 +91,9 @@ def _run(kind: str, game_id: str, version, action, done: str, nothing: str) -> b
         log.warning("%s game=%s%s: no such game; nothing to do", kind, game_id, at)
         return False
     except Exception as error:
+        # One line here; RQ logs the traceback and keeps the job (retried, then failed).
         log.error("%s game=%s%s failed, the game is left unchanged: %s: %s", kind, game_id, at,
-                  type(error).__name__, error, exc_info=True)
+                  type(error).__name__, error)
         raise
     elapsed = (time.perf_counter() - started) * 1000
     log.info("%s game=%s%s %s %.1fms", kind, game_id, at, done if changed else nothing, elapsed)

@@ -31,7 +31,7 @@ SCORING_JOB = "workers.jobs.score_game"
 
 # A job started longer ago than its timeout plus this is not running any more:
 # its worker died (RQ's horse would have been stopped at the timeout).
-STALE_GRACE_SECONDS = 10
+STALE_GRACE_SECONDS = 5
 # The RQ scheduler moves due jobs every second; one that is due longer than
 # this has no scheduler looking after it (say, its lock holder was killed).
 OVERDUE_GRACE_SECONDS = 10
