@@ -10,7 +10,7 @@ from marshmallow import Schema, fields
 COLOURS = ["green", "yellow", "blue", "red"]
 PHASES = ["ranged", "melee", "magic"]
 DECKS = ["green", "yellow", "red", "crown_green", "crown_yellow", "crown_blue"]
-STEPS = ["move", "adventure", "experience", "combat", "placing", "over"]
+STEPS = ["choosing", "move", "adventure", "experience", "combat", "placing", "over"]
 
 
 class PlaceSchema(Schema):
@@ -56,6 +56,24 @@ class HeroSchema(Schema):
     vassals = fields.List(fields.String(), required=True)
     dragon_lords = fields.List(fields.String(), required=True)
     eliminated = fields.Boolean(required=True)
+
+
+class AttackDamageSchema(Schema):
+    attack = fields.Integer(required=True)
+    damage = fields.Integer(required=True)
+
+
+class HeroCardSchema(Schema):
+    name = fields.String(required=True)
+    life = fields.Integer(required=True)
+    stamina = fields.Integer(required=True)
+    mind = fields.Integer(required=True)
+    body = fields.Integer(required=True)
+    spirit = fields.Integer(required=True)
+    gold = fields.Integer(required=True, metadata={"description": "starting gold"})
+    ranged = fields.Nested(AttackDamageSchema, required=True)
+    melee = fields.Nested(AttackDamageSchema, required=True)
+    magic = fields.Nested(AttackDamageSchema, required=True)
 
 
 class CounterSchema(Schema):
@@ -145,7 +163,8 @@ class ViewSchema(Schema):
     step = fields.String(required=True, metadata={"enum": STEPS})
     movement = fields.Integer(required=True, metadata={"description": "steps the active hero may walk this turn"})
     to_act = fields.List(fields.String(), required=True)
-    heroes = fields.List(fields.Nested(HeroSchema), required=True)
+    heroes = fields.List(fields.Nested(HeroSchema), required=True, metadata={"description": "chosen heroes, in seat order"})
+    hero_cards = fields.List(fields.Nested(HeroCardSchema), required=True, metadata={"description": "every hero card"})
     counters = fields.List(fields.Nested(CounterSchema), required=True)
     decks = fields.Nested(DeckSizesSchema, required=True, metadata={"description": "deck sizes; orders are hidden"})
     discards = fields.List(fields.String(), required=True)

@@ -83,7 +83,15 @@ def _game_started(state, e: m.GameStarted) -> State:
                    for seat, name in zip(e.seats, e.heroes))
     decks = tuple((name, tuple(e.decks.get(name, ()))) for name in data.DECK_NAMES)
     return State(seats=tuple(e.seats), heroes=heroes, decks=decks, counters=tuple(e.counters),
-                 market=tuple(e.market), doom_rounds=e.doom_rounds, active=e.seats[0] if e.seats else None)
+                 market=tuple(e.market), doom_rounds=e.doom_rounds, active=e.seats[0] if e.seats else None,
+                 step="move" if heroes else "choosing")
+
+
+def _hero_chosen(state: State, e: m.HeroChosen) -> State:
+    """Heroes are chosen in seat order, so the tuple of heroes stays in seat order."""
+    heroes = state.heroes + (Hero(seat=e.seat, name=e.hero, place=data.START, gold=data.HEROES[e.hero]["gold"]),)
+    waiting = state.seats[len(heroes):]
+    return replace(state, heroes=heroes, active=waiting[0] if waiting else state.active)
 
 
 def _turn_began(state: State, e: m.TurnBegan) -> State:
@@ -281,6 +289,7 @@ def _game_won(state: State, e: m.GameWon) -> State:
 
 _HANDLERS = {
     m.GameStarted: _game_started,
+    m.HeroChosen: _hero_chosen,
     m.TurnBegan: _turn_began,
     m.Moved: _moved,
     m.AdventureSkipped: lambda s, e: replace(s, step="experience"),

@@ -21,6 +21,11 @@ def to_act(state: State) -> frozenset[str]:
     return frozenset({state.active})
 
 
+def available_heroes(state: State) -> list[str]:
+    taken = {hero.name for hero in state.heroes}
+    return [name for name in data.HEROES if name not in taken]
+
+
 def usable_items(state: State, seat: str) -> list[Command]:
     hero = state.hero(seat)
     if hero.wounds == 0:
@@ -32,6 +37,8 @@ def usable_items(state: State, seat: str) -> list[Command]:
 def legal_commands(state: State, seat: str) -> list[Command]:
     if seat not in to_act(state):
         return []
+    if state.step == "choosing":
+        return [m.ChooseHero(name) for name in available_heroes(state)]
     hero = state.hero(seat)
     if state.step == "placing":
         placed = len(state.endgame.line)
@@ -63,6 +70,8 @@ def legal_commands(state: State, seat: str) -> list[Command]:
 def timeout_command(state: State, seat: str) -> Command:
     """Retreat or defend in combat; otherwise end the turn (or its current step)."""
     commands = legal_commands(state, seat)
+    if state.step == "choosing":
+        return commands[0]
     for preferred in (m.Retreat(), m.Defend(), m.FinishPlacing(), m.SkipAdventure(), m.EndTurn()):
         if preferred in commands:
             return preferred

@@ -10,6 +10,11 @@ from ...engine import Command, Event
 
 
 @dataclass(frozen=True)
+class ChooseHero(Command):
+    hero: str
+
+
+@dataclass(frozen=True)
 class MoveTo(Command):
     place: str
 
@@ -74,7 +79,7 @@ class FinishPlacing(Command):
     pass
 
 
-COMMANDS = (MoveTo, Adventure, SkipAdventure, Attack, Defend, Retreat, Heal, Buy, UseItem,
+COMMANDS = (ChooseHero, MoveTo, Adventure, SkipAdventure, Attack, Defend, Retreat, Heal, Buy, UseItem,
             GainExperience, EndTurn, PlaceVassal, FinishPlacing)
 
 # Events
@@ -88,6 +93,12 @@ class GameStarted(Event):
     counters: tuple[str, ...]
     market: tuple[str, ...]
     doom_rounds: int
+
+
+@dataclass(frozen=True)
+class HeroChosen(Event):
+    seat: str
+    hero: str
 
 
 @dataclass(frozen=True)
@@ -300,7 +311,7 @@ class GameWon(Event):
     seat: str
 
 
-EVENTS = (GameStarted, TurnBegan, Moved, AdventureSkipped, CardDrawn, CardDiscarded, CountersReplenished,
+EVENTS = (GameStarted, HeroChosen, TurnBegan, Moved, AdventureSkipped, CardDrawn, CardDiscarded, CountersReplenished,
           EncounterResolved, EventResolved, CombatBegan, RoundBegan, ActionDeclared, Struck, Suffered,
           PhaseEnded, EnemyDefeated, Retreated, CardReturned, HeroKnockedOut, Healed, Bought, ItemUsed,
           ExperienceGained, TurnEnded, DoomFell, EndgameBegan, ElderKingCrowned, VassalPlaced, VassalsPlaced,

@@ -13,7 +13,7 @@ from .endgame import finish_placing, place_vassal
 from .evolve import evolve
 from .legal import legal_commands, timeout_command, to_act
 from .state import State
-from .turn import attempt_adventure, begin_turn, buy, end_turn, gain_experience, heal, move, use_item
+from .turn import attempt_adventure, begin_turn, choose_hero, buy, end_turn, gain_experience, heal, move, use_item
 from .views import view, visible
 
 TURN_STEPS = ("move", "adventure", "experience")
@@ -26,6 +26,8 @@ class RuneboundRules(Rules):
     max_seats = 6
     options = (
         Option("players", "int", 3, "number of heroes", minimum=2, maximum=6),
+        Option("choose_heroes", "bool", True,
+               "players choose their heroes in seat order; off: heroes are dealt at random"),
         Option("doom_rounds", "int", 100,
                "stand-in doom limit: if nobody became Elder King after this many rounds, "
                "Vorakesh raises Margath and nobody wins", minimum=5, maximum=200),
@@ -37,7 +39,8 @@ class RuneboundRules(Rules):
         return tuple(f"p{i}" for i in range(1, int(options.get("players", 3)) + 1))
 
     def setup(self, seats, options, rng: random.Random):
-        heroes = tuple(rng.sample(list(data.HEROES), len(seats)))
+        choose = bool(options.get("choose_heroes", True))
+        heroes = () if choose else tuple(rng.sample(list(data.HEROES), len(seats)))
         decks = {}
         for name in data.DECK_NAMES:
             cards = list(data.deck_cards(name))
@@ -48,7 +51,8 @@ class RuneboundRules(Rules):
         started = m.GameStarted(seats=tuple(seats), heroes=heroes, decks=decks, counters=data.WILDS,
                                 market=tuple(data.MARKET), doom_rounds=int(options.get("doom_rounds", 100)))
         b = Builder(evolve(None, started), rng)
-        begin_turn(b, seats[0], 1)
+        if not choose:
+            begin_turn(b, seats[0], 1)
         return [started, *b.events]
 
     def evolve(self, state, event):
@@ -99,7 +103,9 @@ class RuneboundRules(Rules):
             raise not_your_turn(seat, to_act(state))
         b = Builder(state, rng)
         step = state.step
-        if isinstance(command, m.UseItem) and step in TURN_STEPS:
+        if isinstance(command, m.ChooseHero) and step == "choosing":
+            choose_hero(b, seat, command.hero)
+        elif isinstance(command, m.UseItem) and step in TURN_STEPS:
             use_item(b, seat, command.item)
         elif isinstance(command, m.MoveTo) and step == "move":
             move(b, seat, command.place)

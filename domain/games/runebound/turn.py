@@ -16,6 +16,17 @@ def begin_turn(b: Builder, seat: str, round_: int) -> None:
     b.emit(m.TurnBegan(seat=seat, round=round_, movement=b.rng.choice(data.MOVEMENT_DIE)))
 
 
+def choose_hero(b: Builder, seat: str, name: str) -> None:
+    """Heroes are chosen in seat order; the first turn begins once all have chosen."""
+    if name not in data.HEROES:
+        raise IllegalCommand(f"there is no hero called {name!r}; the heroes are {', '.join(data.HEROES)}")
+    if any(hero.name == name for hero in b.state.heroes):
+        raise IllegalCommand(f"{name} has already been chosen")
+    b.emit(m.HeroChosen(seat=seat, hero=name))
+    if len(b.state.heroes) == len(b.state.seats):
+        begin_turn(b, b.state.seats[0], 1)
+
+
 def move(b: Builder, seat: str, place: str) -> None:
     hero = b.state.hero(seat)
     if place not in data.PLACES:

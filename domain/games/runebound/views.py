@@ -37,6 +37,12 @@ def market_card(name: str) -> dict:
     }
 
 
+def hero_card(name: str) -> dict:
+    card = data.HEROES[name]
+    return {**{key: card[key] for key in ("name", "life", "stamina", "mind", "body", "spirit", "gold")},
+            **{phase: {"attack": card[phase][0], "damage": card[phase][1]} for phase in data.PHASES}}
+
+
 def hero_view(state: State, seat: str) -> dict:
     hero = state.hero(seat)
     return {
@@ -65,7 +71,8 @@ def view(state: State, viewer: str | None) -> dict:
         "step": state.step,
         "movement": state.movement,
         "to_act": sorted(to_act(state)),
-        "heroes": [hero_view(state, seat) for seat in state.seats],
+        "heroes": [hero_view(state, hero.seat) for hero in state.heroes],
+        "hero_cards": [hero_card(name) for name in data.HEROES],
         "counters": [{"place": place, "colour": data.PLACES[place]["counter"]} for place in state.counters],
         "decks": {name: len(cards) for name, cards in state.decks},
         "discards": list(state.discards),

@@ -54,7 +54,8 @@ def test_many_seeded_random_games_end_and_most_reach_the_endgame():
 
 
 def universe():
-    commands = [m.Adventure(), m.SkipAdventure(), m.Attack(), m.Defend(), m.Retreat(), m.Heal(), m.EndTurn(),
+    commands = [m.ChooseHero(name) for name in data.HEROES] + [m.ChooseHero("Conan")]
+    commands += [m.Adventure(), m.SkipAdventure(), m.Attack(), m.Defend(), m.Retreat(), m.Heal(), m.EndTurn(),
                 m.FinishPlacing(), m.MoveTo("Nowhere"), m.Buy("Excalibur"), m.GainExperience("luck"), m.PlaceVassal("")]
     commands += [m.MoveTo(place) for place in data.PLACES]
     commands += [m.Buy(card) for card in data.MARKET] + [m.UseItem(card) for card in data.MARKET]
@@ -94,7 +95,7 @@ def test_a_timeout_gives_a_legal_command_and_games_of_timeouts_end():
 def test_timeouts_retreat_or_defend_in_combat():
     state = RULES.replay([m.CombatBegan(seat="p1", enemy="Goblin Scouts", opponent=None, allies=(), opponent_allies=()),
                           m.PhaseEnded(phase="ranged", round=2)],
-                         RULES.replay(RULES.setup(("p1", "p2"), {"players": 2, "doom_rounds": 60}, random.Random(0))))
+                         RULES.replay(RULES.setup(("p1", "p2"), {"players": 2, "doom_rounds": 60, "choose_heroes": False}, random.Random(0))))
     assert RULES.on_timeout(state, "p1", random.Random(0)) == m.Retreat()
     state = RULES.replay([m.PhaseEnded(phase="melee", round=2)], state)
     assert RULES.on_timeout(state, "p1", random.Random(0)) == m.Defend()
@@ -124,7 +125,7 @@ def test_the_referee_sees_the_deck_orders():
 
 
 def test_the_view_shows_the_table_and_who_is_to_act():
-    state = RULES.replay(RULES.setup(("p1", "p2"), {"players": 2, "doom_rounds": 60}, random.Random(0)))
+    state = RULES.replay(RULES.setup(("p1", "p2"), {"players": 2, "doom_rounds": 60, "choose_heroes": False}, random.Random(0)))
     view = RULES.view(state, "p2")
     assert view["to_act"] == ["p1"] and len(view["board"]["places"]) == 30
     assert view["decks"]["crown_blue"] == 16 and {h["seat"] for h in view["heroes"]} == {"p1", "p2"}

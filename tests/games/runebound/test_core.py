@@ -21,11 +21,25 @@ def in_combat(rb, enemy="Goblin Scouts", *more, phase="ranged"):
 
 def test_setup_deals_heroes_shuffles_decks_with_margath_last_and_fills_every_wild_place():
     from domain.games.runebound import RULES
-    events = RULES.setup(("p1", "p2", "p3"), {"players": 3, "doom_rounds": 60}, random.Random(3))
+    events = RULES.setup(("p1", "p2", "p3"), {"players": 3, "doom_rounds": 60, "choose_heroes": False}, random.Random(3))
     started, turn = events
     assert len(set(started.heroes)) == 3 and started.decks["red"][-1] == data.MARGATH
     assert sorted(started.decks["crown_blue"]) == sorted(data.deck_cards("crown_blue"))
     assert started.counters == data.WILDS and turn.seat == "p1" and turn.movement in data.MOVEMENT_DIE
+
+
+def test_players_choose_their_heroes_in_seat_order_before_the_first_turn(rb):
+    m = rb.m
+    state = rb.RULES.replay(rb.RULES.setup(("p1", "p2"), {"players": 2, "doom_rounds": 60}, random.Random(0)))
+    assert state.step == "choosing" and rb.RULES.to_act(state) == {"p1"}
+    assert len(rb.RULES.legal_commands(state, "p1")) == len(data.HEROES)
+    _, state = rb.act(state, "p1", m.ChooseHero("Nightshade"))
+    assert rb.RULES.to_act(state) == {"p2"} and m.ChooseHero("Nightshade") not in rb.RULES.legal_commands(state, "p2")
+    with pytest.raises(IllegalCommand, match="already been chosen"):
+        rb.act(state, "p2", m.ChooseHero("Nightshade"))
+    events, state = rb.act(state, "p2", m.ChooseHero("Sir Aldric"))
+    assert events == [m.HeroChosen(seat="p2", hero="Sir Aldric"), m.TurnBegan(seat="p1", round=1, movement=4)]
+    assert [(h.seat, h.name, h.gold) for h in state.heroes] == [("p1", "Nightshade", 4), ("p2", "Sir Aldric", 3)]
 
 
 def test_the_refresh_step_readies_exhausted_cards_and_discards_exhaustion(rb):
