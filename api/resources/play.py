@@ -173,6 +173,8 @@ class View(MethodView):
         if known is not None and current == known:
             return "", 304, {"ETag": _etag(current, player)}
         rules, session = service().load(gid)
+        if known is not None and session.version == known:
+            return "", 304, {"ETag": _etag(known, player)}
         return envelope(gid, rules, session, viewer_seat(session, player)), 200, {"ETag": _etag(session.version, player)}
 
 

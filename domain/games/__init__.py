@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from ..engine import Rules
+from .coronation import RULES as coronation
+from .court_of_miracles import RULES as court_of_miracles
 from .cronberg import RULES as cronberg
+from .the_coil import RULES as the_coil
 
-_ALL: tuple[Rules, ...] = (cronberg,)
+_ALL: tuple[Rules, ...] = (cronberg, coronation, court_of_miracles, the_coil)
 
 REGISTRY: dict[str, Rules] = {rules.name: rules for rules in _ALL}
 
