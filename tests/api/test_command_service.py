@@ -1,0 +1,132 @@
+"""The command path itself: conflicts, snapshots, the cache and the read models."""
+
+from __future__ import annotations
+
+import datetime as dt
+import pickle
+import random
+import uuid
+
+import pytest
+
+from api.service.errors import PreconditionFailed
+from api.service.games import Decision, GameService, stream_of
+from domain import session as sessions
+from domain.playout import random_command
+
+
+def _new_game(service, options=None):
+    ada, _ = service.register("svc-a")
+    bob, _ = service.register("svc-b")
+    game_id = service.create(ada, "cronberg", {"players": 2, **(options or {})}, None)
+    service.join(game_id, bob, None)
+    service.start(game_id, ada)
+    return game_id, {"p1": ada, "p2": bob}
+
+
+def _play_one(service, game_id, players, rng):
+    rules, session = service.load(game_id)
+    seat = sorted(sessions.to_act(rules, session))[0]
+    command = random_command(rules, session.state, seat, rng)
+    service.act(game_id, players[seat], command.to_json())
+
+
+def test_a_conflict_is_decided_again_once_on_the_fresh_state(service):
+    game_id, players = _new_game(service)
+    rng = random.Random(1)
+    calls = []
+
+    def decide(rules, session):
+        calls.append(session.version)
+        if len(calls) == 1:
+            _play_one(service, game_id, players, rng)  # another request wins the race
+        return Decision(*_legal_events(rules, session))
+
+    after, _ = service.execute(game_id, decide)
+    assert len(calls) == 2 and calls[1] > calls[0]
+    assert after.version == service.store.stream_version(stream_of(game_id))
+
+
+def _legal_events(rules, session):
+    seat = sorted(sessions.to_act(rules, session))[0]
+    command = rules.legal_commands(session.state, seat)[0]
+    events = sessions.play(rules, session, seat, command, random.Random(0), b"seed")
+    return events, [{"actor": "test", "seat": seat, "command": command.to_json(), "decided_at": session.version}] * len(events)
+
+
+def test_a_conflict_under_if_match_is_a_precondition_failure_not_a_retry(service):
+    game_id, players = _new_game(service)
+    rng = random.Random(2)
+    _, session = service.load(game_id)
+    calls = []
+
+    def decide(rules, current):
+        calls.append(current.version)
+        _play_one(service, game_id, players, rng)
+        return Decision(*_legal_events(rules, current))
+
+    with pytest.raises(PreconditionFailed):
+        service.execute(game_id, decide, if_match=session.version)
+    assert len(calls) == 1
+
+
+def test_a_fresh_process_loads_from_the_snapshot_and_the_tail(event_store):
+    writer = GameService(event_store, snapshot_every=10)
+    game_id, players = _new_game(writer)
+    rng = random.Random(3)
+    for _ in range(15):
+        _play_one(writer, game_id, players, rng)
+    _, expected = writer.load(game_id)
+    rules = writer.rules_of("cronberg")
+    snapshot = event_store.load_snapshot(stream_of(game_id), writer._snapshot_version(rules))
+    assert snapshot is not None and 10 <= snapshot.version < expected.version
+
+    reader = GameService(event_store, snapshot_every=10)
+    _, loaded = reader.load(game_id)
+    assert loaded == expected
+
+
+def test_a_snapshot_of_another_state_shape_is_ignored(event_store):
+    writer = GameService(event_store, snapshot_every=5)
+    game_id, players = _new_game(writer)
+    rng = random.Random(4)
+    for _ in range(8):
+        _play_one(writer, game_id, players, rng)
+    _, expected = writer.load(game_id)
+    rules = writer.rules_of("cronberg")
+    bogus = pickle.dumps("not a session")
+    event_store.save_snapshot(stream_of(game_id), expected.version, writer._snapshot_version(rules) + 1, bogus)
+    _, loaded = GameService(event_store).load(game_id)
+    assert loaded == expected
+
+
+def test_the_read_models_change_in_the_same_transaction_as_the_events(service):
+    game_id, players = _new_game(service)
+    _play_one(service, game_id, players, random.Random(5))
+    _, session = service.load(game_id)
+    with service.pool.connection() as conn:
+        version, status = conn.execute("select version, status from games where id = %s", (game_id,)).fetchone()
+    assert (version, status) == (session.version, "active")
+    assert version == service.store.stream_version(stream_of(game_id))
+
+
+def test_a_turn_deadline_is_set_when_the_game_moves(service):
+    game_id, players = _new_game(service, {"turn_seconds": 3600})
+    with service.pool.connection() as conn:
+        deadline, to_act = conn.execute("select deadline, to_act from games where id = %s", (game_id,)).fetchone()
+    assert to_act and deadline is not None
+    in_an_hour = dt.datetime.now(dt.timezone.utc) + dt.timedelta(hours=1)
+    assert abs((deadline - in_an_hour).total_seconds()) < 60
+
+
+def test_a_game_without_turn_seconds_has_no_deadline(service):
+    game_id, _ = _new_game(service)
+    with service.pool.connection() as conn:
+        assert conn.execute("select deadline from games where id = %s", (game_id,)).fetchone()[0] is None
+
+
+def test_an_unknown_game_id_is_not_found(service):
+    from api.service.errors import NotFound
+
+    with pytest.raises(NotFound):
+        service.load(uuid.uuid4())
