@@ -81,14 +81,14 @@ def test_defeating_lord_margath_completes_a_set_without_any_vassal(rb):
 
 def test_lord_margath_is_the_last_red_card_even_after_a_red_challenge_returns_to_the_deck(rb):
     m = rb.m
-    state = rb.given(m.Moved(seat="p1", place="Wolfden"), decks={"red": ("Fire Giant", "Lich", "Lord Margath")})
+    state = rb.given(m.Moved(seat="p1", place="Wolfden"), decks={"red": ("Dragon Lord Vyrmax", "Dragon Lord Kalvex", "Lord Margath")})
     _, state = rb.act(state, "p1", m.Adventure())
     _, state = rb.act(state, "p1", m.Attack(), rb.Dice(1))
     _, state = rb.act(state, "p1", m.Attack(), rb.Dice(1))
     _, state = rb.act(state, "p1", m.Attack(), rb.Dice(1))
     events, state = rb.act(state, "p1", m.Retreat())
-    assert events[0] == m.CardReturned(deck="red", card="Fire Giant", position=1)
-    assert state.deck("red") == ("Lich", "Fire Giant", "Lord Margath")
+    assert events[0] == m.CardReturned(deck="red", card="Dragon Lord Vyrmax", position=1)
+    assert state.deck("red") == ("Dragon Lord Kalvex", "Dragon Lord Vyrmax", "Lord Margath")
 
 
 def test_the_endgame_begins_after_the_experience_step_of_the_hero_who_completed_a_set(rb):
@@ -109,3 +109,9 @@ def test_normal_turns_stop_when_the_endgame_begins(rb):
     events, state = rb.act(at_end_of_turn(rb, "Lord Margath"), "p1", rb.m.EndTurn())
     assert not any(isinstance(e, rb.m.TurnBegan) for e in events)
     assert rb.RULES.to_act(state) == {"p1"} and state.step == "placing"
+
+
+def test_every_challenge_of_the_red_runebound_deck_is_a_dragon_lord():
+    red = [data.CARDS[name] for name in data.deck_cards("red")]
+    assert all(card.get("dragon_lord") for card in red if card["kind"] == "challenge")
+    assert len(data.DRAGON_LORDS) == sum(card["kind"] == "challenge" for card in red)
