@@ -11,11 +11,13 @@ from ...engine import Command, Event
 
 @dataclass(frozen=True)
 class ChooseHero(Command):
+    """Choose your hero (in seat order, before the first turn)."""
     hero: str
 
 
 @dataclass(frozen=True)
 class MoveTo(Command):
+    """Movement step: walk to a place at most the rolled number of roads away (your own place to stay)."""
     place: str
 
 
@@ -26,22 +28,22 @@ class Adventure(Command):
 
 @dataclass(frozen=True)
 class SkipAdventure(Command):
-    pass
+    """Adventure step: leave the adventure counter where it is."""
 
 
 @dataclass(frozen=True)
 class Attack(Command):
-    pass
+    """Combat: attack in this phase (2d10 + your attack value against the target)."""
 
 
 @dataclass(frozen=True)
 class Defend(Command):
-    pass
+    """Combat: defend in this phase (take no damage; costs exhaustion)."""
 
 
 @dataclass(frozen=True)
 class Retreat(Command):
-    pass
+    """Combat: leave an adventure combat before its second or a later round."""
 
 
 @dataclass(frozen=True)
@@ -51,32 +53,36 @@ class Heal(Command):
 
 @dataclass(frozen=True)
 class Buy(Command):
+    """Market (in a town): buy an item or ally."""
     card: str
 
 
 @dataclass(frozen=True)
 class UseItem(Command):
+    """Exhaust a healing item to heal wounds (outside combat, on your turn)."""
     item: str
 
 
 @dataclass(frozen=True)
 class GainExperience(Command):
+    """Experience step: spend adventure counters for an experience counter (mind, body, spirit, stamina or life)."""
     kind: str
 
 
 @dataclass(frozen=True)
 class EndTurn(Command):
-    pass
+    """End your turn after the Experience step (the Endgame begins if you hold a set)."""
 
 
 @dataclass(frozen=True)
 class PlaceVassal(Command):
+    """Elder King: place one of your Vassals next in line (up to three)."""
     vassal: str
 
 
 @dataclass(frozen=True)
 class FinishPlacing(Command):
-    pass
+    """Elder King: done placing Vassals; the Confrontation begins."""
 
 
 COMMANDS = (ChooseHero, MoveTo, Adventure, SkipAdventure, Attack, Defend, Retreat, Heal, Buy, UseItem,
