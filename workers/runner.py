@@ -14,6 +14,7 @@ import sys
 from redis import Redis
 from rq import SimpleWorker, Worker
 
+from .jobs import forget_services
 from .scheduling import QUEUE_NAME, RQScheduler
 from .sweeper import sweep
 
@@ -44,6 +45,13 @@ class _Sweeping:
 
 class BoardlogWorker(_Sweeping, Worker):
     """Forks a work horse per job (production)."""
+
+    def perform_job(self, job, queue, execution):
+        try:
+            return super().perform_job(job, queue, execution)
+        finally:
+            if self.is_horse:  # the horse exits next: let go of its database connections politely
+                forget_services()
 
 
 class InProcessWorker(_Sweeping, SimpleWorker):

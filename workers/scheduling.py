@@ -156,10 +156,10 @@ class RQScheduler(Scheduler):
             return None
 
     def _enqueue_now(self, job: Job) -> None:
-        with self.redis.pipeline() as pipe:
-            self.queue.scheduled_job_registry.remove(job, pipeline=pipe)
-            self.queue.enqueue_job(job, pipeline=pipe)
-            pipe.execute()
+        # Two steps; should the second not happen, the next sweep finds the
+        # job scheduled but in no schedule, and makes it again.
+        self.queue.scheduled_job_registry.remove(job)
+        self.queue.enqueue_job(job)
 
     # What there is to see
 
