@@ -32,18 +32,22 @@ class AllySchema(Schema):
     wounds = fields.Integer(required=True)
 
 
-class HeroSchema(Schema):
-    seat = fields.String(required=True)
-    hero = fields.String(required=True)
-    place = fields.String(required=True)
+class StatsSchema(Schema):
     gold = fields.Integer(required=True)
-    wounds = fields.Integer(required=True)
-    exhaustion = fields.Integer(required=True)
     life = fields.Integer(required=True)
     stamina = fields.Integer(required=True)
     mind = fields.Integer(required=True)
     body = fields.Integer(required=True)
     spirit = fields.Integer(required=True)
+
+
+class HeroSchema(StatsSchema):
+    """A hero in play; life, stamina, mind, body and spirit include experience and items."""
+    seat = fields.String(required=True)
+    hero = fields.String(required=True)
+    place = fields.String(required=True)
+    wounds = fields.Integer(required=True)
+    exhaustion = fields.Integer(required=True)
     level = fields.Integer(required=True, metadata={"description": "one plus the experience counters"})
     experience = fields.List(fields.String(metadata={"enum": ["mind", "body", "spirit", "stamina", "life"]}), required=True)
     adventure_counters = fields.List(fields.String(metadata={"enum": COLOURS}), required=True,
@@ -63,14 +67,9 @@ class AttackDamageSchema(Schema):
     damage = fields.Integer(required=True)
 
 
-class HeroCardSchema(Schema):
+class HeroCardSchema(StatsSchema):
+    """A printed hero card (gold is the starting gold)."""
     name = fields.String(required=True)
-    life = fields.Integer(required=True)
-    stamina = fields.Integer(required=True)
-    mind = fields.Integer(required=True)
-    body = fields.Integer(required=True)
-    spirit = fields.Integer(required=True)
-    gold = fields.Integer(required=True, metadata={"description": "starting gold"})
     ranged = fields.Nested(AttackDamageSchema, required=True)
     melee = fields.Nested(AttackDamageSchema, required=True)
     magic = fields.Nested(AttackDamageSchema, required=True)
