@@ -127,7 +127,9 @@ class CombatSchema(Schema):
     round = fields.Integer(required=True)
     allies = fields.List(fields.String(), required=True)
     opponent_allies = fields.List(fields.String(), required=True)
-    declared = fields.String(allow_none=True, required=True, metadata={"enum": ["attack", "defend", None]})
+    has_declared = fields.Boolean(required=True, metadata={"description": "the challenger has chosen for this phase"})
+    declared = fields.String(allow_none=True, required=True, metadata={
+        "enum": ["attack", "defend", None], "description": "the challenger's secret choice; shown only to the challenger"})
 
 
 class LineSchema(Schema):

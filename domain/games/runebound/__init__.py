@@ -28,8 +28,8 @@ Decisions where the rulebook and the brief are silent:
 - Allies fight in every combat while ready and are exhausted after it; a ready
   ally takes the wounds its phase deals to its hero first, and is discarded
   when its wounds reach its life.
-- Hero against hero: the challenger declares attack or defend first (public),
-  then the Elder King answers; rolls and damage are simultaneous; both suffer
+- Hero against hero: the challenger declares attack or defend first, secretly,
+  then the Elder King chooses; rolls and damage are simultaneous; both suffer
   1 exhaustion of fatigue at the end of each round.
 - If the challenger and the Elder King are knocked out together, both are
   eliminated; the next challenger (if any) becomes Elder King without a fight,

@@ -2,7 +2,8 @@
 
 Against a card, the hero's hit is resolved first: an enemy it defeats deals no
 damage in that phase. Between heroes (the Elder King's final combat) both sides
-act in every phase and damage is simultaneous."""
+act in every phase (the challenger's choice stays secret until the Elder King has
+chosen) and damage is simultaneous."""
 
 from __future__ import annotations
 

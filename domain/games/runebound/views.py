@@ -1,8 +1,10 @@
-"""What a seat may see: everything on the table; deck orders stay hidden (counts only)."""
+"""What a seat may see: everything on the table. Deck orders stay hidden (counts only),
+and so does a challenger's declared action in a combat between heroes until the phase
+is fought (the Elder King answers without knowing it)."""
 
 from __future__ import annotations
 
-from ...engine import Event
+from ...engine import EVERYONE, Event
 from . import data
 from . import messages as m
 from .legal import to_act
@@ -82,7 +84,9 @@ def view(state: State, viewer: str | None) -> dict:
             "enemy_card": enemy_card(combat.enemy) if combat.enemy else None,
             "enemy_wounds": combat.enemy_wounds, "phase": combat.phase, "round": combat.round,
             "allies": list(combat.allies), "opponent_allies": list(combat.opponent_allies),
-            "declared": combat.declared,
+            "has_declared": combat.declared is not None,
+            # The challenger's declared action stays secret until the phase is fought.
+            "declared": combat.declared if viewer in (combat.seat, EVERYONE) else None,
         },
         "endgame": None if endgame is None else {
             "king": endgame.king, "challengers": list(endgame.challengers),
@@ -100,4 +104,6 @@ def visible(event: Event, viewer: str | None) -> dict:
     if isinstance(event, m.GameStarted):
         # Deck orders are hidden from everyone; their sizes are public.
         data_["decks"] = {name: len(cards) for name, cards in event.decks.items()}
+    if isinstance(event, m.ActionDeclared) and viewer != event.seat:
+        data_["action"] = None  # secret until the phase is fought
     return data_

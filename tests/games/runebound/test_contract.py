@@ -146,3 +146,27 @@ def test_the_view_schema_describes_every_view():
             view = RULES.view(state, viewer)
             assert schema.validate(view) == {}
             assert set(view) == set(schema.fields)
+
+
+def test_a_challengers_secret_action_never_leaks_to_the_elder_king_or_others():
+    seen = 0
+    for state, events in positions(range(12), players=3, every=1):
+        combat = state.combat
+        if combat is None or combat.declared is None:
+            continue
+        seen += 1
+        flipped = "defend" if combat.declared == "attack" else "attack"
+        other = replace(state, combat=replace(combat, declared=flipped))
+        declared = events[-1]
+        assert isinstance(declared, m.ActionDeclared)
+        twin = replace(declared, action=flipped)
+        for viewer in (*state.seats, None):
+            if viewer == combat.seat:
+                continue
+            assert json.dumps(RULES.view(state, viewer), sort_keys=True) == json.dumps(
+                RULES.view(other, viewer), sort_keys=True)
+            assert RULES.visible(declared, viewer) == RULES.visible(twin, viewer)
+        assert RULES.view(state, combat.seat)["combat"]["declared"] == combat.declared
+        if seen >= 10:
+            break
+    assert seen

@@ -164,12 +164,14 @@ def test_defeating_the_elder_king_eliminates_him_and_the_challenger_becomes_the_
     assert rb.RULES.legal_commands(state, "p2") == [m.PlaceVassal("Knight of Blood"), m.FinishPlacing()]
 
 
-def test_in_the_final_combat_the_challenger_declares_first_then_the_elder_king_answers(rb):
+def test_in_the_final_combat_the_challenger_declares_secretly_then_the_elder_king_chooses(rb):
     m = rb.m
     state = confronting(rb, *rb.levels("p2", 1))
     assert rb.RULES.to_act(state) == {"p2"}
     events, state = rb.act(state, "p2", m.Defend())
     assert events == [m.ActionDeclared(seat="p2", action="defend")]
+    assert rb.RULES.visible(events[0], "p1")["action"] is None
+    assert rb.RULES.view(state, "p1")["combat"]["has_declared"] is True
     assert rb.RULES.to_act(state) == {"p1"}
     events, state = rb.act(state, "p1", m.Attack(), rb.Dice(10))
     assert m.Struck(seat="p1", phase="ranged", dice=(10, 10), total=21, needed=12, hit=True, damage=0) in events
