@@ -92,7 +92,7 @@ class RuneboundRules(Rules):
             else:
                 scores[hero.seat] = (1, len(eliminated), hero.level) if state.winner else (0, 0, 0)
         ranks = rank_by(scores)
-        return [Standing(hero.seat, ranks[hero.seat], hero.level,
+        return [Standing(hero.seat, ranks[hero.seat], None,
                          {"level": hero.level, "vassals": len(hero.vassals), "eliminated": hero.eliminated})
                 for hero in state.heroes]
 
