@@ -31,7 +31,7 @@ def current_player(required: bool = True) -> str | None:
             raise Unauthorized("this needs a player token: register with POST /v1/players, then send 'Authorization: Bearer <token>'")
         g.player = None
         return None
-    player = current_app.extensions["boardlog"].service.authenticate(token)
+    player = current_app.extensions["boardlog"].service.players.authenticate(token)
     if player is None:
         raise Unauthorized("unknown or revoked token")
     g.player = player

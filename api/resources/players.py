@@ -49,7 +49,7 @@ class Players(MethodView):
     @blp.response(201, PlayerSchema)
     def post(self, registration):
         """Register a player and receive a bearer token (shown once)."""
-        player_id, token = service().register(registration["name"])
+        player_id, token = service().players.register(registration["name"])
         return {"id": player_id, "name": registration["name"], "token": token}
 
 

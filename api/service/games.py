@@ -8,24 +8,24 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import hmac
-import json
 import logging
 import pickle
 import secrets
 import threading
 import uuid
 from collections import OrderedDict
-from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
 from domain import games as registry
 from domain import session as sessions
-from domain.engine import DecodeError, Event, IllegalCommand, rng_for
+from domain.engine import DecodeError, Event, rng_for
 from domain.session import SYSTEM, Session
 from eventstore import NewEvent, WrongExpectedVersion
 
 from . import readmodels
+from . import decisions
+from .decisions import Decision, Scheduler
+from .players import Players
 from .errors import Conflict, Forbidden, IdempotencyMismatch, InvalidRequest, NotFound, PreconditionFailed
 
 log = logging.getLogger("boardlog.service")
@@ -46,29 +46,6 @@ def parse_game_id(text: str) -> uuid.UUID:
         raise NotFound(f"no game {text!r}") from None
 
 
-def hash_token(token: str) -> bytes:
-    return hashlib.sha256(token.encode()).digest()
-
-
-@dataclass(frozen=True)
-class Decision:
-    """Events to append, each with the metadata that says who caused it and how."""
-
-    events: list[Event]
-    metadata: list[dict]
-
-
-class Scheduler:
-    """What the service tells the workers after a commit. Redis is disposable:
-    a lost call is recovered by the workers' sweeper from the read models."""
-
-    def schedule_deadline(self, game_id: str, version: int, at: dt.datetime) -> None:
-        pass
-
-    def schedule_scoring(self, game_id: str) -> None:
-        pass
-
-
 class GameService:
     def __init__(self, store, scheduler: Scheduler | None = None, cache_size: int = 1024, snapshot_every: int = 200):
         self.store = store
@@ -78,33 +55,8 @@ class GameService:
         self.snapshot_every = snapshot_every
         self._cache: OrderedDict[uuid.UUID, Session] = OrderedDict()
         self._seeds: dict[uuid.UUID, bytes] = {}
-        self._tokens: dict[bytes, str] = {}
+        self.players = Players(self.pool)
         self._lock = threading.Lock()
-
-    # Players
-
-    def register(self, name: str) -> tuple[str, str]:
-        player_id = uuid.uuid4()
-        token = "bl_" + secrets.token_urlsafe(32)
-        with self.pool.connection() as conn:
-            readmodels.insert_player(conn, player_id, name, hash_token(token))
-        return str(player_id), token
-
-    def authenticate(self, token: str) -> str | None:
-        """The token's player. Known tokens are remembered in the process (by
-        their hash; tokens are never revoked), so a poll costs no query for it."""
-        digest = hash_token(token)
-        player = self._tokens.get(digest)
-        if player is not None:
-            return player
-        with self.pool.connection() as conn:
-            row = readmodels.player_by_token(conn, digest)
-        if row is None or not hmac.compare_digest(bytes(row["token_sha256"]), digest):
-            return None
-        if len(self._tokens) >= 100_000:
-            self._tokens.clear()
-        self._tokens[digest] = player = str(row["id"])
-        return player
 
     # Loading
 
@@ -214,7 +166,7 @@ class GameService:
 
     def _commit(self, game_id, rules, before: Session, after: Session, decision: Decision, in_transaction) -> None:
         new_events = [
-            NewEvent(type=event.type_name(), data=_data(event), metadata=meta)
+            NewEvent(type=event.type_name(), data=decisions.event_data(event), metadata=meta)
             for event, meta in zip(decision.events, decision.metadata)
         ]
         to_act = sessions.to_act(rules, after)
@@ -254,8 +206,8 @@ class GameService:
         events = sessions.create(rules, player, options, seed, seat)
         game_id = uuid.uuid4()
         session = sessions.replay(rules, events)
-        meta = _meta(player, None, {"type": "CreateGame", "game": game, "seat": seat}, 0)
-        new_events = [NewEvent(type=e.type_name(), data=_data(e), metadata=meta) for e in events]
+        meta = decisions.metadata(player, None, {"type": "CreateGame", "game": game, "seat": seat}, 0)
+        new_events = [NewEvent(type=e.type_name(), data=decisions.event_data(e), metadata=meta) for e in events]
         with self.pool.connection() as conn, conn.transaction():
             readmodels.insert_game(conn, game_id, session, seed)
             self.store.append(stream_of(game_id), new_events, 0, conn=conn)
@@ -266,11 +218,11 @@ class GameService:
 
     def join(self, game_id: uuid.UUID, player: str, seat: str | None) -> Session:
         command = {"type": "JoinGame", "seat": seat}
-        return self.execute(game_id, lambda rules, s: _by(player, None, command, s, sessions.join(s, player, seat)))[0]
+        return self.execute(game_id, lambda rules, s: decisions.by(player, None, command, s, sessions.join(s, player, seat)))[0]
 
     def leave(self, game_id: uuid.UUID, player: str) -> Session:
         command = {"type": "LeaveGame"}
-        return self.execute(game_id, lambda rules, s: _by(player, None, command, s, sessions.leave(s, player)))[0]
+        return self.execute(game_id, lambda rules, s: decisions.by(player, None, command, s, sessions.leave(s, player)))[0]
 
     def start(self, game_id: uuid.UUID, player: str) -> Session:
         seed = self.seed(game_id)
@@ -278,7 +230,7 @@ class GameService:
 
         def decide(rules, session):
             events = sessions.start(rules, session, player, rng_for(seed, session.version))
-            return _by(player, None, command, session, events)
+            return decisions.by(player, None, command, session, events)
 
         return self.execute(game_id, decide)[0]
 
@@ -296,7 +248,7 @@ class GameService:
         """A player's command. ``respond`` shapes the answer; with an
         idempotency key, that answer is stored with the events and given again
         for a repeat of the same request."""
-        request_sha256 = hashlib.sha256(_canonical(command_json).encode()).hexdigest()
+        request_sha256 = hashlib.sha256(decisions.canonical(command_json).encode()).hexdigest()
         if idempotency_key is not None:
             earlier = self._earlier_response(player, idempotency_key, request_sha256)
             if earlier is not None:
@@ -313,7 +265,7 @@ class GameService:
             except (DecodeError, TypeError) as error:
                 raise InvalidRequest(str(error)) from None
             events = sessions.play(rules, session, seat, command, rng_for(seed, session.version), seed)
-            return _by(player, seat, command.to_json(), session, events)
+            return decisions.by(player, seat, command.to_json(), session, events)
 
         def remember(conn, session, events):
             seat = session.seat_of(player) or ""
@@ -324,7 +276,7 @@ class GameService:
         try:
             self.execute(game_id, decide, if_match, remember)
         except Exception as error:
-            if idempotency_key is not None and _is_unique_violation(error):
+            if idempotency_key is not None and decisions.is_unique_violation(error):
                 earlier = self._earlier_response(player, idempotency_key, request_sha256)
                 if earlier is not None:
                     return earlier
@@ -358,7 +310,7 @@ class GameService:
                 rng = rng_for(seed + b"/timeout", current.version)
                 command = rules.on_timeout(current.state, seat, rng)
                 batch = sessions.timed_out(rules, current, seat, command, rng_for(seed, current.version), seed)
-                meta = _meta(SYSTEM, seat, command.to_json(), current.version, timeout=True)
+                meta = decisions.metadata(SYSTEM, seat, command.to_json(), current.version, timeout=True)
                 events += batch
                 metadata += [meta] * len(batch)
                 current = sessions.replay(rules, batch, current)
@@ -377,38 +329,10 @@ class GameService:
             if session.status != sessions.SCORING:
                 return Decision([], [])
             events = sessions.scored(rules, session)
-            return Decision(events, [_meta(SYSTEM, None, {"type": "ScoreGame"}, session.version)] * len(events))
+            return Decision(events, [decisions.metadata(SYSTEM, None, {"type": "ScoreGame"}, session.version)] * len(events))
 
         _, events = self.execute(game_id, decide)
         return bool(events)
 
 
-def _by(player, seat, command_json, session: Session, events: list[Event]) -> Decision:
-    meta = _meta(player, seat, command_json, session.version)
-    return Decision(events, [meta] * len(events))
-
-
-def _meta(actor: str, seat: str | None, command_json: Mapping[str, Any], version: int, timeout: bool = False) -> dict:
-    meta = {"actor": actor, "seat": seat, "command": dict(command_json), "decided_at": version}
-    if timeout:
-        meta["timeout"] = True
-    return meta
-
-
-def _data(event: Event) -> dict:
-    data = event.to_json()
-    data.pop("type")
-    return data
-
-
-def _canonical(value) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"))
-
-
-def _is_unique_violation(error: Exception) -> bool:
-    from psycopg import errors
-
-    return isinstance(error, errors.UniqueViolation)
-
-
-__all__ = ["GameService", "Scheduler", "Decision", "IllegalCommand", "parse_game_id", "stream_of"]
+__all__ = ["GameService", "Scheduler", "Decision", "parse_game_id", "stream_of"]

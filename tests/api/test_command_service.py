@@ -16,8 +16,8 @@ from domain.playout import random_command
 
 
 def _new_game(service, options=None):
-    ada, _ = service.register("svc-a")
-    bob, _ = service.register("svc-b")
+    ada, _ = service.players.register("svc-a")
+    bob, _ = service.players.register("svc-b")
     game_id = service.create(ada, "cronberg", {"players": 2, **(options or {})}, None)
     service.join(game_id, bob, None)
     service.start(game_id, ada)

@@ -84,7 +84,7 @@ class Table:
     def __init__(self, service: GameService, store):
         self.service = service
         self.store = store
-        self.players = [service.register(f"worker-test-{uuid.uuid4().hex[:6]}-{n}")[0] for n in (1, 2)]
+        self.players = [service.players.register(f"worker-test-{uuid.uuid4().hex[:6]}-{n}")[0] for n in (1, 2)]
 
     def game(self, game: str = "cronberg", turn_seconds: int | None = None) -> uuid.UUID:
         host, guest = self.players

@@ -1,0 +1,62 @@
+"""What a decision is made of: events with the metadata that says who caused
+them and how (the audit re-runs decisions from it), and the scheduler the
+service tells after each commit."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from domain.engine import Event
+from domain.session import Session
+
+
+@dataclass(frozen=True)
+class Decision:
+    """Events to append, each with the metadata that says who caused it and how."""
+
+    events: list[Event]
+    metadata: list[dict]
+
+
+class Scheduler:
+    """What the service tells the workers after a commit. Redis is disposable:
+    a lost call is recovered by the workers' sweeper from the read models."""
+
+    def schedule_deadline(self, game_id: str, version: int, at: dt.datetime) -> None:
+        pass
+
+    def schedule_scoring(self, game_id: str) -> None:
+        pass
+
+
+def by(player, seat, command_json, session: Session, events: list[Event]) -> Decision:
+    meta = metadata(player, seat, command_json, session.version)
+    return Decision(events, [meta] * len(events))
+
+
+def metadata(actor: str, seat: str | None, command_json: Mapping[str, Any], version: int, timeout: bool = False) -> dict:
+    meta = {"actor": actor, "seat": seat, "command": dict(command_json), "decided_at": version}
+    if timeout:
+        meta["timeout"] = True
+    return meta
+
+
+def event_data(event: Event) -> dict:
+    data = event.to_json()
+    data.pop("type")
+    return data
+
+
+def canonical(value) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+def is_unique_violation(error: Exception) -> bool:
+    from psycopg import errors
+
+    return isinstance(error, errors.UniqueViolation)
+
+
