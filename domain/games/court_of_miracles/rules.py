@@ -12,7 +12,7 @@ from .flow import Draft, draw_plots
 from .legal import legal_commands, placement_commands, to_act
 from .state import State
 from .views import view, visible
-from ...engine import Option, Rules, Standing, rank_by
+from ...engine import IllegalCommand, Option, Rules, Standing, rank_by
 
 
 class CourtOfMiraclesRules(Rules):
@@ -20,19 +20,32 @@ class CourtOfMiraclesRules(Rules):
     title = "The Court of Miracles"
     min_seats = 2
     max_seats = 5
-    options = (Option("players", "int", 4, "Number of players (2-5)", minimum=2, maximum=5),)
+    options = (
+        Option("players", "int", 4, "Number of players (2-5)", minimum=2, maximum=5),
+        Option("first_player", "int", 0,
+               "Seat number of the first player: the last to have visited Notre-Dame de Paris "
+               "(1 = p1, ...); 0 = chosen at random", minimum=0, maximum=5),
+    )
     commands = m.COMMANDS
     events = m.EVENTS
 
     def seats(self, options) -> tuple[str, ...]:
-        return tuple(f"p{i}" for i in range(1, int(options.get("players", 4)) + 1))
+        players = int(options.get("players", 4))
+        first = int(options.get("first_player", 0) or 0)
+        if first > players:
+            raise IllegalCommand(f"option first_player must name one of the {players} seats (1-{players}) or be 0 "
+                                 f"(at random), not {first}")
+        return tuple(f"p{i}" for i in range(1, players + 1))
 
     def setup(self, seats, options, rng: random.Random) -> list:
-        """First player at random (1 coin; the next seat 2, the others 3), one
-        Plot card each, Right-Hands parked on line 3, the rest of the rogues
+        """The first player is the seat named by the option first_player (the
+        last to have visited Notre-Dame de Paris), or one drawn at random when it
+        is 0 ("or randomly"). The first player gets 1 coin, the next seat
+        clockwise 2, the others 3; one Plot card each, Right-Hands parked on line 3, the rest of the rogues
         (absent players' starting sets and the specials) shuffled into the bag."""
         seats = tuple(seats)
-        first = rng.choice(seats)
+        chosen = int(options.get("first_player", 0) or 0)
+        first = seats[chosen - 1] if 0 < chosen <= len(seats) else rng.choice(seats)
         pile = list(PLOT_DECK)
         rng.shuffle(pile)
         bag = list(EXTRA_ROGUES) + [kind for _ in range(self.max_seats - len(seats)) for kind in STARTING_SET]

@@ -2,6 +2,9 @@
 
 import random
 
+import pytest
+
+from domain.engine import IllegalCommand, resolve_options
 from domain.games.court_of_miracles import RULES
 from domain.games.court_of_miracles import messages as m
 from domain.games.court_of_miracles.data import (BOARD_JSON, KING_END, LINES, NEIGHBOURHOODS, PLOT_DECK, ROGUES,
@@ -86,3 +89,27 @@ def test_board_data_has_the_renown_lines_and_the_kings_path_with_wrath_spaces():
 def test_card_data_has_32_rogues_and_24_plot_cards():
     assert sum(r["starting"] * 5 + r["extra"] for r in ROGUES.values()) == 32
     assert len(PLOT_DECK) == 24 and len(set(PLOT_DECK)) == 12
+
+
+def test_first_player_is_the_seat_named_by_the_option_the_last_to_have_visited_notre_dame():
+    for first in range(1, 5):
+        options = resolve_options(RULES.options, {"players": 4, "first_player": first})
+        events = RULES.setup(RULES.seats(options), options, random.Random(first))
+        s = RULES.replay(events)
+        assert s.active == f"p{first}" and events[-1] == m.TurnBegan(f"p{first}")
+        assert s.player(f"p{first}").coins == 1 and s.player(f"p{first % 4 + 1}").coins == 2
+
+
+def test_first_player_is_chosen_at_random_when_the_option_is_0():
+    options = resolve_options(RULES.options, {"players": 4})
+    assert options["first_player"] == 0
+    firsts = {RULES.replay(RULES.setup(RULES.seats(options), options, random.Random(seed))).active
+              for seed in range(40)}
+    assert firsts == {"p1", "p2", "p3", "p4"}
+
+
+def test_first_player_option_must_name_a_seat_of_the_game():
+    with pytest.raises(IllegalCommand, match="first_player must name one of the 3 seats"):
+        RULES.seats(resolve_options(RULES.options, {"players": 3, "first_player": 4}))
+    with pytest.raises(IllegalCommand, match="at most 5"):
+        resolve_options(RULES.options, {"players": 3, "first_player": 6})
