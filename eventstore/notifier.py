@@ -3,9 +3,9 @@
 A NOTIFY holds a database-wide lock from pre-commit to the end of its commit,
 WAL flush included, so NOTIFY inside each appending transaction would make
 appends commit one at a time. Instead, an autocommit append commits without
-it, and this thread sends ``stream_id:version`` right after, many payloads per
-statement, in transactions with an asynchronous commit (they carry nothing
-durable). Appends inside a caller's transaction still NOTIFY in that
+it, and this thread sends ``stream_id:version`` a few milliseconds later, in
+one statement with the others that came meanwhile, in a transaction with an
+asynchronous commit (it carries nothing durable). Appends inside a caller's transaction still NOTIFY in that
 transaction. If the process dies between an append and its notification, the
 notification is lost: waiters then see the change when their timeout makes
 them re-read, so nothing is lost for correctness.
@@ -22,6 +22,7 @@ import psycopg
 from eventstore.listener import CHANNEL
 
 _log = logging.getLogger(__name__)
+BATCH_WINDOW = 0.005  # seconds a notification may wait for others to share its transaction
 
 
 class Notifier:
@@ -42,7 +43,8 @@ class Notifier:
                 self._thread = threading.Thread(target=self._run, name="eventstore-notify",
                                                 daemon=True)
                 self._thread.start()
-            self._condition.notify_all()
+            if len(self._pending) == 1:  # later ones join the batch being gathered
+                self._condition.notify_all()
 
     def flush(self, timeout: float = 5.0) -> None:
         """Wait until every notification queued so far has been sent."""
@@ -57,6 +59,9 @@ class Notifier:
                 self._condition.wait_for(lambda: self._pending or self._stopping)
                 if not self._pending and self._stopping:
                     break
+                if not self._stopping:
+                    # let the notifications of a few more appends join this batch
+                    self._condition.wait_for(lambda: self._stopping, timeout=BATCH_WINDOW)
                 batch, self._pending = self._pending, []
                 self._in_flight = len(batch)
             try:

@@ -104,7 +104,7 @@ class PostgresEventStore:
             try:
                 outcome, version, detail = c.execute(
                     "select outcome, version, detail"
-                    " from eventstore_append(%s, %s, %s::text[], %s)",
+                    " from eventstore_append(%s, %s, %b::text[], %s)",
                     (stream_id, expected, bodies, not separate_notify),
                 ).fetchone()
             except psycopg.errors.UniqueViolation as error:
