@@ -34,9 +34,14 @@ Decisions where the rulebook and the brief are silent:
 - If the challenger and the Elder King are knocked out together, both are
   eliminated; the next challenger (if any) becomes Elder King without a fight,
   else the most recent Elder King wins.
-- A stand-in doom limit (option doom_rounds, default 100 rounds) ends a game in
-  which nobody became Elder King: Vorakesh raises Margath and nobody wins. It
-  bounds random games; players normally finish well before it.
+- The rulebook has no time limit, so by default none applies. An optional stand-in
+  doom limit (option doom_rounds, default 0 = off; tests set it to bound games)
+  ends a game in which nobody became Elder King after that many rounds:
+  Vorakesh raises Margath and nobody wins.
+- The stand-in decks are finite: when a turn ends with no adventure counter on
+  the map that can be attempted (its decks are empty), nothing can change any
+  more (no card can be drawn, so no event refills a counter), and the game ends
+  the same way (DoomFell, reason "no_adventure_left").
 - Standings: the last Elder King first, then the other heroes by how long they
   lasted in the Endgame.
 """

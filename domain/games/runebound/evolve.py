@@ -228,6 +228,9 @@ def _game_over(state: State, winner: str | None, result: str) -> State:
 
 
 def _doom_fell(state: State, e: m.DoomFell) -> State:
+    if e.reason == "no_adventure_left":
+        return _game_over(state, None, f"no adventure was left to attempt in round {e.round}: "
+                                       "Vorakesh raised Lord Margath and nobody wins")
     return _game_over(state, None, f"Vorakesh raised Lord Margath after round {e.round - 1}: nobody wins")
 
 

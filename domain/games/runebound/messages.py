@@ -267,7 +267,10 @@ class TurnEnded(Event):
 
 @dataclass(frozen=True)
 class DoomFell(Event):
+    """Nobody became Elder King: the doom_rounds limit passed (``reason`` "doom_rounds"), or no
+    adventure is left anywhere on the map, so that nothing can change any more ("no_adventure_left")."""
     round: int
+    reason: str = "doom_rounds"
 
 
 @dataclass(frozen=True)

@@ -28,9 +28,10 @@ class RuneboundRules(Rules):
         Option("players", "int", 3, "number of heroes", minimum=2, maximum=6),
         Option("choose_heroes", "bool", True,
                "players choose their heroes in seat order; off: heroes are dealt at random"),
-        Option("doom_rounds", "int", 100,
-               "stand-in doom limit: if nobody became Elder King after this many rounds, "
-               "Vorakesh raises Margath and nobody wins", minimum=5, maximum=200),
+        Option("doom_rounds", "int", 0,
+               "stand-in doom limit, not in the rulebook: if nobody became Elder King after this many "
+               "rounds, Vorakesh raises Margath and nobody wins; 0 (the default) means no limit",
+               minimum=0, maximum=200),
     )
     commands = m.COMMANDS
     events = m.EVENTS
@@ -49,7 +50,7 @@ class RuneboundRules(Rules):
                 cards.append(data.MARGATH)  # Lord Margath is the last red card
             decks[name] = tuple(cards)
         started = m.GameStarted(seats=tuple(seats), heroes=heroes, decks=decks, counters=data.WILDS,
-                                market=tuple(data.MARKET), doom_rounds=int(options.get("doom_rounds", 100)))
+                                market=tuple(data.MARKET), doom_rounds=int(options.get("doom_rounds", 0)))
         b = Builder(evolve(None, started), rng)
         if not choose:
             begin_turn(b, seats[0], 1)

@@ -100,7 +100,7 @@ class State:
     discards: tuple[str, ...] = ()
     counters: tuple[str, ...] = ()  # wild places holding their adventure counter
     market: tuple[str, ...] = ()
-    doom_rounds: int = 100
+    doom_rounds: int = 0  # 0: no doom limit
     active: str | None = None
     step: str = "move"  # move, adventure, experience, combat, placing, over
     movement: int = 0

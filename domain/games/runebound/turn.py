@@ -37,11 +37,15 @@ def move(b: Builder, seat: str, place: str) -> None:
 
 
 def adventure_deck(state, seat: str) -> str | None:
-    """The deck an adventure here would draw from first, or None if it cannot be attempted."""
-    hero = state.hero(seat)
-    if hero.place not in state.counters:
+    """The deck an adventure where the hero stands would draw from first, or None if it cannot be attempted."""
+    return deck_at(state, state.hero(seat).place)
+
+
+def deck_at(state, place: str) -> str | None:
+    """The deck an adventure at ``place`` would draw from first, or None if it cannot be attempted."""
+    if place not in state.counters:
         return None
-    colour = data.PLACES[hero.place]["counter"]
+    colour = data.PLACES[place]["counter"]
     if colour == "blue":
         return "crown_blue" if state.deck("crown_blue") else None
     if state.deck(colour):
@@ -160,7 +164,11 @@ def end_turn(b: Builder, seat: str) -> None:
     seats = b.state.seats
     index = (seats.index(seat) + 1) % len(seats)
     round_ = b.state.round + (1 if index == 0 else 0)
-    if round_ > b.state.doom_rounds:
+    if b.state.doom_rounds and round_ > b.state.doom_rounds:
         b.emit(m.DoomFell(round=round_))
+        return
+    if not any(deck_at(b.state, place) for place in b.state.counters):
+        # Stand-in: the decks are finite; with no adventure left anywhere nothing can change any more.
+        b.emit(m.DoomFell(round=round_, reason="no_adventure_left"))
         return
     begin_turn(b, seats[index], round_)

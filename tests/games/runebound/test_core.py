@@ -8,6 +8,7 @@ import pytest
 
 from domain.engine import IllegalCommand
 from domain.games.runebound import data
+from domain.games.runebound.state import replace
 
 
 def in_combat(rb, enemy="Goblin Scouts", *more, phase="ranged"):
@@ -217,6 +218,35 @@ def test_the_doom_limit_ends_a_game_without_an_elder_king(rb):
     events, state = rb.act(state, "p2", m.EndTurn())
     assert events[-1] == m.DoomFell(round=61)
     assert rb.RULES.outcome(state).endswith("nobody wins") and rb.RULES.to_act(state) == frozenset()
+
+
+def test_the_doom_limit_is_an_option_that_is_off_by_default_as_the_rulebook_has_none(rb):
+    m = rb.m
+    option = next(o for o in rb.RULES.options if o.name == "doom_rounds")
+    assert (option.default, option.minimum) == (0, 0)
+    started = rb.RULES.setup(("p1", "p2"), {"players": 2, "choose_heroes": False}, random.Random(0))[0]
+    assert started.doom_rounds == 0
+    state = rb.RULES.replay([m.GameStarted(**{**started.__dict__, "heroes": ("Sir Aldric", "Nightshade")}),
+                             m.TurnBegan(seat="p2", round=500, movement=1), m.Moved(seat="p2", place="Tamalir")])
+    events, state = rb.act(state, "p2", m.EndTurn())
+    assert events[-1] == m.TurnBegan(seat="p1", round=501, movement=4) and rb.RULES.outcome(state) is None
+
+
+def test_when_no_adventure_is_left_anywhere_on_the_map_doom_falls_and_nobody_wins(rb):
+    """Stand-in: the decks are finite; once no counter on the map can be attempted nothing
+    can change any more (no card can be drawn, so no event refills a counter)."""
+    m = rb.m
+    blue_only = [place for place in data.WILDS if data.PLACES[place]["counter"] == "blue"]
+    state = replace(rb.given(m.Moved(seat="p1", place="Tamalir"), players=2, decks={"crown_blue": ()}),
+                    counters=tuple(blue_only))
+    events, after = rb.act(state, "p1", m.EndTurn())
+    assert events[-1] == m.DoomFell(round=1, reason="no_adventure_left")
+    assert rb.RULES.outcome(after) == ("no adventure was left to attempt in round 1: "
+                                       "Vorakesh raised Lord Margath and nobody wins")
+    assert [s.rank for s in rb.RULES.score(after)] == [1, 1]
+    # one card left in the Crown blue deck keeps the game going
+    events, _ = rb.act(state.with_deck("crown_blue", ("Knave of Hate",)), "p1", m.EndTurn())
+    assert events[-1] == m.TurnBegan(seat="p2", round=1, movement=4)
 
 
 def test_a_seat_not_to_act_is_refused(rb):
