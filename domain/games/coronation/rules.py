@@ -74,7 +74,7 @@ class CoronationRules(Rules):
         commands = legal_commands(state, seat)
         if not commands:
             raise not_your_turn(seat, to_act(state))
-        return rng.choice(commands)
+        return timeout_choice(commands, rng)
 
     def view(self, state: State | None, viewer: str | None) -> dict:
         return view(state, viewer)
@@ -89,6 +89,37 @@ class CoronationRules(Rules):
         points = {seat: int((seat == LIND_SEAT) == (state.winner == LIND_SEAT)) for seat in state.seats}
         ranks = rank_by(points)
         return [Standing(seat, ranks[seat], points[seat]) for seat in state.seats]
+
+
+def action_kind(command: m.Command) -> str:
+    """The kind of a command for the timeout bot: its type, the detective it
+    moves, the way it goes, and whether it sets a trap."""
+    return "/".join(
+        (
+            type(command).__name__,
+            str(getattr(command, "detective", "")),
+            str(getattr(command, "by", "")),
+            "trap" if getattr(command, "trap", None) else "",
+        )
+    )
+
+
+HIDE_CHANCE = 0.1  # how often a timed-out Lind who could move hides instead
+
+
+def timeout_choice(commands: list[m.Command], rng: random.Random) -> m.Command:
+    """A legal random action that first draws a kind of action, then one of
+    that kind; a Lind who may move hides only now and then. Otherwise his ~90
+    possible decoys would make a timed-out Lind hide nearly every time and
+    spend both turn-skip cards at once."""
+    kinds: dict[str, list[m.Command]] = {}
+    for command in commands:
+        kinds.setdefault(action_kind(command), []).append(command)
+    hides = [kind for kind in kinds if kind.startswith(m.HideLind.__name__)]
+    if len(kinds) > len(hides) and rng.random() >= HIDE_CHANCE:
+        for kind in hides:
+            del kinds[kind]
+    return rng.choice(kinds[rng.choice(sorted(kinds))])
 
 
 def deal(equipment: str, rng: random.Random) -> list[m.Event]:
