@@ -12,7 +12,7 @@ from domain.engine import EVERYONE, IllegalCommand, field_types
 from domain.games.court_of_miracles import RULES
 from domain.games.court_of_miracles import messages as m
 from domain.games.court_of_miracles.data import NEIGHBOURHOOD_IDS, PLOT_KINDS, ROGUES
-from domain.playout import check_step, play, start, step
+from domain.playout import play, start, step
 
 ALLOWED = {int, str, bool, tuple[int, ...], tuple[str, ...], int | None, str | None, bool | None}
 
