@@ -100,7 +100,8 @@ class PostgresEventStore:
             # In autocommit the append commits on its own and the notifier sends its
             # NOTIFY (see eventstore/notifier.py); inside a caller's transaction the
             # NOTIFY rides along and fires when that transaction commits.
-            separate_notify = c.autocommit
+            separate_notify = (c.autocommit and c.info.transaction_status
+                               == psycopg.pq.TransactionStatus.IDLE)
             try:
                 outcome, version, detail = c.execute(
                     "select outcome, version, detail"

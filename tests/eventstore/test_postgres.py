@@ -35,6 +35,16 @@ def test_append_inside_a_rolled_back_transaction_leaves_nothing(event_store, dat
     assert event_store.load_snapshot(stream_id, 1) is None
 
 
+def test_waiters_hear_of_an_append_in_a_callers_transaction_only_once_it_commits(
+        event_store, stream_id):
+    event_store.append(stream_id, events("A"), NO_STREAM)
+    with event_store.pool.connection() as conn:  # autocommit, with an explicit transaction
+        with conn.transaction():
+            event_store.append(stream_id, events("B"), 1, conn=conn)
+            assert event_store.wait_for_version(stream_id, 1, timeout=0.5) == 1
+        assert event_store.wait_for_version(stream_id, 1, timeout=30) == 2
+
+
 def test_two_appends_racing_on_one_stream_let_exactly_one_win(event_store, database_url,
                                                                stream_id):
     event_store.append(stream_id, events("A"), NO_STREAM)
