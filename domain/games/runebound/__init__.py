@@ -7,7 +7,8 @@ events, Vassal sets, wild Dragon Lords, Lord Margath, the Endgame and the Elder
 King Confrontation.
 
 Decisions where the rulebook and the brief are silent:
-- Heroes are dealt at random from the eight hero cards.
+- Players choose their heroes from the eight hero cards in seat order (option
+  choose_heroes; off: heroes are dealt at random).
 - A turn: refresh (ready every card, discard exhaustion), movement (one movement
   die rolled when the turn begins; walk up to that many roads), adventure at a
   wild place that holds a counter, market in a town (heal, buy), experience.

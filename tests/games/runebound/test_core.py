@@ -150,6 +150,21 @@ def test_an_ally_fights_beside_the_hero_and_takes_the_wounds_of_its_phase(rb):
     assert state.hero("p1").allies[0].wounds == 1
 
 
+def test_an_ally_whose_wounds_reach_its_life_is_discarded_and_allies_are_exhausted_after_combat(rb):
+    m = rb.m
+    state = rb.given(m.Bought(seat="p1", card="Hired Archer", gold=0),
+                     m.Bought(seat="p1", card="Sellsword", gold=0), m.Moved(seat="p1", place="Frostmere"),
+                     m.CombatBegan(seat="p1", enemy="Wyvern", opponent=None, allies=("Hired Archer", "Sellsword"),
+                                   opponent_allies=()),
+                     m.Suffered(seat="p1", wounds=0, exhaustion=0, ally="Hired Archer", ally_wounds=2))
+    events, state = rb.act(state, "p1", m.Attack(), rb.Dice(1))  # the Wyvern deals 2 in the ranged phase
+    assert events[-2] == m.Suffered(seat="p1", wounds=1, exhaustion=0, ally="Hired Archer", ally_wounds=1)
+    assert [a.name for a in state.hero("p1").allies] == ["Sellsword"] and state.hero("p1").wounds == 1
+    state = rb.RULES.replay([m.PhaseEnded(phase="ranged", round=2)], state)
+    _, state = rb.act(state, "p1", m.Retreat())
+    assert state.hero("p1").exhausted == ("Sellsword",)
+
+
 def test_healing_in_a_town_market_costs_gold_per_wound(rb):
     m = rb.m
     state = rb.given(m.Suffered(seat="p1", wounds=2, exhaustion=0), m.Moved(seat="p1", place="Tamalir"))

@@ -65,6 +65,19 @@ def test_when_no_crown_card_of_that_colour_remains_the_player_draws_again_from_t
     assert after.step == "combat"
 
 
+def test_when_the_runebound_deck_runs_out_while_drawing_again_the_adventure_comes_to_nothing(rb):
+    m = rb.m
+    state = rb.given(m.Moved(seat="p1", place="Greyhaven Pass"),
+                     decks={"yellow": ("Ruined Library",), "crown_yellow": ()})
+    events, after = rb.act(state, "p1", m.Adventure())
+    assert events == [m.CardDrawn(seat="p1", deck="yellow", card="Ruined Library"),
+                      m.CardDiscarded(card="Ruined Library"), m.AdventureSkipped(seat="p1")]
+    assert after.step == "experience" and "Greyhaven Pass" in after.counters
+    assert m.Adventure() not in rb.RULES.legal_commands(
+        rb.RULES.replay([m.TurnBegan(seat="p1", round=2, movement=1), m.Moved(seat="p1", place="Greyhaven Pass")],
+                        after), "p1")
+
+
 def test_a_drawn_runebound_challenge_is_resolved_normally(rb):
     m = rb.m
     state = rb.given(m.Moved(seat="p1", place="Frostmere"), decks={"green": ("Goblin Scouts",)})
