@@ -120,6 +120,7 @@ def _compare_games(options, seed) -> Counter:
         if [_public(e) for e in b_events] != [_public(e) for e in a_events]:
             break  # the public facts part (B cornered, or B elsewhere when A is caught)
         a, b = RULES.replay(a_events, a), RULES.replay(b_events, b)
+        counts["a hide for a move"] += isinstance(command, m.HideLind) != isinstance(b_command, m.HideLind)
         if a.route != b.route or a.lind_at != b.lind_at:
             counts["differing"] += 1
             counts["after a reveal"] += any(card.location_shown for card in a.route)
@@ -139,6 +140,7 @@ def test_no_detective_seat_or_spectator_can_tell_two_games_that_differ_only_in_l
         counts += _compare_games(options, seed)
     assert counts["differing"] > 300, counts
     assert counts["after a reveal"] > 50, counts
+    assert counts["a hide for a move"] > 20, counts
 
 
 # Deep positions --------------------------------------------------------------

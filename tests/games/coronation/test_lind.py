@@ -186,3 +186,32 @@ def test_only_lind_moves_lind_and_lind_moves_no_detective():
         decide(events, D1, MoveLind(LUBYANKA, "foot"))
     with pytest.raises(IllegalCommand, match="moves no detective"):
         decide(events, LIND, MoveDetective(FANDORIN, 2, "foot"))
+
+
+def _walk_to_turn(last_turn_option: dict, turns: int):
+    """Lind walked ``turns`` times (to distinct locations 30, 31, ...); the
+    detectives have acted in the last of those turns but for Fandorin."""
+    steps = [(30 + n, "foot", None) for n in range(1, turns)]
+    events = route(30, *steps, **last_turn_option) + [LindMoved(30 + turns, "foot", None, False)]
+    return only_detective_left(events, FANDORIN)
+
+
+def test_lind_wins_when_turn_21_the_default_last_turn_ends():
+    events = _walk_to_turn({}, 21)
+    state = state_of(events)
+    assert (state.turn, state.last_turn) == (21, 21)
+    new = decide(events, D1, MoveDetective(FANDORIN, 2, "foot"))
+    assert new == [DetectiveMoved(FANDORIN, 2, "foot"), LindWon("time")]
+    assert RULES.outcome(state_of(events + new)) == "Doctor Lind wins: turn 21 ended and he was never caught"
+
+
+def test_the_game_goes_on_after_turn_20():
+    events = _walk_to_turn({}, 20)
+    new = decide(events, D1, MoveDetective(FANDORIN, 2, "foot"))
+    assert new == [DetectiveMoved(FANDORIN, 2, "foot"), TurnEnded(20)]
+    assert RULES.outcome(state_of(events + new)) is None
+
+
+def test_the_last_turn_is_an_option():
+    events = _walk_to_turn({"last_turn": 22}, 21)
+    assert decide(events, D1, MoveDetective(FANDORIN, 2, "foot"))[-1] == TurnEnded(21)

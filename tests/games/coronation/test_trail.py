@@ -209,3 +209,20 @@ def test_lind_wins_at_once_when_his_extraordinary_movement_takes_the_last_jewel(
     events = then(events, (D1, MoveDetective(FANDORIN, 53, "foot")))
     new = decide(events, LIND, MoveLindExtraordinarily(SPASSKY))
     assert new == [LindMovedExtraordinarily(SPASSKY, True), LindWon("jewels")]
+
+
+def test_only_the_detective_who_enters_uses_his_own_instrument_against_a_trap():
+    kit = {MASA: ("ticket", "respirator"), FANDORIN: ("ticket", "money")}
+    events = _left("gas-in-the-cellar", hands=kit, places={FANDORIN: USPENSKY, MASA: 1})
+    new = decide(events, D1, MoveDetective(FANDORIN, RED_SQUARE, "foot"))
+    assert new[-1] == TrapSuffered(FANDORIN, 0, "gas-in-the-cellar", "lose-next-action", False)
+    assert state_of(events + new).detective(MASA).instruments == ("respirator",)
+
+
+def test_defusing_discards_the_instrument_and_the_detective_acts_on_next_turn():
+    events = _left("suspicious-snack", hands={FANDORIN: ("first-aid-kit", "first-aid-kit")})
+    events = then(events, (D1, MoveDetective(FANDORIN, RED_SQUARE, "foot")))
+    assert events[-1] == TrapDefused(FANDORIN, 0, "suspicious-snack", "first-aid-kit")
+    state = state_of(events)
+    assert state.detective(FANDORIN).instruments == ("first-aid-kit",)
+    assert not state.detective(FANDORIN).stunned and RULES.to_act(state) == {D1}  # no extraordinary movement

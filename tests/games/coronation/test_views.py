@@ -100,3 +100,31 @@ def test_views_match_the_api_schema():
         assert ViewSchema().validate(RULES.view(state_of(events), viewer)) == {}
     view = RULES.view(state_of(events), None)
     assert len(view["board"]["locations"]) == 92 and view["board"]["foot_lines"]
+
+
+def test_a_move_that_leaves_no_card_is_public_through_lind_s_card_count_and_nothing_more():
+    """The brief makes Lind's card count and "a card lies on it" public, so a
+    foot move without a trap is told from a hide (which always leaves its
+    turn-skip card) by the count alone; the event says no more than that."""
+    bare = lind_at(RED_SQUARE) + [LindMoved(LUBYANKA, "foot", None, False)]
+    hid = lind_at(RED_SQUARE) + [LindMoved(90, "hide", "turn-skip", False)]
+    for viewer in OTHERS:
+        bare_view, hid_view = RULES.view(state_of(bare), viewer), RULES.view(state_of(hid), viewer)
+        assert (bare_view["lind_cards_left"], hid_view["lind_cards_left"]) == (24, 23)
+        assert (bare_view["route"][0]["card_left"], hid_view["route"][0]["card_left"]) == (False, True)
+        assert RULES.visible(bare[-1], viewer) == {"type": "LindMoved", "card_left": False, "jewel_stolen": False}
+        assert RULES.visible(hid[-1], viewer) == {"type": "LindMoved", "card_left": True, "jewel_stolen": False}
+
+
+def test_every_lind_turn_looks_the_same_in_the_feed_but_for_card_left_and_jewel_stolen():
+    shapes = set()
+    for way in (
+        LindMoved(LUBYANKA, "foot", None, True),
+        LindMoved(LUBYANKA, "foot", "locked-in", False),
+        LindMoved(33, "cab", "ticket", False),
+        LindMoved(11, "underground", "note", False),
+        LindMoved(90, "hide", "turn-skip", False),
+    ):
+        for viewer in OTHERS:
+            shapes.add(tuple(sorted(RULES.visible(way, viewer))))
+    assert shapes == {("card_left", "jewel_stolen", "type")}
