@@ -36,7 +36,7 @@ class InMemoryEventStore:
         self._closed = False
 
     def append(self, stream_id: str, events: Sequence[NewEvent], expected_version,
-               conn=None) -> int:
+               conn=None, *, announce_later: bool = False) -> int:
         events, expected, bodies = prepare_append(stream_id, events, expected_version)
         with self._condition:
             stream = self._streams.get(stream_id, [])
@@ -94,6 +94,9 @@ class InMemoryEventStore:
             raise EventIdConflict(f"stream {stream_id!r}: event {event.event_id} is already"
                                   f" stored {where}")
         return first
+
+    def announce(self, stream_id: str, version: int) -> None:
+        """Waiters are woken by append itself here."""
 
     def save_snapshot(self, stream_id: str, version: int, schema_version: int, state: bytes,
                       conn=None) -> None:

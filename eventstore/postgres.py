@@ -89,7 +89,16 @@ class PostgresEventStore:
     # -- writing -----------------------------------------------------------------
 
     def append(self, stream_id: str, events: Sequence[NewEvent], expected_version,
-               conn=None) -> int:
+               conn=None, *, announce_later: bool = False) -> int:
+        """Append events; return the stream's new version.
+
+        Outside a transaction the append commits on its own, and the notifier
+        sends its NOTIFY (see eventstore/notifier.py). Inside the caller's
+        transaction the NOTIFY rides along and fires when that transaction
+        commits, but it also makes concurrent commits wait for each other; a
+        caller that passes ``announce_later=True`` skips it and calls
+        ``announce(stream_id, version)`` itself once its transaction committed.
+        """
         events, expected, bodies = prepare_append(stream_id, events, expected_version)
         if not events:
             actual = self.stream_version(stream_id, conn=conn)
@@ -97,26 +106,27 @@ class PostgresEventStore:
                 raise WrongExpectedVersion(stream_id, expected_version, actual)
             return actual
         with self._connection(conn) as c:
-            # In autocommit the append commits on its own and the notifier sends its
-            # NOTIFY (see eventstore/notifier.py); inside a caller's transaction the
-            # NOTIFY rides along and fires when that transaction commits.
-            separate_notify = (c.autocommit and c.info.transaction_status
-                               == psycopg.pq.TransactionStatus.IDLE)
+            commits_now = (c.autocommit and c.info.transaction_status
+                           == psycopg.pq.TransactionStatus.IDLE)
             try:
                 outcome, version, detail = c.execute(
                     "select outcome, version, detail"
                     " from eventstore_append(%s, %s, %b::text[], %s)",
-                    (stream_id, expected, bodies, not separate_notify),
+                    (stream_id, expected, bodies, not (commits_now or announce_later)),
                 ).fetchone()
             except psycopg.errors.UniqueViolation as error:
                 raise EventIdConflict(_unique_violation_message(stream_id, error)) from None
-        if outcome == "ok" and separate_notify:
-            self._notifier.notify(stream_id, version)
+        if outcome == "ok" and commits_now:
+            self.announce(stream_id, version)
         if outcome in ("ok", "duplicate"):
             return version
         if outcome == "conflict":
             raise WrongExpectedVersion(stream_id, expected_version, version)
         raise EventIdConflict(f"stream {stream_id!r}: {detail}")
+
+    def announce(self, stream_id: str, version: int) -> None:
+        """NOTIFY ``stream_id:version`` soon, from the notifier's connection."""
+        self._notifier.notify(stream_id, version)
 
     def save_snapshot(self, stream_id: str, version: int, schema_version: int, state: bytes,
                       conn=None) -> None:

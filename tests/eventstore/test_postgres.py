@@ -45,6 +45,20 @@ def test_waiters_hear_of_an_append_in_a_callers_transaction_only_once_it_commits
         assert event_store.wait_for_version(stream_id, 1, timeout=30) == 2
 
 
+def test_a_caller_can_announce_its_append_itself_after_its_commit(event_store, database_url,
+                                                                   stream_id):
+    with psycopg.connect(database_url, autocommit=True) as listener:
+        listener.execute("listen boardlog_events")
+        with event_store.pool.connection() as conn:
+            with conn.transaction():
+                event_store.append(stream_id, events("A"), NO_STREAM, conn=conn,
+                                   announce_later=True)
+        heard = [n.payload for n in listener.notifies(timeout=0.3)]
+        assert f"{stream_id}:1" not in heard
+        event_store.announce(stream_id, 1)
+        assert _next_payload_for(listener, stream_id) == f"{stream_id}:1"
+
+
 def test_two_appends_racing_on_one_stream_let_exactly_one_win(event_store, database_url,
                                                                stream_id):
     event_store.append(stream_id, events("A"), NO_STREAM)
@@ -121,12 +135,8 @@ def test_an_append_notifies_the_channel_with_stream_and_version(event_store, dat
     with psycopg.connect(database_url, autocommit=True) as listener:
         listener.execute("listen boardlog_events")
         event_store.append(stream_id, events("A", "B"), NO_STREAM)
-        payloads = []
-        while not payloads:
-            batch = list(listener.notifies(timeout=10, stop_after=1))
-            assert batch, "no notification arrived"
-            payloads = [n.payload for n in batch if n.payload.startswith(stream_id + ":")]
-    assert payloads[0] == f"{stream_id}:2"
+        payload = _next_payload_for(listener, stream_id)
+    assert payload == f"{stream_id}:2"
 
 
 def test_the_feed_holds_back_a_commit_while_an_earlier_transaction_is_open(
@@ -204,6 +214,14 @@ def test_a_reader_sees_every_event_of_many_concurrent_writers_exactly_once(event
     assert len(ids) == writers * per_writer and len(set(ids)) == len(ids)
     for stream in streams:
         assert [e.data["i"] for e in seen if e.stream_id == stream] == list(range(per_writer))
+
+
+def _next_payload_for(listener, stream_id):
+    while True:
+        batch = list(listener.notifies(timeout=10, stop_after=1))
+        assert batch, "no notification arrived"
+        if batch[0].payload.startswith(stream_id + ":"):
+            return batch[0].payload
 
 
 def _drain(store, after):
