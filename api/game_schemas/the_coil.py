@@ -63,9 +63,12 @@ class SeatSchema(Schema):
     seat = fields.String(required=True)
     x = fields.Integer(required=True)
     y = fields.Integer(required=True)
-    nation = fields.Nested(NationSchema, required=True)
-    western_border = fields.String(required=True, metadata={"description": "nation on this seat's left"})
-    eastern_border = fields.String(required=True, metadata={"description": "nation on this seat's right"})
+    nation = fields.Nested(NationSchema, allow_none=True, required=True,
+                           metadata={"description": "null until the seat has chosen its nation"})
+    western_border = fields.String(allow_none=True, required=True,
+                                   metadata={"description": "nation on this seat's left (null while nations are chosen)"})
+    eastern_border = fields.String(allow_none=True, required=True,
+                                   metadata={"description": "nation on this seat's right (null while nations are chosen)"})
     reserves = fields.List(fields.Integer(), required=True, metadata={"description": "die values, sorted"})
     population = fields.Integer(required=True)
     hand_count = fields.Integer(required=True)
@@ -74,8 +77,10 @@ class SeatSchema(Schema):
     hand = fields.List(fields.Nested(CardSchema), allow_none=True, required=True, metadata={"description": "only for its owner"})
     strategies = fields.List(fields.Nested(StrategySchema), allow_none=True, required=True,
                              metadata={"description": "only for its owner; oldest first, the newest governs capacities"})
-    chosen_strategy = fields.String(allow_none=True, required=True, metadata={"description": "only for its owner"})
-    claimed = fields.List(fields.Nested(ClaimedSchema), allow_none=True, required=True, metadata={"description": "only for its owner"})
+    chosen_strategy = fields.String(allow_none=True, required=True,
+                                    metadata={"description": "only for its owner, and for everyone at the end"})
+    claimed = fields.List(fields.Nested(ClaimedSchema), allow_none=True, required=True,
+                          metadata={"description": "faces only for its owner, and for everyone at the end"})
 
 
 class DeckSchema(Schema):
@@ -96,6 +101,11 @@ class RegionSchema(Schema):
     y = fields.Integer(required=True)
     full = fields.Boolean(required=True)
     dice = fields.List(fields.Nested(DieSchema), required=True, metadata={"description": "bottom (starting arrow) first"})
+
+
+class NationChoiceSchema(Schema):
+    seat = fields.String(required=True, metadata={"description": "the seat choosing now (seat order, p1 first)"})
+    available = fields.List(fields.Nested(NationSchema), required=True)
 
 
 class EscalationSchema(Schema):
@@ -135,7 +145,8 @@ class LayoutSchema(Schema):
 
 
 class ViewSchema(Schema):
-    phase = fields.String(required=True, metadata={"enum": ["expansion", "muster", "escalation", "battle", "choose", "over"]})
+    phase = fields.String(required=True, metadata={"enum": [
+        "nations", "expansion", "muster", "escalation", "battle", "conquest", "choose", "over"]})
     round = fields.Integer(required=True)
     northern_die = fields.Integer(required=True)
     to_act = fields.List(fields.String(), required=True)
@@ -147,6 +158,9 @@ class ViewSchema(Schema):
     coil = fields.List(fields.Nested(RegionSchema), required=True)
     strategy_deck_count = fields.Integer(required=True)
     turn_order = fields.List(fields.String(), required=True)
+    nation_choice = fields.Nested(NationChoiceSchema, allow_none=True, required=True,
+                                  metadata={"description": "while the seats choose their nations"})
     escalation = fields.Nested(EscalationSchema, allow_none=True, required=True)
     battle = fields.Nested(BattleSchema, allow_none=True, required=True)
-    scores = fields.List(fields.Nested(ScoreSchema), allow_none=True, required=True, metadata={"description": "at the end"})
+    scores = fields.List(fields.Nested(ScoreSchema), allow_none=True, required=True,
+                         metadata={"description": "at the end, for everyone"})

@@ -7,25 +7,26 @@ import random
 
 from ...engine import IllegalCommand, not_your_turn
 from .battle import VALUES, apply_tactic, can_deploy, check_tactic, deploy_refusal, tactic_of
-from .data import NATIONS
+from .conquest import claim, placement_refusal
+from .data import NATION_IDS, NATIONS
 from .flow import (
-    Emitter, after_choice, after_escalation_turn, after_expansion, after_muster, begin_battle_turn, conquest,
-    has_cards, refill,
+    Emitter, after_choice, after_conquest, after_escalation_turn, after_expansion, after_muster,
+    begin_battle_turn, conquest, deal, has_cards, refill,
 )
 from .messages import (
-    BattleTurnEnded, ChooseStrategy, Deploy, DiceMustered, DieDeployed, DieShifted, EndEscalation, EndTurn,
+    BattleTurnEnded, ChooseNation, ChooseStrategy, NationChosen, PlaceRegions, RegionsClaimed, Deploy, DiceMustered, DieDeployed, DieShifted, EndEscalation, EndTurn,
     EscalationTurnEnded, Expand, Muster, PlayTactic, Recruit, Recruited, RegionFlipped, Scout, Scouted,
     ShiftDie, Stop, Stopped, StrategyChosen, Strategized, Strategize, TacticPlayed,
 )
 from .state import State
 
 PHASE_OF = {
-    Expand: "expansion", Muster: "muster", Recruit: "escalation", Scout: "escalation",
+    ChooseNation: "nations", Expand: "expansion", Muster: "muster", Recruit: "escalation", Scout: "escalation",
     Strategize: "escalation", EndEscalation: "escalation", Deploy: "battle", PlayTactic: "battle",
-    ShiftDie: "battle", EndTurn: "battle", Stop: "battle", ChooseStrategy: "choose",
+    ShiftDie: "battle", EndTurn: "battle", Stop: "battle", PlaceRegions: "conquest", ChooseStrategy: "choose",
 }
 PHASE_NAMES = {
-    "expansion": "the Expansion phase", "muster": "the Muster phase", "escalation": "the Escalation phase",
+    "nations": "setup (choosing nations)", "expansion": "the Expansion phase", "muster": "the Muster phase", "escalation": "the Escalation phase",
     "battle": "the Battle phase", "choose": "the end of the game (choosing a strategy card)",
     "conquest": "the Conquest phase", "over": "a finished game", "setup": "setup",
 }
@@ -43,17 +44,30 @@ def decide(state: State, seat: str, command, rng: random.Random) -> list:
         raise IllegalCommand(
             f"{type(command).__name__} belongs to {PHASE_NAMES[phase]}, but this is {PHASE_NAMES[state.phase]}"
         )
-    em = Emitter(state)
+    em = Emitter(state, rng)
     HANDLERS[type(command)](em, seat, command, rng)
     return em.events
 
 
-# ---------------------------------------------------------------- expansion and muster
+# ---------------------------------------------------------------- setup, expansion and muster
+
+
+def _choose_nation(em: Emitter, seat: str, command: ChooseNation, rng: random.Random) -> None:
+    state = em.state
+    free = [n for n in NATION_IDS if n not in state.nations]
+    if command.nation not in NATIONS:
+        raise IllegalCommand(f"there is no nation {command.nation!r}; free: {', '.join(free)}")
+    if command.nation in state.nations:
+        raise IllegalCommand(
+            f"{NATIONS[command.nation].name} was chosen by {state.seat_of_nation(command.nation)}; free: {', '.join(free)}"
+        )
+    em.emit(NationChosen(seat, command.nation))
+    if em.state.current() is None:
+        deal(em, rng)
 
 
 def _expand(em: Emitter, seat: str, command: Expand, rng: random.Random) -> None:
     nation = em.state.nation_of(seat)
-    refill(em, rng, nation)
     em.emit(RegionFlipped(seat, nation, em.state.deck(nation)[0]))
     after_expansion(em, rng)
 
@@ -95,11 +109,9 @@ def _scout(em: Emitter, seat: str, command: Scout, rng: random.Random) -> None:
         raise IllegalCommand(f"no homeland deck {nation!r} is in play; decks: {', '.join(em.state.table())}")
     if not has_cards(em.state, nation):
         raise IllegalCommand(f"the {NATIONS[nation].name} homeland deck and its discard area are empty")
-    refill(em, rng, nation)
-    card = em.state.deck(nation)[0]
     refill(em, rng, nation, need=2)
     deck = em.state.deck(nation)
-    em.emit(Scouted(seat, nation, card, deck[1] if len(deck) > 1 else None))
+    em.emit(Scouted(seat, nation, deck[0], deck[1] if len(deck) > 1 else None))
     _after_action(em, seat, rng)
 
 
@@ -180,7 +192,16 @@ def _stop(em: Emitter, seat: str, command: Stop, rng: random.Random) -> None:
     conquest(em, rng)
 
 
-# ---------------------------------------------------------------- end of game
+# ---------------------------------------------------------------- conquest and end of game
+
+
+def _place_regions(em: Emitter, seat: str, command: PlaceRegions, rng: random.Random) -> None:
+    regions = tuple(command.regions)
+    refusal = placement_refusal(em.state, seat, regions)
+    if refusal:
+        raise IllegalCommand(refusal)
+    em.emit(RegionsClaimed(seat, claim(em.state, seat, regions)))
+    after_conquest(em, rng)
 
 
 def _choose(em: Emitter, seat: str, command: ChooseStrategy, rng: random.Random) -> None:
@@ -191,7 +212,7 @@ def _choose(em: Emitter, seat: str, command: ChooseStrategy, rng: random.Random)
 
 
 HANDLERS = {
-    Expand: _expand, Muster: _muster, Recruit: _recruit, Scout: _scout, Strategize: _strategize,
+    ChooseNation: _choose_nation, PlaceRegions: _place_regions, Expand: _expand, Muster: _muster, Recruit: _recruit, Scout: _scout, Strategize: _strategize,
     EndEscalation: _end_escalation, Deploy: _deploy, PlayTactic: _play_tactic, ShiftDie: _shift_die,
     EndTurn: _end_turn, Stop: _stop, ChooseStrategy: _choose,
 }

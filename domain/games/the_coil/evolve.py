@@ -8,11 +8,11 @@ from dataclasses import replace
 from .data import CARDS, NATION_IDS
 from .messages import (
     BattleTurnEnded, CardsDrawn, DeckShuffled, DiceMustered, DiceReturned, DieDeployed, DieShifted,
-    EscalationTurnEnded, GameEnded, GameStarted, PhaseBegan, Recruited, RegionFlipped, RegionsClaimed,
+    EscalationTurnEnded, GameEnded, GameStarted, NationChosen, NeutralNationDrawn, PhaseBegan, Recruited, RegionFlipped, RegionsClaimed,
     RegionsLeftPlay, ReservesRerolled, RoundBegan, Scouted, Stopped, StrategyChosen, StrategyDeckShuffled,
     StrategyDrawn, Strategized, TacticPlayed,
 )
-from .state import Region, State, escalation_actions, remove_one, with_nation, with_seat, wrap
+from .state import SIMULTANEOUS, Region, State, escalation_actions, remove_one, with_nation, with_seat, wrap
 
 
 def _add_dice(state: State, seat: str, values) -> State:
@@ -61,11 +61,15 @@ def evolve(state: State | None, event) -> State:
         n = len(event.seats)
         empty = tuple(() for _ in NATION_IDS)
         return State(
-            seats=event.seats, nations=event.nations, neutral=event.neutral, decks=empty, discards=empty,
+            seats=event.seats, nations=tuple(event.nations) or (None,) * n, neutral=event.neutral, decks=empty, discards=empty,
             hands=((),) * n, strategies=((),) * n, chosen=(None,) * n, reserves=((),) * n, claimed=((),) * n,
         )
     assert state is not None
     match event:
+        case NationChosen(seat=seat, nation=nation):
+            return replace(with_seat(state, "nations", seat, nation), turn=state.turn + 1)
+        case NeutralNationDrawn(nation=nation):
+            return replace(state, neutral=nation)
         case DeckShuffled(nation=nation, cards=cards):
             state = with_nation(state, "decks", nation, state.deck(nation) + tuple(cards))
             return with_nation(state, "discards", nation, ())
@@ -80,7 +84,7 @@ def evolve(state: State | None, event) -> State:
         case RoundBegan(round=number):
             return replace(state, round=number)
         case PhaseBegan(phase=phase, seats=seats):
-            simultaneous = phase in ("expansion", "muster", "choose")
+            simultaneous = phase in SIMULTANEOUS
             state = replace(
                 state, phase=phase, pending=tuple(seats) if simultaneous else (),
                 order=() if simultaneous else tuple(seats), turn=0, actions_left=0,
@@ -133,8 +137,9 @@ def evolve(state: State | None, event) -> State:
                     state = with_seat(state, "hands", seat, state.hand(seat) + (card,))
                 else:
                     state = with_seat(state, "claimed", seat, state.claims(seat) + ((card, area),))
-            cards = {card for card, _ in regions}
-            return replace(state, coil=tuple(r for r in state.coil if r.card not in cards))
+            if seat in state.pending:
+                state = replace(state, pending=remove_one(state.pending, seat))
+            return state
         case RegionsLeftPlay(cards=cards):
             return replace(state, coil=tuple(r for r in state.coil if r.card not in set(cards)))
         case DiceReturned(kept=kept):

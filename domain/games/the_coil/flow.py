@@ -1,30 +1,42 @@
-"""The course of a round: phases beginning and ending, automatic steps
-(neutral expansion, first-turn rerolls, Conquest) written as events."""
+"""The course of a game: the deal, phases beginning and ending, automatic
+steps (neutral expansion, first-turn rerolls, reshuffles, Conquest) written as events."""
 
 from __future__ import annotations
 
 import random
 
 from .battle import first_turn_reroll
-from .data import NATIONS, ROUNDS
+from .conquest import claim, needs_choice, placements, won_regions
+from .data import NATION_IDS, NATIONS, ROUNDS, STRATEGIES, cards_of
 from .evolve import evolve
 from .messages import (
-    DeckShuffled, DiceReturned, GameEnded, PhaseBegan, RegionFlipped, RegionsClaimed, RegionsLeftPlay,
-    ReservesRerolled, RoundBegan,
+    CardsDrawn, DeckShuffled, DiceReturned, GameEnded, NeutralNationDrawn, PhaseBegan, RegionFlipped,
+    RegionsClaimed, RegionsLeftPlay, ReservesRerolled, RoundBegan, StrategyDeckShuffled, StrategyDrawn,
 )
 from .state import State
 
 
 class Emitter:
-    """Collects events while folding them, so that later steps see their effect."""
+    """Collects events while folding them, so that later steps see their effect.
 
-    def __init__(self, state: State | None):
+    With an ``rng`` it also keeps the rule "If your homeland deck is ever empty,
+    shuffle the cards in your discard area to form a new homeland deck": after
+    every event, an empty deck with cards in its discard area is re-formed at once."""
+
+    def __init__(self, state: State | None, rng: random.Random | None = None):
         self.state = state
+        self.rng = rng
         self.events: list = []
 
     def emit(self, event) -> None:
         self.events.append(event)
         self.state = evolve(self.state, event)
+        if self.rng is not None and not isinstance(event, DeckShuffled):
+            for nation in self.state.table():
+                if not self.state.deck(nation) and self.state.discard(nation):
+                    cards = list(self.state.discard(nation))
+                    self.rng.shuffle(cards)
+                    self.emit(DeckShuffled(nation, tuple(cards)))
 
 
 def has_cards(state: State, nation: str) -> bool:
@@ -32,12 +44,35 @@ def has_cards(state: State, nation: str) -> bool:
 
 
 def refill(em: Emitter, rng: random.Random, nation: str, need: int = 1) -> None:
-    """A homeland deck that runs short is re-formed from its discard area."""
+    """Scout draws one card and flips the next: when the draw would empty the
+    deck, the discard area is shuffled to form the new deck the flip comes
+    from (shuffled in under the last card, which is the same)."""
     state = em.state
     if len(state.deck(nation)) < need and state.discard(nation):
         cards = list(state.discard(nation))
         rng.shuffle(cards)
         em.emit(DeckShuffled(nation, tuple(cards)))
+
+
+def deal(em: Emitter, rng: random.Random) -> None:
+    """Setup once every seat has its nation: the neutral third nation (two
+    players), homeland decks, strategy cards, starting tactics, round 1."""
+    state = em.state
+    if len(state.seats) == 2 and state.neutral is None:
+        em.emit(NeutralNationDrawn(rng.choice([n for n in NATION_IDS if n not in state.nations])))
+    for nation in em.state.table():
+        deck = list(cards_of(nation))
+        rng.shuffle(deck)
+        em.emit(DeckShuffled(nation, tuple(deck)))
+    strategy = list(STRATEGIES)
+    rng.shuffle(strategy)
+    em.emit(StrategyDeckShuffled(tuple(strategy)))
+    for seat in state.seats:
+        em.emit(StrategyDrawn(seat, em.state.strategy_deck[0]))
+    for seat in state.seats:
+        nation = em.state.nation_of(seat)
+        em.emit(CardsDrawn(seat, nation, em.state.deck(nation)[: NATIONS[nation].starting_hand]))
+    begin_round(em, rng, 1)
 
 
 def turn_order(state: State) -> tuple[str, ...]:
@@ -52,7 +87,6 @@ def begin_round(em: Emitter, rng: random.Random, number: int) -> None:
     em.emit(RoundBegan(number))
     neutral = em.state.neutral
     if neutral and has_cards(em.state, neutral):
-        refill(em, rng, neutral)
         em.emit(RegionFlipped(None, neutral, em.state.deck(neutral)[0]))
     pending = tuple(s for s in em.state.seats if has_cards(em.state, em.state.nation_of(s)))
     em.emit(PhaseBegan("expansion", pending))
@@ -86,29 +120,29 @@ def begin_battle_turn(em: Emitter, rng: random.Random) -> None:
 
 
 def conquest(em: Emitter, rng: random.Random) -> None:
-    """Claim regions, place them (or take them as tactics), return the dice, go on."""
+    """Claim regions: seats whose claims overflow an area choose what to place
+    (PlaceRegions); the others' regions are placed at once."""
     state = em.state
+    em.emit(PhaseBegan("conquest", tuple(s for s in state.seats if needs_choice(state, s))))
+    for seat in state.seats:
+        if seat not in em.state.pending and won_regions(state, seat):
+            em.emit(RegionsClaimed(seat, claim(state, seat, placements(state, seat)[0])))
+    after_conquest(em, rng)
+
+
+def after_conquest(em: Emitter, rng: random.Random) -> None:
+    """Once every seat has placed its regions: return the dice, go on."""
+    state = em.state
+    if state.pending:
+        return
     kept = []
     for seat in state.seats:
-        won = [r for r in state.coil if (r.dice and r.dice[-1][0] == seat)
-               or (not r.dice and r.nation == state.nation_of(seat))]
         if state.is_ability(seat, "rear_guard"):
-            battle_won = [r for r in won if r.dice]
+            battle_won = [r for r in won_regions(state, seat) if r.dice]
             if battle_won:
                 kept.append((seat, battle_won[0].dice[-1][1]))
-        room = {area: state.room_in(seat, area) for area in ("west", "home", "east")}
-        placed = []
-        for region in won:
-            area = state.area_for(seat, region.nation)
-            if area and room[area] > 0:
-                room[area] -= 1
-                placed.append((region.card, area))
-            else:
-                placed.append((region.card, "hand"))
-        if placed:
-            em.emit(RegionsClaimed(seat, tuple(placed)))
     if state.neutral:
-        left = tuple(r.card for r in em.state.coil if not r.dice and r.nation == state.neutral)
+        left = tuple(r.card for r in state.coil if not r.dice and r.nation == state.neutral)
         if left:
             em.emit(RegionsLeftPlay(state.neutral, left))
     em.emit(DiceReturned(tuple(kept)))

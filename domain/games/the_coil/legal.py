@@ -5,9 +5,11 @@ from __future__ import annotations
 import random
 
 from .battle import VALUES, can_deploy, deploy_targets, tactic_choices, tactic_of
+from .conquest import placements
+from .data import NATION_IDS
 from .flow import has_cards
 from .messages import (
-    ChooseStrategy, Deploy, EndEscalation, EndTurn, Expand, Muster, PlayTactic, Recruit, Scout, ShiftDie,
+    ChooseNation, ChooseStrategy, PlaceRegions, Deploy, EndEscalation, EndTurn, Expand, Muster, PlayTactic, Recruit, Scout, ShiftDie,
     Stop, Strategize,
 )
 from .state import State
@@ -32,6 +34,8 @@ def _battle(state: State, seat: str) -> list:
 def legal_commands(state: State, seat: str) -> list:
     if seat not in state.to_act():
         return []
+    if state.phase == "nations":
+        return [ChooseNation(nation) for nation in NATION_IDS if nation not in state.nations]
     if state.phase == "expansion":
         return [Expand()]
     if state.phase == "muster":
@@ -48,15 +52,18 @@ def legal_commands(state: State, seat: str) -> list:
         return commands + [EndEscalation()]
     if state.phase == "battle":
         return _battle(state, seat)
+    if state.phase == "conquest":
+        return [PlaceRegions(regions) for regions in placements(state, seat)]
     if state.phase == "choose":
         return [ChooseStrategy(card) for card in state.strategies[state.index(seat)]]
     return []
 
 
 def on_timeout(state: State, seat: str, rng: random.Random):
-    """Expansion/Muster: do it; Escalation: no action; Battle: deploy a legal
-    die if one exists, else stop (or pass while stopping is not allowed yet);
-    end of game: keep the newest strategy card."""
+    """Choosing nations: the first free one; Expansion/Muster: do it;
+    Escalation: no action; Battle: deploy a legal die if one exists, else stop
+    (or pass while stopping is not allowed yet); Conquest: place the regions
+    with the lowest ids; end of game: keep the newest strategy card."""
     commands = legal_commands(state, seat)
     if state.phase == "escalation":
         return EndEscalation()

@@ -10,6 +10,13 @@ from ...engine import Command, Event
 
 
 @dataclass(frozen=True)
+class ChooseNation(Command):
+    """Setup: choose a nation card that nobody has chosen yet (seat order, p1 first)."""
+
+    nation: str
+
+
+@dataclass(frozen=True)
 class Expand(Command):
     """Expansion: flip the top card of your homeland deck into the Coil."""
 
@@ -82,6 +89,15 @@ class Stop(Command):
 
 
 @dataclass(frozen=True)
+class PlaceRegions(Command):
+    """Conquest, when claimed regions overflow an area of your strategy card:
+    the regions (ids in increasing order) placed face down on the strategy
+    card; your other claimed regions go to your hand as tactics."""
+
+    regions: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class ChooseStrategy(Command):
     """End of game: choose which of your strategy cards to score."""
 
@@ -93,9 +109,24 @@ class ChooseStrategy(Command):
 
 @dataclass(frozen=True)
 class GameStarted(Event):
+    """``nations`` per seat when dealt at random; empty when the seats choose them."""
+
     seats: tuple[str, ...]
     nations: tuple[str, ...]
     neutral: str | None
+
+
+@dataclass(frozen=True)
+class NationChosen(Event):
+    seat: str
+    nation: str
+
+
+@dataclass(frozen=True)
+class NeutralNationDrawn(Event):
+    """Two players: the third nation, drawn at random from those not chosen."""
+
+    nation: str
 
 
 @dataclass(frozen=True)
@@ -224,7 +255,8 @@ class Stopped(Event):
 
 @dataclass(frozen=True)
 class RegionsClaimed(Event):
-    """Conquest: (card, area) pairs; area is west, home, east or hand."""
+    """Conquest: (card, area) pairs; area is west, home, east or hand. The
+    regions stay in the Coil (with their dice) until DiceReturned."""
 
     seat: str
     regions: tuple[tuple[str | None, str], ...]
@@ -256,9 +288,9 @@ class GameEnded(Event):
     pass
 
 
-COMMANDS = (Expand, Muster, Recruit, Scout, Strategize, EndEscalation, Deploy, PlayTactic, ShiftDie,
-            EndTurn, Stop, ChooseStrategy)
-EVENTS = (GameStarted, DeckShuffled, StrategyDeckShuffled, StrategyDrawn, CardsDrawn, RoundBegan, PhaseBegan,
+COMMANDS = (ChooseNation, Expand, Muster, Recruit, Scout, Strategize, EndEscalation, Deploy, PlayTactic, ShiftDie,
+            EndTurn, Stop, PlaceRegions, ChooseStrategy)
+EVENTS = (GameStarted, NationChosen, NeutralNationDrawn, DeckShuffled, StrategyDeckShuffled, StrategyDrawn, CardsDrawn, RoundBegan, PhaseBegan,
           RegionFlipped, DiceMustered, Recruited, Scouted, Strategized, EscalationTurnEnded, ReservesRerolled,
           DieDeployed, TacticPlayed, DieShifted, BattleTurnEnded, Stopped, RegionsClaimed, RegionsLeftPlay,
           DiceReturned, StrategyChosen, GameEnded)

@@ -6,12 +6,12 @@ import random
 from typing import Any, Mapping
 
 from ...engine import Option, Rules
-from .data import NATION_IDS, NATIONS, STRATEGIES, cards_of
+from .data import NATION_IDS
 from .decide import decide
 from .evolve import evolve
-from .flow import Emitter, begin_round
+from .flow import Emitter, deal
 from .legal import legal_commands, on_timeout
-from .messages import COMMANDS, EVENTS, CardsDrawn, DeckShuffled, GameStarted, StrategyDeckShuffled, StrategyDrawn
+from .messages import COMMANDS, EVENTS, GameStarted, PhaseBegan
 from .scoring import outcome, standings
 from .views import view, visible
 
@@ -23,7 +23,11 @@ class TheCoilRules(Rules):
     max_seats = 5
     options = (
         Option("players", "int", 4, "Number of players (2 adds the neutral third nation).", minimum=2, maximum=5),
+        Option("nations", "choice", "choose",
+               "choose: each player chooses a nation card in seat order, as the rulebook says; "
+               "random: nations are dealt at random.", choices=("choose", "random")),
     )
+    state_version = 2
     commands = COMMANDS
     events = EVENTS
 
@@ -31,28 +35,19 @@ class TheCoilRules(Rules):
         return tuple(f"p{i}" for i in range(1, int(options.get("players", 4)) + 1))
 
     def setup(self, seats, options, rng: random.Random) -> list:
-        """Nations are dealt at random (the rulebook lets players choose; a
-        server deals); with two players a random third nation sits between
-        them (after p2, before p1)."""
-        nations = list(NATION_IDS)
-        rng.shuffle(nations)
-        chosen = tuple(nations[: len(seats)])
-        neutral = nations[len(seats)] if len(seats) == 2 else None
-        em = Emitter(None)
-        em.emit(GameStarted(tuple(seats), chosen, neutral))
-        for nation in chosen + ((neutral,) if neutral else ()):
-            deck = list(cards_of(nation))
-            rng.shuffle(deck)
-            em.emit(DeckShuffled(nation, tuple(deck)))
-        strategy = list(STRATEGIES)
-        rng.shuffle(strategy)
-        em.emit(StrategyDeckShuffled(tuple(strategy)))
-        for seat in seats:
-            em.emit(StrategyDrawn(seat, em.state.strategy_deck[0]))
-        for seat, nation in zip(seats, chosen):
-            hand = em.state.deck(nation)[: NATIONS[nation].starting_hand]
-            em.emit(CardsDrawn(seat, nation, hand))
-        begin_round(em, rng, 1)
+        """The rulebook: "Each player must choose a nation card" - the seats
+        choose in seat order (p1 first, ChooseNation) unless the option deals
+        them at random. With two players a random third nation sits between
+        them (after p2, before p1) once both have chosen."""
+        em = Emitter(None, rng)
+        if options.get("nations", "choose") == "random":
+            nations = list(NATION_IDS)
+            rng.shuffle(nations)
+            em.emit(GameStarted(tuple(seats), tuple(nations[: len(seats)]), None))
+            deal(em, rng)
+        else:
+            em.emit(GameStarted(tuple(seats), (), None))
+            em.emit(PhaseBegan("nations", tuple(seats)))
         return em.events
 
     def evolve(self, state, event):

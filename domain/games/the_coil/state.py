@@ -7,6 +7,9 @@ from dataclasses import dataclass, replace
 from .data import CARDS, DICE_PER_NATION, NATION_IDS, NATIONS, STRATEGIES
 
 
+SIMULTANEOUS = ("expansion", "muster", "conquest", "choose")
+
+
 @dataclass(frozen=True)
 class Region:
     """A homeland card in the Coil and the dice on its deployment area, bottom first."""
@@ -26,10 +29,10 @@ class Region:
 @dataclass(frozen=True)
 class State:
     seats: tuple[str, ...]
-    nations: tuple[str, ...]                    # per seat
+    nations: tuple[str | None, ...]             # per seat (None until chosen)
     neutral: str | None = None                  # two players: the third nation
     round: int = 0                              # = the northern die
-    phase: str = "setup"                        # expansion muster escalation battle choose over
+    phase: str = "setup"                        # nations expansion muster escalation battle conquest choose over
     pending: tuple[str, ...] = ()               # simultaneous phases: who has still to act
     order: tuple[str, ...] = ()                 # escalation / battle: turn order
     turn: int = 0                               # index into order
@@ -61,7 +64,7 @@ class State:
 
     def table(self) -> tuple[str, ...]:
         """Nations clockwise around the table (the neutral nation after the last seat)."""
-        return self.nations + ((self.neutral,) if self.neutral else ())
+        return tuple(n for n in self.nations if n) + ((self.neutral,) if self.neutral else ())
 
     def west_of(self, seat: str) -> str:
         """The nation on the seat's left (the next clockwise): its western border."""
@@ -118,12 +121,12 @@ class State:
         return None
 
     def current(self) -> str | None:
-        if self.phase in ("escalation", "battle") and self.turn < len(self.order):
+        if self.phase in ("nations", "escalation", "battle") and self.turn < len(self.order):
             return self.order[self.turn]
         return None
 
     def to_act(self) -> frozenset[str]:
-        if self.phase in ("expansion", "muster", "choose"):
+        if self.phase in SIMULTANEOUS:
             return frozenset(self.pending)
         current = self.current()
         return frozenset((current,)) if current else frozenset()

@@ -2,13 +2,16 @@
 
 Hidden from other seats: hands, strategy cards (and the chosen one), the faces
 of claimed regions, cards drawn by Scout, and every deck order. Public: dice,
-the Coil, discard areas, and the counts of all cards."""
+the Coil, discard areas, and the counts of all cards (and in which area of its
+strategy card, or the hand, each claimed region was placed: that is done in
+sight). At the end the chosen strategy card and the claimed regions are turned
+face up for everyone, with the scores; the session shows everything then."""
 
 from __future__ import annotations
 
 from ...engine import EVERYONE
 from .battle import can_deploy
-from .data import LAYOUT, card_json, nation_json, strategy_json
+from .data import LAYOUT, NATION_IDS, card_json, nation_json, strategy_json
 from .messages import (
     CardsDrawn, DeckShuffled, RegionsClaimed, Scouted, StrategyChosen, StrategyDeckShuffled, StrategyDrawn,
     Strategized,
@@ -24,14 +27,16 @@ def _sees(viewer: str | None, seat: str) -> bool:
 def _seat_view(state: State, seat: str, viewer: str | None) -> dict:
     i = state.index(seat)
     claims = state.claims(seat)
-    x, y = _anchor(state, state.nation_of(seat))
+    x, y = _anchor(state, i)
+    nation = state.nation_of(seat)
+    seated = state.phase != "nations"
     data = {
         "seat": seat,
         "x": x,
         "y": y,
-        "nation": nation_json(state.nation_of(seat)),
-        "western_border": state.west_of(seat),
-        "eastern_border": state.east_of(seat),
+        "nation": nation_json(nation) if nation else None,
+        "western_border": state.west_of(seat) if seated else None,
+        "eastern_border": state.east_of(seat) if seated else None,
         "reserves": list(state.reserve(seat)),
         "population": state.population(seat),
         "hand_count": len(state.hand(seat)),
@@ -47,22 +52,25 @@ def _seat_view(state: State, seat: str, viewer: str | None) -> dict:
     if _sees(viewer, seat):
         data["hand"] = [card_json(card) for card in state.hand(seat)]
         data["strategies"] = [strategy_json(card) for card in state.strategies[i]]
+    if _sees(viewer, seat) or state.phase == "over":
+        # At the end the chosen strategy card is turned face up with the claimed regions.
         data["chosen_strategy"] = state.chosen[i]
         data["claimed"] = [{"area": area, "card": card_json(card)} for card, area in claims]
     return data
 
 
-def _anchor(state: State, nation: str) -> tuple[int, int]:
-    """Where a nation card sits on the table (layout in data.json)."""
-    table = state.table()
-    x, y = LAYOUT["table"][str(len(table))][table.index(nation)]
+def _anchor(state: State, position: int) -> tuple[int, int]:
+    """Where the nation card at this place around the table sits (layout in
+    data.json); with two players the neutral nation is the third place."""
+    places = len(state.seats) + (1 if len(state.seats) == 2 else 0)
+    x, y = LAYOUT["table"][str(places)][position]
     return x, y
 
 
 def _neutral(state: State) -> dict | None:
     if not state.neutral:
         return None
-    x, y = _anchor(state, state.neutral)
+    x, y = _anchor(state, len(state.seats))
     return {**nation_json(state.neutral), "x": x, "y": y}
 
 
@@ -70,8 +78,9 @@ def _coil_view(state: State) -> list[dict]:
     regions = []
     dx, dy = LAYOUT["region_offset"]
     ax, ay = LAYOUT["regions_above_nation"]
-    for nation in state.table():
-        x, y = _anchor(state, nation)
+    table = state.table()
+    for nation in table:
+        x, y = _anchor(state, table.index(nation))
         for position, region in enumerate(r for r in state.coil if r.nation == nation):
             regions.append({
                 "card": card_json(region.card),
@@ -102,10 +111,15 @@ def view(state: State, viewer: str | None) -> dict:
         "coil": _coil_view(state),
         "strategy_deck_count": len(state.strategy_deck),
         "turn_order": list(state.order),
+        "nation_choice": None,
         "escalation": None,
         "battle": None,
         "scores": None,
     }
+    if state.phase == "nations" and current:
+        data["nation_choice"] = {
+            "seat": current, "available": [nation_json(n) for n in NATION_IDS if n not in state.nations],
+        }
     if state.phase == "escalation" and current:
         data["escalation"] = {"seat": current, "actions_left": state.actions_left}
     if state.phase == "battle" and current:
@@ -118,7 +132,7 @@ def view(state: State, viewer: str | None) -> dict:
             "must_deploy": current not in state.had_turn and not state.deployed and can_deploy(state, current),
             "ability_used": list(state.shifted),
         }
-    if state.phase == "over" and viewer == EVERYONE:
+    if state.phase == "over":
         totals = category_totals(state)
         earned = points(state)
         data["scores"] = [

@@ -8,7 +8,8 @@ import pytest
 
 from domain.engine import IllegalCommand
 from domain.games.the_coil.messages import (
-    ChooseStrategy, DiceReturned, GameEnded, PhaseBegan, RegionsClaimed, RegionsLeftPlay, Stop, StrategyChosen,
+    ChooseStrategy, DiceReturned, GameEnded, PhaseBegan, PlaceRegions, RegionsClaimed, RegionsLeftPlay, Stop,
+    StrategyChosen,
 )
 
 ALL3 = ("p1", "p2", "p3")
@@ -38,12 +39,68 @@ def test_conquest_homeland_regions_with_no_dice_go_to_their_nation(b):
     assert RegionsClaimed("p3", (("ignixior-01", "home"),)) in events
 
 
-def test_conquest_places_regions_in_their_area_while_it_has_room_otherwise_in_hand_as_tactics(b):
+def test_conquest_places_claimed_regions_in_their_area_while_it_has_room_without_asking(b):
+    state = _battle(b, [("dedran-02", (("p2", 1), ("p1", 2))), ("ignixior-01", (("p1", 3),))])
+    events, after = _stop(b, state)  # p1's Bastion: west 1, east 1 - both fit
+    assert PhaseBegan("conquest", ()) in events
+    assert RegionsClaimed("p1", (("dedran-02", "west"), ("ignixior-01", "east"))) in events
+    assert after.phase == "expansion"
+
+
+def _overflow(b):
     won = (("p2", 1), ("p1", 2))
-    state = _battle(b, [("dedran-02", won), ("dedran-04", won), ("ignixior-01", (("p1", 3),))])
-    events, after = _stop(b, state)  # p1's Bastion: west 1, east 1
-    assert RegionsClaimed("p1", (("dedran-02", "west"), ("dedran-04", "hand"), ("ignixior-01", "east"))) in events
-    assert "dedran-04" in after.hand("p1")
+    return _battle(b, [("dedran-02", won), ("dedran-04", won), ("dedran-05", won), ("ignixior-01", (("p1", 3),)),
+                       ("celestos-01", (("p3", 5),))])
+
+
+def test_conquest_overflowing_area_the_player_chooses_which_regions_to_place_the_rest_become_tactics(b):
+    events, state = _stop(b, _overflow(b))  # p1's Bastion: west 1 for three western regions
+    assert PhaseBegan("conquest", ("p1",)) in events and state.phase == "conquest"
+    assert RegionsClaimed("p3", (("celestos-01", "west"),)) in events  # p3 had no choice to make
+    assert b.rules.to_act(state) == frozenset({"p1"})
+    assert b.rules.legal_commands(state, "p1") == [
+        PlaceRegions(("dedran-02", "ignixior-01")), PlaceRegions(("dedran-04", "ignixior-01")),
+        PlaceRegions(("dedran-05", "ignixior-01")),
+    ]
+    events = b.decide(state, "p1", PlaceRegions(("dedran-04", "ignixior-01")))
+    assert events[0] == RegionsClaimed(
+        "p1", (("dedran-02", "hand"), ("dedran-04", "west"), ("dedran-05", "hand"), ("ignixior-01", "east")))
+    after = b.rules.replay(events, state)
+    assert after.claims("p1") == (("dedran-04", "west"), ("ignixior-01", "east"))
+    assert {"dedran-02", "dedran-05"} <= set(after.hand("p1"))
+    assert after.phase == "expansion" and after.round == 2
+    assert all(not r.dice for r in after.coil)  # the dice went home; only round 2's new regions remain
+
+
+@pytest.mark.parametrize("regions, why", [
+    (("dedran-04",), "east area takes exactly 1"),                      # must place while there is room
+    (("dedran-02", "dedran-04", "ignixior-01"), "west area takes exactly 1"),
+    (("ignixior-01", "dedran-04"), "increasing order"),
+    (("celestos-01", "ignixior-01"), "not a region you claimed"),
+    (("dedran-04", "dedran-04"), "once"),
+])
+def test_conquest_placing_must_fill_each_area_while_it_has_room_and_no_more(b, regions, why):
+    _, state = _stop(b, _overflow(b))
+    with pytest.raises(IllegalCommand, match=why):
+        b.decide(state, "p1", PlaceRegions(regions))
+
+
+def test_conquest_is_simultaneous_and_the_round_goes_on_when_the_last_player_has_placed(b):
+    won1, won3 = (("p2", 1), ("p1", 2)), (("p2", 1), ("p3", 2))
+    state = _battle(b, [("dedran-02", won1), ("dedran-04", won1), ("celestos-02", (("p3", 1),)),
+                        ("celestos-03", (("p3", 1),))])  # p3's Eastward: west 1
+    events, state = _stop(b, state)
+    assert PhaseBegan("conquest", ("p1", "p3")) in events and b.rules.to_act(state) == frozenset({"p1", "p3"})
+    state = b.run(state, "p3", PlaceRegions(("celestos-03",)))
+    assert state.phase == "conquest" and b.rules.to_act(state) == frozenset({"p1"})
+    assert state.region("dedran-02").dice == won1  # the dice stay until every region is placed
+    state = b.run(state, "p1", PlaceRegions(("dedran-02",)))
+    assert state.phase == "expansion" and state.population("p1") == 7
+
+
+def test_conquest_timeout_places_the_regions_with_the_lowest_ids(b):
+    _, state = _stop(b, _overflow(b))
+    assert b.rules.on_timeout(state, "p1", b.rng()) == PlaceRegions(("dedran-02", "ignixior-01"))
 
 
 def test_conquest_area_room_counts_regions_claimed_in_earlier_rounds(b):

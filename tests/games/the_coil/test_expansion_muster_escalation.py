@@ -37,13 +37,40 @@ def test_expansion_ends_when_every_seat_has_flipped_and_muster_begins(b):
     assert state.phase == "muster" and state.to_act() == frozenset({"p1", "p2", "p3"})
 
 
-def test_an_empty_homeland_deck_is_reshuffled_from_its_discard_area(b):
+def test_an_empty_homeland_deck_is_reshuffled_from_its_discard_area_as_soon_as_it_is_empty(b):
     state = _expansion(b)
-    deck = state.deck("celestos")
-    state = replace(state, decks=((),) + state.decks[1:], discards=(deck[:2],) + state.discards[1:])
-    events = b.decide(state, "p1", Expand())
-    assert isinstance(events[0], DeckShuffled) and sorted(events[0].cards) == sorted(deck[:2])
-    assert events[1] == RegionFlipped("p1", "celestos", events[0].cards[0])
+    state = replace(state, decks=(("celestos-05",),) + state.decks[1:],
+                    discards=(("celestos-01", "celestos-02"),) + state.discards[1:])
+    events = b.decide(state, "p1", Expand(), seed=1)
+    assert events[0] == RegionFlipped("p1", "celestos", "celestos-05")
+    assert isinstance(events[1], DeckShuffled) and sorted(events[1].cards) == ["celestos-01", "celestos-02"]
+    state = b.rules.replay(events, state)
+    assert len(state.deck("celestos")) == 2 and state.discard("celestos") == ()
+
+
+def test_a_tactic_discarded_to_an_empty_homeland_deck_forms_a_new_deck_at_once(b):
+    from domain.games.the_coil.messages import PlayTactic, TacticPlayed
+    state = b.battle(b.start(), coil=[("ignixior-01", ())])
+    state = b.seat(b.seat(state, "p1", reserves=(2,)), "p1", hands=("dedran-01",))
+    state = replace(state, decks=state.decks[:1] + ((),) + state.decks[2:])
+    events = b.decide(state, "p1", PlayTactic("dedran-01", (2,)))
+    assert isinstance(events[0], TacticPlayed) and events[1] == DeckShuffled("dedran", ("dedran-01",))
+    state = b.rules.replay(events, state)
+    assert state.deck("dedran") == ("dedran-01",) and state.discard("dedran") == ()
+
+
+def test_no_homeland_deck_is_ever_empty_while_its_discard_area_holds_cards():
+    import random
+
+    from domain.games.the_coil import RULES
+    from domain.playout import start, step
+    for players in (2, 4):
+        playout = start(RULES, {"players": players}, 11)
+        rng = random.Random(11)
+        while not playout.over:
+            step(playout, rng, check=False)
+            for nation in playout.state.table():
+                assert playout.state.deck(nation) or not playout.state.discard(nation), nation
 
 
 def test_a_seat_with_no_homeland_cards_left_skips_expansion(b):

@@ -5,10 +5,15 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from domain.engine import resolve_options
+import pytest
+
+from domain.engine import IllegalCommand, resolve_options
 from domain.games.the_coil import RULES
 from domain.games.the_coil.data import CARDS, DICE_PER_NATION, NATIONS, STRATEGIES, TACTICS, cards_of
-from domain.games.the_coil.messages import CardsDrawn, GameStarted, PhaseBegan, RegionFlipped, StrategyDrawn
+from domain.games.the_coil.messages import (
+    CardsDrawn, ChooseNation, GameStarted, NationChosen, NeutralNationDrawn, PhaseBegan, RegionFlipped,
+    StrategyDrawn,
+)
 
 REFERENCE = {  # the rulebook's Homeland Resource Distribution
     "celestos": (3, 6, 4, 4), "dedran": (4, 4, 5, 4), "ignixior": (3, 5, 6, 3),
@@ -16,10 +21,48 @@ REFERENCE = {  # the rulebook's Homeland Resource Distribution
 }
 
 
-def _setup(players: int, seed: int = 0):
+def _setup(players: int, seed: int = 0, choices=None):
+    """Setup, then each seat chooses a nation (``choices``, or the first free one)."""
     options = resolve_options(RULES.options, {"players": players})
     events = RULES.setup(RULES.seats(options), options, random.Random(seed))
-    return events, RULES.replay(events)
+    state = RULES.replay(events)
+    for i, seat in enumerate(RULES.seats(options)):
+        nation = choices[i] if choices else RULES.legal_commands(state, seat)[0].nation
+        new = RULES.decide(state, seat, ChooseNation(nation), random.Random(seed * 100 + i))
+        events += new
+        state = RULES.replay(new, state)
+    return events, state
+
+
+def test_setup_each_player_chooses_a_nation_card_in_seat_order():
+    options = resolve_options(RULES.options, {"players": 3})
+    events = RULES.setup(("p1", "p2", "p3"), options, random.Random(0))
+    assert events == [GameStarted(("p1", "p2", "p3"), (), None), PhaseBegan("nations", ("p1", "p2", "p3"))]
+    state = RULES.replay(events)
+    assert RULES.to_act(state) == frozenset({"p1"})
+    assert RULES.legal_commands(state, "p1") == [ChooseNation(n) for n in NATIONS]
+    state = RULES.replay(RULES.decide(state, "p1", ChooseNation("shakoom"), random.Random(0)), state)
+    assert RULES.to_act(state) == frozenset({"p2"}) and state.nation_of("p1") == "shakoom"
+    assert ChooseNation("shakoom") not in RULES.legal_commands(state, "p2")
+    with pytest.raises(IllegalCommand, match="chosen by p1"):
+        RULES.decide(state, "p2", ChooseNation("shakoom"), random.Random(0))
+    with pytest.raises(IllegalCommand, match="no nation"):
+        RULES.decide(state, "p2", ChooseNation("atlantis"), random.Random(0))
+    with pytest.raises(IllegalCommand, match="not your turn"):
+        RULES.decide(state, "p3", ChooseNation("dedran"), random.Random(0))
+    assert RULES.view(state, None)["nation_choice"]["seat"] == "p2"
+    assert len(RULES.view(state, None)["nation_choice"]["available"]) == 4
+    events, state = _setup(3, choices=("vargree", "celestos", "dedran"))
+    assert state.nations == ("vargree", "celestos", "dedran") and state.phase == "expansion"
+    assert [e.nation for e in events if isinstance(e, NationChosen)] == ["vargree", "celestos", "dedran"]
+
+
+def test_setup_option_deals_nations_at_random():
+    options = resolve_options(RULES.options, {"players": 3, "nations": "random"})
+    events = RULES.setup(("p1", "p2", "p3"), options, random.Random(0))
+    state = RULES.replay(events)
+    assert len(set(state.nations)) == 3 and None not in state.nations and state.phase == "expansion"
+    assert not any(isinstance(e, NationChosen) for e in events)
 
 
 def test_components_five_nations_seventy_homeland_cards_nine_strategy_cards_seven_dice_each():
@@ -47,8 +90,7 @@ def test_strategy_cards_have_capacities_modifiers_one_to_three_and_an_objective(
 
 def test_setup_deals_nations_decks_a_strategy_card_and_the_starting_tactics():
     events, state = _setup(4)
-    started = events[0]
-    assert isinstance(started, GameStarted) and len(set(started.nations)) == 4 and started.neutral is None
+    assert len(set(state.nations)) == 4 and state.neutral is None
     for seat in state.seats:
         nation = state.nation_of(seat)
         assert len(state.strategies[state.index(seat)]) == 1
@@ -73,9 +115,11 @@ def test_bordered_nations_western_is_on_the_left_eastern_on_the_right(b):
 
 
 def test_two_player_game_adds_a_random_neutral_third_nation_between_the_players():
-    events, state = _setup(2, seed=3)
+    events, state = _setup(2, seed=3, choices=("dedran", "celestos"))
     neutral = state.neutral
     assert neutral is not None and neutral not in state.nations
+    assert NeutralNationDrawn(neutral) in events
+    assert {_setup(2, seed, ("dedran", "celestos"))[1].neutral for seed in range(12)} == {"ignixior", "shakoom", "vargree"}
     assert state.west_of("p2") == neutral and state.east_of("p1") == neutral
     assert state.west_of("p1") == state.nation_of("p2")
     flips = [e for e in events if isinstance(e, RegionFlipped) and e.seat is None]
