@@ -81,6 +81,7 @@ class KingSchema(Schema):
 class TurnSchema(Schema):
     placed_neighbourhood = fields.String(allow_none=True, required=True)
     placed_spot = fields.Integer(allow_none=True, required=True)
+    plot_played = fields.Boolean(required=True, metadata={"description": "this turn's Plot card was played (one per turn)"})
     devil = fields.Boolean(required=True)
     magician = fields.Boolean(required=True)
     action_done = fields.Boolean(required=True)

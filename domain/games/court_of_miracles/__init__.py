@@ -7,13 +7,14 @@ evolve (the fold), flow (effects, Standoffs, automatic steps), legal
 
 Decisions where the rulebook and the brief are silent:
 - The controller's coin (step 3) is paid only when the action is taken.
-- Plot cards may be played in step 1 and after the placement until the turn
-  ends (not during a Standoff, nor while the Wrath neighbourhood or the order
-  of several Standoffs is being chosen). The Devil and the Magician act "when
-  you place", so they may only be played before placing, once each per turn.
-  After the action, the turn ends by itself when the hand is empty (a public
-  fact: ending on "no playable card" would reveal the hand); otherwise the
-  player sends EndTurn.
+- One Plot card per turn ("Play a Plot card (optional)" is one step of the
+  turn), played in step 1 or after the placement until the turn ends (not
+  during a Standoff, nor while the Wrath neighbourhood or the order of several
+  Standoffs is being chosen). The Devil and the Magician act "when you place",
+  so they may only be played before placing. After the action, the turn ends
+  by itself when the hand is empty or the turn's card was played (public facts:
+  ending on "no playable card" would reveal the hand); otherwise the player
+  sends EndTurn.
 - Taverne and Strength are one mechanism: the drawn rogue joins the player's
   rogues out of play and the player discards one of those (the drawn one
   included) face down to the Seine.

@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 
 from . import messages as m
-from .data import (ACTION_OF, INDEX, LINE_BY_NUMBER, NEIGHBOURHOOD_IDS, NEIGHBOURHOODS, PLOT_KINDS, ROGUES,
+from .data import (ACTION_OF, INDEX, LINE_BY_NUMBER, NEIGHBOURHOOD_IDS, NEIGHBOURHOODS, PLOT_KINDS,
                    SPOTS_PER_NEIGHBOURHOOD)
 from .flow import (Draft, advance, apply_bonus, begin_standoff, draw_plots, end_turn, finish_standoff, give_coins,
                    place_renown, take_coins)
@@ -126,10 +126,10 @@ def _explain_plot(s: State, seat: str, c: m.PlayPlot) -> str:
         return f"there is no Plot card {c.card!r}; they are {', '.join(PLOT_KINDS)}"
     if c.card not in s.player(seat).hand:
         return f"you have no {c.card!r} card in hand"
+    if s.turn.plot_played:
+        return "you have already played a Plot card this turn (one per turn)"
     if c.card in BEFORE_PLACING:
-        if s.phase != "place":
-            return f"{c.card!r} acts when you place a rogue: play it before placing"
-        return f"{c.card!r} is already in play this turn"
+        return f"{c.card!r} acts when you place a rogue: play it before placing"
     if c.card == "strength":
         return "the bag is empty: there is no rogue to draw"
     hints = {

@@ -81,7 +81,7 @@ def _plots_drawn(s: State, e: m.PlotsDrawn) -> State:
 
 def _plot_played(s: State, e: m.PlotPlayed) -> State:
     s = s.with_player(e.seat, hand=_remove_one(s.player(e.seat).hand, e.card))
-    turn = s.turn
+    turn = replace(s.turn, plot_played=True)
     if e.card == "devil":
         turn = replace(turn, devil=True)
     if e.card == "magician":

@@ -31,7 +31,7 @@ def _moves(pairs, free) -> list[tuple[str, int, str, int]]:
 
 def plot_commands(state: State, seat: str) -> list[m.PlayPlot]:
     s = state
-    if s.phase not in PLOT_PHASES or seat != s.active:
+    if s.phase not in PLOT_PHASES or seat != s.active or s.turn.plot_played:
         return []
     me = s.player(seat)
     result: list[m.PlayPlot] = []
@@ -40,7 +40,7 @@ def plot_commands(state: State, seat: str) -> list[m.PlayPlot]:
         if card in ("fool", "judgment"):
             result.append(m.PlayPlot(card))
         elif card in BEFORE_PLACING:
-            if s.phase == "place" and not getattr(s.turn, card):
+            if s.phase == "place":
                 result.append(m.PlayPlot(card))
         elif card == "chariot":
             for n in NEIGHBOURHOOD_IDS:
@@ -143,7 +143,8 @@ def legal_commands(state: State, seat: str) -> list:
 
 
 def act_phase_finished(state: State) -> bool:
-    """After the action, the turn ends by itself when the player's hand is empty.
-    (Not "when no card in hand is playable": that would tell the others what
-    kind of cards the hand holds.)"""
-    return state.turn.action_done and not state.player(state.active).hand
+    """After the action, the turn ends by itself when no Plot card may be played
+    any more: the hand is empty or this turn's card was played. (Not "when no
+    card in hand is playable": that would tell the others what kind of cards
+    the hand holds.)"""
+    return state.turn.action_done and (state.turn.plot_played or not state.player(state.active).hand)

@@ -29,6 +29,7 @@ class Player:
 class Turn:
     placed_neighbourhood: str | None = None
     placed_spot: int | None = None
+    plot_played: bool = False  # one Plot card per turn
     devil: bool = False
     magician: bool = False
     action_done: bool = False

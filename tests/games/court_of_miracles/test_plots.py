@@ -178,6 +178,25 @@ def test_justice_on_the_neighbourhood_just_placed_keeps_its_action(cm):
     assert s.rogues_in("grande-cour") == () and cm.m.TakeCoins() in cm.RULES.legal_commands(s, "p1")
 
 
-def test_plot_cards_may_be_played_one_after_another_in_a_turn(cm):
+def test_only_one_plot_card_may_be_played_per_turn(cm):
     s = cm.run(cm.table(hands={"p1": ("wheel", "fool")}), "p1", cm.m.PlayPlot("wheel", player="p2"))
-    assert cm.m.PlayPlot("fool") in cm.RULES.legal_commands(s, "p1")
+    assert s.turn.plot_played and not any(isinstance(c, cm.m.PlayPlot) for c in cm.RULES.legal_commands(s, "p1"))
+    with pytest.raises(IllegalCommand, match="one per turn"):
+        cm.decide(s, "p1", cm.m.PlayPlot("fool"))
+    s = cm.run(s, "p1", cm.m.PlaceRogue("beggar", "grande-cour", 1))
+    with pytest.raises(IllegalCommand, match="one per turn"):
+        cm.decide(s, "p1", cm.m.PlayPlot("fool"))
+    s = cm.run(s, "p1", cm.m.EndTurn())
+    s = cm.run(s, "p2", cm.m.PlaceRogue("beggar", "grande-cour", 2))
+    s = cm.run(s, "p2", cm.m.EndTurn())
+    s = cm.run(s, "p3", cm.m.PlaceRogue("beggar", "taverne", 1))
+    s = cm.run(s, "p3", cm.m.EndTurn())
+    assert s.active == "p1" and cm.m.PlayPlot("fool") in cm.RULES.legal_commands(s, "p1")  # a new turn, a new card
+
+
+def test_after_the_action_the_turn_ends_by_itself_once_the_turns_plot_card_is_played(cm):
+    s = cm.table(hands={"p1": ("fool", "hermit")}, phase="act", placed_neighbourhood="grande-cour", placed_spot=1,
+                 board={("grande-cour", 1): ("p1", "henchman")})
+    s = cm.run(s, "p1", cm.m.PlayPlot("fool"))
+    events = cm.decide(s, "p1", cm.m.TakeCoins())
+    assert "TurnEnded" in cm.kinds(events) and events[-1] == cm.m.TurnBegan("p2")
