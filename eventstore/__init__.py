@@ -1,7 +1,23 @@
 """boardlog's event store: PostgreSQL (psycopg 3) and an in-memory twin, one protocol.
 
-See DESIGN.md "Event store". The hash chain is in ``eventstore.chain``; the
-schema is in ``eventstore/migrations`` and applied by ``eventstore.migrations.migrate``.
+See DESIGN.md "Event store". In short:
+
+- ``append(stream_id, events, expected_version, conn=None)``: expected is an int
+  (the stream has exactly that many events; 0 == NO_STREAM) or ANY. All events
+  land in one transaction or none do; re-sending the same event ids at the same
+  place returns the same version and writes nothing. With ``conn`` (an open
+  connection inside your transaction) nothing is committed for you.
+- ``read_all(after, limit)``: the global feed. Resume with ``after`` = the
+  ``global_position`` of the last event you processed. Events come in
+  (transaction id, position) order, only once no earlier transaction can still
+  add to them, so nothing is skipped; positions are therefore not always
+  increasing inside the feed. Don't compare positions, just pass the last one.
+- The hash chain (``eventstore.chain``) can be re-checked offline from exported
+  events: ``verify_chain(events)``.
+- NOTIFY channel ``boardlog_events``, payload ``stream_id:version``. Appends in
+  your transaction notify on commit; ``announce_later=True`` + ``announce()``
+  lets you notify after commit instead (keeps concurrent commits concurrent).
+- Schema: ``eventstore/migrations/NNNN_name.sql``, applied by ``migrate``.
 """
 
 from eventstore.memory import InMemoryEventStore
