@@ -138,6 +138,19 @@ def test_the_view_shows_the_table_and_who_is_to_act():
     assert view["decks"]["crown_blue"] == 16 and {h["seat"] for h in view["heroes"]} == {"p1", "p2"}
 
 
+def test_the_board_and_cards_are_data_with_coordinates_a_frontend_can_draw():
+    places = data.DATA["places"]
+    assert 25 <= len(places) <= 35 and data.TOWNS and data.WILDS
+    assert all(0 <= p["x"] <= 100 and 0 <= p["y"] <= 100 for p in places)
+    assert len({(p["x"], p["y"]) for p in places}) == len(places)
+    assert all(p.get("counter") in ("green", "yellow", "blue", "red") for p in places if p["kind"] == "wild")
+    assert all(set(edge) <= set(data.PLACES) for edge in data.DATA["edges"])
+    assert len(data.DISTANCE[data.START]) == len(places)  # the map is connected
+    assert len(data.HEROES) == 8 and all(
+        {"life", "stamina", "mind", "body", "spirit", "gold", *data.PHASES} <= set(hero) for hero in data.HEROES.values())
+    assert {p["counter"] for p in places if p["kind"] == "wild"} == {"green", "yellow", "blue", "red"}
+
+
 def test_the_view_schema_describes_every_view():
     from api.game_schemas.runebound import ViewSchema
     schema = ViewSchema()

@@ -34,6 +34,17 @@ def test_a_defeated_blue_challenge_is_a_vassal_the_hero_collects(rb):
     assert state.hero("p1").vassals == ("Knave of Hate",)
 
 
+def test_a_defeated_red_challenge_is_a_dragon_lord_the_hero_collects_and_margath_comes_last(rb):
+    m = rb.m
+    state = rb.given(m.Moved(seat="p1", place="Wolfden"), decks={"red": ("Dragon Lord Sarkis", "Lord Margath")})
+    _, state = rb.act(state, "p1", m.Adventure())
+    _, state = rb.fight_until(state, "p1", lambda s: s.combat is None, rb.Dice(10))
+    assert state.hero("p1").dragon_lords == ("Dragon Lord Sarkis",) and state.deck("red") == ("Lord Margath",)
+    state = rb.RULES.replay([m.TurnBegan(seat="p1", round=2, movement=1), m.Moved(seat="p1", place="Stormcrag")], state)
+    events, _ = rb.act(state, "p1", m.Adventure())
+    assert events[0] == m.CardDrawn(seat="p1", deck="red", card="Lord Margath")
+
+
 @pytest.mark.parametrize("cards", [
     ("Knave of Secrets", "Knave of Blood", "Knave of Hate"),
     ("Duke of Secrets", "Duke of Blood", "Duke of Hate"),
