@@ -51,10 +51,13 @@ def begin_endgame(b: Builder, king: str) -> None:
 
 
 def crown(b: Builder, seat: str) -> None:
-    """The new Elder King discards his Dragon Lords (and Margath), then places up to three Vassals."""
+    """The new Elder King discards his Dragon Lords (and Margath), then places up to three Vassals;
+    if every other player has been eliminated he has won at once."""
     hero = b.state.hero(seat)
     discarded = tuple(card for card in hero.trophies if card in data.DRAGON_LORDS or card == data.MARGATH)
     b.emit(m.ElderKingCrowned(seat=seat, discarded=discarded))
+    if not b.state.endgame.challengers:
+        b.emit(m.GameWon(seat=seat))
 
 
 def allies_ready(hero: Hero) -> tuple[str, ...]:

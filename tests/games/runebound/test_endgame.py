@@ -218,10 +218,22 @@ def test_after_a_simultaneous_knock_out_the_next_challenger_takes_the_empty_thro
                              m.Suffered(seat="p2", wounds=9, exhaustion=0)], state)
     _, state = rb.act(state, "p2", m.Attack())
     events, state = rb.act(state, "p1", m.Attack(), rb.Dice(10))
-    assert events[-1] == m.ElderKingCrowned(seat="p3", discarded=())
-    assert state.endgame.king == "p3" and state.endgame.challengers == ()
-    events, state = rb.act(state, "p3", m.FinishPlacing())
-    assert events[-1] == m.GameWon(seat="p3")
+    # p3 is the only player left: the current Elder King wins at once.
+    assert events[-2:] == [m.ElderKingCrowned(seat="p3", discarded=()), m.GameWon(seat="p3")]
+    assert state.endgame.king == "p3" and state.endgame.challengers == () and state.winner == "p3"
+
+
+def test_a_challenger_who_dethrones_the_elder_king_when_nobody_else_is_left_wins_at_once(rb):
+    m = rb.m
+    state = confronting(rb, *rb.won("p2", "Knight of Blood"), players=2)
+    for _ in range(100):
+        if state.result:
+            break
+        _, state = rb.act(state, "p2", m.Attack(), rb.Dice(10, 10, 1, 1))
+        events, state = rb.act(state, "p1", m.Attack(), rb.Dice(10, 10, 1, 1))
+    assert events[-3:] == [m.HeroEliminated(seat="p1"), m.ElderKingCrowned(seat="p2", discarded=()),
+                           m.GameWon(seat="p2")]
+    assert rb.RULES.outcome(state) == "p2 wins as the last Elder King" and rb.RULES.to_act(state) == frozenset()
 
 
 def test_heroes_fighting_each_other_suffer_fatigue_at_the_end_of_each_round(rb):
