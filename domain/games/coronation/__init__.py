@@ -10,6 +10,8 @@ Decisions made where the rulebook and brief are silent:
   from the deck, listed in deck order; then Lind appears, then moves.
 - A detective holding the instrument a trap names always defuses it (he
   discards the instrument); without it he suffers it. A trap acts once.
+  (Brief: "A detective holding the named instrument defuses the trap"; the
+  rulebook: suffering is "could not avoid it", i.e. the instrument is absent.)
 - Trap effects: "lose-next-action" (the detective is skipped in the next turn)
   or "discard-ticket" (he discards a cab ticket if he has one).
 - The card Lind leaves on moving on lies on the route card he was on (the
@@ -34,6 +36,8 @@ Decisions made where the rulebook and brief are silent:
 - The server keeps Lind's route and applies every reveal itself, so the
   rulebook's "technical defeat" (Lind failing to reveal a visited card) and
   his showing the crowned cards on a jewel victory need no command.
+- Timeouts: a legal random action, drawn by kind first (type, detective,
+  way, trap or not); a Lind who could move hides only one time in ten.
 - Board and card stand-ins live in board.json and cards.json beside this
   module, each file naming its assumptions.
 """

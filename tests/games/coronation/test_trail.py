@@ -226,3 +226,38 @@ def test_defusing_discards_the_instrument_and_the_detective_acts_on_next_turn():
     state = state_of(events)
     assert state.detective(FANDORIN).instruments == ("first-aid-kit",)
     assert not state.detective(FANDORIN).stunned and RULES.to_act(state) == {D1}  # no extraordinary movement
+
+
+def test_the_extraordinary_movement_sets_no_trap_and_leaves_no_card():
+    events = _snared("suspicious-snack")
+    before = state_of(events)
+    events = then(events, (LIND, MoveLindExtraordinarily(TRETYAKOV)))
+    after = state_of(events)
+    assert after.hand == before.hand and after.route[-1].card is None
+    assert [c.card for c in after.route] == ["suspicious-snack", None]
+
+
+def test_with_no_foot_move_open_lind_can_only_decline_the_extraordinary_movement():
+    events = _snared("hey-with-the-wind", places={FANDORIN: BOROVITSKY, MASA: RED_SQUARE, "zyukin": TRETYAKOV})
+    state = state_of(events)
+    assert RULES.legal_commands(state, LIND) == [DeclineExtraordinaryMovement()]
+    with pytest.raises(IllegalCommand, match="a detective stands there"):
+        decide(events, LIND, MoveLindExtraordinarily(TRETYAKOV))
+
+
+def test_a_ticket_trap_costs_a_detective_without_tickets_nothing_more():
+    events = then(_left("locked-in", hands={FANDORIN: ("money",)}), (D1, MoveDetective(FANDORIN, RED_SQUARE, "foot")))
+    assert events[-1] == TrapSuffered(FANDORIN, 0, "locked-in", "discard-ticket", False)
+    detective = state_of(events).detective(FANDORIN)
+    assert (detective.tickets, detective.instruments, detective.stunned) == (0, ("money",), False)
+
+
+def test_a_jewel_is_taken_once_even_if_lind_comes_back_to_its_abandoned_location():
+    events = lind_at(53, places={FANDORIN: 43}) + [LindMoved(USPENSKY, "foot", "hey-with-the-wind", True)]
+    events = then(events, (D1, MoveDetective(FANDORIN, 53, "foot")), (LIND, MoveLindExtraordinarily(SPASSKY)))
+    events = only_detective_left(events, None) + [TurnEnded(1)]
+    events = then(events, (LIND, MoveLind(USPENSKY, "foot")))
+    assert events[-1] == LindMoved(USPENSKY, "foot", None, False)  # leaving Spassky Gate takes nothing
+    events = only_detective_left(events, None) + [TurnEnded(2)]
+    assert state_of(events).jewels_left == 4
+    assert decide(events, LIND, MoveLind(RED_SQUARE, "foot")) == [LindMoved(RED_SQUARE, "foot", None, False)]

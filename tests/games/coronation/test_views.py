@@ -128,3 +128,11 @@ def test_every_lind_turn_looks_the_same_in_the_feed_but_for_card_left_and_jewel_
         for viewer in OTHERS:
             shapes.add(tuple(sorted(RULES.visible(way, viewer))))
     assert shapes == {("card_left", "jewel_stolen", "type")}
+
+
+def test_every_seat_sees_each_detective_s_own_cards_and_place():
+    events = lind_at(RED_SQUARE, hands={FANDORIN: ("ticket", "money", "revolver")})
+    for viewer in (LIND, *OTHERS):
+        fandorin = RULES.view(state_of(events), viewer)["detectives"][0]
+        assert (fandorin["id"], fandorin["tickets"], fandorin["instruments"]) == (FANDORIN, 1, ["money", "revolver"])
+        assert fandorin["location"] == 1
