@@ -1,5 +1,7 @@
 """Standoffs: when they happen, who wins, what follows, and every rogue ability."""
 
+import random
+
 import pytest
 
 from domain.engine import IllegalCommand
@@ -231,3 +233,39 @@ def test_a_neighbourhood_filled_by_rue_de_l_egyptienne_has_its_standoff_at_the_e
     s = cm.table(phase="act", placed_neighbourhood="egyptienne", placed_spot=1, board=board, hands={"p1": ()})
     events = cm.decide(s, "p1", cm.m.ShiftRogue("halles", 1, "taverne", 3))
     assert cm.of(events, cm.m.TurnEnded)[0].standoffs == ("taverne",)
+
+
+def test_swordsmen_of_several_players_are_paid_for_at_once_then_the_winner_is_known(cm):
+    s = ending(cm, full_taverne(("p2", "swordsman"), ("p3", "swordsman"), ("p1", "brute")),
+               coins={"p2": 2, "p3": 5})
+    s = cm.run(s, "p1", cm.m.EndTurn())
+    assert cm.RULES.to_act(s) == {"p2", "p3"} and s.standoff.winner is None
+    events = cm.decide(s, "p3", cm.m.PaySwordsmen(1))
+    assert events == [cm.m.SwordsmenPaid("p3", 1)]  # p2 has not answered yet: no winner
+    s = cm.RULES.replay(events, s)
+    assert cm.RULES.to_act(s) == {"p2"}
+    won = cm.of(cm.decide(s, "p2", cm.m.PaySwordsmen(1)), cm.m.StandoffWon)[0]
+    assert dict(won.totals) == {"p2": 3, "p3": 3, "p1": 2} and won.winner == "p2"  # tie: spot 1 is closest
+
+
+def test_two_swordsmen_of_one_player_may_each_be_paid_for(cm):
+    s = ending(cm, full_taverne(("p2", "swordsman"), ("p2", "swordsman"), ("p1", "brute")), coins={"p2": 4})
+    s = cm.run(s, "p1", cm.m.EndTurn())
+    assert cm.RULES.legal_commands(s, "p2") == [cm.m.PaySwordsmen(0), cm.m.PaySwordsmen(1), cm.m.PaySwordsmen(2)]
+    won = cm.of(cm.decide(s, "p2", cm.m.PaySwordsmen(2)), cm.m.StandoffWon)[0]
+    assert dict(won.totals)["p2"] == 6
+
+
+def test_timeouts_skip_optional_steps_and_place_a_rogue_on_a_random_legal_spot(cm):
+    s = cm.table()
+    placed = {cm.RULES.on_timeout(s, "p1", random.Random(seed)) for seed in range(20)}
+    assert len(placed) > 3 and all(c in cm.RULES.legal_commands(s, "p1") for c in placed)
+    assert all(isinstance(c, cm.m.PlaceRogue) for c in placed)
+    acting = cm.table(phase="act", placed_neighbourhood="grande-cour", placed_spot=1, hands={"p1": ("fool",)},
+                      board={("grande-cour", 1): ("p1", "henchman")})
+    assert cm.RULES.on_timeout(acting, "p1", random.Random(0)) == cm.m.EndTurn()
+    s = ending(cm, full_taverne(("p2", "swordsman"), ("p3", "courtesan"), ("p1", "beggar")), coins={"p2": 2})
+    s = cm.run(s, "p1", cm.m.EndTurn())
+    assert cm.RULES.on_timeout(s, "p2", random.Random(0)) == cm.m.PaySwordsmen(0)
+    s = cm.run(s, "p2", cm.m.PaySwordsmen(0))
+    assert cm.RULES.on_timeout(s, "p3", random.Random(0)) == cm.m.PlaceCourtesanRenown("taverne")

@@ -1,6 +1,8 @@
 """The turn: Plot card timing, placing or moving a rogue, spot effects,
 neighbourhood actions and the controller's coin, the Renown Square."""
 
+import random
+
 import pytest
 
 from domain.engine import IllegalCommand
@@ -282,3 +284,8 @@ def test_nonsense_values_are_refused_with_a_reason(cm):
                     cm.m.BuyRenown(line=[1]), cm.m.ChooseWrath("seine")):
         with pytest.raises(IllegalCommand):
             cm.decide(s, "p1", command)
+
+
+def test_timeout_while_recruiting_sends_the_drawn_rogue_to_the_seine(cm):
+    s = cm.run(acting(cm, "taverne", bag=("brute",)), "p1", cm.m.Recruit())
+    assert cm.RULES.on_timeout(s, "p1", random.Random(0)) == cm.m.DiscardRogue("brute")
