@@ -9,15 +9,21 @@ applying a file twice.
 from __future__ import annotations
 
 import hashlib
+import logging
 import re
 from pathlib import Path
 
 import psycopg
 
+_log = logging.getLogger(__name__)
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 MIGRATION_NAME = re.compile(r"^\d{4}_[A-Za-z0-9_\-]+\.sql$")
 # An arbitrary constant, shared by every boardlog process: "bl" "migr".
 ADVISORY_LOCK_KEY = 0x626C_6D69_6772
+
+
+def _checksum(sql: str) -> str:
+    return hashlib.sha256(sql.encode("utf-8")).hexdigest()
 
 
 def migration_files(directory: Path = MIGRATIONS_DIR) -> list[Path]:
@@ -45,17 +51,20 @@ def _migrate(conn: psycopg.Connection, directory: Path) -> list[str]:
             " checksum text not null,"
             " applied_at timestamptz not null default now())"
         )
-        applied = {row[0] for row in conn.execute("select name from schema_migrations")}
+        applied = dict(conn.execute("select name, checksum from schema_migrations").fetchall())
         done = []
         for path in migration_files(directory):
-            if path.name in applied:
-                continue
             sql = path.read_text(encoding="utf-8")
+            if path.name in applied:
+                if applied[path.name] != _checksum(sql):
+                    _log.warning("migration %s changed after it was applied; it is not run again"
+                                 " (write a new migration instead)", path.name)
+                continue
             with conn.transaction():
                 conn.execute(sql)
                 conn.execute(
                     "insert into schema_migrations (name, checksum) values (%s, %s)",
-                    (path.name, hashlib.sha256(sql.encode("utf-8")).hexdigest()),
+                    (path.name, _checksum(sql)),
                 )
             done.append(path.name)
         return done

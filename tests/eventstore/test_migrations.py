@@ -54,3 +54,26 @@ def test_migrate_accepts_an_open_connection(empty_database):
         assert migrate(conn)[:1] == ["0001_events.sql"]
         assert migrate(conn) == []
         assert conn.execute("select count(*) from events").fetchone() == (0,)
+
+
+def test_a_migration_changed_after_it_was_applied_is_not_run_again_but_reported(
+        empty_database, tmp_path, caplog):
+    (tmp_path / "0001_first.sql").write_text("create table first_table (id int);")
+    assert migrate(empty_database, tmp_path) == ["0001_first.sql"]
+    (tmp_path / "0001_first.sql").write_text("create table first_table (id bigint);")
+    (tmp_path / "0002_second.sql").write_text("create table second_table (id int);")
+    (tmp_path / "notes.txt").write_text("not a migration")
+    assert migrate(empty_database, tmp_path) == ["0002_second.sql"]
+    assert "0001_first.sql changed after it was applied" in caplog.text
+
+
+def test_a_failing_migration_leaves_nothing_half_applied(empty_database, tmp_path):
+    (tmp_path / "0001_broken.sql").write_text(
+        "create table half (id int); insert into nowhere values (1);")
+    with pytest.raises(psycopg.errors.UndefinedTable):
+        migrate(empty_database, tmp_path)
+    with psycopg.connect(empty_database) as conn:
+        assert conn.execute("select to_regclass('half')").fetchone() == (None,)
+        assert conn.execute("select count(*) from schema_migrations").fetchone() == (0,)
+    (tmp_path / "0001_broken.sql").write_text("create table half (id int);")
+    assert migrate(empty_database, tmp_path) == ["0001_broken.sql"]
