@@ -10,7 +10,9 @@ Decisions where the rulebook and the brief are silent:
 - One Plot card per turn ("Play a Plot card (optional)" is one step of the
   turn), played in step 1 or after the placement until the turn ends (not
   during a Standoff, nor while the Wrath neighbourhood or the order of several
-  Standoffs is being chosen). The Devil and the Magician act "when you place",
+  Standoffs is being chosen, nor while a drawn rogue waits for its discard).
+- The first player is the option first_player (the seat of the last to have
+  visited Notre-Dame de Paris); 0, the default, draws him at random. The Devil and the Magician act "when you place",
   so they may only be played before placing. After the action, the turn ends
   by itself when the hand is empty or the turn's card was played (public facts:
   ending on "no playable card" would reveal the hand); otherwise the player

@@ -200,3 +200,40 @@ def test_after_the_action_the_turn_ends_by_itself_once_the_turns_plot_card_is_pl
     s = cm.run(s, "p1", cm.m.PlayPlot("fool"))
     events = cm.decide(s, "p1", cm.m.TakeCoins())
     assert "TurnEnded" in cm.kinds(events) and events[-1] == cm.m.TurnBegan("p2")
+
+
+def test_the_chariots_standoff_waits_for_swordsman_payments_then_the_turn_goes_on(cm):
+    board = {("halles", 1): ("p2", "swordsman"), ("halles", 3): ("p1", "brute")}
+    s = cm.table(hands={"p1": ("chariot",)}, board=board, coins={"p2": 2})
+    s = cm.run(s, "p1", cm.m.PlayPlot("chariot", neighbourhood="halles"))
+    assert s.phase == "standoff" and cm.RULES.to_act(s) == {"p2"}
+    s = cm.run(s, "p2", cm.m.PaySwordsmen(1))
+    assert s.controller("halles") == "p2" and s.phase == "place" and cm.RULES.to_act(s) == {"p1"}
+
+
+def test_the_hanged_man_may_move_the_rogue_to_another_spot_of_the_same_neighbourhood(cm):
+    s = cm.table(hands={"p1": ("hanged-man",)}, board={("halles", 1): ("p2", "henchman")})
+    s = cm.run(s, "p1", cm.m.PlayPlot("hanged-man", neighbourhood="halles", spot=1, to_neighbourhood="halles",
+                                       to_spot=3))
+    assert s.occupant("halles", 3) == ("p2", "henchman") and s.occupant("halles", 1) is None
+
+
+def test_death_may_take_another_death_but_needs_a_discard_pile(cm):
+    s = cm.run(cm.table(hands={"p1": ("death",)}, discards=("death",)), "p1", cm.m.PlayPlot("death", take="death"))
+    assert s.player("p1").hand == ("death",) and s.discards == ("death",)
+    empty = cm.table(hands={"p1": ("death",)})
+    assert not any(isinstance(c, cm.m.PlayPlot) for c in cm.RULES.legal_commands(empty, "p1"))
+
+
+def test_no_plot_card_while_a_drawn_rogue_waits_or_the_wrath_neighbourhood_is_chosen(cm):
+    s = cm.table(hands={"p1": ("wheel",)}, phase="act", placed_neighbourhood="taverne", placed_spot=1,
+                 board={("taverne", 1): ("p1", "henchman")}, bag=("brute",))
+    s = cm.run(s, "p1", cm.m.Recruit())
+    with pytest.raises(IllegalCommand, match="discard"):
+        cm.decide(s, "p1", cm.m.PlayPlot("wheel", player="p2"))
+    s = cm.run(s, "p1", cm.m.DiscardRogue("brute"))
+    s = cm.run(cm.table(hands={"p1": ("wheel",)}, king=3), "p1", cm.m.PlaceRogue("beggar", "taverne", 2))
+    s = cm.run(s, "p1", cm.m.EndTurn())
+    assert s.phase == "wrath"
+    with pytest.raises(IllegalCommand, match="Wrath"):
+        cm.decide(s, "p1", cm.m.PlayPlot("wheel", player="p2"))
