@@ -52,9 +52,10 @@ def _unique_violation_message(stream_id: str, error: psycopg.errors.UniqueViolat
 class PostgresEventStore:
     """Events in PostgreSQL. ``append`` is a single statement calling ``eventstore_append``.
 
-    Every method takes an optional ``conn``: an open connection inside the
-    caller's transaction, which the store then uses without committing, so
-    read models can be written atomically with the events.
+    ``append``, ``save_snapshot``, ``stream_version`` and ``read_stream`` take an
+    optional ``conn``: an open connection inside the caller's transaction, which
+    the store then uses without committing, so read models can be written
+    atomically with the events. Without it they borrow a pooled connection.
     """
 
     def __init__(self, pool: psycopg_pool.ConnectionPool):
