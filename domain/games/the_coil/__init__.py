@@ -3,21 +3,26 @@
 Decisions where the rulebook and the brief are silent (stand-in card values
 are in data.json, each named there as an assumption):
 
-- Nations are dealt at random at setup; with two players the neutral third
-  nation is drawn at random from the rest and sits after p2 (p1, p2, neutral
-  clockwise).
+- "Each player must choose a nation card": the seats choose one after the
+  other in seat order, p1 first (ChooseNation); the option nations=random
+  deals them instead. With two players the neutral third nation is then drawn
+  at random from the rest and sits after p2 (p1, p2, neutral clockwise).
 - Clockwise is seat order; "the player on your left" is the next seat, so a
   seat's western border is the next nation clockwise and its eastern border
   the previous one.
-- Expansion and Muster are simultaneous: every seat that has something to do
-  is to act (Expand, Muster). Conquest has no choice and runs automatically
-  when someone stops; claimed regions are placed in Coil order (own nation's
-  regions in the order they were flipped), each into its area while there is
-  room, else into the hand as a tactic. Regions of a nation that borders
-  neither side go to the hand.
-- A homeland deck that runs short is re-formed from its discard area at the
-  moment a card is needed; a seat whose deck and discard are both empty skips
-  Expansion, and such a deck cannot be scouted.
+- Expansion, Muster and Conquest are simultaneous: every seat that has
+  something to do is to act (Expand, Muster, PlaceRegions). Claimed regions
+  must go to their area of the strategy card while it has room ("if
+  possible"); when a seat claims more regions for an area than it has room
+  for, it chooses which to place (PlaceRegions) and the rest go to its hand as
+  tactics; a seat with nothing to choose has its regions placed at once.
+  Regions of a nation that borders neither side go to the hand. The dice stay
+  on the regions until every seat has placed its regions.
+- "If your homeland deck is ever empty" the discard area is shuffled into a new
+  deck at once (after the event that emptied the deck or discarded onto an
+  empty one); Scout's draw of the last card re-forms the deck before the flip.
+  A seat whose deck and discard are both empty skips Expansion, and such a
+  deck cannot be scouted.
 - Muster takes min(dice on the nation card, population); a seat with no die in
   its population skips Muster.
 - Escalation turns: up to the northern die's value in actions; the turn ends
@@ -29,7 +34,8 @@ are in data.json, each named there as an assumption):
   The first-turn reroll happens automatically when the turn begins.
 - Dice and tactics name dice by their values (all dice of a nation are alike).
 - Resource and area categories count the regions placed on the strategy card,
-  not regions taken as tactics. With several strategy cards the newest governs
+  not regions taken as tactics: a region placed in the hand is a tactic from
+  then on (it may be played and discarded) and counts in Reserves and Tactics. With several strategy cards the newest governs
   capacities during the game, the chosen one the scoring; regions already
   placed stay even beyond the chosen card's capacity.
 - End of game: seats with several strategy cards choose one (simultaneous,
@@ -39,8 +45,12 @@ are in data.json, each named there as an assumption):
   more there, so tied rivals fall to the next distinct total.
 - Varg'ree's ability keeps the top die of the first region (in Coil order) it
   claims by battle; that die returns to its reserves with its value.
-- Claimed regions' faces are hidden in views and feeds of other seats; which
-  area each went to is public (cards are placed in sight).
+- Claimed regions' faces are hidden in views and feeds of other seats until
+  the end; which area each went to is public (cards are placed in sight). At
+  the end the chosen strategy cards and claimed regions are face up for all.
+- Tactic "swap two dice" (swap_pip, data.json): exchanging two dice of one
+  colour in one's own reserves would change nothing, so it moves one pip: the
+  first named die +1, the second -1 (both wrap).
 """
 
 from .rules import TheCoilRules

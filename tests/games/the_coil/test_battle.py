@@ -6,9 +6,10 @@ import pytest
 
 from domain.engine import IllegalCommand
 from domain.games.the_coil.messages import (
-    BattleTurnEnded, Deploy, DieDeployed, DieShifted, EndTurn, PlayTactic, ReservesRerolled, ShiftDie, Stop,
+    BattleTurnEnded, PhaseBegan, Deploy, DieDeployed, DieShifted, EndTurn, PlayTactic, ReservesRerolled, ShiftDie, Stop,
     Stopped, TacticPlayed,
 )
+from domain.games.the_coil.state import Region
 
 ALL = ("p1", "p2", "p3")
 
@@ -133,6 +134,19 @@ def test_celestos_ability_shifts_one_die_once_per_battle_phase(b):
         b.decide(state, "p1", ShiftDie(3, False))
 
 
+def test_celestos_ability_is_used_only_in_the_battle_phase_on_its_own_turn(b):
+    state = b.seat(b.escalation(b.start()), "p1", reserves=(3,))
+    with pytest.raises(IllegalCommand, match="belongs to the Battle phase"):
+        b.decide(state, "p1", ShiftDie(3, True))
+    state = _battle(b, {"p1": (3,), "p2": (4,)}, turn=1)
+    with pytest.raises(IllegalCommand, match="not your turn"):
+        b.decide(state, "p1", ShiftDie(3, True))
+    used = _battle(b, {"p1": (3,)}, shifted=("p1",))
+    assert not any(isinstance(c, ShiftDie) for c in b.rules.legal_commands(used, "p1"))
+    fresh = b.rules.evolve(used, PhaseBegan("battle", ("p1", "p2", "p3")))
+    assert ShiftDie(3, True) in b.rules.legal_commands(fresh, "p1")  # once per Battle phase: a new phase
+
+
 def test_only_celestos_may_use_the_shift_ability(b):
     state = _battle(b, {"p2": (3,)}, turn=1)
     with pytest.raises(IllegalCommand, match="only Celestos"):
@@ -145,6 +159,25 @@ def test_first_turn_with_no_deployable_die_rerolls_all_dice_until_one_can_be_dep
     rerolled = events[1]
     assert isinstance(rerolled, ReservesRerolled) and rerolled.seat == "p2" and 3 in rerolled.values
     assert events[0] == BattleTurnEnded("p1")
+
+
+def test_first_turn_reroll_also_applies_to_the_first_player_of_the_battle_phase(b):
+    from dataclasses import replace
+
+    from domain.games.the_coil.flow import Emitter, after_escalation_turn
+    state = b.seat(b.escalation(b.start()), "p1", reserves=(5, 5))
+    state = replace(state, turn=3, coil=(Region("dedran-02", (("p2", 2),)),))  # only a 3 can be deployed
+    em = Emitter(state)
+    after_escalation_turn(em, b.rng(4))
+    rerolled = em.events[-1]
+    assert isinstance(rerolled, ReservesRerolled) and rerolled.seat == "p1" and 3 in rerolled.values
+    assert rerolled.attempts >= 1 and len(rerolled.values) == 2
+    assert em.state.current() == "p1" and em.state.reserve("p1") == rerolled.values
+
+
+def test_no_first_turn_reroll_when_a_die_can_be_deployed_without_a_tactic(b):
+    state = _battle(b, {"p1": (1,), "p2": (3, 5)}, had_turn=("p1",), coil=[("dedran-02", (("p1", 2),))])
+    assert b.decide(state, "p1", EndTurn()) == [BattleTurnEnded("p1")]
 
 
 def test_no_first_turn_reroll_when_no_value_could_be_deployed_anywhere(b):
@@ -194,11 +227,13 @@ def test_stop_is_allowed_only_at_the_start_of_a_turn(b):
 
 
 def test_stop_ends_the_battle_phase_for_all_players(b):
-    state = _battle(b, {"p1": (4,), "p2": (1,)}, had_turn=ALL, coil=[("dedran-02", ())])
+    state = _battle(b, {"p1": (4,), "p2": (1,), "p3": (5, 6)}, had_turn=ALL, coil=[("dedran-02", ())])
     events = b.decide(state, "p1", Stop())
     assert events[0] == Stopped("p1")
+    assert not any(isinstance(e, (BattleTurnEnded, DieDeployed)) for e in events)  # nobody else gets a turn
     after = b.rules.replay(events, state)
     assert after.round == 2 and after.phase == "expansion"
+    assert after.reserve("p2") == (1,) and after.reserve("p3") == (5, 6)  # their dice stay in reserves
 
 
 def test_a_player_beginning_a_turn_with_no_dice_must_stop(b):

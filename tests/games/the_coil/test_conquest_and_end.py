@@ -131,6 +131,17 @@ def test_vargree_ability_returns_one_die_of_a_claimed_region_to_its_reserves(b):
     assert after.reserve("p1") == (5,) and after.population("p1") == 6
 
 
+def test_vargree_ability_keeps_the_top_die_of_the_first_region_claimed_by_battle_only(b):
+    nations = ("vargree", "dedran", "ignixior")
+    state = _battle(b, [("vargree-01", ()), ("dedran-02", (("p1", 3),)), ("ignixior-02", (("p3", 1), ("p1", 2)))],
+                    nations=nations)
+    events, after = _stop(b, state)
+    assert DiceReturned((("p1", 3),)) in events and after.reserve("p1") == (3,)
+    state = _battle(b, [("vargree-01", ()), ("dedran-02", (("p1", 3), ("p2", 4)))], nations=nations)
+    events, after = _stop(b, state)  # an undisputed homeland region is not claimed by battle
+    assert DiceReturned(()) in events and after.reserve("p1") == ()
+
+
 def test_two_players_the_neutral_nation_collects_its_undisputed_regions_which_leave_play(b):
     state = _battle(b, [("ignixior-01", ()), ("ignixior-04", (("p1", 2),))], nations=("celestos", "dedran"),
                     neutral="ignixior")

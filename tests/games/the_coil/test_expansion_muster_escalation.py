@@ -125,6 +125,12 @@ def test_ignixior_ability_sets_one_mustered_die_to_a_chosen_value(b):
     assert events[0].values[0] == 6 and events[0].fixed == 6 and len(events[0].values) == 4
 
 
+def test_ignixior_ability_is_used_only_when_mustering(b):
+    state = b.seat(b.escalation(b.start(("ignixior", "dedran", "celestos"))), "p1", reserves=(2,))
+    with pytest.raises(IllegalCommand, match="belongs to the Muster phase"):
+        b.decide(state, "p1", Muster(fixed=6))
+
+
 def test_only_ignixior_may_set_a_mustered_die(b):
     with pytest.raises(IllegalCommand, match="only Ignixior"):
         b.decide(_muster(b), "p1", Muster(fixed=6))
@@ -134,13 +140,11 @@ def test_only_ignixior_may_set_a_mustered_die(b):
 
 def test_escalation_order_starts_with_the_greatest_reserve_total_then_clockwise(b):
     state = _muster(b)
-    state = b.seat(b.seat(b.seat(state, "p1", reserves=(1, 2)), "p2", reserves=(6, 6)), "p3", reserves=(2,))
-    state = replace(state, pending=("p1",))
-    state = b.run(state, "p1", Muster(), seed=0)  # p1 gains 3 dice; totals decide
-    totals = {s: sum(state.reserve(s)) for s in state.seats}
-    first = max(state.seats, key=lambda s: (totals[s], 0))
-    i = state.seats.index(first)
-    assert state.order == state.seats[i:] + state.seats[:i]
+    state = b.seat(b.seat(b.seat(state, "p1", reserves=(6, 6, 6, 6)), "p2", reserves=(6, 6, 6, 6, 6)), "p3", reserves=())
+    state = replace(state, pending=("p3",))
+    events = b.decide(state, "p3", Muster(fixed=1), seed=0)  # Ignixior adds 4 dice: at most 1 + 18 = 19
+    assert sum(events[0].values) < 24 and events[-1] == PhaseBegan("escalation", ("p2", "p3", "p1"))
+    assert b.rules.replay(events, state).current() == "p2"
 
 
 def test_escalation_ties_go_to_the_highest_initiative(b):
@@ -168,13 +172,19 @@ def test_escalation_allows_fewer_actions_with_end_escalation(b):
     assert b.rules.replay(events, state).current() == "p2"
 
 
-def test_shakoom_ability_takes_one_more_escalation_action(b):
+def test_shakoom_ability_takes_one_more_escalation_action_on_its_turn(b):
+    state = b.start(("shakoom", "dedran", "ignixior"))
     from domain.games.the_coil.evolve import evolve
-    state = replace(b.start(("shakoom", "dedran", "ignixior")), round=2)
-    state = evolve(state, PhaseBegan("escalation", state.seats))
-    assert state.actions_left == 3
-    state = evolve(state, EscalationTurnEnded("p1"))
+    state = evolve(state, PhaseBegan("escalation", state.seats))  # round 1: the northern die shows 1
     assert state.actions_left == 2
+    state = b.run(state, "p1", Recruit())
+    assert state.current() == "p1" and state.actions_left == 1
+    events = b.decide(state, "p1", Scout("dedran"))
+    assert events[-1] == EscalationTurnEnded("p1")
+    state = b.rules.replay(events, state)
+    assert state.current() == "p2" and state.actions_left == 1  # Dedran: just the northern die
+    events = b.decide(state, "p2", Recruit())
+    assert events[-1] == EscalationTurnEnded("p2")
 
 
 def test_recruit_rolls_a_die_from_population_into_reserves(b):

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from domain.games.the_coil.data import STRATEGIES
+from domain.games.the_coil.data import CARDS, STRATEGIES
 from domain.games.the_coil.scoring import objective_met, points, ranking_points
 
 
@@ -125,3 +125,64 @@ def test_a_tie_on_victory_points_goes_to_the_highest_initiative(b):
 def test_two_players_the_neutral_nation_is_not_ranked_and_scores_nothing(b):
     state = replace(b.start(("celestos", "dedran"), neutral="ignixior"), phase="over")
     assert [s.seat for s in b.rules.score(state)] == ["p1", "p2"]
+
+
+def _single(resource: str) -> list[str]:
+    return [c.id for c in CARDS.values() if c.resources == (resource,)]
+
+
+def _category_state(b, category: str, counts: tuple[int, int, int]):
+    """p1 Bastion (x1, x2, x1), p2 Westward (x2, x1, x1), p3 Eastward (x1, x1, x2); nations without
+    Dedran's ability; each seat holds ``counts`` of what the category counts."""
+    per_seat = {}
+    for seat, count in zip(("p1", "p2", "p3"), counts):
+        if category in ("west", "home", "east"):
+            per_seat[seat] = {"claimed": tuple((f"shakoom-{i + 1:02d}", category) for i in range(count))}
+        elif category == "reserves_and_tactics":
+            per_seat[seat] = {"reserves": (1,) * (count // 2), "hands": ("celestos-01",) * (count - count // 2)}
+        else:
+            per_seat[seat] = {"claimed": tuple((card, "home") for card in _single(category)[:count])}
+    return _over(b, nations=("celestos", "shakoom", "ignixior"), **per_seat)
+
+
+# (category, held per seat, that category's total per seat, points per seat)
+RANKED = [
+    ("west", (1, 1, 2), (1, 2, 2), (1, 2, 2)),            # tied for the highest: both 2, the next total 1
+    ("west", (2, 0, 1), (2, 0, 1), (2, 0, 1)),            # a total of 0 scores nothing
+    ("home", (1, 2, 1), (2, 2, 1), (2, 2, 1)),
+    ("home", (3, 1, 1), (6, 1, 1), (2, 1, 1)),            # tied for the second highest: both 1
+    ("east", (1, 1, 1), (1, 1, 2), (1, 1, 2)),
+    ("mythstone", (2, 2, 1), (2, 2, 1), (2, 2, 1)),
+    ("mythstone", (3, 1, 1), (3, 1, 1), (2, 1, 1)),
+    ("arcane_technology", (1, 3, 3), (1, 3, 3), (1, 2, 2)),
+    ("arcane_technology", (0, 0, 0), (0, 0, 0), (0, 0, 0)),
+    ("food_caches", (2, 1, 2), (2, 1, 2), (2, 1, 2)),
+    ("reserves_and_tactics", (4, 4, 2), (4, 4, 2), (2, 2, 1)),
+    ("reserves_and_tactics", (1, 3, 2), (1, 3, 2), (0, 2, 1)),  # the third total scores nothing
+]
+
+
+@pytest.mark.parametrize("category, held, totals, expected", RANKED)
+def test_each_ranked_category_two_points_for_the_highest_one_for_the_second_ties_share(
+        b, category, held, totals, expected):
+    from domain.games.the_coil.scoring import category_totals
+    state = _category_state(b, category, held)
+    assert tuple(category_totals(state)[category][s] for s in ("p1", "p2", "p3")) == totals
+    assert tuple(points(state)[s][category] for s in ("p1", "p2", "p3")) == expected
+
+
+def test_dedran_ability_tied_for_the_second_highest_total_pushes_the_rival_down(b):
+    # Dedran (p2) and Celestos (p1) tie at 1 behind Ignixior's 3: Dedran takes the 1 point alone.
+    state = _over(b, p1={"reserves": (1,)}, p2={"hands": ("dedran-01",)}, p3={"reserves": (1, 2, 3)})
+    assert [points(state)[s]["reserves_and_tactics"] for s in ("p1", "p2", "p3")] == [0, 1, 2]
+
+
+def test_a_tie_on_victory_points_goes_to_the_nation_with_the_highest_initiative_not_seat_order(b):
+    # p1 Celestos (initiative 3) and p2 Dedran (1) both earn 2; Ignixior (5) earns nothing.
+    state = _over(b, p1={"claimed": (("dedran-11", "west"),)}, p2={"claimed": (("celestos-12", "east"),)},
+                  p3={"strategies": ("homeguard",)})  # basic regions: no resource points
+    standings = b.rules.score(state)
+    assert [(s.seat, s.score, s.rank) for s in standings] == [("p1", 2, 1), ("p2", 2, 2), ("p3", 0, 3)]
+    state = _over(b, nations=("dedran", "celestos", "ignixior"), p1={"claimed": (("celestos-12", "east"),)},
+                  p2={"claimed": (("dedran-11", "west"),)}, p3={"strategies": ("homeguard",)})
+    assert [s.seat for s in b.rules.score(state)][:2] == ["p2", "p1"]

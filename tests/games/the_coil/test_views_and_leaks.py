@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from domain.engine import EVERYONE
 from domain.games.the_coil import RULES
-from domain.games.the_coil.data import CARDS, STRATEGIES
+from domain.games.the_coil.data import CARDS, STRATEGIES, card_json
 from domain.games.the_coil.messages import (
     CardsDrawn, DeckShuffled, RegionFlipped, RegionsClaimed, Scouted, StrategyChosen, StrategyDeckShuffled,
     StrategyDrawn, Strategized, TacticPlayed,
@@ -80,9 +80,11 @@ def _rerandomise_event(event, viewer: str | None, rng: random.Random):
 def test_leak_views_and_feeds_do_not_depend_on_what_a_seat_may_not_know():
     rng = random.Random(99)
     checked = 0
+    phases = set()
     for players in (2, 3, 4, 5):
         for seed in range(3):
-            for state, events in _positions(players, seed):
+            for state, events in _positions(players, seed, every=5):
+                phases.add(state.phase)
                 for viewer in (*state.seats, None):
                     other = _rerandomise(state, viewer, rng)
                     assert _dump(RULES.view(state, viewer)) == _dump(RULES.view(other, viewer))
@@ -92,6 +94,7 @@ def test_leak_views_and_feeds_do_not_depend_on_what_a_seat_may_not_know():
                         twin = _rerandomise_event(event, viewer, rng)
                         assert _dump(RULES.visible(event, viewer)) == _dump(RULES.visible(twin, viewer)), event
     assert checked > 500
+    assert phases >= {"nations", "expansion", "muster", "escalation", "battle", "conquest", "choose"}
 
 
 def test_a_seat_sees_its_own_hand_strategy_cards_and_claimed_regions_others_only_counts(b):
@@ -104,6 +107,22 @@ def test_a_seat_sees_its_own_hand_strategy_cards_and_claimed_regions_others_only
     assert theirs["hand_count"] == 1 and theirs["strategy_count"] == 1 and theirs["claimed_counts"]["east"] == 1
     spectator = RULES.view(state, None)["seats"][1]
     assert spectator["hand"] is None
+
+
+def test_claimed_regions_and_the_chosen_strategy_are_turned_face_up_for_everyone_at_the_end(b):
+    state = b.seat(b.start(), "p2", claimed=(("celestos-01", "east"),), strategies=("westward", "raiders"),
+                   hands=("dedran-03",))
+    choosing = replace(b.seat(state, "p2", chosen="raiders"), phase="choose", pending=("p1",))
+    theirs = RULES.view(choosing, "p1")["seats"][1]
+    assert theirs["claimed"] is None and theirs["chosen_strategy"] is None and RULES.view(choosing, "p1")["scores"] is None
+    over = replace(choosing, phase="over", pending=())
+    for viewer in ("p1", "p3", None):
+        view = RULES.view(over, viewer)
+        theirs = view["seats"][1]
+        assert theirs["claimed"] == [{"area": "east", "card": card_json("celestos-01")}]
+        assert theirs["chosen_strategy"] == "raiders"
+        assert theirs["hand"] is None and theirs["strategies"] is None  # the other card is discarded unseen
+        assert [s["strategy"]["id"] for s in view["scores"]] == ["bastion", "raiders", "eastward"]
 
 
 def test_dice_the_coil_discards_and_counts_are_public(b):
