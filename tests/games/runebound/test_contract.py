@@ -108,6 +108,20 @@ def test_timeouts_retreat_or_defend_in_combat():
     assert RULES.on_timeout(state, "p1", random.Random(0)) == m.Defend()
 
 
+def test_outside_combat_a_timeout_ends_the_turn_step_by_step():
+    from tests.games.runebound.conftest import given
+    timeout = lambda state: RULES.on_timeout(state, "p1", random.Random(0))  # noqa: E731
+    state = given()
+    assert timeout(state) == m.MoveTo("Tamalir")  # stays where he is
+    assert timeout(given(m.Moved(seat="p1", place="Frostmere"))) == m.SkipAdventure()
+    assert timeout(given(m.Moved(seat="p1", place="Tamalir"))) == m.EndTurn()
+    crowned = given(*[m.EnemyDefeated(seat="p1", card=c, gold=0) for c in ("Knave of Secrets", "Knave of Hate",
+                                                                            "Knave of Blood")],
+                    m.Moved(seat="p1", place="Tamalir"))
+    crowned = RULES.replay(RULES.decide(crowned, "p1", m.EndTurn(), random.Random(0)), crowned)
+    assert crowned.step == "placing" and timeout(crowned) == m.FinishPlacing()
+
+
 def shuffled_decks(decks, rng):
     return tuple((name, tuple(rng.sample(cards, len(cards)))) for name, cards in decks)
 
