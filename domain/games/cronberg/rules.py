@@ -7,6 +7,9 @@ Decisions where the rulebook and the brief are silent:
   so a drawn tile can always be placed.
 - PlaceBuilding names its two triangles in board order; ``turned`` rotates
   the tile half a turn (tiles are never flipped face down).
+- A building may cover a printed Park, Musketeer or Coat of Arms (the
+  rulebook forbids only covering a building); a covered special triangle is
+  not vacant, so it never becomes active.
 - Family members may stand on any crossing of the grid, wall crossings too.
 - A vacant enclosed plain triangle is still vacant: a member beside it stays
   in the city until the end of the round, as beside an active Park.

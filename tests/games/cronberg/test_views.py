@@ -15,6 +15,8 @@ from domain.playout import play
 
 from api.game_schemas.cronberg import ViewSchema
 
+from tests.games.cronberg.support import built, drawn, enclosed, given, member
+
 
 def positions(seeds, every=7):
     """(events so far, state) at intervals through seeded random games."""
@@ -73,6 +75,29 @@ def test_views_match_the_published_schema():
     for _, state in positions(range(3), every=25):
         for viewer in (*state.seats, None, EVERYONE):
             assert ViewSchema().validate(RULES.view(state, viewer)) == {}
+
+
+def test_the_view_shows_active_triangles_and_closed_crossings():
+    state = given(built(1, "T08", "T09"), built(2, "T11", "T12"), built(3, "T20", "T21"), *enclosed("T10"))
+    view = RULES.view(state, None)
+    triangles = {t["id"]: t for t in view["triangles"]}
+    crossings = {c["id"]: c for c in view["crossings"]}
+    assert triangles["T10"]["active"] and triangles["T10"]["enclosed"] and triangles["T10"]["kind"] == "musketeer"
+    assert triangles["T09"]["tile"] == 1 and triangles["T01"]["wall_sides"] == [["X01", "X05"]]
+    assert not crossings["X06"]["open"] and crossings["X19"]["open"]
+    assert view["to_act"] == ["p1"] and view["step"] == "choose_action" and view["stack_size"] == 25
+    assert [b["tile"] for b in view["buildings"]] == [1, 2, 3]
+
+
+def test_every_seat_and_a_spectator_see_the_same_open_city():
+    state = given(built(4, "T01", "T02"), member("p2", "X19"), drawn(5))
+    views = [RULES.view(state, viewer) for viewer in ("p1", "p2", None)]
+    assert all({k: v for k, v in view.items() if k != "viewer"} == {k: v for k, v in views[0].items() if k != "viewer"} for view in views)
+    assert "stack" not in views[0] and views[0]["drawn"]["id"] == 5
+    assert views[0]["players"] == [
+        {"seat": "p1", "score": 0, "supply": 4, "in_city": 0},
+        {"seat": "p2", "score": 0, "supply": 3, "in_city": 1},
+    ]
 
 
 def every_command():
