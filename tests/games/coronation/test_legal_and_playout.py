@@ -108,7 +108,7 @@ def test_on_timeout_gives_every_seat_to_act_a_legal_command():
 def test_random_games_end_replay_exactly_and_are_won_by_both_sides():
     winners, endings = Counter(), Counter()
     for seed in range(30):
-        playout = play(RULES, OPTIONS[seed % len(OPTIONS)], seed, check=True)
+        playout = play(RULES, OPTIONS[seed % len(OPTIONS)], seed, check=seed < 10)  # every step checked in 10
         assert RULES.replay(playout.events) == playout.state
         winners[playout.state.winner] += 1
         endings[playout.events[-1].type_name() + str(getattr(playout.events[-1], "detective", "")) [:9]] += 1
