@@ -12,7 +12,7 @@ from domain.engine import IllegalCommand, rng_for
 from domain.games.the_coil import RULES
 from domain.games.the_coil.data import NATION_IDS, STRATEGIES
 from domain.games.the_coil.messages import (
-    ChooseStrategy, Deploy, EndEscalation, EndTurn, Expand, Muster, PlayTactic, Recruit, Scout, ShiftDie, Stop,
+    ChooseNation, ChooseStrategy, PlaceRegions, Deploy, EndEscalation, EndTurn, Expand, Muster, PlayTactic, Recruit, Scout, ShiftDie, Stop,
     Strategize,
 )
 from domain.playout import play, start, step
@@ -28,6 +28,10 @@ def _candidates(state, rng: random.Random) -> list:
     commands += [Deploy(v, r) for v in range(0, 8) for r in regions]
     commands += [ShiftDie(v, up) for v in range(0, 8) for up in (True, False)]
     commands += [ChooseStrategy(s) for s in tuple(STRATEGIES) + ("nothing",)]
+    commands += [ChooseNation(n) for n in NATION_IDS + ("atlantis",)]
+    for _ in range(20):
+        picked = rng.sample(regions, min(len(regions), rng.choice((0, 1, 2, 2, 3, 4))))
+        commands.append(PlaceRegions(tuple(sorted(picked) if rng.random() < 0.8 else picked)))
     for _ in range(60):
         size = rng.choice((0, 1, 1, 2, 2, 3))
         dice = tuple(rng.randint(0, 7) for _ in range(size))
@@ -57,7 +61,12 @@ def test_legal_commands_are_all_accepted_and_unlisted_commands_are_refused(playe
                     assert legal == []
                 for command in legal:
                     assert _accepts(state, seat, command), (seat, command)
-                for command in rng.sample(_candidates(state, rng), 25):
+                candidates = _candidates(state, rng)
+                if state.phase in ("nations", "conquest"):
+                    sample = [c for c in candidates if isinstance(c, (ChooseNation, PlaceRegions))]
+                else:
+                    sample = rng.sample(candidates, 25)
+                for command in sample:
                     if command not in legal:
                         assert not _accepts(state, seat, command), (seat, command, state.phase)
             step(playout, game_rng, check=False)
@@ -103,6 +112,19 @@ def test_timeouts_take_no_escalation_action_and_deploy_a_legal_die_in_battle(b):
     assert RULES.on_timeout(state, "p1", random.Random(0)) == Deploy(3, "dedran-02")
     state = b.battle(b.seat(b.start(), "p1", reserves=(3,)), coil=[], had_turn=("p1", "p2", "p3"))
     assert RULES.on_timeout(state, "p1", random.Random(0)) == Stop()
+
+
+def test_timeouts_choose_the_first_free_nation_and_keep_the_newest_strategy_card(b):
+    from dataclasses import replace
+
+    from domain.engine import resolve_options
+    from domain.games.the_coil.messages import ChooseNation
+    options = resolve_options(RULES.options, {"players": 3})
+    state = RULES.replay(RULES.setup(("p1", "p2", "p3"), options, random.Random(0)))
+    state = RULES.replay(RULES.decide(state, "p1", ChooseNation("celestos"), random.Random(0)), state)
+    assert RULES.on_timeout(state, "p2", random.Random(0)) == ChooseNation("dedran")
+    state = replace(b.seat(b.start(), "p2", strategies=("westward", "raiders")), phase="choose", pending=("p2",))
+    assert RULES.on_timeout(state, "p2", random.Random(0)) == ChooseStrategy("raiders")
 
 
 def test_commands_decode_from_json_and_refuse_nonsense_values(b):

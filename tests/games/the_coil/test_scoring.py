@@ -54,6 +54,13 @@ def test_the_chosen_strategy_cards_modifiers_are_used(b):
     assert points(state)["p1"]["west"] == 2 and points(state)["p2"]["west"] == 1  # x3 beats x2
 
 
+def test_regions_placed_under_a_newer_card_count_in_full_when_an_older_card_is_chosen(b):
+    west = tuple((card, "west") for card in ("dedran-11", "dedran-12", "dedran-13"))  # placed under Raiders (west 3)
+    state = _over(b, p1={"claimed": west, "strategies": ("bastion", "raiders"), "chosen": "bastion"})
+    from domain.games.the_coil.scoring import category_totals
+    assert category_totals(state)["west"]["p1"] == 3  # Bastion: west x1, capacity 1, none removed
+
+
 @pytest.mark.parametrize("resource, cards, expected", [
     ("mythstone", {"p1": ("celestos-01", "celestos-08"), "p2": ("dedran-06",), "p3": ()}, [2, 1, 0]),
     ("arcane_technology", {"p1": ("celestos-04",), "p2": ("dedran-04",), "p3": ("ignixior-01", "ignixior-04")}, [1, 1, 2]),

@@ -97,6 +97,7 @@ def test_setup_deals_nations_decks_a_strategy_card_and_the_starting_tactics():
         assert len(state.hand(seat)) == NATIONS[nation].starting_hand
         assert all(CARDS[c].nation == nation for c in state.hand(seat))
         assert state.population(seat) == DICE_PER_NATION and state.reserve(seat) == ()
+        assert len(state.deck(nation)) == 14 - NATIONS[nation].starting_hand and state.discard(nation) == ()
     assert len(state.strategy_deck) == 9 - 4
     assert sum(isinstance(e, StrategyDrawn) for e in events) == 4
     assert sum(isinstance(e, CardsDrawn) for e in events) == 4

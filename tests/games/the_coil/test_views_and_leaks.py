@@ -125,6 +125,13 @@ def test_claimed_regions_and_the_chosen_strategy_are_turned_face_up_for_everyone
         assert [s["strategy"]["id"] for s in view["scores"]] == ["bastion", "raiders", "eastward"]
 
 
+def test_every_nation_card_and_its_special_ability_is_public(b):
+    view = RULES.view(b.start(("vargree", "dedran", "shakoom"), strategies=None), None)
+    assert [s["nation"]["id"] for s in view["seats"]] == ["vargree", "dedran", "shakoom"]
+    assert all(s["nation"]["ability_text"] and s["nation"]["ability_timing"] for s in view["seats"])
+    assert view["northern_die"] == view["round"] == 1
+
+
 def test_dice_the_coil_discards_and_counts_are_public(b):
     state = b.battle(b.seat(b.start(), "p1", reserves=(2, 5)), coil=[("dedran-02", (("p3", 4),))])
     state = replace(state, discards=state.discards[:1] + (("dedran-05",),) + state.discards[2:])
