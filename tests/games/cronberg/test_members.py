@@ -66,3 +66,9 @@ def test_a_player_with_no_family_member_in_supply_cannot_place_one():
     assert RULES.legal_commands(state, "p1") == [DrawBuilding()]
     with pytest.raises(IllegalCommand, match="none is left"):
         decide(state, "p1", PlaceMember(crossing="X19"))
+
+
+def test_a_family_member_may_stand_on_a_crossing_of_the_wall():
+    # X01 lies on the wall and touches only T01 and T02.
+    assert decide(given(), "p1", PlaceMember(crossing="X01"))[0] == member("p1", "X01")
+    assert PlaceMember(crossing="X30") in RULES.legal_commands(given(), "p1")
