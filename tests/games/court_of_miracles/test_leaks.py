@@ -11,6 +11,8 @@ game B is built from A by giving other kinds to tokens the viewer never sees:
   a rogue from his supply (to place or to discard it), his rogues out of play
   that no later Standoff reveals are re-dealt among themselves, so that he places
   (or sends to the Seine) another kind than in A.
+(A pile re-made from the discards keeps its order in B: that order comes from
+the game's random source and the discards are public.)
 B is then checked to be a real game: every command of A (with the kinds of B)
 is decided again on B's states with the same random sources and must give
 exactly B's events. Then the viewer's view, legal commands and event feed must
