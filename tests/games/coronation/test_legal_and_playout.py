@@ -3,7 +3,6 @@ through legal_commands end, replay exactly, and are won by both sides."""
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import random
 import typing
@@ -13,7 +12,6 @@ import pytest
 
 from domain.engine import IllegalCommand
 from domain.games.coronation import RULES
-from domain.games.coronation import messages as m
 from domain.games.coronation.data import BOARD
 from domain.playout import play, start, step
 
@@ -115,16 +113,6 @@ def test_random_games_end_replay_exactly_and_are_won_by_both_sides():
         assert RULES.score(playout.state)
     assert winners["lind"] >= 3 and winners["detectives"] >= 3, winners
     assert len(endings) >= 3, endings
-
-
-def test_the_random_bot_is_domain_playout_random_command():
-    from domain.playout import random_command
-
-    playout = start(RULES, {}, 1)
-    assert random_command(RULES, playout.state, "detective-1", random.Random(1)) in RULES.legal_commands(
-        playout.state, "detective-1"
-    )
-    assert dataclasses.is_dataclass(m.MoveLind)
 
 
 def test_no_event_or_command_takes_a_name_of_the_engines_events():
