@@ -5,13 +5,35 @@ standings appear."""
 from __future__ import annotations
 
 import random
-import uuid
 
 import pytest
 
+from api.app import create_app
+from api.service.games import GameService
 from domain import games
 from domain.engine import resolve_options
-from tests.api.conftest import play_until_over, started_game
+from tests.api.conftest import Player, play_until_over, started_game
+from workers.runner import make_worker
+from workers.scheduling import RQScheduler
+
+
+@pytest.fixture
+def scored_app(event_store, redis):
+    """The API with the real scheduler: ended games are scored by an RQ worker."""
+    return create_app({"RATE_LIMIT_PER_MINUTE": 0}, service=GameService(event_store, RQScheduler(redis)), redis=redis)
+
+
+@pytest.fixture
+def worker_env(monkeypatch, database_url, redis_url):
+    """The job functions find the test's servers in the environment."""
+    monkeypatch.setenv("DATABASE_URL", database_url)
+    monkeypatch.setenv("REDIS_URL", redis_url)
+
+
+@pytest.fixture
+def table(scored_app):
+    client = scored_app.test_client()
+    return lambda count: [Player(client, f"whole-{n}") for n in range(1, count + 1)]
 
 
 def options_for(name: str, seats: int) -> dict:
@@ -31,13 +53,13 @@ def options_for(name: str, seats: int) -> dict:
     pytest.skip(f"{name} cannot seat {seats}")
 
 
-def play_whole_game(players, service, name, seats, seed):
-    table = players(seats)
-    game_id = started_game(table, name, options_for(name, seats))
-    play_until_over(table, game_id, random.Random(seed), max_steps=20_000)
-    assert table[0].view(game_id).json["status"] == "scoring"
-    service.score(uuid.UUID(game_id))
-    final = table[0].view(game_id).json
+def play_whole_game(table, redis, database_url, name, seats, seed):
+    players = table(seats)
+    game_id = started_game(players, name, options_for(name, seats))
+    play_until_over(players, game_id, random.Random(seed), max_steps=20_000)
+    assert players[0].view(game_id).json["status"] == "scoring"
+    make_worker(redis, database_url, in_process=True).work(burst=True)
+    final = players[0].view(game_id).json
     assert final["status"] == "finished" and final["outcome"]
     rules = games.REGISTRY[name]
     assert {s["seat"] for s in final["standings"]} == set(rules.seats(resolve_options(rules.options, options_for(name, seats))))
@@ -45,11 +67,13 @@ def play_whole_game(players, service, name, seats, seed):
 
 
 @pytest.mark.parametrize("seats", [2, 3, 4])
-def test_a_whole_game_of_cronberg_is_played_over_http(players, service, seats):
-    _, final = play_whole_game(players, service, "cronberg", seats, seed=seats)
+def test_a_whole_game_of_cronberg_is_played_over_http_and_scored_by_the_worker(table, redis, database_url, worker_env, seats):
+    _, final = play_whole_game(table, redis, database_url, "cronberg", seats, seed=seats)
     assert len(final["standings"]) == seats
 
 
 @pytest.mark.parametrize("name", sorted(set(games.REGISTRY) - {"cronberg"}))
-def test_a_whole_game_with_three_seats_is_played_over_http(players, service, name):
-    play_whole_game(players, service, name, 3, seed=7)
+def test_a_whole_game_with_three_seats_is_played_over_http_and_scored_by_the_worker(
+    table, redis, database_url, worker_env, name
+):
+    play_whole_game(table, redis, database_url, name, 3, seed=7)
