@@ -100,6 +100,12 @@ class PaidSchema(Schema):
     count = fields.Integer(required=True)
 
 
+class AnswerSchema(Schema):
+    seat = fields.String(required=True)
+    count = fields.Integer(allow_none=True, required=True,
+                           metadata={"description": "Swordsmen this seat pays for; null unless the viewer is this seat"})
+
+
 class TotalSchema(Schema):
     seat = fields.String(required=True)
     strength = fields.Integer(required=True)
@@ -110,7 +116,10 @@ class StandoffSchema(Schema):
     rogues = fields.List(fields.Nested(RevealedRogueSchema), required=True)
     chariot = fields.Boolean(required=True)
     awaiting = fields.List(fields.String(), required=True, metadata={"description": "seats deciding on their Swordsmen"})
-    paid = fields.List(fields.Nested(PaidSchema), required=True)
+    answered = fields.List(fields.Nested(AnswerSchema), required=True,
+                           metadata={"description": "sealed answers on Swordsmen given so far"})
+    paid = fields.List(fields.Nested(PaidSchema), required=True,
+                       metadata={"description": "Swordsman payments, public once every seat asked has answered"})
     totals = fields.List(fields.Nested(TotalSchema), required=True)
     won = fields.Boolean(required=True)
     winner = fields.String(allow_none=True, required=True)

@@ -24,7 +24,9 @@ Decisions where the rulebook and the brief are silent:
   already full one) settles it once. All Standoffs at the end of a turn are
   fixed when the turn ends; with two or more the active player picks the order.
 - Swordsman payments are asked of every player with a Swordsman in the
-  Standoff and at least 2 coins, all at once; then the winner is computed.
+  Standoff and at least 2 coins, all at once, as sealed answers: nobody sees
+  another's answer (nor his coins drop) until all have answered; then the
+  payments are made public and the winner is computed.
 - Several Swordsmen of one player may be paid for separately (count).
 - Courtesan: the winner names any neighbourhood (the Standoff's own included).
 - The Empress's freed line may be used again, but line 3 never (the Right-Hand

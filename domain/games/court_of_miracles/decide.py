@@ -242,7 +242,7 @@ def decide(state: State, seat: str, command, rng: random.Random) -> list:
     elif isinstance(c, m.SettleStandoff):
         begin_standoff(d, c.neighbourhood)
     elif isinstance(c, m.PaySwordsmen):
-        d.emit(m.SwordsmenPaid(seat, c.count))
+        d.emit(m.SwordsmenChosen(seat, c.count))
     elif isinstance(c, m.PlaceCourtesanRenown):
         finish_standoff(d, c.neighbourhood)
     advance(d, act_phase_finished)

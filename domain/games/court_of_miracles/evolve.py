@@ -137,6 +137,14 @@ def _standoff_began(s: State, e: m.StandoffBegan) -> State:
     return replace(s, standoff=standoff, phase="standoff")
 
 
+def _swordsmen_chosen(s: State, e: m.SwordsmenChosen) -> State:
+    st = s.standoff
+    if st is None:
+        return s
+    st = replace(st, awaiting=tuple(a for a in st.awaiting if a != e.seat), chosen=st.chosen + ((e.seat, e.count),))
+    return replace(s, standoff=st)
+
+
 def _swordsmen_paid(s: State, e: m.SwordsmenPaid) -> State:
     st = s.standoff
     if st is not None:
@@ -189,6 +197,7 @@ _HANDLERS = {
     m.TurnEnded: _turn_ended,
     m.WrathChosen: _wrath_chosen,
     m.StandoffBegan: _standoff_began,
+    m.SwordsmenChosen: _swordsmen_chosen,
     m.SwordsmenPaid: _swordsmen_paid,
     m.StandoffWon: _standoff_won,
     m.RoguesReturned: _rogues_returned,

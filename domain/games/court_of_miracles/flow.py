@@ -178,6 +178,10 @@ def advance(d: Draft, auto_end) -> None:
             if st.awaiting or courtesan_waiting(s):
                 return
             if not st.won:
+                answers = dict(st.chosen)
+                for seat in s.seats:
+                    if answers.get(seat, 0) > 0:
+                        d.emit(m.SwordsmenPaid(seat, answers[seat]))
                 resolve_winner(d)
                 if courtesan_waiting(d.state):
                     return

@@ -298,7 +298,19 @@ class StandoffBegan(Event):
 
 
 @dataclass(frozen=True)
+class SwordsmenChosen(Event):
+    """A player's sealed answer on his Swordsmen: the count is seen by that
+    player only; once every player asked has answered, SwordsmenPaid makes the
+    payments public."""
+
+    seat: str
+    count: int
+
+
+@dataclass(frozen=True)
 class SwordsmenPaid(Event):
+    """2 coins per Swordsman paid for, to the reserve (public)."""
+
     seat: str
     count: int
 
@@ -334,5 +346,5 @@ EVENTS = (
     GameSetUp, TurnBegan, PlotsDrawn, PlotPileReshuffled, PlotPlayed, PlotTaken, RoguePlaced,
     RogueShifted, KingMoved, CoinsTaken, CoinsPaid, CoinsGiven, ActionTaken, RogueDrawn,
     RogueDiscarded, RenownPlaced, RenownReturned, RightHandTaken, TurnEnded, WrathChosen,
-    StandoffBegan, SwordsmenPaid, StandoffWon, RoguesReturned, StandoffEnded, GameEnded,
+    StandoffBegan, SwordsmenChosen, SwordsmenPaid, StandoffWon, RoguesReturned, StandoffEnded, GameEnded,
 )

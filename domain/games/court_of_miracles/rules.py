@@ -28,7 +28,7 @@ class CourtOfMiraclesRules(Rules):
     )
     commands = m.COMMANDS
     events = m.EVENTS
-    state_version = 2  # 2: Turn.plot_played (one Plot card per turn)
+    state_version = 3  # 2: Turn.plot_played (one Plot card per turn); 3: sealed Swordsman answers
 
     def seats(self, options) -> tuple[str, ...]:
         players = int(options.get("players", 4))

@@ -44,7 +44,8 @@ class Standoff:
     chariot: bool
     resume: str  # phase to go back to after a Chariot's Standoff
     awaiting: tuple[str, ...]  # seats still to say how many Swordsmen they pay
-    paid: tuple[tuple[str, int], ...] = ()
+    chosen: tuple[tuple[str, int], ...] = ()  # sealed answers (seat, Swordsmen to pay)
+    paid: tuple[tuple[str, int], ...] = ()  # payments made public once all have answered
     won: bool = False
     winner: str | None = None
 

@@ -2,7 +2,8 @@
 
 Hidden: the kind of a face-down rogue (seen by its owner), a player's rogues
 out of play and Plot hand (seen by that player), a drawn rogue and the rogues in
-the Seine (seen by their owner), the order of the Plot pile and of the bag
+the Seine (seen by their owner), a player's answer on his Swordsmen until every
+player asked has answered (seen by that player), the order of the Plot pile and of the bag
 (nobody). Public: whose rogue lies where, revealed rogues of a Standoff, hand
 sizes, supply sizes, the bag's and the pile's sizes, coins, Renown, the discards."""
 
@@ -55,7 +56,7 @@ def _neighbourhood(state: State, index: int, viewer, data: dict) -> dict:
     }
 
 
-def _standoff(state: State) -> dict | None:
+def _standoff(state: State, viewer) -> dict | None:
     st = state.standoff
     if st is None:
         return None
@@ -64,6 +65,7 @@ def _standoff(state: State) -> dict | None:
         "rogues": [{"owner": o, "spot": s, "rogue": k} for o, s, k in st.rogues],
         "chariot": st.chariot,
         "awaiting": list(st.awaiting),
+        "answered": [{"seat": s, "count": c if _sees(viewer, s) else None} for s, c in st.chosen],
         "paid": [{"seat": s, "count": c} for s, c in st.paid],
         "totals": [{"seat": s, "strength": v} for s, v in totals(st).items()] if st.won else [],
         "won": st.won,
@@ -96,7 +98,7 @@ def view(state: State, viewer) -> dict:
         "drawn_rogue": s.drawn if s.drawn is not None and _sees(viewer, s.active) else None,
         "turn": asdict(s.turn),
         "standoffs": list(s.queue),
-        "standoff": _standoff(s),
+        "standoff": _standoff(s, viewer),
         "winners": list(s.winners),
         "end_reason": s.end_reason,
     }
@@ -122,4 +124,6 @@ def visible(event, viewer) -> dict:
         data["cards"] = None
     elif isinstance(event, _OWNED_ROGUE) and viewer != event.seat:
         data["rogue"] = None
+    elif isinstance(event, m.SwordsmenChosen) and viewer != event.seat:
+        data["count"] = None
     return data

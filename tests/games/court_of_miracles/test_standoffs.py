@@ -241,11 +241,30 @@ def test_swordsmen_of_several_players_are_paid_for_at_once_then_the_winner_is_kn
     s = cm.run(s, "p1", cm.m.EndTurn())
     assert cm.RULES.to_act(s) == {"p2", "p3"} and s.standoff.winner is None
     events = cm.decide(s, "p3", cm.m.PaySwordsmen(1))
-    assert events == [cm.m.SwordsmenPaid("p3", 1)]  # p2 has not answered yet: no winner
+    assert events == [cm.m.SwordsmenChosen("p3", 1)]  # p2 has not answered yet: nothing paid, no winner
     s = cm.RULES.replay(events, s)
-    assert cm.RULES.to_act(s) == {"p2"}
-    won = cm.of(cm.decide(s, "p2", cm.m.PaySwordsmen(1)), cm.m.StandoffWon)[0]
+    assert cm.RULES.to_act(s) == {"p2"} and s.player("p3").coins == 5
+    events = cm.decide(s, "p2", cm.m.PaySwordsmen(1))
+    assert cm.kinds(events)[:4] == ["SwordsmenChosen", "SwordsmenPaid", "SwordsmenPaid", "StandoffWon"]
+    assert cm.of(events, cm.m.SwordsmenPaid) == [cm.m.SwordsmenPaid("p2", 1), cm.m.SwordsmenPaid("p3", 1)]
+    won = cm.of(events, cm.m.StandoffWon)[0]
     assert dict(won.totals) == {"p2": 3, "p3": 3, "p1": 2} and won.winner == "p2"  # tie: spot 1 is closest
+
+
+def test_swordsman_answers_are_sealed_until_every_player_asked_has_answered(cm):
+    """Two games where p3 answers differently look the same to p2 (and p1, and a
+    spectator) until p2 has answered too."""
+    s = ending(cm, full_taverne(("p2", "swordsman"), ("p3", "swordsman"), ("p1", "brute")),
+               coins={"p2": 2, "p3": 5})
+    s = cm.run(s, "p1", cm.m.EndTurn())
+    pays, keeps = (cm.decide(s, "p3", cm.m.PaySwordsmen(n)) for n in (1, 0))
+    for viewer in ("p1", "p2", None):
+        assert [cm.RULES.visible(e, viewer) for e in pays] == [cm.RULES.visible(e, viewer) for e in keeps]
+        assert cm.RULES.view(cm.RULES.replay(pays, s), viewer) == cm.RULES.view(cm.RULES.replay(keeps, s), viewer)
+        assert cm.RULES.visible(pays[0], viewer)["count"] is None
+    assert cm.RULES.visible(pays[0], "p3")["count"] == 1
+    assert cm.RULES.view(cm.RULES.replay(pays, s), "p3")["standoff"]["answered"] == [{"seat": "p3", "count": 1}]
+    assert cm.RULES.view(cm.RULES.replay(pays, s), "p2")["standoff"]["answered"] == [{"seat": "p3", "count": None}]
 
 
 def test_two_swordsmen_of_one_player_may_each_be_paid_for(cm):
