@@ -63,6 +63,9 @@ def test_setup_option_deals_nations_at_random():
     state = RULES.replay(events)
     assert len(set(state.nations)) == 3 and None not in state.nations and state.phase == "expansion"
     assert not any(isinstance(e, NationChosen) for e in events)
+    from domain.playout import play
+    playout = play(RULES, {"players": 2, "nations": "random"}, 3)
+    assert playout.state.phase == "over" and playout.state.neutral not in playout.state.nations
 
 
 def test_components_five_nations_seventy_homeland_cards_nine_strategy_cards_seven_dice_each():
