@@ -31,9 +31,10 @@ def parse_payload(payload: str) -> tuple[str, int] | None:
 
 class VersionListener:
     def __init__(self, connect: Callable[[], psycopg.Connection],
-                 current_version: Callable[[str], int]):
+                 current_version: Callable[[str], int], recent=None):
         self._connect = connect
         self._current_version = current_version
+        self._recent = recent  # a RecentVersions told of every notification, or None
         self._condition = threading.Condition()
         self._heard: dict[str, int] = {}  # only streams someone waits on
         self._waiting: dict[str, int] = {}  # stream -> number of waiters
@@ -62,12 +63,16 @@ class VersionListener:
                         self._generation += 1
                         self._heard.clear()  # versions heard before may be stale now
                         self._condition.notify_all()
+                    if self._recent is not None:
+                        self._recent.forget_all()
                     self._ready.set()
                     while not self._stopping.is_set():
                         for notify in conn.notifies(timeout=0.5):
                             parsed = parse_payload(notify.payload)
                             if parsed is None:
                                 continue
+                            if self._recent is not None:
+                                self._recent.heard(*parsed)
                             with self._condition:
                                 stream_id, version = parsed
                                 if stream_id not in self._waiting:
@@ -116,6 +121,11 @@ class VersionListener:
                 return self._current_version(stream_id)
             current = self._current_version(stream_id)
         return current
+
+    def start(self) -> bool:
+        """Start listening without waiting; True once the LISTEN is in place."""
+        self._ensure_started(0)
+        return self._ready.is_set()
 
     def stop(self) -> None:
         self._stopping.set()

@@ -132,6 +132,9 @@ class InMemoryEventStore:
         head = (len(stream), stream[-1].hash if stream else None)
         return verify_chain(stream, head)
 
+    def recent_version(self, stream_id: str) -> int:
+        return self.stream_version(stream_id)
+
     def wait_for_version(self, stream_id: str, version: int, timeout: float) -> int:
         deadline = time.monotonic() + max(0.0, timeout)
         with self._condition:

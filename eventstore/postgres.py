@@ -11,6 +11,7 @@ import psycopg_pool
 from eventstore.chain import verify_chain
 from eventstore.listener import VersionListener
 from eventstore.notifier import Notifier
+from eventstore.versions import RecentVersions
 from eventstore.types import (
     EventIdConflict,
     NewEvent,
@@ -61,7 +62,8 @@ class PostgresEventStore:
     def __init__(self, pool: psycopg_pool.ConnectionPool):
         self.pool = pool
         self._owns_pool = False
-        self._listener = VersionListener(self._autocommit_connect, self.stream_version)
+        self.recent = RecentVersions()
+        self._listener = VersionListener(self._autocommit_connect, self.stream_version, self.recent)
         self._notifier = Notifier(self._autocommit_connect)
 
     @classmethod
@@ -127,6 +129,7 @@ class PostgresEventStore:
 
     def announce(self, stream_id: str, version: int) -> None:
         """NOTIFY ``stream_id:version`` soon, from the notifier's connection."""
+        self.recent.heard(stream_id, version)
         self._notifier.notify(stream_id, version)
 
     def save_snapshot(self, stream_id: str, version: int, schema_version: int, state: bytes,
@@ -198,6 +201,20 @@ class PostgresEventStore:
 
     def wait_for_version(self, stream_id: str, version: int, timeout: float) -> int:
         return self._listener.wait(stream_id, version, timeout)
+
+    def recent_version(self, stream_id: str) -> int:
+        """The stream's version as this process confirmed it within the last
+        ``recent.max_age`` seconds (read, appended or heard of), else read now.
+        For answering polls cheaply; never for deciding."""
+        known = self.recent.get(stream_id)
+        if known is not None:
+            return known
+        listening = self._listener.start()
+        epoch = self.recent.epoch()
+        version = self.stream_version(stream_id)
+        if listening:
+            self.recent.confirmed(stream_id, version, epoch)
+        return version
 
     def close(self) -> None:
         self._notifier.stop()

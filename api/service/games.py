@@ -95,12 +95,12 @@ class GameService:
         return rules, self._fold(rules, None, records)
 
     def current_version(self, game_id: uuid.UUID) -> int:
-        """From the read model: answers a conditional poll without replaying."""
-        with self.pool.connection() as conn:
-            row = readmodels.game_version(conn, game_id)
-        if row is None:
+        """Answers a conditional poll without replaying, and mostly without a
+        query (see eventstore/versions.py for how stale it may be)."""
+        version = self.store.recent_version(stream_of(game_id))
+        if version == 0:
             raise NotFound(f"no game {game_id}")
-        return row[0]
+        return version
 
     def _fold(self, rules, session, records) -> Session:
         for record in records:
@@ -171,15 +171,19 @@ class GameService:
         ]
         to_act = sessions.to_act(rules, after)
         deadline = self._deadline(after, to_act)
+        stream = stream_of(game_id)
         with self.pool.connection() as conn, conn.transaction():
-            self.store.append(stream_of(game_id), new_events, before.version, conn=conn)
+            # NOTIFY inside the transaction would make concurrent commits wait
+            # for each other; the store announces the new version once committed.
+            self.store.append(stream, new_events, before.version, conn=conn, announce_later=True)
             readmodels.project(conn, game_id, after, decision.events, to_act, deadline)
             if in_transaction:
                 in_transaction(conn, after, decision.events)
             if after.version // self.snapshot_every > before.version // self.snapshot_every:
                 self.store.save_snapshot(
-                    stream_of(game_id), after.version, self._snapshot_version(rules), pickle.dumps(after), conn=conn
+                    stream, after.version, self._snapshot_version(rules), pickle.dumps(after), conn=conn
                 )
+        self.store.announce(stream, after.version)
 
     def _deadline(self, session: Session, to_act) -> dt.datetime | None:
         seconds = session.options.get("turn_seconds")
@@ -210,8 +214,9 @@ class GameService:
         new_events = [NewEvent(type=e.type_name(), data=decisions.event_data(e), metadata=meta) for e in events]
         with self.pool.connection() as conn, conn.transaction():
             readmodels.insert_game(conn, game_id, session, seed)
-            self.store.append(stream_of(game_id), new_events, 0, conn=conn)
+            self.store.append(stream_of(game_id), new_events, 0, conn=conn, announce_later=True)
             readmodels.project(conn, game_id, session, events, frozenset(), None)
+        self.store.announce(stream_of(game_id), session.version)
         self._seeds[game_id] = seed
         self._remember(game_id, session)
         return game_id
