@@ -5,9 +5,10 @@
 Uses the server at DATABASE_URL, or an embedded pgserver when it is unset, and
 a throwaway database on it. Measures:
 
-- appends/s through ``append`` (1 event per call, a new stream each) at 1 and
-  8 concurrent writers, against a bare single-row INSERT into a plain table
-  (autocommit) at the same concurrency; the goal is a ratio of 0.7+ at 8;
+- appends/s through ``append`` (1 event per call; each call a new stream, and
+  each writer its own stream) at 1 and 8 concurrent writers, against a bare
+  single-row INSERT into a plain table (autocommit) at the same concurrency;
+  the goal is a ratio of 0.7+ at 8;
 - ``read_stream`` and ``read_all`` events/s (goal 20,000+ for read_all), against
   a bare binary SELECT of the same rows;
 - the time to load a 10,000-event stream with and without a snapshot.
@@ -72,8 +73,12 @@ def bench_appends(store, seconds: float, rounds: int) -> None:
         conn.execute("create table bench_plain (id bigint generated always as identity"
                      " primary key, stream_id text not null, data jsonb not null)")
 
-    def via_append(conn, writer, n):
+    def via_append(conn, writer, n):  # every call creates its own stream
         store.append(f"bench-{run}-{writer}-{n}", [NewEvent("Moved", EVENT_DATA)], ANY,
+                     conn=conn)
+
+    def via_append_own_stream(conn, writer, n):  # each writer appends to its own stream
+        store.append(f"bench-{run}-writer-{writer}", [NewEvent("Moved", EVENT_DATA)], ANY,
                      conn=conn)
 
     def bare_insert(conn, writer, n):
@@ -81,16 +86,18 @@ def bench_appends(store, seconds: float, rounds: int) -> None:
                      (f"plain-{run}-{writer}-{n}", '{"seat": "p1"}'))
 
     for writers in (1, 8):
-        # Alternate the two sides and keep the median: the machine's load and the
-        # disk's fsync time drift during a run, and both sides should share it.
-        bare_rates, append_rates = [], []
+        # Alternate the sides and keep the medians: the machine's load and the
+        # disk's fsync time drift during a run, and all sides should share it.
+        rates: dict[str, list[float]] = {"bare": [], "new": [], "own": []}
         for _ in range(rounds):
-            bare_rates.append(run_writers(store, writers, seconds, bare_insert))
-            append_rates.append(run_writers(store, writers, seconds, via_append))
-        bare_rate, append_rate = statistics.median(bare_rates), statistics.median(append_rates)
-        print(f"appends, {writers} writer(s): append {append_rate:8.0f}/s   bare INSERT "
-              f"{bare_rate:8.0f}/s   ratio {append_rate / bare_rate:.2f}"
-              + ("   (goal >= 0.70)" if writers == 8 else ""))
+            rates["bare"].append(run_writers(store, writers, seconds, bare_insert))
+            rates["new"].append(run_writers(store, writers, seconds, via_append))
+            rates["own"].append(run_writers(store, writers, seconds, via_append_own_stream))
+        bare, new, own = (statistics.median(rates[key]) for key in ("bare", "new", "own"))
+        goal = "   (goal >= 0.70)" if writers == 8 else ""
+        print(f"appends, {writers} writer(s): bare INSERT {bare:6.0f}/s   append to a new stream"
+              f" {new:6.0f}/s ratio {new / bare:.2f}   append to the writer's stream"
+              f" {own:6.0f}/s ratio {own / bare:.2f}{goal}")
 
 
 def timed(action, repeat: int = 3) -> float:
