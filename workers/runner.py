@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
 import sys
 
 from redis import Redis
 from rq import SimpleWorker, Worker
+from rq.exceptions import StopRequested
 
 from .jobs import forget_services
 from .scheduling import QUEUE_NAME, RQScheduler
@@ -36,11 +38,18 @@ class _Sweeping:
         self.sweep()
 
     def sweep(self):
+        # RQ stops its loop by raising StopRequested from the SIGTERM handler,
+        # wherever it lands; held back during the sweep, it lands after it.
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM, signal.SIGINT})
         try:
             return sweep(self.database_url, RQScheduler(self.connection))  # type: ignore[attr-defined]
+        except StopRequested:
+            raise
         except Exception:  # PostgreSQL away for a moment: the next sweep tries again
             log.exception("sweep failed; will try again in %ss", self.maintenance_interval)  # type: ignore
             return None
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
 class BoardlogWorker(_Sweeping, Worker):

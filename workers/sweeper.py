@@ -17,6 +17,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 import psycopg
+from rq.exceptions import StopRequested
 
 from api.service import readmodels
 
@@ -68,6 +69,8 @@ def sweep(database_url: str, scheduler: RQScheduler, now: dt.datetime | None = N
 def _count(report: SweepReport, counter: Counter, ensure, job_id: str) -> None:
     try:
         outcome = ensure()
+    except StopRequested:  # the worker's SIGTERM, raised wherever it lands: let it stop the worker
+        raise
     except Exception:
         report.errors += 1
         log.exception("sweep could not ensure job %s", job_id)

