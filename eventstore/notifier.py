@@ -65,6 +65,19 @@ class Notifier:
                 batch, self._pending = self._pending, []
                 self._in_flight = len(batch)
             try:
+                conn = self._send(conn, batch)
+            finally:
+                with self._condition:
+                    self._in_flight = 0
+                    self._condition.notify_all()
+        if conn is not None:
+            conn.close()
+
+    def _send(self, conn, batch: list[str]):
+        """Send a batch; on a broken connection retry once on a new one (a connection
+        cut while idle is only found out when used). Returns the connection to keep."""
+        for attempt in (1, 2):
+            try:
                 if conn is None or conn.closed:
                     conn = self._connect()
                     conn.execute("set synchronous_commit = off")
@@ -72,18 +85,15 @@ class Notifier:
                     "select pg_notify(%s, payload) from unnest(%s::text[]) as payload",
                     (CHANNEL, batch),
                 )
+                return conn
             except psycopg.Error as error:
-                _log.warning("eventstore could not send %d notification(s): %s",
-                             len(batch), error)
                 if conn is not None:
                     conn.close()
                 conn = None
-            finally:
-                with self._condition:
-                    self._in_flight = 0
-                    self._condition.notify_all()
-        if conn is not None:
-            conn.close()
+                if attempt == 2 or not isinstance(error, psycopg.OperationalError):
+                    _log.warning("eventstore could not send %d notification(s): %s",
+                                 len(batch), error)
+        return None
 
     def stop(self) -> None:
         with self._condition:

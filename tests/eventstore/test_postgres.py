@@ -9,7 +9,7 @@ import uuid
 import psycopg
 import pytest
 
-from eventstore import NO_STREAM, ANY, NewEvent, WrongExpectedVersion
+from eventstore import ANY, NO_STREAM, NewEvent, PostgresEventStore, WrongExpectedVersion
 from tests.eventstore.conftest import events, read_feed_until
 
 
@@ -231,3 +231,43 @@ def _drain(store, after):
         if not page:
             return after
         after = page[-1].global_position
+
+
+def _terminate_backends_running(database_url, query_start):
+    with psycopg.connect(database_url, autocommit=True) as admin:
+        return admin.execute(
+            "select count(pg_terminate_backend(pid)) from pg_stat_activity"
+            " where datname = current_database() and pid <> pg_backend_pid()"
+            " and query ilike %s", (query_start + "%",)).fetchone()[0]
+
+
+def test_waiting_survives_the_listen_connection_being_cut(database_url, stream_id):
+    store = PostgresEventStore.connect(database_url, max_size=4)
+    try:
+        store.append(stream_id, events("A"), NO_STREAM)
+        assert store.wait_for_version(stream_id, 0, timeout=30) == 1  # listening now
+        assert _terminate_backends_running(database_url, "listen boardlog_events") >= 1
+        results = []
+        waiter = threading.Thread(
+            target=lambda: results.append(store.wait_for_version(stream_id, 1, timeout=30)))
+        waiter.start()
+        store.append(stream_id, events("B"), 1)
+        waiter.join(timeout=60)
+        assert results == [2]
+    finally:
+        store.close()
+
+
+def test_a_notification_is_not_lost_when_the_idle_notifier_connection_was_cut(database_url,
+                                                                       stream_id):
+    store = PostgresEventStore.connect(database_url, max_size=4)
+    try:
+        with psycopg.connect(database_url, autocommit=True) as listener:
+            listener.execute("listen boardlog_events")
+            store.append(stream_id, events("A"), NO_STREAM)
+            assert _next_payload_for(listener, stream_id) == f"{stream_id}:1"
+            assert _terminate_backends_running(database_url, "select pg_notify") >= 1
+            store.append(stream_id, events("B"), 1)
+            assert _next_payload_for(listener, stream_id) == f"{stream_id}:2"
+    finally:
+        store.close()
