@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 import uuid
 
@@ -47,3 +48,15 @@ def read_feed_until(store, stream_ids, count, after=0, timeout=30.0):
         seen.extend(event for event in page if event.stream_id in wanted)
         after = page[-1].global_position
     return seen, after
+
+
+def wakes_up_when_appended(store, stream_id) -> bool:
+    """Wait on a stream at version 1 in another thread, append version 2: the waiter
+    must get 2 back."""
+    results = []
+    waiter = threading.Thread(
+        target=lambda: results.append(store.wait_for_version(stream_id, 1, timeout=30)))
+    waiter.start()
+    store.append(stream_id, events("B"), 1)
+    waiter.join(timeout=60)
+    return results == [2]

@@ -16,7 +16,7 @@ from eventstore import (
     WrongExpectedVersion,
 )
 from eventstore.chain import canonical_json, event_document, link_hash
-from tests.eventstore.conftest import events, read_feed_until
+from tests.eventstore.conftest import events, read_feed_until, wakes_up_when_appended
 
 
 def test_appending_to_a_new_stream_returns_the_new_version(store, stream_id):
@@ -286,13 +286,7 @@ def test_the_global_feed_pages_by_limit(store):
 
 def test_wait_for_version_returns_as_soon_as_another_thread_appends(store, stream_id):
     store.append(stream_id, events("A"), NO_STREAM)
-    results = []
-    waiter = threading.Thread(
-        target=lambda: results.append(store.wait_for_version(stream_id, 1, timeout=30)))
-    waiter.start()
-    store.append(stream_id, events("B"), 1)
-    waiter.join(timeout=30)
-    assert results == [2]
+    assert wakes_up_when_appended(store, stream_id)
 
 
 def test_wait_for_version_returns_at_once_when_the_stream_is_already_past(store, stream_id):

@@ -10,7 +10,7 @@ import psycopg
 import pytest
 
 from eventstore import ANY, NO_STREAM, NewEvent, PostgresEventStore, WrongExpectedVersion
-from tests.eventstore.conftest import events, read_feed_until
+from tests.eventstore.conftest import events, read_feed_until, wakes_up_when_appended
 
 
 def test_append_inside_the_callers_transaction_commits_with_it(event_store, database_url,
@@ -247,13 +247,7 @@ def test_waiting_survives_the_listen_connection_being_cut(database_url, stream_i
         store.append(stream_id, events("A"), NO_STREAM)
         assert store.wait_for_version(stream_id, 0, timeout=30) == 1  # listening now
         assert _terminate_backends_running(database_url, "listen boardlog_events") >= 1
-        results = []
-        waiter = threading.Thread(
-            target=lambda: results.append(store.wait_for_version(stream_id, 1, timeout=30)))
-        waiter.start()
-        store.append(stream_id, events("B"), 1)
-        waiter.join(timeout=60)
-        assert results == [2]
+        assert wakes_up_when_appended(store, stream_id)
     finally:
         store.close()
 
