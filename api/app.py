@@ -129,9 +129,10 @@ def create_app(config: dict | None = None, service: GameService | None = None, r
     def _after(response):
         _cors(app, response)
         response.headers["X-Request-Id"] = g.get("request_id", "")
-        elapsed = (time.perf_counter() - g.get("started", time.perf_counter())) * 1000
-        log.info("%s %s %s %.1fms player=%s", request.method, request.full_path.rstrip("?"), response.status_code,
-                 elapsed, g.get("player"))
+        if log.isEnabledFor(logging.INFO):
+            elapsed = (time.perf_counter() - g.get("started", time.perf_counter())) * 1000
+            log.info("%s %s %s %.1fms player=%s", request.method, request.full_path.rstrip("?"),
+                     response.status_code, elapsed, g.get("player"))
         return response
 
     return app
