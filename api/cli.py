@@ -19,6 +19,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 log = logging.getLogger("boardlog.serve")
@@ -126,10 +127,17 @@ def serve_command(args) -> int:
         base = f"http://{_shown_host(args.host)}:{server.server_port}/v1"
         if not stop.is_set():
             print(f"boardlog is running: API {base}  docs {base}/docs", flush=True)
+        failures, started = 0, time.monotonic()
         while not stop.wait(1.0):
-            if worker.poll() is not None:
-                log.error("the worker exited with status %s; starting another", worker.returncode)
-                worker = _start_worker(database_url, redis_url)
+            if worker.poll() is None:
+                continue
+            _kill_group(worker)  # its scheduler process, orphaned
+            failures = 1 if time.monotonic() - started > 60 else failures + 1
+            delay = min(60, 2 ** failures)
+            log.error("the worker exited with status %s; starting another in %ss", worker.returncode, delay)
+            if stop.wait(delay):
+                break
+            worker, started = _start_worker(database_url, redis_url), time.monotonic()
         log.info("stopping")
     finally:
         _stop_worker(worker)
@@ -186,7 +194,11 @@ def _stop_worker(worker: subprocess.Popen | None) -> None:
             log.warning("the worker did not stop within %ss; killing it", WORKER_STOP_SECONDS)
             worker.kill()
             worker.wait()
-    try:  # a scheduler process forked just as the worker was told to stop
+    _kill_group(worker)  # a scheduler process forked just as the worker was told to stop
+
+
+def _kill_group(worker: subprocess.Popen) -> None:
+    try:
         os.killpg(worker.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         pass

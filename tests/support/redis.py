@@ -51,7 +51,9 @@ def redis_url():
             try:
                 yield with_db(url, db)
             finally:
-                if admin.get(key) == token:
+                if admin.get(key) == token:  # still ours: leave no jobs behind for the next session
+                    with Redis.from_url(with_db(url, db)) as used:
+                        used.flushdb()
                     admin.delete(key)
         return
     with warnings.catch_warnings():
