@@ -1,6 +1,10 @@
 """The WSGI entry point for production servers: `gunicorn api.wsgi:app`.
-Reads DATABASE_URL, REDIS_URL and the BOARDLOG_* settings from the environment."""
+Reads DATABASE_URL, REDIS_URL and the BOARDLOG_* settings from the environment,
+and logs one line per request to standard error."""
+
+from workers.runner import configure_logging
 
 from .app import create_app
 
+configure_logging()
 app = create_app()
