@@ -19,7 +19,7 @@ from . import errors, game_schemas
 from .auth import SECURITY_SCHEME
 from .context import Boardlog
 from .limits import RateLimiter
-from .service.errors import ServiceError
+from .service.errors import InvalidRequest, ServiceError
 from .service.games import GameService
 
 log = logging.getLogger("boardlog.requests")
@@ -123,6 +123,10 @@ def create_app(config: dict | None = None, service: GameService | None = None, r
         if request.method in ("POST", "PUT", "PATCH") and request.content_length:
             if not request.is_json:
                 raise UnsupportedMediaType("send the body as application/json")
+            if _unstorable(request.get_json(silent=True)):
+                raise InvalidRequest("text may not contain NUL (\\u0000) characters or unpaired surrogates")
+        if _unstorable(list(request.args.items(multi=True))):
+            raise InvalidRequest("the query may not contain NUL (%00) characters or unpaired surrogates")
         return None
 
     @app.after_request
@@ -136,6 +140,24 @@ def create_app(config: dict | None = None, service: GameService | None = None, r
         return response
 
     return app
+
+
+def _unstorable(value) -> bool:
+    """Text PostgreSQL cannot store (a NUL character, or a lone UTF-16
+    surrogate that JSON's \\u escapes allow): refused at the door."""
+    if isinstance(value, str):
+        if "\x00" in value:
+            return True
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return True
+        return False
+    if isinstance(value, dict):
+        return any(_unstorable(k) or _unstorable(v) for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return any(_unstorable(item) for item in value)
+    return False
 
 
 def _cors(app, response) -> None:

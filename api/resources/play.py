@@ -160,6 +160,8 @@ def _not_modified(version: int, player) -> Response:
 
 def _known_version(player) -> int | None:
     for tag in request.if_none_match.as_set():
+        if not tag:  # werkzeug reads If-None-Match: "" as a None tag
+            continue
         version, _, viewer = tag.partition("-")
         if version.isdigit() and _etag(int(version), player).strip('"') == tag:
             return int(version)

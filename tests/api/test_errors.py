@@ -48,3 +48,16 @@ def test_a_json_array_body_is_a_422(players):
 def test_query_parameters_of_the_wrong_type_are_a_422(players):
     (ada,) = players(1)
     _is_problem(ada.get("/v1/games?limit=many"), 422)
+
+
+def test_a_nul_character_in_a_body_or_query_is_a_422(client, players):
+    response = client.post("/v1/players", json={"name": "a\x00b"})
+    _is_problem(response, 422)
+    assert "NUL" in response.json["detail"]
+    (ada,) = players(1)
+    _is_problem(ada.get("/v1/games", query_string={"game": "x\x00"}), 422)
+
+
+def test_an_unpaired_surrogate_in_a_body_is_a_422(client):
+    response = client.post("/v1/players", data='{"name": "a\\ud800b"}', content_type="application/json")
+    _is_problem(response, 422)

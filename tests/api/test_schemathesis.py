@@ -3,6 +3,7 @@ registered tokens and real games; no 5xx, no response outside its schema."""
 
 from __future__ import annotations
 
+import os
 import random
 
 import pytest
@@ -17,7 +18,7 @@ from schemathesis.checks import (
 
 from tests.api.conftest import Player, started_game
 
-EXAMPLES_PER_OPERATION = 15
+EXAMPLES_PER_OPERATION = int(os.environ.get("BOARDLOG_FUZZ_EXAMPLES", "15"))
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
 
 

@@ -100,3 +100,10 @@ def test_after_the_end_everyone_sees_everything_and_the_standings(players, servi
     assert final[0]["view"] == final[1]["view"] == final[2]["view"]
     assert final[0]["status"] == "finished"
     assert {s["seat"] for s in final[0]["standings"]} == {"p1", "p2"}
+
+
+def test_an_empty_or_garbled_if_none_match_is_ignored(players):
+    ada, bob = players(2)
+    game_id = started_game([ada, bob])
+    for header in ('""', "*x", '"nonsense"', 'W/""', ","):
+        assert ada.view(game_id, headers={"If-None-Match": header}).status_code == 200, header
