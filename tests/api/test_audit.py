@@ -10,16 +10,21 @@ from tests.api.conftest import play_until_over, started_game
 from types import SimpleNamespace
 
 
-@pytest.fixture(scope="module")
-def finished_game(app, service):
+def _finish(app, service, seed=11):
     from tests.api.conftest import Player
 
     client = app.test_client()
     ada, bob = Player(client, "auditor-a"), Player(client, "auditor-b")
     game_id = started_game([ada, bob])
-    play_until_over([ada, bob], game_id, random.Random(11))
+    play_until_over([ada, bob], game_id, random.Random(seed))
     service.score(uuid.UUID(game_id))
     return game_id, ada
+
+
+@pytest.fixture(scope="module")
+def finished_game(app, service):
+    """Read-only: tests that tamper with a game finish their own."""
+    return _finish(app, service)
 
 
 def test_the_audit_of_a_running_game_checks_the_chain_but_keeps_the_seed(players, client):
@@ -84,8 +89,8 @@ def test_offline_audit_catches_a_forged_shuffle_even_with_a_rehashed_chain(finis
     assert any("not what the command gives" in line for line in report)
 
 
-def test_the_audit_names_a_row_tampered_with_in_the_database(finished_game, client, service):
-    game_id, _ = finished_game
+def test_the_audit_names_a_row_tampered_with_in_the_database(app, client, service):
+    game_id, _ = _finish(app, service, seed=12)
     with service.pool.connection() as conn, conn.transaction():
         conn.execute("set local session_replication_role = replica")
         conn.execute(
@@ -94,3 +99,23 @@ def test_the_audit_names_a_row_tampered_with_in_the_database(finished_game, clie
         )
     chain = client.get(f"/v1/games/{game_id}/audit").json["chain"]
     assert chain["ok"] is False and chain["broken_at"] == 3
+
+
+def test_boardlog_audit_verifies_an_exported_file_from_the_command_line(finished_game, client, tmp_path):
+    import subprocess
+    import sys
+
+    path = tmp_path / "game.jsonl"
+    path.write_text("\n".join(_export(client, finished_game[0])) + "\n")
+    done = subprocess.run([sys.executable, "-m", "api.cli", "audit", str(path)], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.strip().endswith("VERIFIED")
+
+    lines = path.read_text().splitlines()
+    lines[3] = lines[3].replace('"p2"', '"p1"', 1) if '"p2"' in lines[3] else lines[3].replace("}", ', "x": 1}', 1)
+    path.write_text("\n".join(lines) + "\n")
+    done = subprocess.run([sys.executable, "-m", "api.cli", "audit", str(path)], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 1
+    assert "NOT VERIFIED" in done.stdout
