@@ -49,7 +49,7 @@ def problem(status: int, detail: str, kind: str | None = None, headers: dict | N
         "detail": detail,
         **extra,
     }
-    response = Response(json.dumps(body), status=status, mimetype=PROBLEM)
+    response = Response(json.dumps(body) + "\n", status=status, mimetype=PROBLEM)
     for name, value in (headers or {}).items():
         response.headers[name] = value
     return response
