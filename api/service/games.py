@@ -77,13 +77,27 @@ class GameService:
             if not records:
                 raise NotFound(f"no game {game_id}")
             rules = self.rules_of(records[0].data["game"])
-            snapshot = self.store.load_snapshot(stream, self._snapshot_version(rules))
-            if snapshot is not None:
-                session = pickle.loads(snapshot.state)
+            session = self._from_snapshot(stream, rules)
         tail = self.store.read_stream(stream, (session.version if session else 0) + 1)
         session = self._fold(rules, session, tail)
         self._remember(game_id, session)
         return rules, session
+
+    def _from_snapshot(self, stream: str, rules) -> Session | None:
+        """A snapshot of this state shape, or None: one that cannot be read
+        back is ignored (and the game replayed), never trusted."""
+        snapshot = self.store.load_snapshot(stream, self._snapshot_version(rules))
+        if snapshot is None:
+            return None
+        try:
+            session = pickle.loads(snapshot.state)
+        except Exception:  # written by other code: any unpickling failure means "replay"
+            log.warning("ignoring an unreadable snapshot of %s at version %s", stream, snapshot.version)
+            return None
+        if not isinstance(session, Session) or session.version != snapshot.version:
+            log.warning("ignoring a snapshot of %s that does not hold version %s", stream, snapshot.version)
+            return None
+        return session
 
     def load_at(self, game_id: uuid.UUID, version: int) -> tuple[Any, Session]:
         records = self.store.read_stream(stream_of(game_id), 1, version)

@@ -130,3 +130,16 @@ def test_an_unknown_game_id_is_not_found(service):
 
     with pytest.raises(NotFound):
         service.load(uuid.uuid4())
+
+
+def test_a_snapshot_that_cannot_be_read_back_is_ignored(event_store):
+    writer = GameService(event_store, snapshot_every=5)
+    game_id, players = _new_game(writer)
+    rng = random.Random(6)
+    for _ in range(8):
+        _play_one(writer, game_id, players, rng)
+    _, expected = writer.load(game_id)
+    version = writer._snapshot_version(writer.rules_of("cronberg"))
+    event_store.save_snapshot(stream_of(game_id), expected.version, version, b"not a pickle")
+    _, loaded = GameService(event_store).load(game_id)
+    assert loaded == expected
