@@ -14,8 +14,7 @@ from domain import session as sessions
 from .. import game_schemas
 from ..auth import BEARER, current_player
 from ..context import service
-from ..service import readmodels
-from ..service.errors import InvalidRequest, NotFound
+from ..service.errors import InvalidRequest
 from ..service.games import parse_game_id, stream_of
 from ..views import envelope, feed, legal_commands, viewer_seat
 
@@ -112,8 +111,7 @@ class Commands(MethodView):
         key = request.headers.get("Idempotency-Key")
         if key is not None and not 1 <= len(key) <= 200:
             raise InvalidRequest("Idempotency-Key must be 1 to 200 characters")
-        summary_game = _game_name(gid)
-        messages = game_schemas.validate_command(summary_game, body)
+        messages = game_schemas.validate_command(service().game_of(gid), body)
         if messages:
             raise InvalidRequest("the command does not match its schema", errors=messages)
 
@@ -127,14 +125,6 @@ class Commands(MethodView):
             }
 
         return service().act(gid, player, body, _if_match(), key, respond)
-
-
-def _game_name(gid) -> str:
-    with service().pool.connection() as conn:
-        row = readmodels.game_summary(conn, gid)
-    if row is None:
-        raise NotFound(f"no game {gid}")
-    return row["game"]
 
 
 def _etag(version: int, player: str | None) -> str:

@@ -108,6 +108,18 @@ class GameService:
         rules = self.rules_of(records[0].data["game"])
         return rules, self._fold(rules, None, records)
 
+    def game_of(self, game_id: uuid.UUID) -> str:
+        """Which game a game id plays (it never changes)."""
+        with self._lock:
+            session = self._cache.get(game_id)
+        if session is not None:
+            return session.game
+        with self.pool.connection() as conn:
+            name = readmodels.game_name(conn, game_id)
+        if name is None:
+            raise NotFound(f"no game {game_id}")
+        return name
+
     def current_version(self, game_id: uuid.UUID) -> int:
         """Answers a conditional poll without replaying, and mostly without a
         query (see eventstore/versions.py for how stale it may be)."""
@@ -166,7 +178,7 @@ class GameService:
                 return session, []
             after = sessions.replay(rules, decision.events, session)
             try:
-                self._commit(game_id, rules, session, after, decision, in_transaction)
+                deadline = self._commit(game_id, rules, session, after, decision, in_transaction)
             except WrongExpectedVersion:
                 if if_match is not None:
                     raise PreconditionFailed(f"the game moved past version {if_match}") from None
@@ -174,11 +186,12 @@ class GameService:
                     raise Conflict("the game moved twice while deciding; send the command again") from None
                 continue
             self._remember(game_id, after)
-            self._schedule(game_id, rules, after)
+            self._schedule(game_id, after, deadline)
             return after, decision.events
         raise AssertionError("unreachable")
 
-    def _commit(self, game_id, rules, before: Session, after: Session, decision: Decision, in_transaction) -> None:
+    def _commit(self, game_id, rules, before: Session, after: Session, decision: Decision, in_transaction):
+        """Append and project in one transaction; the deadline set, if any."""
         new_events = [
             NewEvent(type=event.type_name(), data=decisions.event_data(event), metadata=meta)
             for event, meta in zip(decision.events, decision.metadata)
@@ -198,6 +211,7 @@ class GameService:
                     stream, after.version, self._snapshot_version(rules), pickle.dumps(after), conn=conn
                 )
         self.store.announce(stream, after.version)
+        return deadline
 
     def _deadline(self, session: Session, to_act) -> dt.datetime | None:
         seconds = session.options.get("turn_seconds")
@@ -205,14 +219,12 @@ class GameService:
             return None
         return dt.datetime.now(dt.timezone.utc) + dt.timedelta(seconds=seconds)
 
-    def _schedule(self, game_id, rules, session: Session) -> None:
+    def _schedule(self, game_id, session: Session, deadline: dt.datetime | None) -> None:
         try:
             if session.status == sessions.SCORING:
                 self.scheduler.schedule_scoring(str(game_id))
-            else:
-                deadline = self._deadline(session, sessions.to_act(rules, session))
-                if deadline is not None:
-                    self.scheduler.schedule_deadline(str(game_id), session.version, deadline)
+            elif deadline is not None:
+                self.scheduler.schedule_deadline(str(game_id), session.version, deadline)
         except Exception:  # the sweeper re-creates what was not scheduled
             log.exception("could not schedule jobs for game %s; the sweeper will", game_id)
 

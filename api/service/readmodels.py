@@ -82,6 +82,11 @@ def game_summary(conn, game_id) -> dict | None:
     return conn.cursor(row_factory=dict_row).execute(_SUMMARY + " where g.id = %s", (game_id,)).fetchone()
 
 
+def game_name(conn, game_id) -> str | None:
+    row = conn.execute("select game from games where id = %s", (game_id,)).fetchone()
+    return row[0] if row else None
+
+
 def list_games(conn, game: str | None, status: str | None, player, limit: int, offset: int) -> list[dict]:
     clauses, params = [], []
     if game:
