@@ -51,6 +51,8 @@ def test_no_request_makes_the_server_fail_or_break_its_schema(app, world):
             rng = random.Random(repr(case.path_parameters) + repr(case.query) + repr(case.body))
             if case.path_parameters and "game_id" in case.path_parameters and rng.random() < 0.7:
                 case.path_parameters["game_id"] = rng.choice(world["games"])
+            if isinstance(case.query, dict) and isinstance(case.query.get("wait"), int):
+                case.query["wait"] = min(case.query["wait"], 1)  # a long-poll of up to 60 s per example is too slow
             player = rng.choice(world["players"])
             headers = {} if rng.random() < 0.2 else {"Authorization": f"Bearer {player.token}"}
             case.call_and_validate(headers=headers, checks=CHECKS)
