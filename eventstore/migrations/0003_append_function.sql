@@ -10,6 +10,19 @@
 --   duplicate   the same events were already there; version is the last of them
 --   conflict    expected version mismatch; version is the actual one
 --   id_conflict an event id exists with other content or elsewhere; detail says which
+--
+-- Fast path for an existing stream: lock the stream row, insert the events with
+-- ON CONFLICT (event_id) DO NOTHING, move the head. For a new stream: insert the
+-- stream row with its final head, insert the events. Only when the expected
+-- version does not match, or the first event id is already stored, does it look
+-- at the stored events to tell a harmless retry from a conflict.
+--
+-- NOTIFY takes a database-wide lock from pre-commit until the end of the commit,
+-- WAL flush included, so notifying appends would commit one at a time. Callers in
+-- autocommit therefore pass p_notify => false and send the NOTIFY afterwards, from
+-- a background connection in batches (eventstore/notifier.py). An append inside a
+-- caller's transaction keeps p_notify => true, so the notification goes out when
+-- (and only if) that transaction commits.
 create function eventstore_append(
     p_stream_id text,
     p_expected bigint,       -- null means ANY
@@ -21,9 +34,9 @@ language plpgsql as $$
 declare
     v_current bigint;
     v_hash bytea;
-    v_docs jsonb[];
-    v_ids uuid[];
-    v_found integer;
+    v_hashes bytea[];
+    v_doc jsonb;
+    v_id uuid;
     v_first bigint;
     v_bad record;
     i integer;
@@ -31,82 +44,125 @@ declare
 begin
     select s.version, s.last_hash into v_current, v_hash
         from streams s where s.stream_id = p_stream_id for update;
-    if not found and p_expected > 0 then
-        outcome := 'conflict';
-        version := 0;
-        return;
-    end if;
     if not found then
-        insert into streams (stream_id, version) values (p_stream_id, 0)
+        if p_expected > 0 then
+            outcome := 'conflict';
+            version := 0;
+            return;
+        end if;
+        if n = 0 then
+            outcome := 'ok';
+            version := 0;
+            return;
+        end if;
+        -- A new stream: claim its row with the final head at once, then insert the
+        -- events. An event id stored before can only belong to another stream,
+        -- so the unique violation that follows is the right answer.
+        v_hash := null;
+        for i in 1 .. n loop
+            v_hash := sha256(coalesce(v_hash, ''::bytea)
+                      || convert_to(p_bodies[i] || ',"version":' || i || '}', 'UTF8'));
+            v_hashes[i] := v_hash;
+        end loop;
+        insert into streams (stream_id, version, last_hash) values (p_stream_id, n, v_hash)
             on conflict (stream_id) do nothing;
+        if found then
+            for i in 1 .. n loop
+                v_doc := (p_bodies[i] || '}')::jsonb;
+                insert into events (stream_id, version, event_id, type, schema_version,
+                                    data, metadata, hash)
+                values (p_stream_id, i, (v_doc ->> 'event_id')::uuid, v_doc ->> 'type',
+                        (v_doc ->> 'schema_version')::integer, v_doc -> 'data',
+                        v_doc -> 'metadata', v_hashes[i]);
+            end loop;
+            if p_notify then
+                perform pg_notify('boardlog_events', p_stream_id || ':' || n);
+            end if;
+            outcome := 'ok';
+            version := n;
+            return;
+        end if;
+        -- Someone else created it meanwhile: lock it and take the general path.
         select s.version, s.last_hash into v_current, v_hash
             from streams s where s.stream_id = p_stream_id for update;
     end if;
 
-    select array_agg((b || '}')::jsonb order by o) into v_docs
-        from unnest(p_bodies) with ordinality as t(b, o);
-    select array_agg((d ->> 'event_id')::uuid order by o) into v_ids
-        from unnest(v_docs) with ordinality as t(d, o);
-
-    -- Idempotency: are these ids stored already?
-    select count(*), min(e.version) into v_found, v_first
-        from events e where e.event_id = any(v_ids);
-    if v_found > 0 then
-        select e.event_id, e.stream_id, e.version, d.o into v_bad
-            from unnest(v_docs) with ordinality as d(doc, o)
-            left join events e on e.event_id = (d.doc ->> 'event_id')::uuid
-            where e.event_id is null
-               or e.stream_id <> p_stream_id
-               or e.version <> v_first + d.o - 1
-               or e.type <> d.doc ->> 'type'
-               or e.schema_version <> (d.doc ->> 'schema_version')::integer
-               or e.data <> d.doc -> 'data'
-               or e.metadata <> d.doc -> 'metadata'
-            limit 1;
-        if found then
-            outcome := 'id_conflict';
+    if p_expected is null or p_expected = v_current then
+        for i in 1 .. n loop
+            v_doc := (p_bodies[i] || '}')::jsonb;
+            v_id := (v_doc ->> 'event_id')::uuid;
+            v_hash := sha256(coalesce(v_hash, ''::bytea)
+                      || convert_to(p_bodies[i] || ',"version":' || (v_current + i) || '}', 'UTF8'));
+            insert into events (stream_id, version, event_id, type, schema_version, data,
+                                metadata, hash)
+            values (p_stream_id, v_current + i, v_id, v_doc ->> 'type',
+                    (v_doc ->> 'schema_version')::integer, v_doc -> 'data',
+                    v_doc -> 'metadata', v_hash)
+            on conflict (event_id) do nothing;
+            if not found then
+                if i > 1 then
+                    raise exception 'event % is already stored, but the events before it in this append are not',
+                        v_id using errcode = 'unique_violation';
+                end if;
+                exit;  -- nothing written: see below whether this is a retry
+            end if;
+            if i = n then
+                update streams set version = v_current + n, last_hash = v_hash, updated_at = now()
+                    where stream_id = p_stream_id;
+                if p_notify then
+                    perform pg_notify('boardlog_events', p_stream_id || ':' || (v_current + n));
+                end if;
+                outcome := 'ok';
+                version := v_current + n;
+                return;
+            end if;
+        end loop;
+        if n = 0 then
+            outcome := 'ok';
             version := v_current;
-            detail := format('event %s is already stored %s', v_ids[v_bad.o],
-                case when v_bad.event_id is null then 'only partly: some events of this append exist, others do not'
-                     when v_bad.stream_id <> p_stream_id then format('in stream %s', v_bad.stream_id)
-                     when v_bad.version <> v_first + v_bad.o - 1 then 'at another place in this stream'
-                     else 'with other content' end);
             return;
         end if;
-        if p_expected is not null and p_expected <> v_first - 1 then
-            outcome := 'conflict';
-            version := v_current;
-            return;
-        end if;
-        outcome := 'duplicate';
-        version := v_first + n - 1;
-        return;
     end if;
 
-    if p_expected is not null and p_expected <> v_current then
+    -- The expected version did not match, or the first event is stored already:
+    -- a retry of the same append at the same place succeeds without writing.
+    select e.version into v_first from events e
+        where e.event_id = ((p_bodies[1] || '}')::jsonb ->> 'event_id')::uuid;
+    if not found then
         outcome := 'conflict';
         version := v_current;
         return;
     end if;
-
-    for i in 1 .. n loop
-        v_current := v_current + 1;
-        v_hash := sha256(coalesce(v_hash, ''::bytea)
-                  || convert_to(p_bodies[i] || ',"version":' || v_current || '}', 'UTF8'));
-        insert into events (stream_id, version, event_id, type, schema_version, data, metadata, hash)
-        values (p_stream_id, v_current, v_ids[i], v_docs[i] ->> 'type',
-                (v_docs[i] ->> 'schema_version')::integer, v_docs[i] -> 'data',
-                v_docs[i] -> 'metadata', v_hash);
-    end loop;
-
-    if n > 0 then
-        update streams set version = v_current, last_hash = v_hash, updated_at = now()
-            where stream_id = p_stream_id;
-        if p_notify then
-            perform pg_notify('boardlog_events', p_stream_id || ':' || v_current);
-        end if;
+    select e.event_id, e.stream_id, e.version, b.o into v_bad
+        from unnest(p_bodies) with ordinality as b(body, o)
+        cross join lateral (select (b.body || '}')::jsonb as doc) as d
+        left join events e on e.event_id = (d.doc ->> 'event_id')::uuid
+        where e.event_id is null
+           or e.stream_id <> p_stream_id
+           or e.version <> v_first + b.o - 1
+           or e.type <> d.doc ->> 'type'
+           or e.schema_version <> (d.doc ->> 'schema_version')::integer
+           or e.data <> d.doc -> 'data'
+           or e.metadata <> d.doc -> 'metadata'
+        order by b.o
+        limit 1;
+    if found then
+        outcome := 'id_conflict';
+        version := v_current;
+        detail := format('event %s is already stored %s',
+            ((p_bodies[v_bad.o] || '}')::jsonb ->> 'event_id'),
+            case when v_bad.event_id is null then 'only partly: some events of this append exist, others do not'
+                 when v_bad.stream_id <> p_stream_id then format('in stream %s', v_bad.stream_id)
+                 when v_bad.version <> v_first + v_bad.o - 1 then 'at another place in this stream'
+                 else 'with other content' end);
+        return;
     end if;
-    outcome := 'ok';
-    version := v_current;
+    if p_expected is not null and p_expected <> v_first - 1 then
+        outcome := 'conflict';
+        version := v_current;
+        return;
+    end if;
+    outcome := 'duplicate';
+    version := v_first + n - 1;
 end;
 $$;
