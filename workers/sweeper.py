@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+import os
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -44,12 +45,20 @@ class SweepReport:
         return f"deadlines: {part(self.deadlines)}; scoring: {part(self.scoring)}"
 
 
+# A retry with the same Idempotency-Key acts once within this time; after it,
+# the key is forgotten so that the table does not grow for ever.
+IDEMPOTENCY_KEYS_KEPT = dt.timedelta(days=int(os.environ.get("BOARDLOG_IDEMPOTENCY_DAYS", "7")))
+
+
 def sweep(database_url: str, scheduler: RQScheduler, now: dt.datetime | None = None) -> SweepReport:
     """One pass over the read models; never raises for one game's trouble."""
     now = now or utcnow()
     with psycopg.connect(database_url, connect_timeout=10) as conn:
         deadlines = readmodels.pending_deadlines(conn)
         awaiting = readmodels.awaiting_score(conn)
+        forgotten = readmodels.forget_idempotency_keys(conn, now - IDEMPOTENCY_KEYS_KEPT)
+    if forgotten:
+        log.info("sweep forgot %d idempotency key(s) older than %s", forgotten, IDEMPOTENCY_KEYS_KEPT)
     report = SweepReport()
     for game_id, version, deadline in deadlines:
         _count(report, report.deadlines, lambda: scheduler.ensure_deadline(game_id, version, deadline, now),

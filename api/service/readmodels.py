@@ -138,3 +138,7 @@ def remember_response(conn, player_id, key: str, request_sha256: str, status: in
            values (%s, %s, %s, %s, %s)""",
         (player_id, key, request_sha256, status, Jsonb(response)),
     )
+
+
+def forget_idempotency_keys(conn, older_than) -> int:
+    return conn.execute("delete from idempotency_keys where created_at < %s", (older_than,)).rowcount

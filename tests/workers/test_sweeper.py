@@ -53,3 +53,19 @@ def test_a_deadline_overdue_in_the_schedule_with_no_scheduler_to_move_it_is_queu
     much_later = deadline + dt.timedelta(minutes=5)  # no RQ scheduler has moved it all this time
     assert scheduler.ensure_deadline(game_id, version, deadline, now=much_later) == MOVED
     assert scheduler.queue.job_ids == [job_id] and scheduler.scheduled_job_ids() == []
+
+
+def test_a_sweep_forgets_idempotency_keys_older_than_a_week_and_keeps_newer_ones(table, scheduler, database_url):
+    import psycopg
+    from psycopg.types.json import Jsonb
+
+    player = table.players[0]
+    with psycopg.connect(database_url) as conn:
+        for key, age in (("old-key", dt.timedelta(days=8)), ("new-key", dt.timedelta(days=6))):
+            conn.execute(
+                "insert into idempotency_keys (player_id, key, request_sha256, status, response, created_at)"
+                " values (%s, %s, 'x', 200, %s, now() - %s)", (player, key, Jsonb({}), age))
+    sweep(database_url, scheduler)
+    with psycopg.connect(database_url) as conn:
+        keys = {row[0] for row in conn.execute("select key from idempotency_keys where player_id = %s", (player,))}
+    assert keys == {"new-key"}
