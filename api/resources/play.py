@@ -36,7 +36,8 @@ class ViewArgs(ma.Schema):
         validate=ma.validate.Range(0, MAX_WAIT),
         metadata={"description": "hold the request up to this many seconds until the game moves past the version in If-None-Match (or the current one)"},
     )
-    at = ma.fields.Integer(validate=ma.validate.Range(1, MAX_VERSION), metadata={"description": "your view as it was at this version"})
+    at = ma.fields.Integer(validate=ma.validate.Range(1, MAX_VERSION), metadata={"description": "your view as it was at this version; a version in the middle of one move "
+                                               "(events one decision wrote together) is a 422 naming the versions around it"})
 
 
 class ViewSchema(ma.Schema):

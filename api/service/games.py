@@ -46,6 +46,13 @@ def parse_game_id(text: str) -> uuid.UUID:
         raise NotFound(f"no game {text!r}") from None
 
 
+def _rests_at(records, version: int) -> bool:
+    """Whether the game rested at ``version``: it is the last one, or the next
+    event was decided on it (every event's metadata says at which version it
+    was decided)."""
+    return version == len(records) or records[version].metadata.get("decided_at", version) == version
+
+
 class GameService:
     def __init__(self, store, scheduler: Scheduler | None = None, cache_size: int = 1024, snapshot_every: int = 200):
         self.store = store
@@ -100,13 +107,23 @@ class GameService:
         return session
 
     def load_at(self, game_id: uuid.UUID, version: int) -> tuple[Any, Session]:
-        records = self.store.read_stream(stream_of(game_id), 1, version)
+        """The game as it rested at ``version``: after a whole move, never
+        between two events one decision wrote together (no player ever saw
+        that state, and a game's view need not cope with it)."""
+        records = self.store.read_stream(stream_of(game_id))
         if not records:
             raise NotFound(f"no game {game_id}")
         if len(records) < version:
             raise InvalidRequest(f"the game has only {len(records)} versions, not {version}")
+        if not _rests_at(records, version):
+            before = records[version].metadata.get("decided_at", version)
+            after = next(v for v in range(version, len(records) + 1) if _rests_at(records, v))
+            raise InvalidRequest(
+                f"version {version} is in the middle of one move (versions {before + 1} to {after} were written "
+                f"together); ask for version {after}" + (f" or {before}" if before else "")
+            )
         rules = self.rules_of(records[0].data["game"])
-        return rules, self._fold(rules, None, records)
+        return rules, self._fold(rules, None, records[:version])
 
     def game_of(self, game_id: uuid.UUID) -> str:
         """Which game a game id plays (it never changes)."""

@@ -107,3 +107,23 @@ def test_an_empty_or_garbled_if_none_match_is_ignored(players):
     game_id = started_game([ada, bob])
     for header in ('""', "*x", '"nonsense"', 'W/""', ","):
         assert ada.view(game_id, headers={"If-None-Match": header}).status_code == 200, header
+
+
+def test_at_a_version_in_the_middle_of_one_move_is_a_422_naming_where_the_move_ends_not_a_500(players, client):
+    # The Coil's view cannot be drawn halfway through its setup; nobody ever
+    # saw the game there, so ?at= only lands where the game rested.
+    ada, bob = players(2)
+    game_id = started_game([ada, bob], game="the-coil")
+    start = ada.view(game_id).json["version"]
+    records = client.get(f"/v1/games/{game_id}/events", query_string={"limit": 1000}).json["events"]
+    started_at = next(e["version"] for e in records if e["type"] == "PlayersSeated")
+    assert start - started_at >= 2, "the setup should write several events"
+    for viewer in (ada, bob):
+        for version in range(started_at, start):
+            response = viewer.view(game_id, query_string={"at": version})
+            assert response.status_code == 422, (version, response.json)
+            assert response.mimetype == "application/problem+json"
+            assert f"ask for version {start} or {started_at - 1}" in response.json["detail"]
+        assert viewer.view(game_id, query_string={"at": start}).json == viewer.view(game_id).json
+        assert viewer.view(game_id, query_string={"at": started_at - 1}).status_code == 200
+    assert client.get(f"/v1/games/{game_id}/view", query_string={"at": started_at + 1}).status_code == 422
