@@ -18,7 +18,7 @@ from typing import Any, Callable, Mapping
 
 from domain import games as registry
 from domain import session as sessions
-from domain.engine import DecodeError, Event, rng_for
+from domain.engine import DecodeError, Event, IllegalCommand, rng_for
 from domain.session import SYSTEM, Session
 from eventstore import NewEvent, WrongExpectedVersion
 
@@ -26,7 +26,7 @@ from . import readmodels
 from . import decisions
 from .decisions import Decision, Scheduler
 from .players import Players
-from .errors import Conflict, Forbidden, IdempotencyMismatch, InvalidRequest, NotFound, PreconditionFailed
+from .errors import Conflict, Forbidden, IdempotencyMismatch, InvalidRequest, NotFound, PreconditionFailed, ServiceError
 
 log = logging.getLogger("boardlog.service")
 
@@ -296,7 +296,9 @@ class GameService:
         """A player's command. ``respond`` shapes the answer; with an
         idempotency key, that answer is stored with the events and given again
         for a repeat of the same request."""
-        request_sha256 = hashlib.sha256(decisions.canonical(command_json).encode()).hexdigest()
+        # The game is part of the request: a key reused in another game is a
+        # mismatch, never the first game's answer.
+        request_sha256 = hashlib.sha256(decisions.canonical([str(game_id), command_json]).encode()).hexdigest()
         if idempotency_key is not None:
             earlier = self._earlier_response(player, idempotency_key, request_sha256)
             if earlier is not None:
@@ -324,7 +326,12 @@ class GameService:
         try:
             self.execute(game_id, decide, if_match, remember)
         except Exception as error:
-            if idempotency_key is not None and decisions.is_unique_violation(error):
+            # A repeat that raced its original (looked for the key before the
+            # original committed) fails on the moved game, or on the key's
+            # uniqueness: it gets the original's answer, not that failure.
+            if idempotency_key is not None and (
+                decisions.is_unique_violation(error) or isinstance(error, (ServiceError, IllegalCommand))
+            ):
                 earlier = self._earlier_response(player, idempotency_key, request_sha256)
                 if earlier is not None:
                     return earlier

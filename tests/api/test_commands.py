@@ -147,3 +147,49 @@ def test_every_command_records_who_sent_it_and_the_version_it_was_decided_at(pla
     assert record.metadata["actor"] == acting.id
     assert record.metadata["command"] == command
     assert record.metadata["decided_at"] == version
+
+
+def test_an_idempotency_key_used_in_one_game_is_refused_in_another_not_answered_with_the_first_games_result(players, service):
+    ada, bob = players(2)
+    first, second = started_game([ada, bob]), started_game([ada, bob])
+    acting, _ = _turn([ada, bob], first)
+    command = acting.legal(first)[0]
+    key = {"Idempotency-Key": uuid.uuid4().hex}
+    assert acting.act(first, command, headers=key).status_code == 200
+    before = _events(service, second)
+    response = acting.act(second, command, headers=key)
+    assert response.status_code == 422
+    assert "Idempotency-Key" in response.json["detail"]
+    assert _events(service, second) == before
+
+
+def test_a_retry_that_raced_its_original_gets_the_original_answer_not_a_409(players, service, monkeypatch):
+    # The retry looked for its key before the original committed, then decided
+    # on the state the original had already moved on from.
+    ada, bob = players(2)
+    game_id = started_game([ada, bob])
+    acting, _ = _turn([ada, bob], game_id)
+    command = acting.legal(game_id)[0]
+    key = {"Idempotency-Key": uuid.uuid4().hex}
+    stale = service.load(uuid.UUID(game_id))
+    original = acting.act(game_id, command, headers=key)
+    assert original.status_code == 200
+    after = _events(service, game_id)
+
+    real_load, real_earlier = service.load, service._earlier_response
+    calls = {"load": 0, "earlier": 0}
+
+    def load(gid):
+        calls["load"] += 1
+        return stale if calls["load"] == 1 else real_load(gid)
+
+    def earlier(*args):
+        calls["earlier"] += 1
+        return None if calls["earlier"] == 1 else real_earlier(*args)
+
+    monkeypatch.setattr(service, "load", load)
+    monkeypatch.setattr(service, "_earlier_response", earlier)
+    retry = acting.act(game_id, command, headers=key)
+    assert retry.status_code == 200, retry.json
+    assert retry.json == original.json
+    assert _events(service, game_id) == after
