@@ -81,6 +81,13 @@ class FeedSchema(ma.Schema):
     next_after = ma.fields.Integer(required=True, metadata={"description": "pass as ?after= for the next page"})
 
 
+def _idempotency_key() -> str | None:
+    key = request.headers.get("Idempotency-Key")
+    if key is not None and not (1 <= len(key) <= 200 and key.isprintable() and key.isascii()):
+        raise InvalidRequest("Idempotency-Key must be 1 to 200 printable ASCII characters, such as a UUID")
+    return key
+
+
 def _if_match() -> int | None:
     header = request.headers.get("If-Match")
     if header is None:
@@ -96,7 +103,7 @@ class Commands(MethodView):
     @blp.doc(
         security=BEARER,
         parameters=[
-            {"in": "header", "name": "Idempotency-Key", "schema": {"type": "string", "maxLength": 200},
+            {"in": "header", "name": "Idempotency-Key", "schema": {"type": "string", "minLength": 1, "maxLength": 200, "pattern": "^[ -~]+$"},
              "description": "repeat a request safely: the same key and body give the same answer and act once"},
             {"in": "header", "name": "If-Match", "schema": {"type": "string"},
              "description": "act only if the game is still at this version (412 otherwise)"},
@@ -109,9 +116,7 @@ class Commands(MethodView):
         gid = parse_game_id(game_id)
         player = current_player()
         body = request.get_json(silent=False)
-        key = request.headers.get("Idempotency-Key")
-        if key is not None and not 1 <= len(key) <= 200:
-            raise InvalidRequest("Idempotency-Key must be 1 to 200 characters")
+        key = _idempotency_key()
         messages = game_schemas.validate_command(service().game_of(gid), body)
         if messages:
             raise InvalidRequest("the command does not match its schema", errors=messages)

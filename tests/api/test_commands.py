@@ -193,3 +193,17 @@ def test_a_retry_that_raced_its_original_gets_the_original_answer_not_a_409(play
     assert retry.status_code == 200, retry.json
     assert retry.json == original.json
     assert _events(service, game_id) == after
+
+
+def test_an_idempotency_key_with_a_control_character_is_a_422_not_a_500_and_acts_nothing(players, service):
+    ada, bob = players(2)
+    game_id = started_game([ada, bob])
+    acting, _ = _turn([ada, bob], game_id)
+    command = acting.legal(game_id)[0]
+    before = _events(service, game_id)
+    for key in ("nul\x00inside", "bell\x07", "\udcff", "x" * 201):
+        response = acting.act(game_id, command, headers={"Idempotency-Key": key})
+        assert response.status_code == 422, (key, response.json)
+        assert response.mimetype == "application/problem+json"
+        assert "Idempotency-Key" in response.json["detail"]
+    assert _events(service, game_id) == before
