@@ -55,3 +55,31 @@ def test_the_inbox_lists_games_waiting_on_the_player_first(players):
         assert inbox["waiting"] == 1
     else:
         assert inbox["waiting"] == 0
+
+
+def _waiting_on(player, others, game_id):
+    """Play legal commands for the others until the game waits on ``player``."""
+    for _ in range(20):
+        view = player.view(game_id).json
+        if view["seat"] in view["to_act"]:
+            return
+        acting = next(p for p in others if p.view(game_id).json["seat"] in view["to_act"])
+        assert acting.act(game_id, acting.legal(game_id)[0]).status_code == 200
+    raise AssertionError("the game never came to wait on the player")
+
+
+def test_the_inbox_gives_each_game_waiting_on_the_player_its_deadline_soonest_first(players):
+    ada, bob = players(2)
+    games = {}
+    for turn_seconds in (3600, None, 60):
+        game_id = ada.create(options={"players": 2, **({"turn_seconds": turn_seconds} if turn_seconds else {})})
+        assert bob.post(f"/v1/games/{game_id}/join", json={}).status_code == 200
+        assert ada.post(f"/v1/games/{game_id}/start").status_code == 200
+        _waiting_on(bob, [ada], game_id)
+        games[turn_seconds] = game_id
+    inbox = bob.get("/v1/players/me/inbox").json
+    assert inbox["waiting"] == 3
+    assert [game["id"] for game in inbox["games"]] == [games[60], games[3600], games[None]]
+    assert all(game["your_turn"] for game in inbox["games"])
+    soon, later, never = (game["deadline"] for game in inbox["games"])
+    assert soon < later and never is None
