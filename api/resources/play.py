@@ -8,6 +8,7 @@ import marshmallow as ma
 from flask import Response, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
+from werkzeug.exceptions import BadRequest
 
 from domain import session as sessions
 
@@ -81,6 +82,16 @@ class FeedSchema(ma.Schema):
     next_after = ma.fields.Integer(required=True, metadata={"description": "pass as ?after= for the next page"})
 
 
+def _command_body():
+    if not request.get_data(cache=True):
+        raise BadRequest('send the command as a JSON object in the body, such as {"type": "..."}; '
+                         "GET legal-commands lists those you may send")
+    try:
+        return request.get_json()
+    except BadRequest:
+        raise BadRequest("the body is not valid JSON: send the command as a JSON object") from None
+
+
 def _idempotency_key() -> str | None:
     key = request.headers.get("Idempotency-Key")
     if key is not None and not (1 <= len(key) <= 200 and key.isprintable() and key.isascii()):
@@ -115,7 +126,7 @@ class Commands(MethodView):
         """Send a command for your seat (its schema: the game's commands, a union on `type`)."""
         gid = parse_game_id(game_id)
         player = current_player()
-        body = request.get_json(silent=False)
+        body = _command_body()
         key = _idempotency_key()
         messages = game_schemas.validate_command(service().game_of(gid), body)
         if messages:

@@ -61,3 +61,17 @@ def test_a_nul_character_in_a_body_or_query_is_a_422(client, players):
 def test_an_unpaired_surrogate_in_a_body_is_a_422(client):
     response = client.post("/v1/players", data='{"name": "a\\ud800b"}', content_type="application/json")
     _is_problem(response, 422)
+
+
+def test_a_command_with_no_body_or_broken_json_is_a_400_that_says_what_to_send(players):
+    from tests.api.conftest import started_game
+
+    ada, bob = players(2)
+    game_id = started_game([ada, bob])
+    for data in ("", "{not json", '{"type": "DrawBuilding"'):
+        response = ada.post(f"/v1/games/{game_id}/commands", data=data, content_type="application/json")
+        _is_problem(response, 400)
+        assert "JSON object" in response.json["detail"], response.json
+    response = ada.post(f"/v1/games/{game_id}/commands")
+    _is_problem(response, 400)
+    assert "JSON object" in response.json["detail"]
