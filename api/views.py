@@ -4,14 +4,16 @@ the game's own ``view`` and ``visible``; this module adds the frame."""
 from __future__ import annotations
 
 from domain import session as sessions
+from domain.engine import EVERYONE
 
 
 def viewer_seat(session, player: str | None) -> str | None:
     return session.seat_of(player) if player else None
 
 
-def envelope(game_id, rules, session, seat: str | None) -> dict:
-    viewer = sessions.viewer_for(session, seat)
+def envelope(game_id, rules, session, seat: str | None, ended: bool = False) -> dict:
+    """``ended``: the game is over now, so even a past version shows everything."""
+    viewer = EVERYONE if ended else sessions.viewer_for(session, seat)
     return {
         "game_id": game_id,
         "game": session.game,

@@ -37,8 +37,12 @@ class ViewArgs(ma.Schema):
         validate=ma.validate.Range(0, MAX_WAIT),
         metadata={"description": "hold the request up to this many seconds until the game moves past the version in If-None-Match (or the current one)"},
     )
-    at = ma.fields.Integer(validate=ma.validate.Range(1, MAX_VERSION), metadata={"description": "your view as it was at this version; a version in the middle of one move "
-                                               "(events one decision wrote together) is a 422 naming the versions around it"})
+    at = ma.fields.Integer(
+        validate=ma.validate.Range(1, MAX_VERSION),
+        metadata={"description": "your view as it was at this version (once the game is over, everything at that "
+                                 "version); a version in the middle of one move (events one decision wrote together) "
+                                 "is a 422 naming the versions around it"},
+    )
 
 
 class ViewSchema(ma.Schema):
@@ -199,7 +203,9 @@ class View(MethodView):
         player = current_player(required=False)
         if "at" in args:
             rules, session = service().load_at(gid, args["at"])
-            return envelope(gid, rules, session, viewer_seat(session, player)), 200, {"ETag": _etag(session.version, player)}
+            ended = service().load(gid)[1].over
+            answer = envelope(gid, rules, session, viewer_seat(session, player), ended)
+            return answer, 200, {"ETag": _etag(session.version, player) if not ended else _etag(session.version, "*")}
         known = _known_version(player)
         current = service().current_version(gid)
         if args.get("wait") and current == (known if known is not None else current):

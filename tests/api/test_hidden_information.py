@@ -6,7 +6,7 @@ import json
 import random
 import uuid
 
-from tests.api.conftest import started_game
+from tests.api.conftest import play_until_over, started_game
 
 
 def _shows_the_stack(payload) -> bool:
@@ -51,3 +51,17 @@ def test_a_player_and_a_spectator_see_the_stack_size_but_not_its_order_in_the_fe
     for feed in (ada.get(f"/v1/games/{game_id}/events").json, client.get(f"/v1/games/{game_id}/events").json):
         (started,) = [event for event in feed["events"] if event["type"] == "RoundStarted"]
         assert "stack" not in started["data"] and started["data"]["stack_size"] > 0
+
+
+def test_once_the_game_is_over_a_past_version_shows_everything_to_anyone_replaying_it(players, client):
+    ada, bob = players(2)
+    game_id = started_game([ada, bob])
+    start = ada.view(game_id).json["version"]
+    before = ada.view(game_id, query_string={"at": start})
+    assert not _shows_the_stack(before.json)
+    play_until_over([ada, bob], game_id, random.Random(4))
+    for response in (ada.view(game_id, query_string={"at": start}), client.get(f"/v1/games/{game_id}/view?at={start}")):
+        assert response.status_code == 200
+        assert response.json["version"] == start and response.json["status"] == "active"
+        assert _shows_the_stack(response.json)
+        assert response.headers["ETag"] != before.headers["ETag"]
