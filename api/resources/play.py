@@ -105,7 +105,7 @@ def _idempotency_key() -> str | None:
 
 def _if_match() -> int | None:
     header = request.headers.get("If-Match")
-    if header is None:
+    if header is None or header.strip() == "*":  # "*": any version will do (RFC 9110)
         return None
     text = header.strip().removeprefix("W/").strip('"').split("-")[0]
     if not text.isdigit():
@@ -208,6 +208,8 @@ class View(MethodView):
             return answer, 200, {"ETag": _etag(session.version, player) if not ended else _etag(session.version, "*")}
         known = _known_version(player)
         current = service().current_version(gid)
+        if request.if_none_match.star_tag:  # "*": the game as it is now is known (RFC 9110)
+            known = current
         if args.get("wait") and current == (known if known is not None else current):
             current = service().store.wait_for_version(stream_of(gid), current, args["wait"])
         if known is not None and current == known:

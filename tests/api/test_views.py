@@ -127,3 +127,13 @@ def test_at_a_version_in_the_middle_of_one_move_is_a_422_naming_where_the_move_e
         assert viewer.view(game_id, query_string={"at": start}).json == viewer.view(game_id).json
         assert viewer.view(game_id, query_string={"at": started_at - 1}).status_code == 200
     assert client.get(f"/v1/games/{game_id}/view", query_string={"at": started_at + 1}).status_code == 422
+
+
+def test_if_none_match_star_is_a_304_and_if_match_star_lets_any_version_act(players):
+    ada, bob = players(2)
+    game_id = started_game([ada, bob])
+    view = ada.view(game_id)
+    assert ada.view(game_id, headers={"If-None-Match": "*"}).status_code == 304
+    acting = ada if view.json["seat"] in view.json["to_act"] else bob
+    response = acting.act(game_id, acting.legal(game_id)[0], headers={"If-Match": "*"})
+    assert response.status_code == 200, response.json
