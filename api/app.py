@@ -7,6 +7,7 @@ import os
 import time
 import uuid
 
+import psycopg
 from flask import Flask, g, request
 from apispec.ext.marshmallow import MarshmallowPlugin
 from flask_smorest import Api
@@ -109,6 +110,7 @@ def create_app(config: dict | None = None, service: GameService | None = None, r
     app.register_error_handler(HTTPException, errors.from_http_exception)
     app.register_error_handler(ServiceError, errors.from_service_error)
     app.register_error_handler(IllegalCommand, errors.from_illegal_command)
+    app.register_error_handler(psycopg.OperationalError, errors.from_database_unavailable)
     app.register_error_handler(Exception, errors.from_unexpected)
 
     @app.before_request

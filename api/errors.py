@@ -84,6 +84,14 @@ def from_illegal_command(error: IllegalCommand) -> Response:
     return problem(422, error.message, kind="illegal-command")
 
 
+def from_database_unavailable(error: Exception) -> Response:
+    """PostgreSQL down, restarting, or every pooled connection busy: not a
+    bug in the request, so a 503 the client may retry, not a 500."""
+    log.warning("database unavailable: %s: %s", type(error).__name__, error)
+    return problem(503, "the database is unreachable or busy; try again in a few seconds",
+                   kind="database-unavailable", headers={"Retry-After": "5"})
+
+
 def from_unexpected(error: Exception) -> Response:
     log.exception("unhandled error")
     return problem(500, "the server failed; this is a bug and has been logged")

@@ -75,3 +75,22 @@ def test_a_command_with_no_body_or_broken_json_is_a_400_that_says_what_to_send(p
     response = ada.post(f"/v1/games/{game_id}/commands")
     _is_problem(response, 400)
     assert "JSON object" in response.json["detail"]
+
+
+def test_an_unreachable_or_exhausted_database_is_a_503_with_retry_after_not_a_500(players, service, monkeypatch):
+    import psycopg
+    import psycopg_pool
+
+    from tests.api.conftest import started_game
+
+    ada, bob = players(2)
+    game_id = started_game([ada, bob])
+    for error in (psycopg_pool.PoolTimeout("couldn't get a connection after 30.00 sec"),
+                  psycopg.OperationalError("connection refused")):
+        def down(*args, error=error, **kwargs):
+            raise error
+
+        monkeypatch.setattr(service, "load", down)
+        response = ada.get(f"/v1/games/{game_id}/legal-commands")
+        _is_problem(response, 503)
+        assert response.headers["Retry-After"] == "5"
