@@ -11,7 +11,7 @@ import psycopg
 from flask import Flask, g, request
 from apispec.ext.marshmallow import MarshmallowPlugin
 from flask_smorest import Api
-from werkzeug.exceptions import HTTPException, UnsupportedMediaType
+from werkzeug.exceptions import BadRequest, HTTPException, UnsupportedMediaType
 
 from domain import games as registry
 from domain.engine import IllegalCommand
@@ -122,10 +122,11 @@ def create_app(config: dict | None = None, service: GameService | None = None, r
         limited = limiter.check(request)
         if limited is not None:
             return limited
-        if request.method in ("POST", "PUT", "PATCH") and request.content_length:
+        chunked = "chunked" in request.headers.get("Transfer-Encoding", "").lower()
+        if request.method in ("POST", "PUT", "PATCH") and (request.content_length or chunked):
             if not request.is_json:
                 raise UnsupportedMediaType("send the body as application/json")
-            if _unstorable(request.get_json(silent=True)):
+            if _unstorable(_json_body()):
                 raise InvalidRequest("text may not contain NUL (\\u0000) characters or unpaired surrogates")
         if _unstorable(list(request.args.items(multi=True))):
             raise InvalidRequest("the query may not contain NUL (%00) characters or unpaired surrogates")
@@ -142,6 +143,29 @@ def create_app(config: dict | None = None, service: GameService | None = None, r
         return response
 
     return app
+
+
+MAX_JSON_DEPTH = 32
+
+
+def _json_body():
+    """The request's JSON, refused when it nests so deeply that decoding it,
+    or anything walking it afterwards, would run out of stack."""
+    too_deep = BadRequest(f"the JSON nests too deeply: at most {MAX_JSON_DEPTH} levels of objects and arrays")
+    try:
+        body = request.get_json(silent=True)
+    except RecursionError:
+        raise too_deep from None
+    deepest, stack = 0, [(body, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, dict):
+            value = list(value.values())
+        if isinstance(value, list):
+            if depth > MAX_JSON_DEPTH:
+                raise too_deep
+            stack.extend((item, depth + 1) for item in value)
+    return body
 
 
 def _unstorable(value) -> bool:

@@ -94,3 +94,15 @@ def test_an_unreachable_or_exhausted_database_is_a_503_with_retry_after_not_a_50
         response = ada.get(f"/v1/games/{game_id}/legal-commands")
         _is_problem(response, 503)
         assert response.headers["Retry-After"] == "5"
+
+
+def test_json_nested_too_deeply_is_a_400_not_a_500(client, players):
+    (ada,) = players(1)
+    game_id = ada.create()
+    for depth in (40, 900, 30_000):
+        nested = "[" * depth + "]" * depth
+        for path, body in (("/v1/players", nested), (f"/v1/games/{game_id}/commands", '{"type": "DrawBuilding", "x": ' + nested + "}"),
+                           ("/v1/games", '{"game": "cronberg", "options": {"players": ' + nested + "}}")):
+            response = client.post(path, data=body, content_type="application/json", headers=ada.auth)
+            _is_problem(response, 400)
+            assert "nests too deeply" in response.json["detail"], (path, depth)
