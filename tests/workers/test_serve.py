@@ -41,8 +41,8 @@ def call(port: int, method: str, path: str, body=None, token: str | None = None)
 
 
 class Serve:
-    def __init__(self, data: Path, port: int, log: Path):
-        env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+    def __init__(self, data: Path, port: int, log: Path, urls: dict | None = None):
+        env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")} | (urls or {})
         self.port = port
         self.log_path = log
         self.log = open(log, "ab")
@@ -99,3 +99,26 @@ def test_serve_without_urls_runs_on_embedded_servers_keeps_its_data_across_a_res
         assert code == 0, (tmp_path / "serve.log").read_text()
     finally:
         shutil.rmtree(data, ignore_errors=True)
+
+
+def test_serve_with_urls_uses_those_servers_and_starts_nothing_embedded(tmp_path, database_url, redis_url, redis):
+    import psycopg
+
+    from eventstore.servers import temporary_database
+
+    data = tmp_path / "data"
+    port = free_port()
+    with temporary_database(database_url, prefix="boardlog_serve") as fresh:
+        serve = Serve(data, port, tmp_path / "serve.log", urls={"DATABASE_URL": fresh, "REDIS_URL": redis_url})
+        try:
+            serve.wait_running()
+            assert call(port, "GET", "/readyz") == (200, {"status": "ready", "checks": {"postgres": "ok", "redis": "ok"}})
+            status, player = call(port, "POST", "/v1/players", {"name": "outside"})
+            assert status == 201, player
+        finally:
+            code = serve.stop()
+        assert code == 0, (tmp_path / "serve.log").read_text()
+        with psycopg.connect(fresh) as conn:
+            assert conn.execute("select name from players where id = %s", (player["id"],)).fetchone() == ("outside",)
+    assert redis.exists("rq:queues") or redis.keys("rq:*"), "the worker registered with the given Redis"
+    assert not data.exists() or not any(data.iterdir()), f"nothing embedded was started: {list(data.iterdir())}"
