@@ -11,6 +11,7 @@ from .errors import problem
 
 log = logging.getLogger("boardlog.limits")
 WINDOW = 60
+UNLIMITED = frozenset({"/healthz", "/readyz"})  # probes of load balancers and orchestrators
 
 
 class RateLimiter:
@@ -20,7 +21,7 @@ class RateLimiter:
 
     def check(self, request):
         """None when the request may pass; a 429 problem response otherwise."""
-        if self.redis is None or self.per_minute <= 0:
+        if self.redis is None or self.per_minute <= 0 or request.path in UNLIMITED:
             return None
         window = int(time.time()) // WINDOW
         subjects = [f"addr:{request.remote_addr}"]

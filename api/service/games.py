@@ -169,8 +169,13 @@ class GameService:
                 seed = readmodels.seed_of(conn, game_id)
             if seed is None:
                 raise NotFound(f"no game {game_id}")
-            self._seeds[game_id] = seed
+            self._keep_seed(game_id, seed)
         return seed
+
+    def _keep_seed(self, game_id: uuid.UUID, seed: bytes) -> None:
+        if len(self._seeds) >= self.cache_size * 16:  # bounded: a forgotten seed is one query away
+            self._seeds.clear()
+        self._seeds[game_id] = seed
 
     # The one write path
 
@@ -260,7 +265,7 @@ class GameService:
             self.store.append(stream_of(game_id), new_events, 0, conn=conn, announce_later=True)
             readmodels.project(conn, game_id, session, events, frozenset(), None)
         self.store.announce(stream_of(game_id), session.version)
-        self._seeds[game_id] = seed
+        self._keep_seed(game_id, seed)
         self._remember(game_id, session)
         return game_id
 

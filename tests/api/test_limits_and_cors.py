@@ -40,3 +40,12 @@ def test_an_allowed_origin_may_call_the_api_from_a_browser(limited):
 def test_another_origin_gets_no_cors_headers(limited):
     response = limited.test_client().get("/v1/rules", headers={"Origin": "https://evil.example"})
     assert "Access-Control-Allow-Origin" not in response.headers
+
+
+def test_health_probes_are_never_rate_limited(limited):
+    client = limited.test_client()
+    for _ in range(8):
+        client.get("/v1/rules")
+    assert client.get("/v1/rules").status_code == 429
+    assert client.get("/healthz").status_code == 200
+    assert client.get("/readyz").status_code == 200
