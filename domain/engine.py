@@ -24,7 +24,7 @@ import hashlib
 import random
 import typing
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Iterable, Mapping
+from typing import Any, Callable, ClassVar, Iterable, Mapping
 
 # The viewer who sees everything: the referee, Lind's own view of his route,
 # or anyone once the game is over.
@@ -282,6 +282,21 @@ class Rules:
             "options": [option.to_json() for option in self.options],
             "commands": sorted(cls.type_name() for cls in self.commands),
         }
+
+
+class Draft:
+    """The events of one decision, each folded into ``state`` as it is
+    emitted, so that later steps of the same decision see their effect."""
+
+    def __init__(self, evolve: Callable[[Any, Event], Any], state: Any, rng: random.Random | None):
+        self._evolve = evolve
+        self.state = state
+        self.rng = rng
+        self.events: list[Event] = []
+
+    def emit(self, event: Event) -> None:
+        self.events.append(event)
+        self.state = self._evolve(self.state, event)
 
 
 def not_your_turn(seat: str, to_act: Iterable[str]) -> IllegalCommand:

@@ -15,23 +15,18 @@ from __future__ import annotations
 
 import random
 
+from ... import engine
 from . import messages as m
 from .data import HAND_LIMIT, KING_END, NEIGHBOURHOOD_IDS, RENOWN_TOKENS, WRATH
 from .evolve import evolve
 from .state import State, king_winners, standoff_winner
 
 
-class Draft:
+class Draft(engine.Draft):
     """Events of one decision, each folded into ``state`` as it is emitted."""
 
     def __init__(self, state: State, rng: random.Random):
-        self.state = state
-        self.rng = rng
-        self.events: list = []
-
-    def emit(self, event) -> None:
-        self.events.append(event)
-        self.state = evolve(self.state, event)
+        super().__init__(evolve, state, rng)
 
     @property
     def over(self) -> bool:

@@ -5,20 +5,14 @@ from __future__ import annotations
 
 import random
 
-from ...engine import Event
+from ...engine import Draft
 from .evolve import evolve
 from .state import State
 
 
-class Builder:
+class Builder(Draft):
     def __init__(self, state: State, rng: random.Random):
-        self.state = state
-        self.rng = rng
-        self.events: list[Event] = []
-
-    def emit(self, event: Event) -> None:
-        self.events.append(event)
-        self.state = evolve(self.state, event)
+        super().__init__(evolve, state, rng)
 
     def dice(self, count: int = 2) -> tuple[int, ...]:
         return tuple(self.rng.randint(1, 10) for _ in range(count))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+from ... import engine
 from .battle import first_turn_reroll
 from .conquest import claim, needs_choice, placements, won_regions
 from .data import NATION_IDS, NATIONS, ROUNDS, STRATEGIES, cards_of
@@ -16,7 +17,7 @@ from .messages import (
 from .state import State
 
 
-class Emitter:
+class Emitter(engine.Draft):
     """Collects events while folding them, so that later steps see their effect.
 
     With an ``rng`` it also keeps the rule "If your homeland deck is ever empty,
@@ -24,13 +25,10 @@ class Emitter:
     every event, an empty deck with cards in its discard area is re-formed at once."""
 
     def __init__(self, state: State | None, rng: random.Random | None = None):
-        self.state = state
-        self.rng = rng
-        self.events: list = []
+        super().__init__(evolve, state, rng)
 
     def emit(self, event) -> None:
-        self.events.append(event)
-        self.state = evolve(self.state, event)
+        super().emit(event)
         if self.rng is not None and not isinstance(event, DeckShuffled):
             for nation in self.state.table():
                 if not self.state.deck(nation) and self.state.discard(nation):
