@@ -149,40 +149,37 @@ MAX_JSON_DEPTH = 32
 
 
 def _json_body():
-    """The request's JSON, refused when it nests so deeply that decoding it,
-    or anything walking it afterwards, would run out of stack."""
-    too_deep = BadRequest(f"the JSON nests too deeply: at most {MAX_JSON_DEPTH} levels of objects and arrays")
+    """The request's JSON; decoding one nested too deeply for the stack is a 400."""
     try:
-        body = request.get_json(silent=True)
+        return request.get_json(silent=True)
     except RecursionError:
-        raise too_deep from None
-    deepest, stack = 0, [(body, 1)]
-    while stack:
-        value, depth = stack.pop()
-        if isinstance(value, dict):
-            value = list(value.values())
-        if isinstance(value, list):
-            if depth > MAX_JSON_DEPTH:
-                raise too_deep
-            stack.extend((item, depth + 1) for item in value)
-    return body
+        raise _too_deep() from None
+
+
+def _too_deep() -> BadRequest:
+    return BadRequest(f"the JSON nests too deeply: at most {MAX_JSON_DEPTH} levels of objects and arrays")
 
 
 def _unstorable(value) -> bool:
-    """Text PostgreSQL cannot store (a NUL character, or a lone UTF-16
-    surrogate that JSON's \\u escapes allow): refused at the door."""
-    if isinstance(value, str):
-        if "\x00" in value:
-            return True
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            return True
-        return False
-    if isinstance(value, dict):
-        return any(_unstorable(k) or _unstorable(v) for k, v in value.items())
-    if isinstance(value, (list, tuple)):
-        return any(_unstorable(item) for item in value)
+    """Whether a decoded body or query holds text PostgreSQL cannot store (a
+    NUL, or a lone UTF-16 surrogate that JSON's \\u escapes allow). One walk,
+    without recursion, that also refuses nesting deeper than MAX_JSON_DEPTH
+    (a 400), so that nothing walking the body later runs out of stack."""
+    stack = [(value, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, str):
+            if "\x00" in value:
+                return True
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                return True
+        elif isinstance(value, (dict, list, tuple)):
+            if depth > MAX_JSON_DEPTH:
+                raise _too_deep()
+            items = [item for pair in value.items() for item in pair] if isinstance(value, dict) else value
+            stack.extend((item, depth + 1) for item in items)
     return False
 
 
