@@ -55,14 +55,15 @@ def running_as_root() -> bool:
 class EmbeddedPostgres:
     """A PostgreSQL cluster in ``pgdata``, created on first start."""
 
-    def __init__(self, pgdata: Path, pid_file: Path | None = None, settings: dict | None = None):
+    def __init__(self, pgdata: Path, pid_file: Path | None = None, settings: dict | None = None,
+                 binaries: PostgresBinaries | None = None):
         self.pgdata = Path(pgdata).resolve()
         self.pid_file = pid_file
         self.settings = settings or {}
         self.process: subprocess.Popen | None = None
         self.socket_dir: Path | None = None
         self._own_socket_dir = False
-        self.binaries: PostgresBinaries | None = None
+        self.binaries = binaries
 
     def url(self, database: str = "postgres") -> str:
         return f"postgresql://postgres@/{database}?host={self.socket_dir}"
@@ -70,7 +71,8 @@ class EmbeddedPostgres:
     def start(self) -> str:
         version_file = self.pgdata / "PG_VERSION"
         existing = int(version_file.read_text().strip()) if version_file.exists() else None
-        self.binaries = find_postgres(existing)
+        if self.binaries is None or (existing is not None and self.binaries.major != existing):
+            self.binaries = find_postgres(existing)
         user = _postgres_user() if running_as_root() else None
         if existing is None:
             self._initdb(user)
@@ -158,7 +160,9 @@ class EmbeddedRedis:
     """A Valkey (or Redis) server on a Unix socket, its snapshot in ``folder``
     (none with ``persist=False``)."""
 
-    def __init__(self, folder: Path, run: Path, pid_file: Path | None = None, persist: bool = True):
+    def __init__(self, folder: Path, run: Path, pid_file: Path | None = None, persist: bool = True,
+                 program: Path | None = None):
+        self.program = program
         self.folder = Path(folder).resolve()
         self.run = Path(run).resolve()
         self.pid_file = pid_file
@@ -171,7 +175,7 @@ class EmbeddedRedis:
         return f"unix://{self.socket}"
 
     def start(self) -> str:
-        program, _ = find_redis()
+        program = self.program or find_redis()[0]
         self.run.mkdir(parents=True, exist_ok=True)
         socket = self.run / "redis.sock"
         if len(str(socket)) > SOCKET_PATH_MAX:

@@ -103,7 +103,7 @@ def _stop(pid: int, name: str, steps) -> bool:
                 log.warning("%s (pid %s) stopped on %s in %.1fs", name, pid, signame, took)
             return True
         if number + 1 < len(steps):
-            log.warning("%s (pid %s) still runs %.0fs after %s; sending %s", name, pid, patience,
+            log.warning("%s (pid %s) still runs %gs after %s; sending %s", name, pid, patience,
                         signame, signal.Signals(steps[number + 1][0]).name)
     log.error("%s (pid %s) still runs after %s; giving up", name, pid,
               ", ".join(signal.Signals(s).name for s, _ in steps))
