@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import time
@@ -19,6 +20,7 @@ from domain.engine import IllegalCommand
 from . import errors, game_schemas
 from .auth import SECURITY_SCHEME
 from .context import Boardlog
+from .environment import env_number
 from .limits import RateLimiter
 from .service.errors import InvalidRequest, ServiceError
 from .service.games import GameService
@@ -66,9 +68,9 @@ def settings(overrides: dict | None = None) -> dict:
         "DATABASE_URL": env.get("DATABASE_URL"),
         "REDIS_URL": env.get("REDIS_URL"),
         "CORS_ORIGINS": env.get("BOARDLOG_CORS_ORIGINS", "*"),
-        "RATE_LIMIT_PER_MINUTE": int(env.get("BOARDLOG_RATE_LIMIT", "1200")),
-        "MAX_CONTENT_LENGTH": int(env.get("BOARDLOG_MAX_BODY", str(64 * 1024))),
-        "POOL_SIZE": int(env.get("BOARDLOG_POOL_SIZE", "10")),
+        "RATE_LIMIT_PER_MINUTE": env_number("BOARDLOG_RATE_LIMIT", 1200),
+        "MAX_CONTENT_LENGTH": env_number("BOARDLOG_MAX_BODY", 64 * 1024, minimum=1),
+        "POOL_SIZE": env_number("BOARDLOG_POOL_SIZE", 10, minimum=1),
     }
     config.update(overrides or {})
     return config
@@ -148,12 +150,31 @@ def create_app(config: dict | None = None, service: GameService | None = None, r
 MAX_JSON_DEPTH = 32
 
 
+MAX_NUMBER_DIGITS = 100
+
+
 def _json_body():
-    """The request's JSON; decoding one nested too deeply for the stack is a 400."""
+    """The request's JSON, or None when it does not parse (each endpoint
+    says what it expected). Refused with a 400 before anyone reads it: nesting
+    too deep for the stack, integers longer than MAX_NUMBER_DIGITS (past
+    4,300 digits Python cannot even print one), and NaN or Infinity, which
+    are not JSON (RFC 8259) and which nothing downstream can hash or store."""
     try:
-        return request.get_json(silent=True)
+        return json.loads(request.get_data(cache=True), parse_int=_bounded_int, parse_constant=_not_json)
     except RecursionError:
         raise _too_deep() from None
+    except ValueError:  # JSONDecodeError and undecodable bytes: not JSON
+        return None
+
+
+def _bounded_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_NUMBER_DIGITS:
+        raise BadRequest(f"a number in the body has more than {MAX_NUMBER_DIGITS} digits")
+    return int(text)
+
+
+def _not_json(name: str):
+    raise BadRequest(f"{name} is not a JSON number: send a finite number, or a string")
 
 
 def _too_deep() -> BadRequest:

@@ -16,6 +16,8 @@ from redis import Redis
 from rq import SimpleWorker, Worker
 from rq.exceptions import StopRequested
 
+from api.environment import env_number
+
 from .jobs import forget_services
 from .scheduling import QUEUE_NAME, RQScheduler
 from .sweeper import sweep
@@ -105,7 +107,7 @@ def run(burst: bool = False, sweep_every: int | None = None, in_process: bool = 
     redis_url = os.environ.get("REDIS_URL")
     if not redis_url:
         raise SystemExit("REDIS_URL is not set: a worker takes its jobs from Redis")
-    sweep_every = sweep_every or int(os.environ.get("BOARDLOG_SWEEP_SECONDS", DEFAULT_SWEEP_SECONDS))
+    sweep_every = sweep_every or env_number("BOARDLOG_SWEEP_SECONDS", DEFAULT_SWEEP_SECONDS, minimum=1)
     worker = make_worker(Redis.from_url(redis_url), sweep_every=sweep_every, in_process=in_process)
     log.info("worker %s (pid %d) on queue %r with the scheduler; sweeping every %ss%s",
              worker.name, os.getpid(), QUEUE_NAME, sweep_every, " until the queue is empty" if burst else "")

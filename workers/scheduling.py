@@ -15,12 +15,12 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import math
-import os
 
 from rq import Queue, Retry
 from rq.exceptions import DuplicateJobError, NoSuchJobError
 from rq.job import Job, JobStatus
 
+from api.environment import env_number
 from api.service.games import Scheduler
 
 log = logging.getLogger("boardlog.workers")
@@ -49,7 +49,7 @@ def scoring_job_id(game_id) -> str:
 
 
 def default_job_timeout() -> int:
-    return int(os.environ.get("BOARDLOG_JOB_TIMEOUT", "60"))
+    return env_number("BOARDLOG_JOB_TIMEOUT", 60, minimum=1)
 
 
 def utcnow() -> dt.datetime:
