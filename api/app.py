@@ -19,6 +19,7 @@ from domain.engine import IllegalCommand
 
 from . import errors, game_schemas
 from .auth import SECURITY_SCHEME
+from .bodylimit import ChunkedBodyLimit
 from .context import Boardlog
 from .environment import env_number
 from .limits import RateLimiter
@@ -100,6 +101,7 @@ def create_app(config: dict | None = None, service: GameService | None = None, r
         service, redis = _connect(app.config)
     api = BoardlogApi(app, spec_kwargs={"marshmallow_plugin": MarshmallowPlugin(schema_name_resolver=schema_name)})
     app.extensions["boardlog"] = Boardlog(service=service, redis=redis, api=api)
+    app.wsgi_app = ChunkedBodyLimit(app.wsgi_app, app)
     _document_games(api)
 
     from .resources import audit, catalogue, games, health, play, players

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from api.offline_audit import audit_lines
+from tests.api.test_real_server import base_url  # noqa: F401  (the API on a real socket: a fixture)
 
 ROOT = Path(__file__).resolve().parents[2]
 HUGE = "9" * 5000  # past Python's integer-to-string limit (4,300 digits)
@@ -117,3 +118,29 @@ def test_a_setting_that_is_not_a_number_names_the_variable(monkeypatch, variable
     monkeypatch.setenv(variable, "lots")
     with pytest.raises(SettingError, match=variable):
         settings()
+
+
+def _chunks(body: bytes, size: int = 8192):
+    for start in range(0, len(body), size):
+        yield body[start:start + size]
+
+
+def test_a_chunked_body_over_the_limit_is_a_413_like_any_other(base_url, app):
+    import requests
+
+    body = b'{"name": "' + b"a" * (app.config["MAX_CONTENT_LENGTH"] * 2) + b'"}'
+    response = requests.post(f"{base_url}/v1/players", data=_chunks(body),
+                             headers={"Content-Type": "application/json"}, timeout=30)
+    assert response.request.headers.get("Transfer-Encoding") == "chunked"
+    assert response.status_code == 413, response.text
+    assert response.headers["Content-Type"].startswith("application/problem+json")
+
+
+def test_a_chunked_body_within_the_limit_is_read_whole(base_url):
+    import requests
+
+    body = json.dumps({"name": "chunked " + "b" * 40}).encode()
+    response = requests.post(f"{base_url}/v1/players", data=_chunks(body, 7),
+                             headers={"Content-Type": "application/json"}, timeout=30)
+    assert response.status_code == 201, response.text
+    assert response.json()["name"] == "chunked " + "b" * 40
