@@ -24,6 +24,8 @@ _STATUS = {
     errors.PreconditionFailed: 412,
     errors.IdempotencyMismatch: 422,
     errors.InvalidRequest: 422,
+    errors.DamagedHistory: 409,
+    errors.UnreadableHistory: 500,
 }
 
 
@@ -36,6 +38,7 @@ class ProblemSchema(ma.Schema):
     detail = ma.fields.String(metadata={"description": "what went wrong this time, and what to do"})
     errors = ma.fields.Dict(metadata={"description": "field-level messages for a request that failed validation"})
     version = ma.fields.Integer(metadata={"description": "the game's current version, when that is the problem"})
+    broken_at = ma.fields.Integer(metadata={"description": "the first version whose stored event fails the hash chain"})
 
 
 def problem(status: int, detail: str, kind: str | None = None, headers: dict | None = None, **extra) -> Response:

@@ -46,3 +46,17 @@ class InvalidRequest(ServiceError):
     """Well-formed JSON that does not describe a command or option set."""
 
     kind = "invalid-request"
+
+
+class DamagedHistory(ServiceError):
+    """A stored event no longer matches the game's hash chain: the record was
+    changed behind the server's back. Nothing past it can be trusted."""
+
+    kind = "history-damaged"
+
+
+class UnreadableHistory(ServiceError):
+    """A stored event the hash chain vouches for that this server's code
+    cannot read: a bug in the server, not damage to the record."""
+
+    kind = "history-unreadable"
