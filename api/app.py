@@ -104,9 +104,9 @@ def create_app(config: dict | None = None, service: GameService | None = None, r
     app.wsgi_app = ChunkedBodyLimit(app.wsgi_app, app)
     _document_games(api)
 
-    from .resources import audit, catalogue, games, health, play, players
+    from .resources import audit, catalogue, games, health, play, players, tokens
 
-    for blueprint in (players.blp, catalogue.blp, games.blp, play.blp, audit.blp):
+    for blueprint in (players.blp, catalogue.blp, games.blp, play.blp, audit.blp, tokens.blp):
         api.register_blueprint(blueprint)
     app.register_blueprint(health.blp)
 

@@ -21,6 +21,7 @@ _STATUS = {
     errors.Forbidden: 403,
     errors.Unauthorized: 401,
     errors.Conflict: 409,
+    errors.TooManyTokens: 409,
     errors.PreconditionFailed: 412,
     errors.IdempotencyMismatch: 422,
     errors.InvalidRequest: 422,

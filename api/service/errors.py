@@ -32,6 +32,10 @@ class Conflict(ServiceError):
     kind = "conflict"
 
 
+class TooManyTokens(Conflict):
+    kind = "too-many-tokens"
+
+
 class PreconditionFailed(ServiceError):
     """If-Match named a version the game is no longer at."""
 
