@@ -13,6 +13,7 @@ from flask import Flask, g, request
 from apispec.ext.marshmallow import MarshmallowPlugin
 from flask_smorest import Api
 from werkzeug.exceptions import BadRequest, HTTPException, UnsupportedMediaType
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from domain import games as registry
 from domain.engine import IllegalCommand
@@ -72,6 +73,7 @@ def settings(overrides: dict | None = None) -> dict:
         "RATE_LIMIT_PER_MINUTE": env_number("BOARDLOG_RATE_LIMIT", 1200),
         "MAX_CONTENT_LENGTH": env_number("BOARDLOG_MAX_BODY", 64 * 1024, minimum=1),
         "POOL_SIZE": env_number("BOARDLOG_POOL_SIZE", 10, minimum=1),
+        "TRUSTED_PROXIES": env_number("BOARDLOG_TRUSTED_PROXIES", 0),
     }
     config.update(overrides or {})
     return config
@@ -102,6 +104,8 @@ def create_app(config: dict | None = None, service: GameService | None = None, r
     api = BoardlogApi(app, spec_kwargs={"marshmallow_plugin": MarshmallowPlugin(schema_name_resolver=schema_name)})
     app.extensions["boardlog"] = Boardlog(service=service, redis=redis, api=api)
     app.wsgi_app = ChunkedBodyLimit(app.wsgi_app, app)
+    if app.config["TRUSTED_PROXIES"]:  # off by default: X-Forwarded-For is whatever the client wrote
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=app.config["TRUSTED_PROXIES"])
     _document_games(api)
 
     from .resources import audit, catalogue, games, health, play, players, tokens
