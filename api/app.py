@@ -73,6 +73,7 @@ def settings(overrides: dict | None = None) -> dict:
         "RATE_LIMIT_PER_MINUTE": env_number("BOARDLOG_RATE_LIMIT", 1200),
         "MAX_CONTENT_LENGTH": env_number("BOARDLOG_MAX_BODY", 64 * 1024, minimum=1),
         "POOL_SIZE": env_number("BOARDLOG_POOL_SIZE", 10, minimum=1),
+        "POOL_TIMEOUT": env_number("BOARDLOG_POOL_TIMEOUT", 3.0, minimum=0.1, kind=float),
         "TRUSTED_PROXIES": env_number("BOARDLOG_TRUSTED_PROXIES", 0),
     }
     config.update(overrides or {})
@@ -247,7 +248,7 @@ def _connect(config):
     if not config["DATABASE_URL"]:
         raise RuntimeError("DATABASE_URL is not set (boardlog serve sets it up for you)")
     migrate(config["DATABASE_URL"])
-    store = PostgresEventStore.connect(config["DATABASE_URL"], max_size=config["POOL_SIZE"])
+    store = PostgresEventStore.connect(config["DATABASE_URL"], max_size=config["POOL_SIZE"], timeout=config["POOL_TIMEOUT"])
     redis = None
     scheduler = None
     if config["REDIS_URL"]:
