@@ -23,7 +23,7 @@ from rq.exceptions import StopRequested
 from api.environment import env_number
 
 from .jobs import forget_services
-from .scheduling import QUEUE_NAME, RQScheduler, utcnow
+from .scheduling import ALIVE_SECONDS, QUEUE_NAME, RQScheduler, alive_key, default_job_timeout, utcnow
 from .sweeper import sweep
 
 log = logging.getLogger("boardlog.workers")
@@ -44,6 +44,7 @@ class _Sweeping:
     database_url: str = ""
     max_connection_wait_time = 10.0  # RQ's backoff cap while idle and Redis is away
     stopping = False  # SIGTERM or SIGINT received: a stop, not an outage
+    alive_seconds = ALIVE_SECONDS
     _redis_lost = False
 
     def request_stop(self, signum, frame):
@@ -53,6 +54,7 @@ class _Sweeping:
     def heartbeat(self, *args, **kwargs):
         try:
             result = super().heartbeat(*args, **kwargs)  # type: ignore[misc]
+            self.connection.set(alive_key(self.name), os.getpid(), ex=self.alive_seconds)  # type: ignore[attr-defined]
         except (RedisConnectionError, RedisTimeoutError):
             self._redis_lost = True
             raise
@@ -96,6 +98,16 @@ class BoardlogWorker(_Sweeping, Worker):
 class InProcessWorker(_Sweeping, SimpleWorker):
     """Runs jobs in its own process (tests, and machines without fork)."""
 
+    def execute_job(self, job, queue):
+        # No heartbeat while a job runs in this very thread: alive for the
+        # job's whole timeout instead.
+        self.alive_seconds = (job.timeout or default_job_timeout()) + ALIVE_SECONDS
+        self.heartbeat()
+        try:
+            return super().execute_job(job, queue)
+        finally:
+            self.alive_seconds = ALIVE_SECONDS
+
 
 def make_worker(
     redis: Redis,
@@ -114,6 +126,7 @@ def make_worker(
         name=name,
         maintenance_interval=sweep_every,
         worker_ttl=sweep_every + 15,  # RQ waits worker_ttl - 15 s for a job before looking up
+        job_monitoring_interval=ALIVE_SECONDS // 3,  # a busy worker's heartbeat, which keeps alive_key alive
     )
     worker.database_url = database_url
     return worker
