@@ -14,7 +14,8 @@ from itertools import groupby
 from typing import Any, Iterable, Mapping
 
 from . import session as sessions
-from .engine import DecodeError, IllegalCommand, Rules, rng_for, seed_commitment
+from .engine import DecodeError, IllegalCommand, Rules, UnknownRulesVersion, rng_for, seed_commitment
+from .upcasting import UpcastError
 
 
 @dataclass
@@ -36,12 +37,17 @@ def _canon(events) -> str:
 
 
 def rerun(rules: Rules, records: Iterable[Mapping[str, Any]]) -> Rerun:
-    """``records``: the game's log in order, each with type, data, metadata.
-    The last GameOver must carry the seed."""
+    """``records``: the game's log in order, each with type, schema_version,
+    data, metadata; ``rules``: the rules version the game was created under
+    (``domain.games.rules_for``). The last GameOver must carry the seed.
+    A log this installation cannot read (UnreadableHistory) raises: that is
+    no finding about the game, and must not read as one."""
     records = list(records)
     result = Rerun()
     try:
-        events = [sessions.decode_event(rules, {"type": r["type"], **r["data"]}) for r in records]
+        events = [sessions.decode_stored(rules, r["type"], r.get("schema_version", 1), r["data"]) for r in records]
+    except UpcastError:
+        raise  # not evidence of tampering: this installation cannot read that shape
     except (DecodeError, TypeError) as error:
         result.fail(f"an event in the log is not one this game records: {error}")
         return result
@@ -49,6 +55,11 @@ def rerun(rules: Rules, records: Iterable[Mapping[str, Any]]) -> Rerun:
     if not events or not isinstance(events[0], sessions.GameCreated):
         result.fail("the log does not start with GameCreated")
         return result
+    if events[0].rules_version != rules.version:
+        raise UnknownRulesVersion(
+            f"the game was created under {rules.name} rules version {events[0].rules_version}; "
+            f"it cannot be audited under version {rules.version}"
+        )
     if not ended:
         result.fail("the game has not ended: its seed is still secret")
         return result

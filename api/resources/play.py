@@ -137,7 +137,7 @@ class Commands(MethodView):
             raise InvalidRequest("the command does not match its schema", errors=messages)
 
         def respond(session, events, seat):
-            rules = service().rules_of(session.game)
+            rules = service().rules_of_session(session)
             return {
                 "version": session.version,
                 "status": session.status,
