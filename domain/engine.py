@@ -282,10 +282,13 @@ class Rules:
         installation plays the game with; GameCreated records them, so that a
         data file of a released version edited in place is caught, not obeyed."""
         if self._data_digests is None:
-            folder = pathlib.Path(inspect.getfile(type(self))).parent
-            self._data_digests = {
-                path.name: hashlib.sha256(path.read_bytes()).hexdigest() for path in sorted(folder.glob("*.json"))
-            }
+            self._data_digests = {}
+            # The game's package: the nearest class (a subclass may live elsewhere) with data beside it.
+            for cls in type(self).__mro__[:-2]:
+                files = sorted(pathlib.Path(inspect.getfile(cls)).parent.glob("*.json"))
+                if files:
+                    self._data_digests = {path.name: hashlib.sha256(path.read_bytes()).hexdigest() for path in files}
+                    break
         return dict(self._data_digests)
 
     def seats(self, options: Mapping[str, Any]) -> tuple[str, ...]:
