@@ -17,6 +17,7 @@ def envelope(game_id, rules, session, seat: str | None, ended: bool = False) -> 
     return {
         "game_id": game_id,
         "game": session.game,
+        "rules_version": session.rules_version,
         "version": session.version,
         "status": session.status,
         "seat": seat,

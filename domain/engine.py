@@ -346,6 +346,7 @@ class Rules:
             "options": [option.to_json() for option in self.options],
             "commands": sorted(cls.type_name() for cls in self.commands),
             "rules_version": self.version,
+            "rules_versions": [{"version": v, "change": text} for v, text in sorted(self.versions.items())],
         }
 
 

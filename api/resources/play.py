@@ -48,6 +48,11 @@ class ViewArgs(ma.Schema):
 class ViewSchema(ma.Schema):
     game_id = ma.fields.UUID(required=True)
     game = ma.fields.String(required=True)
+    rules_version = ma.fields.Integer(
+        required=True,
+        metadata={"description": "the version of the game's rules it is played under, for ever (GET /v1/rules/{game} "
+                                 "names each version's change)"},
+    )
     version = ma.fields.Integer(required=True)
     status = ma.fields.String(required=True)
     seat = ma.fields.String(allow_none=True, required=True, metadata={"description": "your seat; null for a spectator"})

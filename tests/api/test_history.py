@@ -149,7 +149,18 @@ def test_a_game_stored_before_rules_versions_is_read_in_the_current_shape_and_co
     rules, session = history.service.load(game_id)
     assert rules.version == 1 and session.state.plot_any_moment is False, "continued under version 1"
     assert history.service.store.read_stream(stream_of(game_id))[0].data == records[0]["data"], "rows never change"
-    assert guest.view(str(game_id)).status_code == 200
+    view = guest.view(str(game_id))
+    assert view.status_code == 200 and view.json["rules_version"] == 1
+
+
+def test_the_catalogue_names_every_rules_version_and_a_new_game_gets_the_newest(history):
+    rules = history.client.get("/v1/rules/court-of-miracles").json
+    assert rules["rules_version"] == 2
+    assert [v["version"] for v in rules["rules_versions"]] == [1, 2]
+    assert "Plot card" in rules["rules_versions"][1]["change"]
+    host = Player(history.client, "newest")
+    game_id = host.create("court-of-miracles", {"players": 2})
+    assert host.view(game_id).json["rules_version"] == 2
 
 
 def _newer_release_lobby(service, version=9) -> uuid.UUID:
