@@ -17,7 +17,6 @@ from .engine import (
     EVERYONE,
     Codec,
     Command,
-    DecodeError,
     Event,
     IllegalCommand,
     Rules,
@@ -26,7 +25,7 @@ from .engine import (
     resolve_options,
     seed_commitment,
 )
-from .upcasting import ENGINE_UPCASTERS, upcast
+from .upcasting import ENGINE_UPCASTERS, UnknownEventType, upcast
 
 LOBBY, ACTIVE, SCORING, FINISHED, CANCELLED = "lobby", "active", "scoring", "finished", "cancelled"
 SYSTEM = "system"
@@ -143,7 +142,9 @@ def decode_stored(rules: Rules, type_name: str, schema_version: int, data: Mappi
     else:
         cls, upcasters = rules.event_codec.classes.get(type_name), rules.upcasters
         if cls is None:
-            raise DecodeError(f"{type_name!r} is not an event of {rules.name} (rules version {rules.version})")
+            raise UnknownEventType(
+                f"stored event type {type_name!r} is not an event of {rules.name} rules version {rules.version}"
+            )
     return decode_event(rules, {**upcast(cls, schema_version, data, upcasters), "type": type_name})
 
 

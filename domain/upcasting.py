@@ -31,6 +31,13 @@ class UpcastError(DecodeError, UnreadableHistory):
         self.message = message
 
 
+class UnknownEventType(UpcastError):
+    """A stored event type the game's installed rules do not have (written by
+    a newer release, or by another game)."""
+
+    kind = "event-type-unknown"
+
+
 def _game_created_1_to_2(data: dict) -> dict:
     """Version 1 of GameCreated predates rules versions: every game created
     then was played under version 1 of its rules, and recorded no data-file

@@ -20,7 +20,7 @@ from api.service.games import GameService, stream_of
 from domain import games as registry
 from domain import session as sessions
 from domain.games.cronberg.rules import CronbergRules
-from eventstore import PostgresEventStore, migrate
+from eventstore import NewEvent, PostgresEventStore, migrate
 from eventstore.servers import temporary_database
 from tests.api.conftest import Player, play_until_over, started_game
 from tests.support.stored_games import golden_files, read_export, store_game
@@ -210,3 +210,15 @@ def test_the_offline_audit_of_an_event_shape_without_upcaster_names_the_event(tm
     path.write_text("".join(json.dumps(r) + "\n" for r in records))
     assert offline_audit.main(types.SimpleNamespace(file=str(path))) == 2
     assert f"{records[5]['type']} has schema version 7" in capsys.readouterr().err
+
+
+def test_a_stored_event_of_a_type_the_installed_rules_lack_is_a_problem_naming_it(history):
+    players = _players(history.client, 2, "teleporter")
+    game_id = started_game(players)
+    store = history.service.store
+    version = store.stream_version(stream_of(uuid.UUID(game_id)))
+    store.append(stream_of(uuid.UUID(game_id)), [NewEvent("Teleported", {"seat": "p1"}, {"decided_at": version})],
+                 version)
+    response = players[0].view(game_id)
+    assert response.status_code == 501 and response.json["type"].endswith("/event-type-unknown")
+    assert "'Teleported' is not an event of cronberg rules version 1" in response.json["detail"]

@@ -11,7 +11,7 @@ import pytest
 from domain import games, session as sessions
 from domain.engine import ChangedDataFile, DecodeError, Event, UnknownRulesVersion, UnreadableHistory
 from domain.session import GameCreated
-from domain.upcasting import UpcastError, upcast
+from domain.upcasting import UnknownEventType, UpcastError, upcast
 
 SEED = b"s" * 32
 
@@ -133,5 +133,5 @@ def test_a_schema_version_newer_than_the_code_is_an_error_naming_the_event():
 
 
 def test_an_event_type_the_game_does_not_know_is_an_error_naming_it():
-    with pytest.raises(DecodeError, match="'Teleported' is not an event of cronberg"):
+    with pytest.raises(UnknownEventType, match="'Teleported' is not an event of cronberg rules version 1"):
         sessions.decode_stored(games.get("cronberg"), "Teleported", 1, {})
