@@ -222,3 +222,18 @@ def test_a_stored_event_of_a_type_the_installed_rules_lack_is_a_problem_naming_i
     response = players[0].view(game_id)
     assert response.status_code == 501 and response.json["type"].endswith("/event-type-unknown")
     assert "'Teleported' is not an event of cronberg rules version 1" in response.json["detail"]
+
+
+def test_the_issue_s_balance_fix_in_place_is_named_as_a_changed_data_file_not_as_tampering(history, stored,
+                                                                                           monkeypatch, tmp_path,
+                                                                                           capsys):
+    export = history.client.get(f"/v1/games/{stored.finished}/export")
+    path = tmp_path / "cronberg.jsonl"
+    path.write_bytes(export.get_data())
+    assert offline_audit.main(types.SimpleNamespace(file=str(path))) == 0
+    rules = registry.VERSIONS["cronberg"][1]
+    edited = {**rules.data_digests(), "tiles.json": "f" * 64}  # every positive corner number raised by one
+    monkeypatch.setattr(rules, "_data_digests", edited)
+    assert offline_audit.main(types.SimpleNamespace(file=str(path))) == 2
+    captured = capsys.readouterr()
+    assert "NOT AUDITED" in captured.out and "tiles.json" in captured.err and "changed in place" in captured.err
