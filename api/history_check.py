@@ -15,20 +15,22 @@ the database:
 
 Any difference is a divergence, printed one per line; the exit status is 1 if
 there is any (2 if the database cannot be read). Games are checked in
-parallel processes (``--jobs``), each from one sequential scan of the events.
+parallel processes (``--jobs``), each scanning its share of the streams in
+the same exported snapshot.
 """
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import sys
 import time
-from collections import deque
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Iterator
 
 import psycopg
+import psycopg.sql
 
 from domain import games as registry
 from domain import session as sessions
@@ -110,12 +112,15 @@ def _check(check: GameCheck, records: list, rested: dict | None, seed: bytes | N
         check.divergences.append(f"no longer rests where it did: {moved}")
 
 
-def _streams(conn) -> Iterator[tuple[str, list]]:
-    """Every game stream with its events, from one ordered scan."""
+def _streams(conn, part: int, parts: int) -> Iterator[tuple[str, list]]:
+    """Every game stream of this part (streams are shared out by a hash of
+    their id) with its events, from one ordered scan."""
     cursor = conn.cursor(name="check_history", binary=True)
     cursor.itersize = 2000
     cursor.execute(
-        f"select {_COLUMNS} from events where stream_id like %s order by stream_id, version", (GAME_STREAM + "%",)
+        f"select {_COLUMNS} from events where stream_id like %s and mod(abs(hashtext(stream_id)::bigint), %s) = %s"
+        " order by stream_id, version",
+        (GAME_STREAM + "%", parts, part),
     )
     current, batch = None, []
     for row in cursor:
@@ -142,35 +147,38 @@ def _read_models(conn) -> tuple[dict, dict]:
     return rested, seeds
 
 
-def _in_parallel(items, jobs: int) -> list[GameCheck]:
-    """A bounded number of games in flight, so memory does not grow with the database."""
-    done: list[GameCheck] = []
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        pending: deque = deque()
-        for item in items:
-            pending.append(pool.submit(check_game, *item))
-            if len(pending) >= jobs * 8:
-                done.append(pending.popleft().result())
-        done.extend(future.result() for future in pending)
-    return done
+def _check_part(database_url: str, snapshot: str | None, part: int, parts: int, game: str | None) -> list[GameCheck]:
+    """One process's share of the games, read in the snapshot ``snapshot``
+    (exported by the coordinating transaction), so that every process sees
+    the database at the same instant, the read models with the events."""
+    with psycopg.connect(database_url) as conn:
+        conn.execute("set transaction isolation level repeatable read, read only")
+        if snapshot is not None:
+            conn.execute(psycopg.sql.SQL("set transaction snapshot {}").format(psycopg.sql.Literal(snapshot)))
+        rested, seeds = _read_models(conn)
+        checked = [
+            check_game(stream, records, rested.get(stream), seeds.get(stream))
+            for stream, records in _streams(conn, part, parts)
+            if game is None or records[0].data.get("game") == game
+        ]
+        conn.rollback()
+    return checked
 
 
 def check_history(database_url: str, jobs: int = 1, game: str | None = None) -> Report:
     started = time.perf_counter()
     report = Report()
-    with psycopg.connect(database_url) as conn:
-        conn.execute("set transaction isolation level repeatable read, read only")
-        rested, seeds = _read_models(conn)  # the same snapshot as the events below
-        items = (
-            (stream, records, rested.get(stream), seeds.get(stream))
-            for stream, records in _streams(conn)
-            if game is None or records[0].data.get("game") == game
-        )
-        if jobs <= 1:
-            report.checked = [check_game(*item) for item in items]
-        else:
-            report.checked = _in_parallel(items, jobs)
-        conn.rollback()
+    if jobs <= 1:
+        report.checked = _check_part(database_url, None, 0, 1, game)
+    else:
+        # Spawned, not forked: a child must not inherit the open connection.
+        spawn = multiprocessing.get_context("spawn")
+        with psycopg.connect(database_url) as conn, ProcessPoolExecutor(max_workers=jobs, mp_context=spawn) as pool:
+            conn.execute("set transaction isolation level repeatable read, read only")
+            snapshot = conn.execute("select pg_export_snapshot()").fetchone()[0]
+            parts = [pool.submit(_check_part, database_url, snapshot, part, jobs, game) for part in range(jobs)]
+            report.checked = [check for part in parts for check in part.result()]
+            conn.rollback()  # the snapshot lives as long as this transaction
     report.seconds = time.perf_counter() - started
     return report
 

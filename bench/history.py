@@ -41,7 +41,7 @@ from tests.support.stored_games import golden_files, read_export, store_game  # 
 def plain_replay(url: str) -> tuple[int, int]:
     games = events = 0
     with psycopg.connect(url) as conn:
-        for _, records in _streams(conn):
+        for _, records in _streams(conn, 0, 1):
             first = records[0]
             rules = registry.VERSIONS[first.data["game"]][first.data.get("rules_version", 1)]
             session = None
