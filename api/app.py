@@ -16,7 +16,7 @@ from werkzeug.exceptions import BadRequest, HTTPException, UnsupportedMediaType
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from domain import games as registry
-from domain.engine import IllegalCommand
+from domain.engine import IllegalCommand, UnreadableHistory
 
 from . import errors, game_schemas
 from .auth import SECURITY_SCHEME
@@ -119,6 +119,7 @@ def create_app(config: dict | None = None, service: GameService | None = None, r
     app.register_error_handler(HTTPException, errors.from_http_exception)
     app.register_error_handler(ServiceError, errors.from_service_error)
     app.register_error_handler(IllegalCommand, errors.from_illegal_command)
+    app.register_error_handler(UnreadableHistory, errors.from_unreadable_history)
     app.register_error_handler(psycopg.OperationalError, errors.from_database_unavailable)
     app.register_error_handler(Exception, errors.from_unexpected)
 

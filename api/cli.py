@@ -5,6 +5,7 @@
     boardlog migrate
     boardlog openapi [--output openapi/openapi.yaml] [--check]
     boardlog audit FILE
+    boardlog check-history [--jobs N] [--game NAME]
 
 ``serve`` with neither DATABASE_URL nor REDIS_URL set starts an embedded
 PostgreSQL and Redis in the data folder; with both set it uses those servers.
@@ -64,6 +65,14 @@ def _parser() -> argparse.ArgumentParser:
     audit = commands.add_parser("audit", help="re-verify an exported game offline")
     audit.add_argument("file", metavar="FILE")
     audit.set_defaults(run=lambda args: _lazy("api.offline_audit").main(args))
+
+    history = commands.add_parser(
+        "check-history",
+        help="replay and audit every stored game with the installed code (DATABASE_URL); exit 1 on any divergence",
+    )
+    history.add_argument("--jobs", type=int, default=None, help="processes to check games in (default: one per CPU)")
+    history.add_argument("--game", default=None, help="check only the games of this kind (e.g. coronation)")
+    history.set_defaults(run=lambda args: _lazy("api.history_check").main(args))
     return parser
 
 

@@ -9,7 +9,7 @@ import marshmallow as ma
 from flask import Response, json
 from werkzeug.exceptions import HTTPException
 
-from domain.engine import IllegalCommand, NotYourTurn
+from domain.engine import IllegalCommand, NotYourTurn, UnreadableHistory
 
 from .service import errors
 
@@ -86,6 +86,15 @@ def from_illegal_command(error: IllegalCommand) -> Response:
     if isinstance(error, NotYourTurn):
         return problem(409, error.message, kind="not-your-turn")
     return problem(422, error.message, kind="illegal-command")
+
+
+def from_unreadable_history(error: UnreadableHistory) -> Response:
+    """A stored game recorded under rules, data or an event shape this
+    installation lacks (a newer server wrote it, or a data file was edited in
+    place): not the client's fault and not a crash, so a 501 that names it;
+    the game is never replayed under other rules instead."""
+    log.error("unreadable history: %s", error.message)
+    return problem(501, error.message, kind=error.kind)
 
 
 def from_database_unavailable(error: Exception) -> Response:

@@ -17,6 +17,7 @@ def envelope(game_id, rules, session, seat: str | None, ended: bool = False) -> 
     return {
         "game_id": game_id,
         "game": session.game,
+        "rules_version": session.rules_version,
         "version": session.version,
         "status": session.status,
         "seat": seat,
@@ -44,6 +45,8 @@ def feed(rules, session, records, seat: str | None) -> list[dict]:
             "data": {key: value for key, value in visible.items() if key != "type"},
         }
         for record in records
-        for visible in [sessions.visible(rules, session, sessions.decode_event(rules, {"type": record.type, **record.data}), seat)]
+        for visible in [
+            sessions.visible(rules, session, sessions.decode_stored(rules, record.type, record.schema_version, record.data), seat)
+        ]
     ]
 

@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import inspect
+import pathlib
 import random
 import typing
 from dataclasses import dataclass, field
@@ -45,6 +47,32 @@ class NotYourTurn(IllegalCommand):
 
 class DecodeError(ValueError):
     """JSON that does not describe a known command or event."""
+
+
+class UnreadableHistory(Exception):
+    """A stored game this installation cannot replay faithfully: recorded under
+    rules, data or an event shape it does not have. Never replayed anyway, under
+    other rules: that would show a game that was not played."""
+
+    kind = "unreadable-history"
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+class UnknownRulesVersion(UnreadableHistory):
+    """The game was created under a rules version this installation lacks
+    (typically: a newer export audited by an older boardlog)."""
+
+    kind = "rules-version-unknown"
+
+
+class ChangedDataFile(UnreadableHistory):
+    """A data file of a released rules version differs from the one the game
+    was created with: it was edited in place instead of versioned."""
+
+    kind = "data-file-changed"
 
 
 def _freeze(value: Any) -> Any:
@@ -87,7 +115,14 @@ class Command(Message):
 
 @dataclass(frozen=True)
 class Event(Message):
-    """A past-tense fact (LindMoved)."""
+    """A past-tense fact (LindMoved).
+
+    ``schema_version`` is the version of this event type's stored shape. When
+    a field is added, renamed or reinterpreted, it is raised by one and an
+    upcaster from the old shape is registered (domain/upcasting.py), so that
+    stored rows, which never change, are read back in the current shape."""
+
+    schema_version: ClassVar[int] = 1
 
 
 class Codec:
@@ -222,10 +257,39 @@ class Rules:
     # Bump when the shape of the state changes, so that stored snapshots of the
     # old shape are ignored and the game is replayed from its events instead.
     state_version: ClassVar[int] = 1
+    # Every rules version this code can play, each with a sentence naming what
+    # it changed. A game is created under the newest and played, replayed and
+    # audited under the one GameCreated records, for ever (see README,
+    # "Changing a game's rules"). Old behaviour is kept behind named switches
+    # that the Rules object of each version sets, never deduced from dates.
+    versions: ClassVar[Mapping[int, str]] = {1: "as first released"}
+    # Upcasters of this game's own events: (type, stored schema version) ->
+    # function from that shape's data to the next version's.
+    upcasters: ClassVar[Mapping[tuple[str, int], Callable[[dict], dict]]] = {}
 
-    def __init__(self) -> None:
+    def __init__(self, version: int | None = None) -> None:
+        self.version = max(self.versions) if version is None else version
+        if self.version not in self.versions:
+            raise UnknownRulesVersion(
+                f"{self.name} has rules version(s) {', '.join(map(str, sorted(self.versions)))}, not {self.version}"
+            )
         self.command_codec = Codec(self.commands)
         self.event_codec = Codec(self.events)
+        self._data_digests: dict[str, str] | None = None
+
+    def data_digests(self) -> dict[str, str]:
+        """sha256 of each data file (JSON beside the game's package) that this
+        installation plays the game with; GameCreated records them, so that a
+        data file of a released version edited in place is caught, not obeyed."""
+        if self._data_digests is None:
+            self._data_digests = {}
+            # The game's package: the nearest class (a subclass may live elsewhere) with data beside it.
+            for cls in type(self).__mro__[:-2]:
+                files = sorted(pathlib.Path(inspect.getfile(cls)).parent.glob("*.json"))
+                if files:
+                    self._data_digests = {path.name: hashlib.sha256(path.read_bytes()).hexdigest() for path in files}
+                    break
+        return dict(self._data_digests)
 
     def seats(self, options: Mapping[str, Any]) -> tuple[str, ...]:
         raise NotImplementedError
@@ -281,6 +345,8 @@ class Rules:
             "max_seats": self.max_seats,
             "options": [option.to_json() for option in self.options],
             "commands": sorted(cls.type_name() for cls in self.commands),
+            "rules_version": self.version,
+            "rules_versions": [{"version": v, "change": text} for v, text in sorted(self.versions.items())],
         }
 
 

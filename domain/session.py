@@ -25,6 +25,7 @@ from .engine import (
     resolve_options,
     seed_commitment,
 )
+from .upcasting import ENGINE_UPCASTERS, UnknownEventType, upcast
 
 LOBBY, ACTIVE, SCORING, FINISHED, CANCELLED = "lobby", "active", "scoring", "finished", "cancelled"
 SYSTEM = "system"
@@ -40,11 +41,19 @@ class NotSeated(IllegalCommand):
 
 @dataclass(frozen=True)
 class GameCreated(Event):
+    """``rules_version``: the version of the game's rules it is played under,
+    for ever; ``data_files``: the sha256 of each data file those rules read
+    (schema version 2; version 1 had neither, see domain/upcasting.py)."""
+
+    schema_version = 2
+
     game: str
     options: Mapping[str, Any]
     seats: tuple[str, ...]
     host: str
     seed_sha256: str
+    rules_version: int
+    data_files: Mapping[str, str]
 
 
 @dataclass(frozen=True)
@@ -99,6 +108,7 @@ class Session:
     seats: tuple[str, ...]
     host: str
     seed_sha256: str
+    rules_version: int = 1
     players: Mapping[str, str] = field(default_factory=dict)  # seat -> player id
     status: str = LOBBY
     state: Any = None
@@ -119,15 +129,38 @@ class Session:
 
 
 def decode_event(rules: Rules, data: Mapping[str, Any]) -> Event:
+    """An event in its current shape (``data`` includes its ``type``)."""
     if data.get("type") in ENGINE_EVENT_TYPES:
         return _ENGINE_CODEC.decode(data)  # type: ignore[return-value]
     return rules.decode_event(data)
 
 
+def decode_stored(rules: Rules, type_name: str, schema_version: int, data: Mapping[str, Any]) -> Event:
+    """A stored event, upcast from the shape it was written in to the current one."""
+    if type_name in ENGINE_EVENT_TYPES:
+        cls, upcasters = _ENGINE_CODEC.classes[type_name], ENGINE_UPCASTERS
+    else:
+        cls, upcasters = rules.event_codec.classes.get(type_name), rules.upcasters
+        if cls is None:
+            raise UnknownEventType(
+                f"stored event type {type_name!r} is not an event of {rules.name} rules version {rules.version}"
+            )
+    return decode_event(rules, {**upcast(cls, schema_version, data, upcasters), "type": type_name})
+
+
+def created_from_stored(schema_version: int, data: Mapping[str, Any]) -> GameCreated:
+    """The first event of a stream, read before its game's rules are known."""
+    shaped = upcast(GameCreated, schema_version, data, ENGINE_UPCASTERS)
+    return _ENGINE_CODEC.decode({**shaped, "type": "GameCreated"})  # type: ignore[return-value]
+
+
 def evolve(rules: Rules, session: Session | None, event: Event) -> Session:
     """Fold one event; the version counts every event of the stream."""
     if isinstance(event, GameCreated):
-        return Session(event.game, dict(event.options), tuple(event.seats), event.host, event.seed_sha256, version=1)
+        return Session(
+            event.game, dict(event.options), tuple(event.seats), event.host, event.seed_sha256,
+            rules_version=event.rules_version, version=1,
+        )
     assert session is not None, "a game stream starts with GameCreated"
     session = replace(session, version=session.version + 1)
     if isinstance(event, SeatTaken):
@@ -174,7 +207,9 @@ def create(rules: Rules, host: str, options: Mapping[str, Any] | None, seed: byt
         )
     resolved = {**resolve_options(rules.options, game_options), "turn_seconds": turn_seconds}
     seats = tuple(rules.seats(resolved))
-    created = GameCreated(rules.name, resolved, seats, host, seed_commitment(seed))
+    created = GameCreated(
+        rules.name, resolved, seats, host, seed_commitment(seed), rules.version, rules.data_digests()
+    )
     chosen = seat or seats[0]
     if chosen not in seats:
         raise LobbyRefusal(f"there is no seat {chosen!r}; seats are {', '.join(seats)}")

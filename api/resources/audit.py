@@ -72,7 +72,7 @@ def log_entry(record) -> dict:
 
 
 def _records(records) -> list[dict]:
-    return [{"type": r.type, "data": r.data, "metadata": r.metadata} for r in records]
+    return [{"type": r.type, "schema_version": r.schema_version, "data": r.data, "metadata": r.metadata} for r in records]
 
 
 def _published_seed(gid) -> str | None:

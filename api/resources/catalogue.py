@@ -25,6 +25,11 @@ class OptionSchema(ma.Schema):
     choices = ma.fields.List(ma.fields.String())
 
 
+class RulesVersionSchema(ma.Schema):
+    version = ma.fields.Integer(required=True)
+    change = ma.fields.String(required=True, metadata={"description": "what this version changed"})
+
+
 class RulesSchema(ma.Schema):
     name = ma.fields.String(required=True)
     title = ma.fields.String(required=True)
@@ -33,6 +38,11 @@ class RulesSchema(ma.Schema):
     default_seats = ma.fields.List(ma.fields.String(), required=True)
     options = ma.fields.List(ma.fields.Nested(OptionSchema), required=True)
     commands = ma.fields.List(ma.fields.String(), required=True)
+    rules_version = ma.fields.Integer(required=True, metadata={"description": "the version new games are created under"})
+    rules_versions = ma.fields.List(
+        ma.fields.Nested(RulesVersionSchema), required=True,
+        metadata={"description": "every version this server plays; a game keeps the one it was created under"},
+    )
     command_schemas = ma.fields.Dict(metadata={"description": "JSON schema of each command, by type"})
 
 

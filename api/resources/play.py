@@ -48,6 +48,11 @@ class ViewArgs(ma.Schema):
 class ViewSchema(ma.Schema):
     game_id = ma.fields.UUID(required=True)
     game = ma.fields.String(required=True)
+    rules_version = ma.fields.Integer(
+        required=True,
+        metadata={"description": "the version of the game's rules it is played under, for ever (GET /v1/rules/{game} "
+                                 "names each version's change)"},
+    )
     version = ma.fields.Integer(required=True)
     status = ma.fields.String(required=True)
     seat = ma.fields.String(allow_none=True, required=True, metadata={"description": "your seat; null for a spectator"})
@@ -147,7 +152,7 @@ class Commands(MethodView):
             raise InvalidRequest("the command does not match its schema", errors=messages)
 
         def respond(session, events, seat):
-            rules = service().rules_of(session.game)
+            rules = service().rules_of_session(session)
             return {
                 "version": session.version,
                 "status": session.status,

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from domain.engine import Event
+from eventstore import NewEvent
 from domain.session import Session
 
 
@@ -42,6 +43,11 @@ def metadata(actor: str, seat: str | None, command_json: Mapping[str, Any], vers
     if timeout:
         meta["timeout"] = True
     return meta
+
+
+def new_event(event: Event, meta: dict):
+    """What is appended for a domain event: its data, in its current schema version."""
+    return NewEvent(type=event.type_name(), data=event_data(event), metadata=meta, schema_version=event.schema_version)
 
 
 def event_data(event: Event) -> dict:

@@ -17,10 +17,11 @@ from collections import OrderedDict
 from typing import Any, Callable, Mapping
 
 from domain import games as registry
+from domain import engine
 from domain import session as sessions
 from domain.engine import DecodeError, Event, IllegalCommand, rng_for
 from domain.session import SYSTEM, Session
-from eventstore import NewEvent, WrongExpectedVersion
+from eventstore import WrongExpectedVersion
 
 from . import readmodels
 from . import decisions
@@ -33,7 +34,7 @@ log = logging.getLogger("boardlog.service")
 
 # Snapshots carry the engine's version of the Session shape in the upper digits
 # and the game's own state version below, so a change of either ignores them.
-SESSION_SHAPE = 1
+SESSION_SHAPE = 2  # 2: Session.rules_version
 
 
 def stream_of(game_id) -> str:
@@ -74,17 +75,31 @@ class GameService:
             raise NotFound(f"no game called {name!r}; hosted games: {', '.join(sorted(registry.REGISTRY))}")
         return rules
 
+    def rules_of_stream(self, records):
+        """The rules a stored game was created under (its first record), for ever."""
+        try:
+            created = sessions.created_from_stored(records[0].schema_version, records[0].data)
+        except Exception as error:  # a changed first row, or a version this installation lacks
+            raise self._unreadable(records[0], error) from error
+        rules = registry.rules_for(created)
+        if rules is None:
+            raise NotFound(f"no game called {created.game!r}; hosted games: {', '.join(sorted(registry.REGISTRY))}")
+        return rules
+
+    def rules_of_session(self, session: Session):
+        return registry.VERSIONS[session.game][session.rules_version]
+
     def load(self, game_id: uuid.UUID) -> tuple[Any, Session]:
         """The current session: cached or snapshot state, then the tail of events."""
         with self._lock:
             session = self._cache.get(game_id)
         stream = stream_of(game_id)
-        rules = self.rules_of(session.game) if session else None
+        rules = self.rules_of_session(session) if session else None
         if session is None:
             records = self.store.read_stream(stream, 1, 1)
             if not records:
                 raise NotFound(f"no game {game_id}")
-            rules = self._rules_of_stream(records[0])
+            rules = self.rules_of_stream(records)
             session = self._from_snapshot(stream, rules)
         tail = self.store.read_stream(stream, (session.version if session else 0) + 1)
         session = self._fold(rules, session, tail)
@@ -123,7 +138,7 @@ class GameService:
                 f"version {version} is in the middle of one move (versions {before + 1} to {after} were written "
                 f"together); ask for version {after}" + (f" or {before}" if before else "")
             )
-        rules = self._rules_of_stream(records[0])
+        rules = self.rules_of_stream(records)
         return rules, self._fold(rules, None, records[:version])
 
     def game_of(self, game_id: uuid.UUID) -> str:
@@ -146,25 +161,22 @@ class GameService:
             raise NotFound(f"no game {game_id}")
         return version
 
-    def _rules_of_stream(self, first):
-        game = first.data.get("game") if isinstance(first.data, dict) else None
-        if not isinstance(game, str):
-            raise self._unreadable(first, "GameCreated names no game")
-        return self.rules_of(game)
-
     def _fold(self, rules, session, records) -> Session:
         for record in records:
             try:
-                event = sessions.decode_event(rules, {"type": record.type, **record.data})
+                event = sessions.decode_stored(rules, record.type, record.schema_version, record.data)
                 session = sessions.evolve(rules, session, event)
             except Exception as error:  # whatever a changed row makes decoding or folding raise
-                raise self._unreadable(record, f"{type(error).__name__}: {error}") from error
+                raise self._unreadable(record, error) from error
         return session
 
-    def _unreadable(self, record, why: str) -> ServiceError:
+    def _unreadable(self, record, error: Exception) -> Exception:
         """Why a stored event cannot be read, from the hash chain, checked
         only now (reading never pays for it): changed behind the server's
-        back, or a server that cannot read what it wrote."""
+        back, recorded under rules or a shape this installation lacks (the
+        domain's own error, which names them), or a server that cannot read
+        what it wrote."""
+        why = f"{type(error).__name__}: {error}"
         chain = self.store.verify(record.stream_id)
         game = record.stream_id.removeprefix("game-")
         if not chain.ok:
@@ -175,6 +187,8 @@ class GameService:
                 f"that was recorded ({chain.reason}), so the game cannot be shown or played; "
                 f"GET /v1/games/{game}/audit names it, and an operator must restore it from a backup",
                 broken_at=chain.broken_at)
+        if isinstance(error, engine.UnreadableHistory):
+            return error
         log.error("%s version %s has an intact hash chain but does not read: %s", record.stream_id, record.version, why)
         return UnreadableHistory(
             f"the stored event at version {record.version} of this game cannot be read by this server, although its "
@@ -244,10 +258,7 @@ class GameService:
 
     def _commit(self, game_id, rules, before: Session, after: Session, decision: Decision, in_transaction):
         """Append and project in one transaction; the deadline set, if any."""
-        new_events = [
-            NewEvent(type=event.type_name(), data=decisions.event_data(event), metadata=meta)
-            for event, meta in zip(decision.events, decision.metadata)
-        ]
+        new_events = [decisions.new_event(event, meta) for event, meta in zip(decision.events, decision.metadata)]
         to_act = sessions.to_act(rules, after)
         deadline = self._deadline(after, to_act)
         stream = stream_of(game_id)
@@ -289,7 +300,7 @@ class GameService:
         game_id = uuid.uuid4()
         session = sessions.replay(rules, events)
         meta = decisions.metadata(player, None, {"type": "CreateGame", "game": game, "seat": seat}, 0)
-        new_events = [NewEvent(type=e.type_name(), data=decisions.event_data(e), metadata=meta) for e in events]
+        new_events = [decisions.new_event(e, meta) for e in events]
         with self.pool.connection() as conn, conn.transaction():
             readmodels.insert_game(conn, game_id, session, seed)
             self.store.append(stream_of(game_id), new_events, 0, conn=conn, announce_later=True)

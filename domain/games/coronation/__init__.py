@@ -30,6 +30,10 @@ Decisions made where the rulebook and brief are silent:
   location, holding its instrument, while the route card four places before
   the last one exists and is closed; it reveals that card's location only
   ("a hide" for a decoy). Legality never depends on hidden facts.
+- Rules version 2 (the newest): a location where Lind dropped a decoy stays
+  closed to him for the rest of the game, even after an extraordinary
+  movement took its card off the table. Under version 1 (games created
+  before it) he may enter it again once the card has left the table.
 - A jewel is taken once: leaving a location whose jewel was taken takes none.
 - Detectives never use the underground. Lind with no legal action at the
   start of his turn is caught (LindCaught with no detective).

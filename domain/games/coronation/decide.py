@@ -154,6 +154,11 @@ def _appear(state: State, seat: str, c: m.AppearLind) -> list[m.Event]:
 def _check_entry(state: State, to: int) -> None:
     if to in state.on_table:
         raise IllegalCommand(f"Lind may not visit {_name(to)}: its card already lies on the table")
+    if to in state.closed_to_lind:
+        raise IllegalCommand(
+            f"Lind may not visit {_name(to)}: he dropped a decoy there, and it stays closed to him for the rest "
+            "of the game"
+        )
     if to in state.detective_locations:
         raise IllegalCommand(f"Lind may not move onto {_name(to)}: a detective stands there")
 

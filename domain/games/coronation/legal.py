@@ -55,7 +55,7 @@ def to_act(state: State | None) -> frozenset[str]:
 
 
 def lind_may_enter(state: State, location: int) -> bool:
-    return location not in state.on_table and location not in state.detective_locations
+    return location not in state.closed_to_lind and location not in state.detective_locations
 
 
 def lind_moves(state: State) -> list[m.MoveLind]:

@@ -4,6 +4,7 @@ of decide/evolve/legal/views."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any, Mapping
 
 from ...engine import Option, Rules, Standing, not_your_turn, rank_by
@@ -15,6 +16,7 @@ from .state import OVER, TICKET, State, evolve
 from .views import view, visible
 
 EQUIPMENT = ("recommended", "random", "choose")
+DECOYS_STAY_CLOSED_FROM = 2  # rules version
 
 
 class CoronationRules(Rules):
@@ -34,6 +36,17 @@ class CoronationRules(Rules):
     )
     commands = m.COMMANDS
     events = m.EVENTS
+    state_version = 2  # 2: State.decoys and State.decoys_stay_closed
+    versions = {
+        1: "as first released: a decoy location whose card an extraordinary move took off the table is open "
+           "to Lind again",
+        2: "a location where Lind dropped a decoy stays closed to him for the rest of the game",
+    }
+
+    def __init__(self, version: int | None = None) -> None:
+        super().__init__(version)
+        # The one switch of version 2, named; version 1 games keep the old way.
+        self.decoys_stay_closed = self.version >= DECOYS_STAY_CLOSED_FROM
 
     def seats(self, options: Mapping[str, Any]) -> tuple[str, ...]:
         count = options.get("detective_seats", 1)
@@ -59,6 +72,9 @@ class CoronationRules(Rules):
         return events + deal(options.get("equipment", "recommended"), rng)
 
     def evolve(self, state: State | None, event: m.Event) -> State | None:
+        if state is None:
+            state = evolve(state, event)
+            return replace(state, decoys_stay_closed=self.decoys_stay_closed) if state is not None else None
         return evolve(state, event)
 
     def decide(self, state: State | None, seat: str, command: m.Command, rng: random.Random) -> list[m.Event]:

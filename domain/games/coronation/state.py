@@ -64,6 +64,10 @@ class State:
     stolen: tuple[int, ...] = ()
     winner: str | None = None
     result: str | None = None
+    decoys: tuple[int, ...] = ()  # every location where Lind dropped a decoy, in order
+    # Rules version 2 on: a decoy location stays closed to Lind for the rest of
+    # the game. Set from the Rules object's version when the state is created.
+    decoys_stay_closed: bool = True
 
     def detective(self, detective_id: str) -> Detective | None:
         for detective in self.detectives:
@@ -81,6 +85,13 @@ class State:
     @property
     def on_table(self) -> frozenset[int]:
         return frozenset(card.location for card in self.route)
+
+    @property
+    def closed_to_lind(self) -> frozenset[int]:
+        """Locations Lind may not enter: every card on the table, and under
+        rules version 2 every location he ever dropped a decoy on, even one
+        whose card an extraordinary move took off the table."""
+        return self.on_table | frozenset(self.decoys) if self.decoys_stay_closed else self.on_table
 
     @property
     def detective_locations(self) -> frozenset[int]:
@@ -201,6 +212,7 @@ def _lind_moved(state: State, e: m.LindMoved) -> State:
         hand=_take(state.hand, e.card),
         stolen=_steal(state, e.stole),
         lind_at=state.lind_at if hide else e.to,
+        decoys=state.decoys + (e.to,) if hide else state.decoys,
         detectives=detectives,
         acted=stunned,
         phase=DETECTIVES,

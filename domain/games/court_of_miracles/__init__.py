@@ -8,9 +8,12 @@ evolve (the fold), flow (effects, Standoffs, automatic steps), legal
 Decisions where the rulebook and the brief are silent:
 - The controller's coin (step 3) is paid only when the action is taken.
 - One Plot card per turn ("Play a Plot card (optional)" is one step of the
-  turn), played in step 1 or after the placement until the turn ends (not
-  during a Standoff, nor while the Wrath neighbourhood or the order of several
-  Standoffs is being chosen, nor while a drawn rogue waits for its discard).
+  turn). Rules version 2 (the newest): it may be played at any moment of the
+  player's own turn outside a Standoff: in step 1, after the placement, while
+  the Wrath neighbourhood or the order of several Standoffs is being chosen,
+  and while a drawn rogue waits for its discard (Strength excepted then: one
+  drawn rogue at a time). A timed-out turn never plays one. Rules version 1
+  (games created before it) refused it at those three moments.
 - The first player is the option first_player (the seat of the last to have
   visited Notre-Dame de Paris); 0, the default, draws him at random. The Devil and the Magician act "when you place",
   so they may only be played before placing. After the action, the turn ends

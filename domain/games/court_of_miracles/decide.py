@@ -12,7 +12,7 @@ from .data import (ACTION_OF, INDEX, LINE_BY_NUMBER, NEIGHBOURHOOD_IDS, NEIGHBOU
                    SPOTS_PER_NEIGHBOURHOOD)
 from .flow import (Draft, advance, apply_bonus, begin_standoff, draw_plots, end_turn, finish_standoff, give_coins,
                    place_renown, take_coins)
-from .legal import (BEFORE_PLACING, PLOT_PHASES, act_phase_finished, action_neighbourhoods, legal_commands,
+from .legal import (BEFORE_PLACING, act_phase_finished, action_neighbourhoods, legal_commands, plot_phases,
                     to_act)
 from .state import State
 from ...engine import IllegalCommand, not_your_turn
@@ -30,7 +30,7 @@ _PHASE_WORDS = {
 _EXPECTS = {
     m.PlaceRogue: ("place",), m.MoveRogue: ("place",), m.Recruit: ("act",), m.ShiftRogue: ("act",),
     m.BuyRenown: ("act",), m.DrawPlot: ("act",), m.TakeCoins: ("act",), m.EndTurn: ("act",),
-    m.DiscardRogue: ("recruit",), m.PlayPlot: PLOT_PHASES, m.ChooseWrath: ("wrath",),
+    m.DiscardRogue: ("recruit",), m.PlayPlot: (), m.ChooseWrath: ("wrath",),
     m.SettleStandoff: ("standoffs",), m.PaySwordsmen: ("standoff",), m.PlaceCourtesanRenown: ("standoff",),
 }
 
@@ -60,7 +60,7 @@ def _explain(state: State, seat: str, command) -> str:
     kind = type(command)
     if kind not in _EXPECTS:
         return f"{kind.__name__} is not a command of this game"
-    if s.phase not in _EXPECTS[kind]:
+    if s.phase not in (plot_phases(s) if kind is m.PlayPlot else _EXPECTS[kind]):
         if kind is m.PlayPlot and s.phase == "standoff":
             return "no Plot card may be played during a Standoff"
         return f"{kind.__name__} is not possible now: {_PHASE_WORDS.get(s.phase, s.phase)}"
@@ -130,6 +130,8 @@ def _explain_plot(s: State, seat: str, c: m.PlayPlot) -> str:
         return "you have already played a Plot card this turn (one per turn)"
     if c.card in BEFORE_PLACING:
         return f"{c.card!r} acts when you place a rogue: play it before placing"
+    if c.card == "strength" and s.drawn is not None:
+        return "a recruited rogue already waits for your choice: keep or discard it before drawing another"
     if c.card == "strength":
         return "the bag is empty: there is no rogue to draw"
     hints = {

@@ -8,7 +8,13 @@ from .data import LINES, NEIGHBOURHOOD_IDS, RIGHT_HAND_LINE, SWORDSMAN, ACTION_O
 from .flow import courtesan_waiting
 from .state import State
 
-PLOT_PHASES = ("place", "act")  # plot cards: any time of one's turn but not during a Standoff
+PLOT_PHASES = ("place", "act")  # rules version 1: plot cards only while placing and acting
+# Rules version 2: any moment of one's own turn but not during a Standoff.
+PLOT_PHASES_ANY_MOMENT = ("place", "act", "recruit", "wrath", "standoffs")
+
+
+def plot_phases(state: State) -> tuple[str, ...]:
+    return PLOT_PHASES_ANY_MOMENT if state.plot_any_moment else PLOT_PHASES
 BEFORE_PLACING = ("devil", "magician")  # cards that act "when you place a Rogue token"
 
 
@@ -31,7 +37,7 @@ def _moves(pairs, free) -> list[tuple[str, int, str, int]]:
 
 def plot_commands(state: State, seat: str) -> list[m.PlayPlot]:
     s = state
-    if s.phase not in PLOT_PHASES or seat != s.active or s.turn.plot_played:
+    if s.phase not in plot_phases(s) or seat != s.active or s.turn.plot_played:
         return []
     me = s.player(seat)
     result: list[m.PlayPlot] = []
@@ -63,7 +69,7 @@ def plot_commands(state: State, seat: str) -> list[m.PlayPlot]:
         elif card == "justice":
             result.extend(m.PlayPlot(card, neighbourhood=n) for n in NEIGHBOURHOOD_IDS if s.rogues_in(n))
         elif card == "strength":
-            if s.bag:
+            if s.bag and s.drawn is None:  # not while a recruited rogue waits: one drawn rogue at a time
                 result.append(m.PlayPlot(card))
         elif card == "wheel":
             result.extend(m.PlayPlot(card, player=p) for p in s.seats if p != seat)
@@ -127,11 +133,11 @@ def legal_commands(state: State, seat: str) -> list:
         return action_commands(s, seat) + plot_commands(s, seat) + [m.EndTurn()]
     if s.phase == "recruit":
         pool = s.player(seat).supply + (s.drawn,)
-        return [m.DiscardRogue(kind) for kind in sorted(set(pool))]
+        return [m.DiscardRogue(kind) for kind in sorted(set(pool))] + plot_commands(s, seat)
     if s.phase == "wrath":
-        return [m.ChooseWrath(n) for n in NEIGHBOURHOOD_IDS]
+        return [m.ChooseWrath(n) for n in NEIGHBOURHOOD_IDS] + plot_commands(s, seat)
     if s.phase == "standoffs":
-        return [m.SettleStandoff(n) for n in s.queue]
+        return [m.SettleStandoff(n) for n in s.queue] + plot_commands(s, seat)
     if s.phase == "standoff":
         st = s.standoff
         if seat in st.awaiting:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from . import messages as m
 from .data import EXTRA_ROGUES, PLOT_DECK, STARTING_PLOTS, STARTING_SET
@@ -13,6 +14,9 @@ from .legal import legal_commands, placement_commands, to_act
 from .state import State
 from .views import view, visible
 from ...engine import IllegalCommand, Option, Rules, Standing, rank_by
+
+
+PLOT_ANY_MOMENT_FROM = 2  # rules version
 
 
 class CourtOfMiraclesRules(Rules):
@@ -28,7 +32,18 @@ class CourtOfMiraclesRules(Rules):
     )
     commands = m.COMMANDS
     events = m.EVENTS
-    state_version = 3  # 2: Turn.plot_played (one Plot card per turn); 3: sealed Swordsman answers
+    # 2: Turn.plot_played (one Plot card per turn); 3: sealed Swordsman answers; 4: State.plot_any_moment
+    state_version = 4
+    versions = {
+        1: "as first released: Plot cards only while placing a rogue and after placing it",
+        2: "a Plot card may be played at any moment of the player's own turn outside a Standoff (also while "
+           "choosing the Wrath neighbourhood, ordering Standoffs and keeping a recruited rogue); one per turn",
+    }
+
+    def __init__(self, version: int | None = None) -> None:
+        super().__init__(version)
+        # The one switch of version 2, named; version 1 games keep the old way.
+        self.plot_any_moment = self.version >= PLOT_ANY_MOMENT_FROM
 
     def seats(self, options) -> tuple[str, ...]:
         players = int(options.get("players", 4))
@@ -60,6 +75,9 @@ class CourtOfMiraclesRules(Rules):
         return d.events
 
     def evolve(self, state, event):
+        if state is None:
+            state = evolve(state, event)
+            return replace(state, plot_any_moment=self.plot_any_moment) if state is not None else None
         return evolve(state, event)
 
     def decide(self, state, seat, command, rng):
@@ -85,7 +103,9 @@ class CourtOfMiraclesRules(Rules):
             return m.PaySwordsmen(0)
         if phase == "standoff":
             return m.PlaceCourtesanRenown(state.standoff.neighbourhood)
-        return rng.choice(legal_commands(state, seat))
+        # Choosing the Wrath neighbourhood or the next Standoff: a random one;
+        # a timeout never plays a Plot card (rules version 2 lists them here).
+        return rng.choice([c for c in legal_commands(state, seat) if not isinstance(c, m.PlayPlot)])
 
     def view(self, state, viewer) -> dict:
         return view(state, viewer)

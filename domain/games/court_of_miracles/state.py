@@ -71,6 +71,11 @@ class State:
     resume: str = "place"  # phase after the DiscardRogue
     winners: tuple[str, ...] = ()
     end_reason: str | None = None
+    # Rules version 2 on: a Plot card may be played at any moment of one's own
+    # turn outside a Standoff (also while choosing the Wrath neighbourhood,
+    # ordering Standoffs, or keeping a recruited rogue). Set from the Rules
+    # object's version when the state is created.
+    plot_any_moment: bool = True
 
     # ---------------------------------------------------------- players
     def player(self, seat: str) -> Player:

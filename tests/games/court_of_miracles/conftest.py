@@ -11,6 +11,7 @@ from dataclasses import replace
 
 import pytest
 
+from domain.games import VERSIONS
 from domain.games.court_of_miracles import RULES
 from domain.games.court_of_miracles import messages as m
 from domain.games.court_of_miracles.data import INDEX, PLOT_DECK
@@ -19,10 +20,12 @@ from domain.games.court_of_miracles.state import Turn
 
 def table(players=3, first="p1", pile=None, bag=("brute", "swordsman", "courtesan"), hands=None, coins=None,
           supply=None, board=None, controllers=None, king=0, lines=None, phase="place", discards=(),
-          reserve=None, parked=None, **turn):
+          reserve=None, parked=None, rules_version=None, **turn):
+    """``rules_version``: the rules the game was created under (the newest if None)."""
     seats = tuple(f"p{i}" for i in range(1, players + 1))
     pile = tuple(PLOT_DECK) if pile is None else tuple(pile)
-    s = RULES.replay([m.GameSetUp(seats, first, pile, tuple(bag)), m.TurnBegan(first)])
+    rules = VERSIONS[RULES.name][rules_version] if rules_version else RULES
+    s = rules.replay([m.GameSetUp(seats, first, pile, tuple(bag)), m.TurnBegan(first)])
     for seat, cards in (hands or {}).items():
         s = s.with_player(seat, hand=tuple(cards))
     for seat, amount in (coins or {}).items():

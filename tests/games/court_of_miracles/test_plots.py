@@ -225,14 +225,14 @@ def test_death_may_take_another_death_but_needs_a_discard_pile(cm):
     assert not any(isinstance(c, cm.m.PlayPlot) for c in cm.RULES.legal_commands(empty, "p1"))
 
 
-def test_no_plot_card_while_a_drawn_rogue_waits_or_the_wrath_neighbourhood_is_chosen(cm):
+def test_under_rules_version_1_no_plot_card_while_a_drawn_rogue_waits_or_the_wrath_neighbourhood_is_chosen(cm):
     s = cm.table(hands={"p1": ("wheel",)}, phase="act", placed_neighbourhood="taverne", placed_spot=1,
-                 board={("taverne", 1): ("p1", "henchman")}, bag=("brute",))
+                 board={("taverne", 1): ("p1", "henchman")}, bag=("brute",), rules_version=1)
     s = cm.run(s, "p1", cm.m.Recruit())
     with pytest.raises(IllegalCommand, match="discard"):
         cm.decide(s, "p1", cm.m.PlayPlot("wheel", player="p2"))
     s = cm.run(s, "p1", cm.m.DiscardRogue("brute"))
-    s = cm.run(cm.table(hands={"p1": ("wheel",)}, king=3), "p1", cm.m.PlaceRogue("beggar", "taverne", 2))
+    s = cm.run(cm.table(hands={"p1": ("wheel",)}, king=3, rules_version=1), "p1", cm.m.PlaceRogue("beggar", "taverne", 2))
     s = cm.run(s, "p1", cm.m.EndTurn())
     assert s.phase == "wrath"
     with pytest.raises(IllegalCommand, match="Wrath"):

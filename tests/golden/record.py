@@ -1,0 +1,198 @@
+"""Record golden games: real games played through the API on a real
+PostgreSQL, finished, scored, and exported, with their final views and
+standings written beside them.
+
+    DATABASE_URL=postgresql://... python tests/golden/record.py GAME [NAME ...]
+
+Golden files are only ever ADDED (tests/golden/MANIFEST.sha256 pins every
+one; a changed or regenerated file fails the tests). To record games of a
+released version, run this script with that release's code first on the path,
+e.g. ``git archive <tag> | tar -x -C /tmp/old && PYTHONPATH=/tmp/old python
+tests/golden/record.py coronation``: a golden game is worth something because
+an earlier release wrote it. It uses only what every release has: the app
+factory, the command service, the export endpoint.
+
+Each spec plays seeded random legal commands; a spec with a ``timeouts``
+share lets that share of turns pass their deadline instead (the real
+deadline path, ``fire_deadline``); ``accept`` picks, among seeds, a game that
+ended the way the spec wants to cover.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import sys
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import psycopg
+
+HERE = Path(__file__).resolve().parent
+
+
+@dataclass
+class Spec:
+    name: str
+    game: str
+    options: dict
+    timeouts: float = 0.0
+    accept: Callable[[str], bool] = lambda outcome: True
+    seeds: range = field(default_factory=lambda: range(1, 60))
+    max_commands: int = 4000
+
+
+SPECS = {
+    "cronberg": [
+        Spec("two-players-one-round", "cronberg", {"players": 2, "rounds": 1}),
+        Spec("three-players-two-rounds", "cronberg", {"players": 3, "rounds": 2}),
+        Spec("four-players-with-timeouts", "cronberg", {"players": 4, "rounds": 1, "turn_seconds": 3600},
+             timeouts=0.3),
+    ],
+    "coronation": [
+        Spec("lind-caught", "coronation", {"detective_seats": 1},
+             accept=lambda outcome: "detectives win" in outcome),
+        Spec("lind-escapes-at-the-last-turn", "coronation", {"detective_seats": 2, "last_turn": 6},
+             accept=lambda outcome: "never caught" in outcome),
+        Spec("five-seats-with-timeouts", "coronation", {"detective_seats": 5, "last_turn": 8, "turn_seconds": 600},
+             timeouts=0.4),
+        Spec("chosen-equipment-shared-control", "coronation",
+             {"detective_seats": 3, "equipment": "choose", "shared_control": True, "last_turn": 10}),
+    ],
+    "court-of-miracles": [
+        Spec("two-players", "court-of-miracles", {"players": 2}),
+        Spec("three-players-renown-ending", "court-of-miracles", {"players": 3},
+             accept=lambda outcome: "placed all their Renown tokens" in outcome),
+        Spec("four-players-king-ending", "court-of-miracles", {"players": 4},
+             accept=lambda outcome: "Penniless King" in outcome),
+        Spec("five-players-with-timeouts", "court-of-miracles", {"players": 5, "turn_seconds": 60}, timeouts=0.25),
+    ],
+    "the-coil": [
+        Spec("two-players", "the-coil", {"players": 2}),
+        Spec("three-players-with-timeouts", "the-coil", {"players": 3, "turn_seconds": 60}, timeouts=0.3),
+    ],
+    "runebound": [
+        Spec("two-heroes", "runebound", {"players": 2, "doom_rounds": 3}),
+        Spec("a-hero-wins", "runebound", {"players": 2, "doom_rounds": 0}, seeds=range(1, 6),
+             accept=lambda outcome: "nobody wins" not in outcome),
+        Spec("three-heroes-with-timeouts", "runebound", {"players": 3, "doom_rounds": 2, "turn_seconds": 60},
+             timeouts=0.3),
+    ],
+}
+
+
+class Seat:
+    def __init__(self, client, name: str):
+        self.client = client
+        answer = client.post("/v1/players", json={"name": name})
+        assert answer.status_code == 201, answer.json
+        self.headers = {"Authorization": f"Bearer {answer.json['token']}"}
+
+    def get(self, path):
+        return self.client.get(path, headers=self.headers)
+
+    def post(self, path, json=None, headers=None):
+        return self.client.post(path, json=json if json is not None else {}, headers={**self.headers, **(headers or {})})
+
+
+def play(client, service, spec: Spec, seed: int):
+    """One game to its end; its id, or None if it ran past max_commands."""
+    rng = random.Random(f"{spec.game}/{spec.name}/{seed}")
+    from domain import games
+
+    rules = games.get(spec.game)
+    options = {k: v for k, v in spec.options.items() if k != "turn_seconds"}
+    from domain.engine import resolve_options
+
+    count = len(rules.seats(resolve_options(rules.options, options)))
+    seats = [Seat(client, f"golden-{spec.name}-{seed}-{i}") for i in range(count)]
+    created = seats[0].post("/v1/games", json={"game": spec.game, "options": spec.options})
+    assert created.status_code == 201, created.json
+    game_id = created.json["id"]
+    for seat in seats[1:]:
+        assert seat.post(f"/v1/games/{game_id}/join").status_code == 200
+    assert seats[0].post(f"/v1/games/{game_id}/start").status_code == 200
+    for step in range(spec.max_commands):
+        views = [seat.get(f"/v1/games/{game_id}/view").json for seat in seats]
+        if views[0]["status"] != "active":
+            break
+        if spec.timeouts and rng.random() < spec.timeouts:
+            assert service.fire_deadline(uuid.UUID(game_id), views[0]["version"])
+            continue
+        acting = [(seat, view) for seat, view in zip(seats, views) if view["seat"] in view["to_act"]]
+        seat, _ = rng.choice(acting)
+        commands = seat.get(f"/v1/games/{game_id}/legal-commands").json
+        commands = commands["commands"] if isinstance(commands, dict) else commands
+        answer = seat.post(f"/v1/games/{game_id}/commands", json=rng.choice(commands),
+                           headers={"Idempotency-Key": f"{step}"})
+        assert answer.status_code == 200, answer.json
+    else:
+        return None
+    assert service.score(uuid.UUID(game_id))
+    return game_id
+
+
+def record(client, service, spec: Spec) -> Path:
+    for seed in spec.seeds:
+        game_id = play(client, service, spec, seed)
+        if game_id is None:
+            continue
+        final = client.get(f"/v1/games/{game_id}/view").json
+        if not spec.accept(final["outcome"]):
+            continue
+        folder = HERE / spec.game
+        folder.mkdir(exist_ok=True)
+        export = client.get(f"/v1/games/{game_id}/export")
+        assert export.status_code == 200
+        target = folder / f"{spec.name}.jsonl"
+        if target.exists():
+            raise SystemExit(f"{target} exists: golden files are only ever added, never regenerated")
+        target.write_bytes(export.get_data())
+        expected = {
+            "game": spec.game,
+            "options": spec.options,
+            "seed_of_the_bot": seed,
+            "version": final["version"],
+            "status": final["status"],
+            "outcome": final["outcome"],
+            "standings": final["standings"],
+            "final_view": final["view"],
+        }
+        (folder / f"{spec.name}.expected.json").write_text(json.dumps(expected, indent=1, sort_keys=True) + "\n")
+        print(f"{target.relative_to(HERE.parent.parent)}: seed {seed}, {final['version']} events, {final['outcome']}")
+        return target
+    raise SystemExit(f"no seed of {spec.name} gave an accepted ending")
+
+
+def main(argv: list[str]) -> int:
+    game, names = argv[0], set(argv[1:])
+    base = os.environ["DATABASE_URL"]
+    database = f"golden_{uuid.uuid4().hex[:10]}"
+    with psycopg.connect(base, autocommit=True) as conn:
+        conn.execute(f'create database "{database}"')
+    url = base.rsplit("/", 1)[0] + f"/{database}"
+    try:
+        from api.app import create_app
+        from api.service.games import GameService
+        from eventstore import PostgresEventStore, migrate
+
+        migrate(url)
+        store = PostgresEventStore.connect(url, min_size=1, max_size=4)
+        service = GameService(store)
+        app = create_app({"RATE_LIMIT_PER_MINUTE": 0}, service=service)
+        client = app.test_client()
+        for spec in SPECS[game]:
+            if not names or spec.name in names:
+                record(client, service, spec)
+        store.close()
+    finally:
+        with psycopg.connect(base, autocommit=True) as conn:
+            conn.execute(f'drop database if exists "{database}" with (force)')
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
