@@ -1,0 +1,366 @@
+"""Fault experiments that take too long for CI: races, a PostgreSQL restart
+under load, Redis killed for 30 s under two workers. Prints one table whose
+goal is zero in every bad column.
+
+    python bench/faults.py [--racers 50] [--load-seconds 20] [--redis-outage 30] 2>/dev/null
+
+(the API's one line per request goes to standard error; the table to standard output)
+
+PostgreSQL: DATABASE_URL's server (or an embedded one) for the races and the
+Redis experiment, in throwaway databases; the restart experiment runs a
+PostgreSQL of its own (initdb and pg_ctl from /usr/lib/postgresql/*/bin, as
+the postgres user when run as root) and restarts only that one. Redis: a
+redis-server of its own on a free port, killed and started again empty.
+Nothing here touches the machine's shared servers beyond its own databases.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import glob
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import psycopg
+import requests
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.api import Client, free_port, gunicorn, new_game  # noqa: E402
+from eventstore import migrate  # noqa: E402
+from eventstore.servers import temporary_database, temporary_server  # noqa: E402
+from tests.support.private_redis import PrivateRedis  # noqa: E402
+
+BAD = ("lost", "duplicated", "5xx not 503", "accepted not stored", "fired twice", "overdue at end", "workers died")
+rows: list[tuple[str, str, dict]] = []
+
+
+def report(experiment: str, measured: str, **bad) -> None:
+    rows.append((experiment, measured, {name.replace("_", " "): value for name, value in bad.items()}))
+
+
+def print_table() -> None:
+    header = ["experiment", "measured", *BAD]
+    lines = [header]
+    for experiment, measured, bad in rows:
+        lines.append([experiment, measured, *(str(bad.get(name, "-")) for name in BAD)])
+    widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
+    for n, line in enumerate(lines):
+        print("| " + " | ".join(cell.ljust(width) for cell, width in zip(line, widths)) + " |")
+        if n == 0:
+            print("|" + "|".join("-" * (width + 2) for width in widths) + "|")
+    total = sum(value for _, _, bad in rows for value in bad.values() if isinstance(value, int))
+    print(f"\nbad total: {total} (goal 0)")
+
+
+# Races ---------------------------------------------------------------------------------
+
+
+def _together(count: int, action) -> list:
+    """``action(n)`` from ``count`` threads released at once."""
+    barrier = threading.Barrier(count)
+    results: list = [None] * count
+
+    def run(n):
+        barrier.wait()
+        results[n] = action(n)
+
+    threads = [threading.Thread(target=run, args=(n,)) for n in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return results
+
+
+def _moves_after(database_url: str, game: str, version: int) -> int:
+    """Moves stored past ``version``: batches of events, one per decision."""
+    with psycopg.connect(database_url) as conn:
+        return conn.execute(
+            "select count(distinct metadata->>'decided_at') from events where stream_id = %s and version > %s",
+            (f"game-{game}", version)).fetchone()[0]
+
+
+def _actor(base: str, game: str, seats: dict):
+    summary = next(iter(seats.values())).call("GET", f"/v1/games/{game}").json()
+    player = seats[summary["to_act"][0]]
+    command = player.call("GET", f"/v1/games/{game}/legal-commands").json()["commands"][0]
+    return player, command, summary["version"]
+
+
+def races(base: str, database_url: str, racers: int) -> None:
+    game, seats = new_game(base, "race-if-match")
+    player, command, version = _actor(base, game, seats)
+    codes = _together(racers, lambda n: player.call(
+        "POST", f"/v1/games/{game}/commands", json=command,
+        headers={"If-Match": f'"{version}"', "Idempotency-Key": f"racer-{n}"}).status_code)
+    accepted, stored = codes.count(200), _moves_after(database_url, game, version)
+    report(f"{racers} clients, one seat, one move (If-Match)", f"{accepted} accepted, {stored} stored, "
+           f"others {dict(collections.Counter(c for c in codes if c != 200))}",
+           lost=max(0, accepted - stored), duplicated=max(0, stored - 1), **{"5xx_not_503": _server_errors(codes)})
+
+    game, seats = new_game(base, "race-key")
+    player, command, version = _actor(base, game, seats)
+    answers = _together(racers, lambda n: player.call(
+        "POST", f"/v1/games/{game}/commands", json=command, headers={"Idempotency-Key": "one-key"}))
+    codes = [answer.status_code for answer in answers]
+    bodies = {answer.text for answer in answers if answer.status_code == 200}
+    stored = _moves_after(database_url, game, version)
+    report(f"{racers} retries of one Idempotency-Key", f"{codes.count(200)} answered 200 with "
+           f"{len(bodies)} distinct answer(s), {stored} stored",
+           lost=int(stored == 0), duplicated=max(0, stored - 1) + max(0, len(bodies) - 1),
+           **{"5xx_not_503": _server_errors(codes)})
+
+    games = [new_game(base, f"race-many-{n}") for n in range(16)]
+    start = {game: _actor(base, game, seats)[2] for game, seats in games}
+
+    def play(n):
+        game, seats = games[n % len(games)]
+        accepted, codes = 0, []
+        for _ in range(10):
+            try:
+                player, command, _ = _actor(base, game, seats)
+            except (IndexError, KeyError):  # the game ended
+                break
+            response = player.call("POST", f"/v1/games/{game}/commands", json=command)
+            codes.append(response.status_code)
+            accepted += response.status_code == 200
+        return accepted, codes
+
+    results = _together(len(games), play)
+    accepted = sum(a for a, _ in results)
+    stored = sum(_moves_after(database_url, game, start[game]) for game, _ in games)
+    report("16 games played at once, 10 moves each", f"{accepted} accepted, {stored} stored",
+           lost=max(0, accepted - stored), duplicated=max(0, stored - accepted),
+           **{"5xx_not_503": sum(_server_errors(codes) for _, codes in results)})
+
+
+def _server_errors(codes) -> int:
+    return sum(1 for code in codes if code is not None and code >= 500 and code != 503)
+
+
+# PostgreSQL restarted under load -------------------------------------------------------
+
+
+class PrivatePostgres:
+    """initdb + pg_ctl on a free port, as the postgres user when run as root."""
+
+    def __init__(self, folder: Path):
+        binaries = sorted(glob.glob("/usr/lib/postgresql/*/bin"))
+        if not binaries:
+            raise RuntimeError("no /usr/lib/postgresql/*/bin for initdb and pg_ctl")
+        self.bin = Path(binaries[-1])
+        self.folder = folder
+        self.data = folder / "pgdata"
+        self.port = free_port()
+        self.as_user = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+
+    @property
+    def url(self) -> str:
+        return f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
+
+    def _run(self, *args: str) -> None:
+        subprocess.run([*self.as_user, *args], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+
+    def init(self) -> None:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        if self.as_user:
+            shutil.chown(self.folder, "postgres", "postgres")
+        self._run(str(self.bin / "initdb"), "-D", str(self.data), "-A", "trust", "-U", "postgres", "--no-sync")
+        self.start()
+
+    def start(self) -> None:
+        self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-l", str(self.folder / "log"), "-w", "start",
+                  "-o", f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c fsync=off")
+
+    def stop(self) -> None:
+        self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-w", "-m", "fast", "stop")
+
+
+def postgres_restart(seconds: float, outage: float, clients: int) -> None:
+    folder = Path(tempfile.mkdtemp(prefix="boardlog-faults-pg-"))
+    folder.chmod(0o755)
+    postgres = PrivatePostgres(folder)
+    postgres.init()
+    try:
+        migrate(postgres.url)
+        api, base = gunicorn("api.wsgi:app", {"DATABASE_URL": postgres.url, "REDIS_URL": "", "BOARDLOG_RATE_LIMIT": "0"})
+        try:
+            _load_through_restart(base, postgres, seconds, outage, clients)
+        finally:
+            api.terminate()
+            api.wait(timeout=30)
+    finally:
+        try:
+            postgres.stop()
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def _load_through_restart(base: str, postgres: PrivatePostgres, seconds: float, outage: float, clients: int) -> None:
+    players = [Client(base, f"load-{n}") for n in range(clients)]
+    end = time.monotonic() + seconds
+    codes: list[int] = []
+    accepted: list[str] = []
+    slowest = [0.0]
+    lock = threading.Lock()
+
+    def load(player):
+        while time.monotonic() < end:
+            started = time.monotonic()
+            try:
+                response = player.call("POST", "/v1/games", json={"game": "cronberg", "options": {"players": 2}})
+                code = response.status_code
+            except requests.RequestException:
+                code = 0  # no answer at all
+            with lock:
+                codes.append(code)
+                slowest[0] = max(slowest[0], time.monotonic() - started)
+                if code == 201:
+                    accepted.append(response.json()["id"])
+            if code != 201:
+                time.sleep(0.05)
+
+    threads = [threading.Thread(target=load, args=(player,)) for player in players]
+    for thread in threads:
+        thread.start()
+    time.sleep(seconds / 4)
+    postgres.stop()
+    stopped = time.monotonic()
+    time.sleep(outage)
+    postgres.start()
+    back = time.monotonic()
+    first_after = [None]
+
+    def watch():
+        seen = len(codes)
+        while time.monotonic() < end and first_after[0] is None:
+            with lock:
+                if 201 in codes[seen:]:
+                    first_after[0] = time.monotonic() - back
+            time.sleep(0.02)
+
+    watcher = threading.Thread(target=watch)
+    watcher.start()
+    for thread in threads + [watcher]:
+        thread.join()
+    with psycopg.connect(postgres.url) as conn:
+        stored = conn.execute("select count(*) from games where id = any(%s::uuid[])", (accepted,)).fetchone()[0]
+        total = conn.execute("select count(*) from games").fetchone()[0]
+    counts = collections.Counter(codes)
+    recovery = f"{first_after[0]:.1f} s" if first_after[0] is not None else "never"
+    report(f"PostgreSQL stopped {outage:.0f} s under {clients} writers",
+           f"{len(codes)} requests: {counts[201]} created, {counts[503]} x 503, {counts[0]} unanswered; "
+           f"slowest {slowest[0]:.1f} s; first success {recovery} after restart; "
+           f"{total - stored} stored without an answer; outage began {stopped - (end - seconds):.1f} s in",
+           **{"5xx_not_503": _server_errors(codes) + counts[0], "accepted_not_stored": len(accepted) - stored})
+
+
+# Redis killed under two workers --------------------------------------------------------
+
+
+def redis_outage(outage: float, games: int, sweep_every: int) -> None:
+    from redis import Redis
+
+    from api.service.games import GameService
+    from eventstore import PostgresEventStore
+    from workers.scheduling import RQScheduler
+
+    folder = Path(tempfile.mkdtemp(prefix="boardlog-faults-redis-"))
+    redis_server = PrivateRedis(folder)
+    redis_server.start()
+    with temporary_server(os.environ.get("DATABASE_URL")) as server, \
+            temporary_database(server, "boardlog_faults") as url:
+        migrate(url)
+        store = PostgresEventStore.connect(url, max_size=4)
+        service = GameService(store, RQScheduler(Redis.from_url(redis_server.url)))
+        env = {**os.environ, "DATABASE_URL": url, "REDIS_URL": redis_server.url, "PYTHONPATH": str(ROOT)}
+        workers = [subprocess.Popen([sys.executable, "-m", "api.cli", "worker", "--sweep-every", str(sweep_every)],
+                                    cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                   for _ in range(2)]
+        try:
+            ids = []
+            for n in range(games):
+                host, guest = (service.players.register(f"redis-{n}-{side}")[0] for side in "ab")
+                game_id = service.create(host, "cronberg", {"players": 2, "turn_seconds": 2}, None)
+                service.join(game_id, guest, None)
+                service.start(game_id, host)
+                ids.append(game_id)
+            time.sleep(5)  # deadlines fire for a while
+            redis_server.kill()
+            time.sleep(outage)
+            redis_server.start()  # empty: every job is gone
+            time.sleep(4 * sweep_every + 15)  # deadlines fire again, made by the sweeps
+            died = sum(1 for worker in workers if worker.poll() is not None)
+            fired, twice, overdue = _deadline_outcomes(url, ids, grace=sweep_every + 15)
+            scored_twice = _scored_twice(url, ids)
+        finally:
+            for worker in workers:
+                worker.terminate()
+            for worker in workers:
+                try:
+                    worker.wait(timeout=60)
+                except subprocess.TimeoutExpired:
+                    worker.kill()
+            store.close()
+            redis_server.kill()
+            shutil.rmtree(folder, ignore_errors=True)
+    report(f"Redis killed {outage:.0f} s under 2 workers, {games} games",
+           f"{fired} deadlines fired (before, during and after the outage)",
+           fired_twice=twice + scored_twice, overdue_at_end=overdue, workers_died=died)
+
+
+def _deadline_outcomes(url: str, ids, grace: float) -> tuple[int, int, int]:
+    with psycopg.connect(url) as conn:
+        rows_ = conn.execute(
+            "select stream_id, data->>'deadline_version', data->>'seat', count(*) from events"
+            " where type = 'TurnTimedOut' and stream_id = any(%s) group by 1, 2, 3",
+            ([f"game-{game}" for game in ids],)).fetchall()
+        overdue = conn.execute(
+            "select count(*) from games where id = any(%s) and status = 'active'"
+            " and deadline < now() - make_interval(secs => %s)", (list(ids), grace)).fetchone()[0]
+    return sum(row[3] for row in rows_), sum(1 for row in rows_ if row[3] > 1), overdue
+
+
+def _scored_twice(url: str, ids) -> int:
+    with psycopg.connect(url) as conn:
+        return conn.execute(
+            "select count(*) from (select stream_id from events where type = 'GameScored' and stream_id = any(%s)"
+            " group by 1 having count(*) > 1) twice", ([f"game-{game}" for game in ids],)).fetchone()[0]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--racers", type=int, default=50)
+    parser.add_argument("--load-seconds", type=float, default=20)
+    parser.add_argument("--pg-outage", type=float, default=5)
+    parser.add_argument("--writers", type=int, default=8)
+    parser.add_argument("--redis-outage", type=float, default=30)
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--sweep-every", type=int, default=5)
+    args = parser.parse_args()
+
+    with temporary_server(os.environ.get("DATABASE_URL")) as server, \
+            temporary_database(server, "boardlog_faults") as url:
+        migrate(url)
+        api, base = gunicorn("api.wsgi:app", {"DATABASE_URL": url, "REDIS_URL": "", "BOARDLOG_RATE_LIMIT": "0"})
+        try:
+            races(base, url, args.racers)
+        finally:
+            api.terminate()
+            api.wait(timeout=30)
+    postgres_restart(args.load_seconds, args.pg_outage, args.writers)
+    redis_outage(args.redis_outage, args.games, args.sweep_every)
+    print_table()
+
+
+if __name__ == "__main__":
+    main()
