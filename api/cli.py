@@ -91,6 +91,11 @@ def migrate_command(args) -> int:
 def worker_command(args) -> int:
     from workers.runner import run
 
+    if os.environ.get("BOARDLOG_SERVE_PID"):  # started by serve: stop when serve dies
+        from api.supervisor import stop_with_parent
+
+        stop_with_parent(int(os.environ["BOARDLOG_SERVE_PID"]))
+
     return run(burst=args.burst, sweep_every=args.sweep_every, in_process=args.in_process)
 
 
