@@ -91,11 +91,6 @@ def migrate_command(args) -> int:
 def worker_command(args) -> int:
     from workers.runner import run
 
-    if os.environ.get("BOARDLOG_SERVE_PID"):  # started by serve: stop when serve dies
-        from api.supervisor import stop_with_parent
-
-        stop_with_parent(int(os.environ["BOARDLOG_SERVE_PID"]))
-
     return run(burst=args.burst, sweep_every=args.sweep_every, in_process=args.in_process)
 
 
@@ -105,6 +100,7 @@ def serve_command(args) -> int:
 
     configure_logging()
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # the app logs one line per request
+    logging.getLogger("pgserver").setLevel(logging.WARNING)
     database_url, redis_url = os.environ.get("DATABASE_URL"), os.environ.get("REDIS_URL")
     if bool(database_url) != bool(redis_url):
         raise SystemExit("set both DATABASE_URL and REDIS_URL, or neither (for the embedded servers)")
@@ -217,4 +213,8 @@ def _close_app(app) -> None:
 
 
 if __name__ == "__main__":
+    if os.environ.get("BOARDLOG_SERVE_PID"):  # a worker started by serve: it stops when serve dies
+        from api.supervisor import stop_with_parent
+
+        stop_with_parent(int(os.environ.pop("BOARDLOG_SERVE_PID")))
     sys.exit(main())
