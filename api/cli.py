@@ -95,8 +95,8 @@ def worker_command(args) -> int:
 
 
 def serve_command(args) -> int:
-    from api.supervisor import claim_data_folder, kill_group, start_worker, stop_on_signals, stop_worker
     from workers.runner import configure_logging
+    from api.supervisor import claim_data_folder, kill_group, start_worker, stop_on_signals, stop_worker  # noqa: I001
 
     configure_logging()
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # the app logs one line per request
