@@ -104,11 +104,12 @@ def worker_command(args) -> int:
 
 
 def serve_command(args) -> int:
-    from api.supervisor import claim_data_folder, kill_group, start_worker, stop_on_signals, stop_worker
     from workers.runner import configure_logging
+    from api.supervisor import claim_data_folder, kill_group, start_worker, stop_on_signals, stop_worker  # noqa: I001
 
     configure_logging()
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # the app logs one line per request
+    logging.getLogger("pgserver").setLevel(logging.WARNING)
     database_url, redis_url = os.environ.get("DATABASE_URL"), os.environ.get("REDIS_URL")
     if bool(database_url) != bool(redis_url):
         raise SystemExit("set both DATABASE_URL and REDIS_URL, or neither (for the embedded servers)")
@@ -221,4 +222,8 @@ def _close_app(app) -> None:
 
 
 if __name__ == "__main__":
+    if os.environ.get("BOARDLOG_SERVE_PID"):  # a worker started by serve: it stops when serve dies
+        from api.supervisor import stop_with_parent
+
+        stop_with_parent(int(os.environ.pop("BOARDLOG_SERVE_PID")))
     sys.exit(main())

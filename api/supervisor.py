@@ -7,6 +7,8 @@
 - Holding the lock, it stops whatever a serve that died unannounced left
   running (its worker, Redis, PostgreSQL: each remembered in a pid file
   under ``<data>/run/``) and removes pid files of processes that are gone.
+  (The worker does not wait for that: on Linux the kernel sends it SIGTERM
+  when serve dies.)
 - SIGHUP (the terminal closed), SIGINT and SIGTERM all stop everything in
   order: the worker, the API, Redis, PostgreSQL. Each stop waits for the
   process to exit, escalates (to SIGKILL at last) and logs what it took.
@@ -30,6 +32,8 @@ log = logging.getLogger("boardlog.serve")
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 WORKER_STOP = ((signal.SIGTERM, 30.0), (signal.SIGKILL, 10.0))  # SIGTERM: RQ's warm shutdown
+SERVE_PID = "BOARDLOG_SERVE_PID"  # set for the worker serve starts: the worker stops when serve dies
+PR_SET_PDEATHSIG = 1
 # Stopped in this order: what uses a server before the server.
 CHILDREN = (("worker", WORKER_STOP), ("redis", REDIS_STOP), ("postgres", POSTGRES_STOP))
 
@@ -114,7 +118,7 @@ def _stopping(stop: threading.Event, signum: int) -> None:
 def start_worker(database_url: str, redis_url: str, pid_file: Path | None = None) -> subprocess.Popen:
     """A separate process: RQ forks a work horse per job, which a threaded
     web server must not do."""
-    env = {**os.environ, "DATABASE_URL": database_url, "REDIS_URL": redis_url}
+    env = {**os.environ, "DATABASE_URL": database_url, "REDIS_URL": redis_url, SERVE_PID: str(os.getpid())}
     root = str(Path(__file__).resolve().parent.parent)
     env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     # Its own process group: Ctrl-C and a closing terminal reach serve
@@ -124,6 +128,22 @@ def start_worker(database_url: str, redis_url: str, pid_file: Path | None = None
     if pid_file is not None:
         write_pid_file(pid_file, "worker", worker.pid)
     return worker
+
+
+def stop_with_parent(parent_pid: int) -> None:
+    """In the worker: have the kernel send it SIGTERM (a warm shutdown) when
+    serve dies, even by SIGKILL, so that no worker outlives serve for long
+    (Linux only; elsewhere the next serve stops it)."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGTERM), 0, 0, 0) != 0:
+            return
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent_pid:  # serve died before the kernel was told
+        os.kill(os.getpid(), signal.SIGTERM)
 
 
 def stop_worker(worker: subprocess.Popen | None, pid_file: Path | None = None) -> None:

@@ -13,7 +13,8 @@ that every stop is checked and escalated, and every child is remembered in
 a pid file that the next start can act on if this process dies unannounced.
 
 PostgreSQL refuses to run as root: started as root, boardlog runs it as the
-system user ``boardlog`` (created on first use), which owns <data>/pg.
+system user ``boardlog`` (created on first use), which owns <data>/pg (or as
+the owner of a cluster that exists already).
 """
 
 from __future__ import annotations
@@ -73,7 +74,7 @@ class EmbeddedPostgres:
         existing = int(version_file.read_text().strip()) if version_file.exists() else None
         if self.binaries is None or (existing is not None and self.binaries.major != existing):
             self.binaries = find_postgres(existing)
-        user = _postgres_user() if running_as_root() else None
+        user = _postgres_user(self.pgdata) if running_as_root() else None
         if existing is None:
             self._initdb(user)
         else:
@@ -283,8 +284,16 @@ def _until_ready(server, name: str, answers, log_file: Path) -> None:
         time.sleep(0.05)
 
 
-def _postgres_user() -> pwd.struct_passwd:
-    """The system user that runs PostgreSQL when boardlog runs as root."""
+def _postgres_user(pgdata: Path) -> pwd.struct_passwd:
+    """The user that runs PostgreSQL when boardlog runs as root: the owner of
+    an existing cluster (one made by pgserver belongs to ``pgserver``), else
+    the system user ``boardlog``."""
+    try:
+        owner = pgdata.stat().st_uid
+        if owner != 0:
+            return pwd.getpwuid(owner)
+    except (FileNotFoundError, KeyError):
+        pass
     try:
         return pwd.getpwnam(SYSTEM_USER)
     except KeyError:

@@ -60,3 +60,12 @@ def test_the_readmes_curl_walk_through_plays_a_move_whoever_is_drawn_to_act_firs
             assert first_movers == {"p1", "p2"}, f"every run drew {first_movers} first"
         finally:
             assert serve.stop() == 0
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
+def test_make_run_serves_on_the_port_and_address_it_is_given():
+    dry = subprocess.run(["make", "-n", "run", "PORT=8001", "HOST=0.0.0.0"], cwd=ROOT, capture_output=True, text=True,
+                         timeout=30)
+    assert dry.returncode == 0, dry.stderr
+    assert ".venv/bin/boardlog serve --host 0.0.0.0 --port 8001" in dry.stdout
+    assert "make run PORT=8001" in (ROOT / "README.md").read_text()
