@@ -100,9 +100,9 @@ def create_app(config: dict | None = None, service: GameService | None = None, r
     app.extensions["boardlog"] = Boardlog(service=service, redis=redis, api=api)
     _document_games(api)
 
-    from .resources import audit, catalogue, games, health, play, players
+    from .resources import audit, catalogue, games, health, lifecycle, play, players
 
-    for blueprint in (players.blp, catalogue.blp, games.blp, play.blp, audit.blp):
+    for blueprint in (players.blp, catalogue.blp, games.blp, play.blp, audit.blp, lifecycle.blp):
         api.register_blueprint(blueprint)
     app.register_blueprint(health.blp)
 
