@@ -107,8 +107,7 @@ class RQScheduler(Scheduler):
 
     def ensure_bot(self, game_id, version: int, at: dt.datetime, now: dt.datetime | None = None) -> str:
         """The bots' move at ``version`` (``bot-<game>-<version>``), at ``at`` or now if that has passed."""
-        now = now or utcnow()
-        at = _whole_second_after(at)
+        now = now or utcnow()  # no rounding up: a bot promised nobody a time
         return self._ensure(
             bot_job_id(game_id, version), BOT_JOB, (str(game_id), int(version)),
             at if at > now else None, self.deadline_retry, now,

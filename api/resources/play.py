@@ -49,13 +49,14 @@ class SeatClockSchema(ma.Schema):
     bank_seconds = ma.fields.Float(allow_none=True, required=True,
                                    metadata={"description": "the seat's time bank as of computed_at; null without banks"})
     running = ma.fields.Boolean(required=True, metadata={"description": "the seat is to act, so its bank runs down from computed_at"})
-    to_act_since = ma.fields.DateTime(allow_none=True, required=True)
-    turn_deadline = ma.fields.DateTime(allow_none=True, required=True,
-                                       metadata={"description": "since + turn_seconds, with deadline_per_seat"})
+    to_act_since = ma.fields.String(allow_none=True, required=True, metadata={"format": "date-time"})
+    turn_deadline = ma.fields.String(allow_none=True, required=True,
+                                     metadata={"format": "date-time", "description": "since + turn_seconds, with deadline_per_seat"})
 
 
 class ClocksSchema(ma.Schema):
-    computed_at = ma.fields.DateTime(required=True, metadata={"description": "when these figures were computed (the last move)"})
+    computed_at = ma.fields.String(required=True, metadata={"format": "date-time",
+                                                            "description": "when these figures were computed (the last move)"})
     seats = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.Nested(SeatClockSchema), required=True)
 
 
