@@ -3,7 +3,8 @@ from the read models.
 
 For each active game with a deadline, the job ``deadline-<game>-<version>``
 must be on its way (scheduled, or queued now when the deadline has passed);
-for each game awaiting its score, ``score-<game>``. A job that is there
+for each game awaiting its score, ``score-<game>``; for each active game in
+which a seat a bot plays is to act, ``bot-<game>-<version>``. A job that is there
 already is left alone; one that failed for good stays in the failed job
 registry and is reported, so a person sees it; one whose worker died is made
 again. Run at worker start and then periodically by ``workers.runner``.

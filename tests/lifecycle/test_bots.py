@@ -8,6 +8,8 @@ import random
 import pytest
 
 from domain import games as registry
+from domain import session as sessions
+from domain.engine import rng_for
 from domain.lifecycle import bots
 
 from .support import started
@@ -100,3 +102,21 @@ def test_every_game_offers_a_random_bot_and_unknown_kinds_are_refused(game):
     assert "random" in bots.kinds(game)
     with pytest.raises(KeyError, match="no bot"):
         bots.make(game, "oracle")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_game_has_a_heuristic_bot_that_plays_whole_games_with_legal_commands(game):
+    assert bots.best_kind(game) == "heuristic"
+    for seed in range(2):
+        table = started(game, {"players": 3} if game != "coronation" else {"detective_seats": 2})
+        players = {seat: bots.make(game, "heuristic" if n % 2 == 0 else "random")
+                   for n, seat in enumerate(table.session.seats)}
+        for step in range(20_000):
+            if table.session.status != "active":
+                break
+            seat = sorted(table.to_act)[0]
+            command = bots.decide_for(table.rules, table.session.state, seat, players[seat],
+                                      bots.bot_rng(table.seed, seat, table.session.version))
+            table.apply(sessions.play(table.rules, table.session, seat, command,
+                                      rng_for(table.seed, table.session.version), table.seed))
+        assert table.session.status == "scoring", f"{game} did not end"
