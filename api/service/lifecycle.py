@@ -142,7 +142,8 @@ class LifecycleCommands:
 
     def rematch(self, game_id: uuid.UUID, player: str) -> uuid.UUID:
         """A new game like this one (new seed), its link appended to this one."""
-        rules, old = self.load(game_id)
+        _, old = self.load(game_id)
+        rules = self.rules_of(old.game)  # a rematch is played under the rules installed now
         seed = secrets.token_bytes(32)
         new_id = uuid.uuid4()
         with refusals():

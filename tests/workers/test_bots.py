@@ -111,3 +111,30 @@ def test_a_bot_job_that_runs_late_changes_nothing(table, service):
     assert service.play_bots(game_id, session.version)
     assert not service.play_bots(game_id, session.version)
     assert not service.play_bots(uuid.UUID(str(game_id)), session.version + 100)
+
+
+def test_a_seat_timed_out_by_its_deadline_job_is_abandoned_and_its_bot_job_plays_it(
+    table, service, redis, database_url, worker_env
+):
+    from .conftest import wait_past
+
+    host, guest = table.players
+    game_id = service.create(host, "cronberg", {"players": 2, "turn_seconds": 1, "abandon_after": 1}, None)
+    service.join(game_id, guest, None)
+    service.start(game_id, host)
+    rules, session = service.load(game_id)
+    (seat,) = rules.to_act(session.state)
+    wait_past(table.deadline(game_id)[1])
+
+    bot = bots.best_kind("cronberg")
+    for _ in range(5):  # the bot's turn may come after the other seat's (1 s) deadline
+        run_worker(redis, database_url)
+        records = _records(service.store, game_id)
+        if any(r.metadata.get("actor") == f"bot:{bot}" for r in records):
+            break
+        wait_past(table.deadline(game_id)[1])
+
+    abandoned = [r for r in records if r.type == "SeatAbandoned"]
+    assert [r.data["seat"] for r in abandoned][:1] == [seat]
+    assert any(r.metadata.get("actor") == f"bot:{bot}" and r.metadata["seat"] == seat for r in records)
+    assert service.load(game_id)[1].life.plays(seat) == bot
