@@ -33,8 +33,8 @@ def envelope(game_id, rules, session, seat: str | None, ended: bool = False) -> 
 
 
 def legal_commands(rules, session, seat: str | None) -> list[dict]:
-    if seat is None or seat not in sessions.to_act(rules, session):
-        return []
+    if seat is None or seat not in sessions.to_act(rules, session) or session.life.plays(seat):
+        return []  # a seat a bot plays (resigned or abandoned) takes no commands from its player
     return [command.to_json() for command in rules.legal_commands(session.state, seat)]
 
 

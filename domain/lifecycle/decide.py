@@ -54,6 +54,27 @@ def code_sha256(code: str) -> str:
 # Creation
 
 
+def described_options() -> list[dict]:
+    """The options of a game's life, as the catalogue lists them beside each game's own."""
+    from ..engine import Option
+    from .clocks import LIMITS
+
+    options = [
+        Option("visibility", "choice", PUBLIC, "public: listed, anyone may join; private: joined by invite code only",
+               choices=(PUBLIC, PRIVATE)),
+        Option("abandon_after", "int", DEFAULT_ABANDON_AFTER,
+               "consecutive timeouts after which a bot takes the seat; 0 never", minimum=0, maximum=MAX_ABANDON_AFTER),
+        Option("deadline_per_seat", "bool", False,
+               "turn_seconds counts from when each seat became one to act, not from the last move of any seat"),
+    ]
+    texts = {"time_bank_seconds": "each seat's time bank; off when null",
+             "time_increment_seconds": "what a seat's own move adds to its bank",
+             "time_cap_seconds": "the most a bank may hold; the starting bank when null"}
+    for name, (low, high) in LIMITS.items():
+        options.append(Option(name, "int", None, texts[name], minimum=low, maximum=high))
+    return [option.to_json() for option in options]
+
+
 def create(
     rules: Rules, host: str, options: Mapping[str, Any] | None, seed: bytes, seat: str | None
 ) -> list[Event]:

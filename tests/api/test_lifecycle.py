@@ -55,8 +55,11 @@ def test_a_resigned_seat_is_played_by_a_bot_its_player_is_refused_and_everyone_i
 
     act_until({"p1": ada, "p3": cy}, game_id, lambda view: "p2" in view["to_act"], random.Random(1))
     version = summary(ada, game_id)["version"]
-    assert bob.legal(game_id)  # bob still sees the seat he left
-    assert_refused(bob.act(game_id, bob.legal(game_id)[0]), 409, "seat-played-by-bot")
+    assert bob.view(game_id).json["seat"] == "p2"  # bob still sees the seat he left
+    assert bob.legal(game_id) == []
+    inbox = bob.get("/v1/players/me/inbox").json["games"]
+    assert [g["your_turn"] for g in inbox if g["id"] == game_id] == [False]  # p2 is to act, but a bot plays it
+    assert_refused(bob.act(game_id, {"type": "DrawBuilding"}), 409, "seat-played-by-bot")
     assert service.play_bots(__import__("uuid").UUID(game_id), version)
     moved = [e for e in feed(ada, game_id) if e["version"] > version]
     assert moved and moved[0]["seat"] == "p2"
@@ -236,3 +239,11 @@ def test_unknown_bots_and_out_of_range_options_are_refused_at_creation(players, 
     response = ada.post("/v1/games", json={"game": "cronberg", "options": {"players": 3, **options}})
     assert response.status_code == 422
     assert next(iter(options)) in response.json["detail"] or "deep-blue" in response.json["detail"]
+
+
+def test_the_catalogue_lists_each_game_s_bots_and_the_options_of_a_game_s_life(client):
+    cronberg = client.get("/v1/rules/cronberg").json
+    assert cronberg["bots"] == ["random", "heuristic"]
+    names = {option["name"] for option in cronberg["options"]}
+    assert {"visibility", "abandon_after", "deadline_per_seat", "time_bank_seconds", "time_increment_seconds",
+            "time_cap_seconds"} <= names

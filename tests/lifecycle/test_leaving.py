@@ -64,8 +64,9 @@ def test_coronation_a_resigned_detective_seat_ranks_last_when_the_detectives_win
 # Multiplayer
 
 
-def test_multiplayer_a_resigned_seat_is_played_by_a_bot_and_ranked_last():
-    table = started("cronberg", {"players": 3})
+@pytest.mark.parametrize("game", ["cronberg", "court-of-miracles", "the-coil", "runebound"])
+def test_multiplayer_a_resigned_seat_is_played_by_a_bot_and_ranked_last(game):
+    table = started(game, {"players": 3})
     events = table.apply(lifecycle.resign(table.rules, table.session, table.player("p1"), table.seed))
     assert events == [SeatResigned("p1", table.player("p1"), events[0].bot)] and events[0].bot
     assert table.session.life.plays("p1") == events[0].bot
