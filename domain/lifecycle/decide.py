@@ -129,10 +129,11 @@ def seat_bots(rules: Rules, seats: Iterable[str], host_seat: str, bots: Any) -> 
 def join(session, player: str, seat: str | None) -> list[Event]:
     """Joining without a code: refused in private games, and on a seat a
     rematch keeps for another player."""
-    if session.status == sessions.LOBBY and session.options.get("visibility") == PRIVATE:
-        raise NotAllowed("this game is private: join it with an invite code from its host")
     reserved = session.life.reserved
-    if seat is None and player in reserved.values() and session.seat_of(player) is None:
+    invited = player in reserved.values()
+    if session.status == sessions.LOBBY and session.options.get("visibility") == PRIVATE and not invited:
+        raise NotAllowed("this game is private: join it with an invite code from its host")
+    if seat is None and invited and session.seat_of(player) is None:
         seat = next(s for s, p in reserved.items() if p == player and s not in session.players)
     if seat is not None and reserved.get(seat) not in (None, player) and session.status == sessions.LOBBY:
         raise NotAllowed(f"seat {seat} is kept for the player this rematch invited; choose another seat")

@@ -197,3 +197,20 @@ def test_a_bot_seat_counts_as_filled_at_the_start_and_cannot_be_joined():
         sessions.join(table.session, "player-3", None)
     table.apply(sessions.start(table.rules, table.session, "player-1", __import__("random").Random(0)))
     assert table.session.status == sessions.ACTIVE and table.session.life.plays("p3") == "random"
+
+
+def test_a_private_game_s_rematch_lets_its_invited_players_in_without_a_code_and_nobody_else():
+    table = started("cronberg", {"players": 3, "visibility": "private"})
+    table.apply(lifecycle.resign(table.rules, table.session, table.player("p2"), table.seed))
+    table.apply(lifecycle.resign(table.rules, table.session, table.player("p3"), table.seed))
+    table.apply(lifecycle.scored(table.rules, table.session))
+    events = lifecycle.rematch(table.rules, table.session, table.player("p3"), "old-game", b"another-seed")
+    rematch = sessions.replay(table.rules, events)
+    assert rematch.host == table.player("p3") and rematch.players == {"p3": table.player("p3")}
+    assert rematch.options["visibility"] == "private"
+    assert rematch.life.reserved == {"p1": table.player("p1"), "p2": table.player("p2")}
+    with pytest.raises(lifecycle.NotAllowed, match="private"):
+        lifecycle.join(rematch, "stranger", None)
+    assert lifecycle.join(rematch, table.player("p1"), None) == [sessions.SeatTaken("p1", table.player("p1"))]
+    with pytest.raises(lifecycle.NotAllowed, match="kept for"):
+        lifecycle.join(rematch, table.player("p1"), "p2")
