@@ -109,9 +109,9 @@ def create_app(config: dict | None = None, service: GameService | None = None, r
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=app.config["TRUSTED_PROXIES"])
     _document_games(api)
 
-    from .resources import audit, catalogue, games, health, play, players, tokens
+    from .resources import audit, catalogue, games, health, lifecycle, play, players, tokens
 
-    for blueprint in (players.blp, catalogue.blp, games.blp, play.blp, audit.blp, tokens.blp):
+    for blueprint in (players.blp, catalogue.blp, games.blp, play.blp, audit.blp, tokens.blp, lifecycle.blp):
         api.register_blueprint(blueprint)
     app.register_blueprint(health.blp)
 

@@ -77,7 +77,7 @@ def from_http_exception(error: HTTPException) -> Response:
 
 
 def from_service_error(error: errors.ServiceError) -> Response:
-    status = _STATUS.get(type(error), 400)
+    status = next((_STATUS[cls] for cls in type(error).__mro__ if cls in _STATUS), 400)
     headers = {"WWW-Authenticate": 'Bearer realm="boardlog"'} if status == 401 else None
     return problem(status, error.message, kind=error.kind, headers=headers, **error.extra)
 

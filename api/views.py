@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from domain import session as sessions
 from domain.engine import EVERYONE
+from domain.lifecycle.clocks import shown as shown_clocks
 
 
 def viewer_seat(session, player: str | None) -> str | None:
@@ -25,12 +26,16 @@ def envelope(game_id, rules, session, seat: str | None, ended: bool = False) -> 
         "outcome": session.outcome,
         "standings": list(session.standings) if session.standings is not None else None,
         "view": rules.view(session.state, viewer) if session.state is not None else None,
+        "bots": dict(session.life.bots),
+        "resigned": list(session.life.resigned),
+        "clocks": shown_clocks(session.options, session.life.clocks),
+        "rematch": session.life.rematch,
     }
 
 
 def legal_commands(rules, session, seat: str | None) -> list[dict]:
-    if seat is None or seat not in sessions.to_act(rules, session):
-        return []
+    if seat is None or seat not in sessions.to_act(rules, session) or session.life.plays(seat):
+        return []  # a seat a bot plays (resigned or abandoned) takes no commands from its player
     return [command.to_json() for command in rules.legal_commands(session.state, seat)]
 
 

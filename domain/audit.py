@@ -16,6 +16,8 @@ from typing import Any, Iterable, Mapping
 from . import session as sessions
 from .engine import DecodeError, IllegalCommand, Rules, UnknownRulesVersion, rng_for, seed_commitment
 from .upcasting import UpcastError
+from .lifecycle import bots
+from .lifecycle import decide as lifecycle
 
 
 @dataclass
@@ -107,10 +109,16 @@ def _redecide(rules, session, meta, batch, seed: bytes, result: Rerun):
     try:
         if kind == "StartGame":
             return sessions.start(rules, session, meta["actor"], rng_for(seed, session.version))
-        if kind in ("CreateGame", "JoinGame", "LeaveGame") or session is None:
-            return None
+        if kind in ("CreateGame", "JoinGame", "LeaveGame") or session is None or meta.get("lifecycle"):
+            return None  # lobby and seat-life decisions: nothing random, only checked to fold
         if kind == "ScoreGame":
-            return sessions.scored(rules, session)
+            return lifecycle.scored(rules, session)
+        if meta.get("bot"):
+            seat = meta["seat"]
+            bot = bots.make(rules.name, meta["bot"])
+            chosen = bots.decide_for(rules, session.state, seat, bot, bots.bot_rng(seed, seat, session.version))
+            if chosen.to_json() != command:
+                result.fail(f"the {meta['bot']} bot at version {session.version} chose another command than the seed gives")
         if meta.get("timeout"):
             chosen = rules.on_timeout(session.state, meta["seat"], rng_for(seed + b"/timeout", session.version))
             if chosen.to_json() != command:

@@ -243,6 +243,17 @@ def rank_by(scores: Mapping[str, Any]) -> dict[str, int]:
     return {seat: 1 + ordered.index(value) for seat, value in scores.items()}
 
 
+@dataclass(frozen=True)
+class Resignation:
+    """What a game makes of a seat's resignation: its own events (which may
+    end the game), whether a bot must play the seat's turns from now on, and
+    whether the last seat not to resign then wins at once (multiplayer)."""
+
+    events: tuple[Event, ...] = ()
+    bot: bool = True
+    last_standing_wins: bool = True
+
+
 class Rules:
     """Base class of a game's rules. Subclasses set the catalogue attributes
     and implement the methods; see the module docstring for the contract."""
@@ -323,6 +334,11 @@ class Rules:
 
     def score(self, state: Any) -> list[Standing]:
         raise NotImplementedError
+
+    def resign(self, state: Any, seat: str) -> Resignation:
+        """A multiplayer game's default: the seat leaves the standings ranked
+        last (domain.lifecycle sees to that) and a bot plays its turns."""
+        return Resignation()
 
     # Shared helpers
 

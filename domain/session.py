@@ -26,6 +26,8 @@ from .engine import (
     seed_commitment,
 )
 from .upcasting import ENGINE_UPCASTERS, UnknownEventType, upcast
+from .lifecycle.state import LIFECYCLE_EVENTS, Life
+from .lifecycle.state import fold as fold_life
 
 LOBBY, ACTIVE, SCORING, FINISHED, CANCELLED = "lobby", "active", "scoring", "finished", "cancelled"
 SYSTEM = "system"
@@ -96,7 +98,10 @@ class GameScored(Event):
     standings: tuple[Mapping[str, Any], ...]
 
 
-ENGINE_EVENTS = (GameCreated, SeatTaken, SeatLeft, GameCancelled, PlayersSeated, TurnTimedOut, GameOver, GameScored)
+ENGINE_EVENTS = (
+    GameCreated, SeatTaken, SeatLeft, GameCancelled, PlayersSeated, TurnTimedOut, GameOver, GameScored,
+    *LIFECYCLE_EVENTS,
+)
 ENGINE_EVENT_TYPES = frozenset(cls.__name__ for cls in ENGINE_EVENTS)
 _ENGINE_CODEC = Codec(ENGINE_EVENTS)
 
@@ -116,6 +121,7 @@ class Session:
     outcome: str | None = None
     seed: str | None = None
     standings: tuple[Mapping[str, Any], ...] | None = None
+    life: Life = field(default_factory=Life)  # bots, resignations, invites, clocks: see domain.lifecycle
 
     def seat_of(self, player: str) -> str | None:
         for seat, holder in self.players.items():
@@ -178,6 +184,8 @@ def evolve(rules: Rules, session: Session | None, event: Event) -> Session:
         return replace(session, status=SCORING, outcome=event.outcome, seed=event.seed)
     if isinstance(event, GameScored):
         return replace(session, status=FINISHED, standings=tuple(event.standings))
+    if isinstance(event, LIFECYCLE_EVENTS):
+        return fold_life(session, event)
     return replace(session, state=rules.evolve(session.state, event))
 
 
@@ -221,7 +229,7 @@ def join(session: Session, player: str, seat: str | None) -> list[Event]:
     held = session.seat_of(player)
     if held is not None:
         raise LobbyRefusal(f"you already sit at {held} in this game")
-    free = [s for s in session.seats if s not in session.players]
+    free = [s for s in session.seats if s not in session.players and s not in session.life.bots]
     if not free:
         raise LobbyRefusal("every seat is taken")
     if seat is None:
@@ -250,7 +258,7 @@ def start(rules: Rules, session: Session, player: str, rng: random.Random) -> li
     _require_lobby(session, "start")
     if player != session.host:
         raise LobbyRefusal("only the host may start the game")
-    empty = [s for s in session.seats if s not in session.players]
+    empty = [s for s in session.seats if s not in session.players and s not in session.life.bots]
     if empty:
         raise LobbyRefusal(f"seats {', '.join(empty)} are still empty")
     return [PlayersSeated(dict(session.players)), *rules.setup(session.seats, session.options, rng)]

@@ -28,6 +28,7 @@ log = logging.getLogger("boardlog.workers")
 QUEUE_NAME = "boardlog"
 DEADLINE_JOB = "workers.jobs.fire_deadline"
 SCORING_JOB = "workers.jobs.score_game"
+BOT_JOB = "workers.bots.play_bots"
 
 # A job started longer ago than its timeout plus this is not running any more:
 # its worker died (RQ's horse would have been stopped at the timeout).
@@ -52,6 +53,10 @@ KEPT, CREATED, REPLACED, MOVED, FAILED = "kept", "created", "replaced", "moved",
 
 def deadline_job_id(game_id, version: int) -> str:
     return f"deadline-{game_id}-{version}"
+
+
+def bot_job_id(game_id, version: int) -> str:
+    return f"bot-{game_id}-{version}"
 
 
 def scoring_job_id(game_id) -> str:
@@ -97,6 +102,9 @@ class RQScheduler(Scheduler):
     def schedule_scoring(self, game_id: str) -> None:
         self.ensure_scoring(game_id)
 
+    def schedule_bot(self, game_id: str, version: int, at: dt.datetime) -> None:
+        self.ensure_bot(game_id, version, at)
+
     # The same, answering what was done (for the sweeper and its tests)
 
     def ensure_deadline(self, game_id, version: int, at: dt.datetime, now: dt.datetime | None = None) -> str:
@@ -104,6 +112,14 @@ class RQScheduler(Scheduler):
         at = _whole_second_after(at)
         return self._ensure(
             deadline_job_id(game_id, version), DEADLINE_JOB, (str(game_id), int(version)),
+            at if at > now else None, self.deadline_retry, now,
+        )
+
+    def ensure_bot(self, game_id, version: int, at: dt.datetime, now: dt.datetime | None = None) -> str:
+        """The bots' move at ``version`` (``bot-<game>-<version>``), at ``at`` or now if that has passed."""
+        now = now or utcnow()  # no rounding up: a bot promised nobody a time
+        return self._ensure(
+            bot_job_id(game_id, version), BOT_JOB, (str(game_id), int(version)),
             at if at > now else None, self.deadline_retry, now,
         )
 

@@ -3,7 +3,8 @@ from the read models.
 
 For each active game with a deadline, the job ``deadline-<game>-<version>``
 must be on its way (scheduled, or queued now when the deadline has passed);
-for each game awaiting its score, ``score-<game>``. A job that is there
+for each game awaiting its score, ``score-<game>``; for each active game in
+which a seat a bot plays is to act, ``bot-<game>-<version>``. A job that is there
 already is left alone; one that failed for good stays in the failed job
 registry and is reported, so a person sees it; one whose worker died is made
 again. Run at worker start and then periodically by ``workers.runner``.
@@ -21,6 +22,7 @@ from rq.exceptions import StopRequested
 
 from api.environment import env_number
 from api.service import readmodels
+from api.service.lifecycle import bot_delay_seconds
 
 from .scheduling import CREATED, FAILED, MOVED, REPLACED, RQScheduler, utcnow
 
@@ -31,18 +33,19 @@ log = logging.getLogger("boardlog.workers")
 class SweepReport:
     deadlines: Counter = field(default_factory=Counter)  # what was done -> how many
     scoring: Counter = field(default_factory=Counter)
+    bots: Counter = field(default_factory=Counter)
     failed: list[str] = field(default_factory=list)  # job ids left in the failed registry
     errors: int = 0
 
     @property
     def repaired(self) -> int:
-        return sum(c[k] for c in (self.deadlines, self.scoring) for k in (CREATED, REPLACED, MOVED))
+        return sum(c[k] for c in (self.deadlines, self.scoring, self.bots) for k in (CREATED, REPLACED, MOVED))
 
     def summary(self) -> str:
         def part(counter: Counter) -> str:
             return ", ".join(f"{n} {what}" for what, n in sorted(counter.items())) or "none"
 
-        return f"deadlines: {part(self.deadlines)}; scoring: {part(self.scoring)}"
+        return f"deadlines: {part(self.deadlines)}; scoring: {part(self.scoring)}; bots: {part(self.bots)}"
 
 
 # A retry with the same Idempotency-Key acts once within this time; after it,
@@ -56,6 +59,7 @@ def sweep(database_url: str, scheduler: RQScheduler, now: dt.datetime | None = N
     with psycopg.connect(database_url, connect_timeout=10) as conn:
         deadlines = readmodels.pending_deadlines(conn)
         awaiting = readmodels.awaiting_score(conn)
+        bot_turns = readmodels.pending_bot_turns(conn)
         forgotten = readmodels.forget_idempotency_keys(conn, now - IDEMPOTENCY_KEYS_KEPT)
     if forgotten:
         log.info("sweep forgot %d idempotency key(s) older than %s", forgotten, IDEMPOTENCY_KEYS_KEPT)
@@ -63,6 +67,10 @@ def sweep(database_url: str, scheduler: RQScheduler, now: dt.datetime | None = N
     for game_id, version, deadline in deadlines:
         _count(report, report.deadlines, lambda: scheduler.ensure_deadline(game_id, version, deadline, now),
                f"deadline-{game_id}-{version}")
+    delay = dt.timedelta(seconds=bot_delay_seconds())
+    for game_id, version, since in bot_turns:
+        _count(report, report.bots, lambda: scheduler.ensure_bot(game_id, version, since + delay, now),
+               f"bot-{game_id}-{version}")
     for game_id in awaiting:
         _count(report, report.scoring, lambda: scheduler.ensure_scoring(game_id, now), f"score-{game_id}")
     if report.repaired or report.errors:

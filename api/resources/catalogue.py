@@ -8,6 +8,8 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from domain import games as registry
+from domain.lifecycle import bots
+from domain.lifecycle import decide as lifecycle
 
 from .. import game_schemas
 from ..service.errors import NotFound
@@ -44,6 +46,7 @@ class RulesSchema(ma.Schema):
         metadata={"description": "every version this server plays; a game keeps the one it was created under"},
     )
     command_schemas = ma.fields.Dict(metadata={"description": "JSON schema of each command, by type"})
+    bots = ma.fields.List(ma.fields.String(), metadata={"description": "bot kinds for option bots ({seat: kind})"})
 
 
 class CatalogueSchema(ma.Schema):
@@ -64,7 +67,8 @@ def describe(rules, with_schemas: bool) -> dict:
     from domain.engine import resolve_options
 
     entry = rules.catalogue()
-    entry["options"] = [*entry["options"], TURN_SECONDS]
+    entry["options"] = [*entry["options"], TURN_SECONDS, *lifecycle.described_options()]
+    entry["bots"] = list(bots.kinds(rules.name))
     entry["default_seats"] = list(rules.seats(resolve_options(rules.options, {})))
     if with_schemas:
         spec = current_app.extensions["boardlog"].api.spec.to_dict()

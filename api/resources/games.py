@@ -28,7 +28,10 @@ class CreateGameSchema(ma.Schema):
     options = ma.fields.Dict(
         keys=ma.fields.String(),
         load_default=dict,
-        metadata={"description": "the game's options (GET /v1/rules/{game}) plus turn_seconds, the per-turn deadline"},
+        metadata={"description": "the game's options (GET /v1/rules/{game}) plus the engine's: turn_seconds (the "
+                                 "per-turn deadline), visibility (public or private), abandon_after (timeouts in a "
+                                 "row before a bot takes a seat; 0 never), bots ({seat: kind}), time_bank_seconds, "
+                                 "time_increment_seconds, time_cap_seconds, deadline_per_seat (see the README)"},
     )
     seat = ma.fields.String(load_default=None, allow_none=True, metadata={"description": "the host's seat; the first by default"})
 
@@ -54,6 +57,9 @@ class GameSummarySchema(ma.Schema):
     to_act = ma.fields.List(ma.fields.String(), required=True)
     deadline = ma.fields.DateTime(allow_none=True)
     outcome = ma.fields.String(allow_none=True)
+    bots = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.String(),
+                          metadata={"description": "seats a bot plays, and its kind"})
+    visibility = ma.fields.String(metadata={"enum": ["public", "private"]})
     created_at = ma.fields.DateTime(required=True)
     updated_at = ma.fields.DateTime(required=True)
 
@@ -92,10 +98,11 @@ class Games(MethodView):
     @blp.arguments(GameListArgs, location="query")
     @blp.response(200, GameListSchema)
     def get(self, args):
-        """List games, newest activity first; filter by game, status or player."""
+        """List public games (and the private ones you sit in), newest activity first; filter by game, status or player."""
+        viewer = current_player(required=False)
         with service().pool.connection() as conn:
             rows = readmodels.list_games(
-                conn, args.get("game"), args.get("status"), args.get("player"), args["limit"], args["offset"]
+                conn, args.get("game"), args.get("status"), args.get("player"), args["limit"], args["offset"], viewer
             )
         return {"games": rows}
 

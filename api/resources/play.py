@@ -45,6 +45,21 @@ class ViewArgs(ma.Schema):
     )
 
 
+class SeatClockSchema(ma.Schema):
+    bank_seconds = ma.fields.Float(allow_none=True, required=True,
+                                   metadata={"description": "the seat's time bank as of computed_at; null without banks"})
+    running = ma.fields.Boolean(required=True, metadata={"description": "the seat is to act, so its bank runs down from computed_at"})
+    to_act_since = ma.fields.String(allow_none=True, required=True, metadata={"format": "date-time"})
+    turn_deadline = ma.fields.String(allow_none=True, required=True,
+                                     metadata={"format": "date-time", "description": "since + turn_seconds, with deadline_per_seat"})
+
+
+class ClocksSchema(ma.Schema):
+    computed_at = ma.fields.String(required=True, metadata={"format": "date-time",
+                                                            "description": "when these figures were computed (the last move)"})
+    seats = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.Nested(SeatClockSchema), required=True)
+
+
 class ViewSchema(ma.Schema):
     game_id = ma.fields.UUID(required=True)
     game = ma.fields.String(required=True)
@@ -64,6 +79,12 @@ class ViewSchema(ma.Schema):
         required=True,
         metadata={"description": "the game as you may see it; null before the game starts (its schema is the game's *View)"},
     )
+    bots = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.String(), required=True,
+                          metadata={"description": "seats a bot plays (given to it at creation, resigned or abandoned), and its kind"})
+    resigned = ma.fields.List(ma.fields.String(), required=True, metadata={"description": "seats that resigned, in order"})
+    clocks = ma.fields.Nested(ClocksSchema, allow_none=True, required=True,
+                              metadata={"description": "time banks and per-seat deadlines; null in a game without them"})
+    rematch = ma.fields.UUID(allow_none=True, required=True, metadata={"description": "this game's rematch, once asked for"})
 
 
 class LegalCommandsSchema(ma.Schema):

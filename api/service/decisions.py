@@ -32,6 +32,9 @@ class Scheduler:
     def schedule_scoring(self, game_id: str) -> None:
         pass
 
+    def schedule_bot(self, game_id: str, version: int, at: dt.datetime) -> None:
+        pass
+
 
 def by(player, seat, command_json, session: Session, events: list[Event]) -> Decision:
     meta = metadata(player, seat, command_json, session.version)

@@ -64,3 +64,30 @@ class UnreadableHistory(ServiceError):
     cannot read: a bug in the server, not damage to the record."""
 
     kind = "history-unreadable"
+# A seat's life (api/service/lifecycle.py): each its own kind, under the status it shares.
+
+
+class NotPermitted(Forbidden):
+    """Resign, abort, invite or rematch by a player the game does not allow to."""
+
+    kind = "not-permitted"
+
+
+class WrongStatus(Conflict):
+    """Resign, abort, invite or rematch in a status of the game that forbids it."""
+
+    kind = "wrong-status"
+
+
+class InviteInvalid(Forbidden):
+    kind = "invite-invalid"
+
+
+class InviteSpent(Conflict):
+    kind = "invite-spent"
+
+
+class SeatPlayedByBot(Conflict):
+    """A command from a player whose seat a bot now plays (resigned or abandoned)."""
+
+    kind = "seat-played-by-bot"

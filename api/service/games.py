@@ -20,12 +20,14 @@ from domain import games as registry
 from domain import engine
 from domain import session as sessions
 from domain.engine import DecodeError, Event, IllegalCommand, rng_for
+from domain.lifecycle import decide as lifecycle
 from domain.session import SYSTEM, Session
 from eventstore import WrongExpectedVersion
 
 from . import readmodels
 from . import decisions
 from .decisions import Decision, Scheduler
+from .lifecycle import LifecycleCommands, access_refusals
 from .players import Players
 from .errors import (Conflict, DamagedHistory, Forbidden, IdempotencyMismatch, InvalidRequest, NotFound,
                      PreconditionFailed, ServiceError, UnreadableHistory)
@@ -34,7 +36,7 @@ log = logging.getLogger("boardlog.service")
 
 # Snapshots carry the engine's version of the Session shape in the upper digits
 # and the game's own state version below, so a change of either ignores them.
-SESSION_SHAPE = 2  # 2: Session.rules_version
+SESSION_SHAPE = 3  # 2: Session.rules_version; 3: Session.life
 
 
 def stream_of(game_id) -> str:
@@ -55,7 +57,7 @@ def _rests_at(records, version: int) -> bool:
     return version == len(records) or records[version].metadata.get("decided_at", version) == version
 
 
-class GameService:
+class GameService(LifecycleCommands):
     def __init__(self, store, scheduler: Scheduler | None = None, cache_size: int = 1024, snapshot_every: int = 200):
         self.store = store
         self.pool = store.pool
@@ -239,7 +241,7 @@ class GameService:
                 raise PreconditionFailed(
                     f"the game is at version {session.version}, not {if_match}", version=session.version
                 )
-            decision = decide(rules, session)
+            decision = self.with_clocks(rules, session, decide(rules, session))
             if not decision.events:
                 return session, []
             after = sessions.replay(rules, decision.events, session)
@@ -252,7 +254,7 @@ class GameService:
                     raise Conflict("the game moved twice while deciding; send the command again") from None
                 continue
             self._remember(game_id, after)
-            self._schedule(game_id, after, deadline)
+            self._schedule(game_id, rules, after, deadline)
             return after, decision.events
         raise AssertionError("unreachable")
 
@@ -277,17 +279,16 @@ class GameService:
         return deadline
 
     def _deadline(self, session: Session, to_act) -> dt.datetime | None:
-        seconds = session.options.get("turn_seconds")
-        if not seconds or not to_act:
-            return None
-        return dt.datetime.now(dt.timezone.utc) + dt.timedelta(seconds=seconds)
+        """The earliest deadline of a seat to act (see domain.lifecycle.clocks)."""
+        return self.deadline_of(session, to_act) if to_act else None
 
-    def _schedule(self, game_id, session: Session, deadline: dt.datetime | None) -> None:
+    def _schedule(self, game_id, rules, session: Session, deadline: dt.datetime | None) -> None:
         try:
             if session.status == sessions.SCORING:
                 self.scheduler.schedule_scoring(str(game_id))
             elif deadline is not None:
                 self.scheduler.schedule_deadline(str(game_id), session.version, deadline)
+            self.schedule_bots(game_id, rules, session)
         except Exception:  # the sweeper re-creates what was not scheduled
             log.exception("could not schedule jobs for game %s; the sweeper will", game_id)
 
@@ -296,10 +297,14 @@ class GameService:
     def create(self, player: str, game: str, options: Mapping[str, Any] | None, seat: str | None) -> uuid.UUID:
         rules = self.rules_of(game)
         seed = secrets.token_bytes(32)
-        events = sessions.create(rules, player, options, seed, seat)
+        events = lifecycle.create(rules, player, options, seed, seat)
         game_id = uuid.uuid4()
+        self._insert_game(game_id, rules, events, seed, player, {"type": "CreateGame", "game": game, "seat": seat})
+        return game_id
+
+    def _insert_game(self, game_id, rules, events, seed: bytes, player: str, command: dict) -> None:
         session = sessions.replay(rules, events)
-        meta = decisions.metadata(player, None, {"type": "CreateGame", "game": game, "seat": seat}, 0)
+        meta = decisions.metadata(player, None, command, 0)
         new_events = [decisions.new_event(e, meta) for e in events]
         with self.pool.connection() as conn, conn.transaction():
             readmodels.insert_game(conn, game_id, session, seed)
@@ -308,11 +313,15 @@ class GameService:
         self.store.announce(stream_of(game_id), session.version)
         self._keep_seed(game_id, seed)
         self._remember(game_id, session)
-        return game_id
 
     def join(self, game_id: uuid.UUID, player: str, seat: str | None) -> Session:
         command = {"type": "JoinGame", "seat": seat}
-        return self.execute(game_id, lambda rules, s: decisions.by(player, None, command, s, sessions.join(s, player, seat)))[0]
+
+        def decide(rules, session):
+            with access_refusals():
+                return decisions.by(player, None, command, session, lifecycle.join(session, player, seat))
+
+        return self.execute(game_id, decide)[0]
 
     def leave(self, game_id: uuid.UUID, player: str) -> Session:
         command = {"type": "LeaveGame"}
@@ -356,6 +365,7 @@ class GameService:
             seat = session.seat_of(player)
             if seat is None:
                 raise Forbidden("you hold no seat in this game; spectators cannot send commands")
+            self.check_may_command(session, seat)
             try:
                 command = rules.decode_command(command_json)
             except (DecodeError, TypeError) as error:
@@ -396,32 +406,18 @@ class GameService:
         return row["response"]
 
     def fire_deadline(self, game_id: uuid.UUID, version: int) -> bool:
-        """Time out every seat to act, if the game is still where the deadline
-        was set; a deadline that fires twice or late changes nothing."""
+        """Time out every seat whose deadline passed, if the game is still
+        where the deadline was set; a deadline that fires twice or late
+        changes nothing. Seats timed out too often in a row are abandoned."""
         seed = self.seed(game_id)
 
-        def decide(rules, session):
-            if session.version != version or session.status != sessions.ACTIVE:
-                return Decision([], [])
-            events, metadata = [], []
-            current = session
-            for seat in sorted(sessions.to_act(rules, session)):
-                if current.status != sessions.ACTIVE or seat not in sessions.to_act(rules, current):
-                    continue
-                rng = rng_for(seed + b"/timeout", current.version)
-                command = rules.on_timeout(current.state, seat, rng)
-                batch = sessions.timed_out(rules, current, seat, command, rng_for(seed, current.version), seed)
-                meta = decisions.metadata(SYSTEM, seat, command.to_json(), current.version, timeout=True)
-                events += batch
-                metadata += [meta] * len(batch)
-                current = sessions.replay(rules, batch, current)
-            return Decision(events, metadata)
+        def time_out(rules, current, seat):
+            command = rules.on_timeout(current.state, seat, rng_for(seed + b"/timeout", current.version))
+            batch = sessions.timed_out(rules, current, seat, command, rng_for(seed, current.version), seed)
+            return batch, decisions.metadata(SYSTEM, seat, command.to_json(), current.version, timeout=True)
 
-        try:
-            _, events = self.execute(game_id, decide, if_match=version)
-        except PreconditionFailed:
-            return False
-        return bool(events)
+        return self.seat_by_seat(game_id, version, self.timed_out_seats, time_out,
+                                 lambda rules, current, seats: self.abandonment(game_id, rules, current, seats))
 
     def score(self, game_id: uuid.UUID) -> bool:
         """Append the standings of a game that ended; nothing if already scored."""
@@ -429,7 +425,7 @@ class GameService:
         def decide(rules, session):
             if session.status != sessions.SCORING:
                 return Decision([], [])
-            events = sessions.scored(rules, session)
+            events = lifecycle.scored(rules, session)
             return Decision(events, [decisions.metadata(SYSTEM, None, {"type": "ScoreGame"}, session.version)] * len(events))
 
         _, events = self.execute(game_id, decide)

@@ -14,6 +14,7 @@ from typing import Any, Iterable
 from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 
+from domain.lifecycle.state import LIFECYCLE_EVENTS, SeatReplaced
 from domain.session import SeatLeft, SeatTaken, Session
 
 
@@ -61,8 +62,10 @@ def player_name(conn, player_id) -> str | None:
 
 def insert_game(conn, game_id: uuid.UUID, session: Session, seed: bytes) -> None:
     conn.execute(
-        "insert into games (id, game, status, host, options, version) values (%s, %s, %s, %s, %s, %s)",
-        (game_id, session.game, session.status, session.host, Jsonb(dict(session.options)), session.version),
+        """insert into games (id, game, status, host, options, version, visibility)
+           values (%s, %s, %s, %s, %s, %s, %s)""",
+        (game_id, session.game, session.status, session.host, Jsonb(dict(session.options)), session.version,
+         session.options.get("visibility", "public")),
     )
     conn.execute("insert into game_secrets (game_id, seed) values (%s, %s)", (game_id, seed))
 
@@ -78,6 +81,15 @@ def project(
             )
         elif isinstance(event, SeatLeft):
             conn.execute("delete from game_seats where game_id = %s and seat = %s", (game_id, event.seat))
+        elif isinstance(event, SeatReplaced):
+            conn.execute(
+                """insert into game_seats (game_id, seat, player_id) values (%s, %s, %s)
+                   on conflict (game_id, seat) do update set player_id = excluded.player_id""",
+                (game_id, event.seat, event.player),
+            )
+    if any(isinstance(event, LIFECYCLE_EVENTS) for event in events):
+        conn.execute("update games set bots = %s, visibility = %s where id = %s",
+                     (Jsonb(dict(session.life.bots)), session.options.get("visibility", "public"), game_id))
     conn.execute(
         """update games set status = %s, host = %s, version = %s, to_act = %s, deadline = %s,
                   outcome = %s, updated_at = now()
@@ -93,7 +105,7 @@ def seed_of(conn, game_id) -> bytes | None:
 
 _SUMMARY = """
     select g.id, g.game, g.status, g.host, g.options, g.version, g.to_act, g.deadline, g.outcome,
-           g.created_at, g.updated_at,
+           g.created_at, g.updated_at, g.bots, g.visibility,
            coalesce((select json_agg(json_build_object('seat', s.seat, 'player', s.player_id, 'name', p.name)
                                      order by s.seat)
                      from game_seats s join players p on p.id = s.player_id
@@ -111,8 +123,11 @@ def game_name(conn, game_id) -> str | None:
     return row[0] if row else None
 
 
-def list_games(conn, game: str | None, status: str | None, player, limit: int, offset: int) -> list[dict]:
-    clauses, params = [], []
+def list_games(conn, game: str | None, status: str | None, player, limit: int, offset: int, viewer=None) -> list[dict]:
+    """Public games, and the private games ``viewer`` sits in."""
+    clauses = ["(g.visibility = 'public' or exists (select 1 from game_seats v where v.game_id = g.id "
+               "and v.player_id = %s))"]
+    params: list[Any] = [viewer]
     if game:
         clauses.append("g.game = %s")
         params.append(game)
@@ -131,7 +146,7 @@ def inbox(conn, player_id) -> list[dict]:
     """The player's games: those waiting on the player first, soonest deadline first."""
     sql = """
         select g.id, g.game, g.status, g.version, g.to_act, g.deadline, g.outcome, g.updated_at, s.seat,
-               (g.status = 'active' and s.seat = any(g.to_act)) as your_turn
+               (g.status = 'active' and s.seat = any(g.to_act) and not g.bots ? s.seat) as your_turn
         from game_seats s join games g on g.id = s.game_id
         where s.player_id = %s and g.status <> 'cancelled'
         order by your_turn desc, g.deadline asc nulls last, g.updated_at desc
@@ -142,6 +157,14 @@ def inbox(conn, player_id) -> list[dict]:
 def pending_deadlines(conn) -> list[tuple[Any, int, dt.datetime]]:
     return conn.execute(
         "select id, version, deadline from games where status = 'active' and deadline is not null"
+    ).fetchall()
+
+
+def pending_bot_turns(conn) -> list[tuple[Any, int, dt.datetime]]:
+    """Active games in which a seat that a bot plays is to act."""
+    return conn.execute(
+        """select id, version, updated_at from games
+           where status = 'active' and to_act && array(select jsonb_object_keys(bots))"""
     ).fetchall()
 
 

@@ -42,6 +42,11 @@ Decisions made where the rulebook and brief are silent:
   his showing the crowned cards on a jewel victory need no command.
 - Timeouts: a legal random action, drawn by kind first (type, detective,
   way, trap or not); a Lind who could move hides only one time in ten.
+- Leaving the game: Lind resigning ends it at once, and the detectives win
+  (LindResigned). A detective seat resigning hands its detectives to the
+  detective seats still playing, dealt in seat order (DetectivesHandedOver),
+  and is never to act again; the last detective seat resigning keeps its
+  detectives and a bot plays them. A resigned seat ranks last.
 - Board and card stand-ins live in board.json and cards.json beside this
   module, each file naming its assumptions.
 """

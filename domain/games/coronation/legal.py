@@ -24,7 +24,7 @@ LIND_SEAT = "lind"
 
 
 def controls(state: State, seat: str, detective: Detective) -> bool:
-    if seat == LIND_SEAT or seat not in state.seats:
+    if seat == LIND_SEAT or seat not in state.seats or seat in state.retired:
         return False
     return state.shared or detective.seat == seat
 

@@ -205,6 +205,20 @@ class LindWon(Event):
     reason: str  # "jewels" or "time"
 
 
+@dataclass(frozen=True)
+class LindResigned(Event):
+    """Lind's seat resigned: the detectives win."""
+
+
+@dataclass(frozen=True)
+class DetectivesHandedOver(Event):
+    """A detective seat resigned: ``control`` gives each of its detectives to
+    another detective seat (empty when no other seat is left: a bot plays it)."""
+
+    seat: str
+    control: tuple[tuple[str, str], ...]  # (detective, seat) pairs
+
+
 EVENTS = (
     GameStarted,
     DetectiveEquipped,
@@ -220,4 +234,6 @@ EVENTS = (
     TurnEnded,
     LindCaught,
     LindWon,
+    LindResigned,
+    DetectivesHandedOver,
 )

@@ -7,7 +7,7 @@ import random
 from dataclasses import replace
 from typing import Any, Mapping
 
-from ...engine import Option, Rules, Standing, not_your_turn, rank_by
+from ...engine import Option, Resignation, Rules, Standing, not_your_turn, rank_by
 from . import messages as m
 from .data import BOARD
 from .decide import decide
@@ -36,7 +36,7 @@ class CoronationRules(Rules):
     )
     commands = m.COMMANDS
     events = m.EVENTS
-    state_version = 2  # 2: State.decoys and State.decoys_stay_closed
+    state_version = 3  # 2: State.decoys and State.decoys_stay_closed; 3: State.retired
     versions = {
         1: "as first released: a decoy location whose card an extraordinary move took off the table is open "
            "to Lind again",
@@ -100,6 +100,19 @@ class CoronationRules(Rules):
 
     def outcome(self, state: State | None) -> str | None:
         return state.result if state is not None and state.phase == OVER else None
+
+    def resign(self, state: State, seat: str) -> Resignation:
+        """Lind resigns: the detectives win. A detective seat hands its
+        detectives to the detective seats still playing, in turn (seat order),
+        or, when none is left, keeps them and a bot plays them."""
+        if seat == LIND_SEAT:
+            return Resignation((m.LindResigned(),), bot=False, last_standing_wins=False)
+        others = [s for s in state.seats if s not in (LIND_SEAT, seat) and s not in state.retired]
+        if not others:
+            return Resignation((), bot=True, last_standing_wins=False)
+        mine = [d.id for d in state.detectives if d.seat == seat]
+        control = tuple((detective, others[n % len(others)]) for n, detective in enumerate(mine))
+        return Resignation((m.DetectivesHandedOver(seat, control),), bot=False, last_standing_wins=False)
 
     def score(self, state: State) -> list[Standing]:
         points = {seat: int((seat == LIND_SEAT) == (state.winner == LIND_SEAT)) for seat in state.seats}

@@ -68,6 +68,7 @@ class State:
     # Rules version 2 on: a decoy location stays closed to Lind for the rest of
     # the game. Set from the Rules object's version when the state is created.
     decoys_stay_closed: bool = True
+    retired: tuple[str, ...] = ()  # detective seats that resigned and handed their detectives over
 
     def detective(self, detective_id: str) -> Detective | None:
         for detective in self.detectives:
@@ -301,6 +302,17 @@ def _won(state: State, e: m.LindWon) -> State:
     return replace(state, phase=OVER, winner="lind", result=result)
 
 
+def _lind_resigned(state: State, e: m.LindResigned) -> State:
+    return replace(state, phase=OVER, winner="detectives", result="The detectives win: Doctor Lind resigned")
+
+
+def _handed_over(state: State, e: m.DetectivesHandedOver) -> State:
+    control = dict(e.control)
+    detectives = tuple(replace(d, seat=control.get(d.id, d.seat)) for d in state.detectives)
+    retired = state.retired + (e.seat,) if e.control or state.shared else state.retired
+    return replace(state, detectives=detectives, retired=retired)
+
+
 _HANDLERS = {
     m.GameStarted: _started,
     m.DetectiveEquipped: _equipped,
@@ -316,4 +328,6 @@ _HANDLERS = {
     m.TurnEnded: _turn_ended,
     m.LindCaught: _caught,
     m.LindWon: _won,
+    m.LindResigned: _lind_resigned,
+    m.DetectivesHandedOver: _handed_over,
 }

@@ -37,6 +37,11 @@ Decisions where the rulebook and the brief are silent:
 - Death may take any card of the discard pile, another Death included.
 - Justice and the Chariot may hit the neighbourhood of the rogue just placed;
   the action of that neighbourhood stays available.
+
+Leaving the game (domain.lifecycle): a seat that resigns leaves the standings
+ranked last (after every seat still playing; of two that resigned, the later
+ranks higher) and a bot plays its turns to the end. When every seat but one
+has resigned, the game ends at once and that seat wins.
 """
 
 from .rules import CourtOfMiraclesRules

@@ -45,6 +45,11 @@ Decisions where the rulebook and the brief are silent:
   the same way (DoomFell, reason "no_adventure_left").
 - Standings: the last Elder King first, then the other heroes by how long they
   lasted in the Endgame.
+
+Leaving the game (domain.lifecycle): a seat that resigns leaves the standings
+ranked last (after every seat still playing; of two that resigned, the later
+ranks higher) and a bot plays its turns to the end. When every seat but one
+has resigned, the game ends at once and that seat wins.
 """
 
 from .rules import RuneboundRules

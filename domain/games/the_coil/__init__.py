@@ -51,6 +51,11 @@ are in data.json, each named there as an assumption):
 - Tactic "swap two dice" (swap_pip, data.json): exchanging two dice of one
   colour in one's own reserves would change nothing, so it moves one pip: the
   first named die +1, the second -1 (both wrap).
+
+Leaving the game (domain.lifecycle): a seat that resigns leaves the standings
+ranked last (after every seat still playing; of two that resigned, the later
+ranks higher) and a bot plays its turns to the end. When every seat but one
+has resigned, the game ends at once and that seat wins.
 """
 
 from .rules import TheCoilRules

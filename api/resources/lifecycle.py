@@ -1,0 +1,124 @@
+"""A seat's life in a running game: resign, abort, invites (a private
+lobby's seats, or a replacement for a seat a bot plays) and rematches."""
+
+from __future__ import annotations
+
+import marshmallow as ma
+from flask import url_for
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from ..auth import BEARER, current_player
+from ..context import service
+from ..errors import ProblemSchema
+from ..service.games import parse_game_id
+from .games import GameSummarySchema, summary
+
+blp = Blueprint("lifecycle", __name__, url_prefix="/v1/games",
+                description="Resign, abort, invite a player or a replacement, ask for a rematch")
+
+PROBLEM = "application/problem+json"
+
+
+def _problems(*pairs):
+    """``@blp.alt_response`` for each (status, what it means here)."""
+    def decorate(func):
+        for status, description in reversed(pairs):
+            func = blp.alt_response(status, schema=ProblemSchema, content_type=PROBLEM, description=description)(func)
+        return func
+    return decorate
+
+
+_UNAUTHORIZED = (401, "no token, or an unknown one")
+_NOT_FOUND = (404, "no such game")
+
+
+class InviteRequestSchema(ma.Schema):
+    seat = ma.fields.String(
+        load_default=None, allow_none=True,
+        metadata={"description": "in the lobby, the seat the invitee takes (any free seat when absent); in a running "
+                                 "game, the seat a bot plays that the invitee takes over (required)"},
+    )
+
+
+class InviteSchema(ma.Schema):
+    game_id = ma.fields.UUID(required=True)
+    seat = ma.fields.String(allow_none=True, required=True)
+    code = ma.fields.String(required=True, metadata={"description": "single use; shown once (only its sha256 is kept)"})
+
+
+class RedeemSchema(ma.Schema):
+    code = ma.fields.String(required=True, validate=ma.validate.Length(1, 200),
+                            metadata={"description": "an invite code from the game's host"})
+
+
+@blp.route("/<game_id>/resign")
+class Resign(MethodView):
+    @blp.doc(security=BEARER, operationId="resignSeat")
+    @blp.response(200, GameSummarySchema)
+    @_problems(_UNAUTHORIZED, (403, "you hold no seat in this game"), _NOT_FOUND,
+               (409, "the game is not running, or you resigned already"))
+    def post(self, game_id):
+        """Resign your seat. What follows is the game's to say (its rules'
+        docstring): the other side wins a two-sided game; in a multiplayer game
+        you rank last and a bot plays your turns."""
+        gid = parse_game_id(game_id)
+        service().resign(gid, current_player())
+        return summary(gid)
+
+
+@blp.route("/<game_id>/abort")
+class Abort(MethodView):
+    @blp.doc(security=BEARER, operationId="abortGame")
+    @blp.response(200, GameSummarySchema)
+    @_problems(_UNAUTHORIZED, (403, "you hold no seat in this game"), _NOT_FOUND,
+               (409, "the game is not running, or every seat has acted once already"))
+    def post(self, game_id):
+        """End a running game with no result, before every seat has acted once."""
+        gid = parse_game_id(game_id)
+        service().abort(gid, current_player())
+        return summary(gid)
+
+
+@blp.route("/<game_id>/invites")
+class Invites(MethodView):
+    @blp.doc(security=BEARER, operationId="createInvite")
+    @blp.arguments(InviteRequestSchema)
+    @blp.response(201, InviteSchema)
+    @_problems(_UNAUTHORIZED, (403, "only the host may invite"), _NOT_FOUND,
+               (409, "the seat is taken or played by its player, or the game is over"),
+               (422, "no such seat, or no seat named in a running game"))
+    def post(self, body, game_id):
+        """A single-use invite code (host only): to a seat of the lobby (the
+        only way into a private game), or to take over a seat a bot plays."""
+        gid = parse_game_id(game_id)
+        _, code = service().invite(gid, current_player(), body["seat"])
+        return {"game_id": gid, "seat": body["seat"], "code": code}, 201
+
+
+@blp.route("/<game_id>/invites/redeem")
+class Redeem(MethodView):
+    @blp.doc(security=BEARER, operationId="redeemInvite")
+    @blp.arguments(RedeemSchema)
+    @blp.response(200, GameSummarySchema)
+    @_problems(_UNAUTHORIZED, (403, "not an invite code of this game"), _NOT_FOUND,
+               (409, "the code was used already, the seat is no longer open, or you sit elsewhere"))
+    def post(self, body, game_id):
+        """Take the seat an invite code opens: a lobby seat, or a seat a bot
+        plays (you then see everything that seat has seen)."""
+        gid = parse_game_id(game_id)
+        service().redeem(gid, current_player(), body["code"])
+        return summary(gid)
+
+
+@blp.route("/<game_id>/rematch")
+class Rematch(MethodView):
+    @blp.doc(security=BEARER, operationId="createRematch")
+    @blp.response(201, GameSummarySchema)
+    @_problems(_UNAUTHORIZED, (403, "you did not play this game"), _NOT_FOUND,
+               (409, "the game is not finished, or has its rematch already"))
+    def post(self, game_id):
+        """A new game with the same seats, options and bots and a new seed;
+        you host it at your seat, every other seat is kept for its player."""
+        new_id = service().rematch(parse_game_id(game_id), current_player())
+        return summary(new_id), 201, {"Location": url_for("games.Game", game_id=new_id)}

@@ -1,0 +1,139 @@
+"""Correspondence time banks, and per-seat turn deadlines.
+
+Options, beside ``turn_seconds`` (all off by default):
+
+- ``time_bank_seconds``: each seat's bank at the start (60 s to 90 days);
+- ``time_increment_seconds``: what a seat gains for each move it makes itself
+  (0 to 30 days; a timeout or a bot's move gains nothing);
+- ``time_cap_seconds``: the most a bank may hold (from the bank to 365 days;
+  the starting bank by default);
+- ``deadline_per_seat``: ``turn_seconds`` counts from when that seat became one
+  to act, not from the last commit of any seat. This matters in simultaneous
+  phases (The Coil), where before each commit gave the seats still to act a
+  fresh full deadline. Off by default so that games created before keep the
+  deadlines they were created with.
+
+A bank runs only while its seat is to act; in a simultaneous phase each seat
+to act runs its own. The server brings the clock: after each decision of a
+game with clocks, ``ClocksComputed`` records every bank as of that moment and
+since when each seat to act has been to act. A seat's deadline is the
+earliest of ``since + turn_seconds`` (or the commit + ``turn_seconds``
+without ``deadline_per_seat``) and ``at + bank``; when it passes, the game's
+``on_timeout`` acts for that seat (and only for the seats whose deadline
+passed). An empty bank stays empty until the seat's own move adds the
+increment, so a seat out of time is timed out on each of its turns (and then
+abandoned to a bot after ``abandon_after`` of them).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any, Mapping
+
+from ..engine import IllegalCommand
+from .state import ClocksComputed
+
+DAY = 24 * 3600
+LIMITS = {
+    "time_bank_seconds": (60, 90 * DAY),
+    "time_increment_seconds": (0, 30 * DAY),
+    "time_cap_seconds": (60, 365 * DAY),
+}
+CLOCK_OPTIONS = (*LIMITS, "deadline_per_seat")
+
+
+def resolve_clock_options(given: dict) -> dict:
+    """Takes the clock options out of ``given``; checked, defaults filled in."""
+    values = {name: given.pop(name, None) for name in CLOCK_OPTIONS}
+    for name, (low, high) in LIMITS.items():
+        value = values[name]
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high):
+            raise IllegalCommand(f"option {name} must be a whole number of seconds from {low} to {high}, not {value!r}")
+    bank, increment, cap = values["time_bank_seconds"], values["time_increment_seconds"], values["time_cap_seconds"]
+    if bank is None and (increment is not None or cap is not None):
+        raise IllegalCommand("options time_increment_seconds and time_cap_seconds need time_bank_seconds")
+    if bank is not None:
+        values["time_increment_seconds"] = increment or 0
+        values["time_cap_seconds"] = cap = bank if cap is None else cap
+        if cap < bank:
+            raise IllegalCommand(f"option time_cap_seconds ({cap}) may not be less than time_bank_seconds ({bank})")
+    per_seat = values["deadline_per_seat"]
+    if per_seat is None:
+        values["deadline_per_seat"] = False
+    elif not isinstance(per_seat, bool):
+        raise IllegalCommand("option deadline_per_seat must be true or false")
+    return values
+
+
+def clocked(options: Mapping[str, Any]) -> bool:
+    """Whether the game records ClocksComputed after each decision."""
+    return bool(options.get("time_bank_seconds") or (options.get("deadline_per_seat") and options.get("turn_seconds")))
+
+
+def _time(text: str) -> dt.datetime:
+    return dt.datetime.fromisoformat(text)
+
+
+def tick(options: Mapping[str, Any], clocks: ClocksComputed | None, seats, before: frozenset[str],
+         after: frozenset[str], mover: str | None, now: dt.datetime) -> ClocksComputed:
+    """The clocks after a decision taken at ``now``: seats to act ``before``
+    pay the time since the last computation; ``mover`` (a seat that moved
+    itself) gains the increment; seats to act ``after`` run from when they
+    became to act."""
+    bank = options.get("time_bank_seconds")
+    if clocks is None:
+        banks = {seat: float(bank) for seat in seats} if bank else {}
+        since: dict[str, str] = {}
+        last = now
+    else:
+        banks, since, last = dict(clocks.banks), dict(clocks.since), _time(clocks.at)
+    spent = max(0.0, (now - last).total_seconds())
+    if bank:
+        for seat in before & set(since):
+            banks[seat] = max(0.0, banks[seat] - spent)
+        if mover is not None and mover in banks:
+            banks[mover] = min(float(options["time_cap_seconds"]), banks[mover] + options["time_increment_seconds"])
+    stamp = now.isoformat()
+    running = {seat: since[seat] if seat in since and seat != mover else stamp for seat in after}
+    return ClocksComputed(stamp, {seat: round(value, 3) for seat, value in sorted(banks.items())}, dict(sorted(running.items())))
+
+
+def seat_deadlines(options: Mapping[str, Any], clocks: ClocksComputed | None, to_act: frozenset[str],
+                   now: dt.datetime) -> dict[str, dt.datetime]:
+    """Each seat to act's deadline, if it has one."""
+    turn = options.get("turn_seconds")
+    deadlines: dict[str, dt.datetime] = {}
+    for seat in to_act:
+        candidates = []
+        if turn:
+            if options.get("deadline_per_seat") and clocks is not None and seat in clocks.since:
+                candidates.append(_time(clocks.since[seat]) + dt.timedelta(seconds=turn))
+            else:
+                candidates.append(now + dt.timedelta(seconds=turn))
+        if options.get("time_bank_seconds") and clocks is not None and seat in clocks.banks:
+            candidates.append(_time(clocks.at) + dt.timedelta(seconds=clocks.banks[seat]))
+        if candidates:
+            deadlines[seat] = min(candidates)
+    return deadlines
+
+
+def shown(options: Mapping[str, Any], clocks: ClocksComputed | None) -> dict | None:
+    """What views show: each seat's bank as of ``computed_at`` and whether it
+    runs (a running bank was that much at ``computed_at``, and falls since)."""
+    if clocks is None:
+        return None
+    seats = sorted(set(clocks.banks) | set(clocks.since))
+    turn = options.get("turn_seconds") if options.get("deadline_per_seat") else None
+    return {
+        "computed_at": clocks.at,
+        "seats": {
+            seat: {
+                "bank_seconds": clocks.banks.get(seat),
+                "running": seat in clocks.since,
+                "to_act_since": clocks.since.get(seat),
+                "turn_deadline": (_time(clocks.since[seat]) + dt.timedelta(seconds=turn)).isoformat()
+                if turn and seat in clocks.since else None,
+            }
+            for seat in seats
+        },
+    }

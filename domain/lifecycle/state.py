@@ -1,0 +1,161 @@
+"""The seat-life events of a game's stream and how they fold into its Session.
+
+They are engine events (public, shown to every viewer as they are): who
+resigned, aborted or was abandoned, which seats bots play, which invite codes
+were issued (only their sha256) and redeemed, and where a rematch went.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any, Mapping
+
+from ..engine import Event
+
+# The session's statuses that these events move a game to (domain.session
+# defines them; it imports this module, so they are repeated here).
+CANCELLED, SCORING = "cancelled", "scoring"
+
+
+@dataclass(frozen=True)
+class BotSeated(Event):
+    """A bot of ``kind`` takes a seat in the lobby."""
+
+    seat: str
+    kind: str
+
+
+@dataclass(frozen=True)
+class SeatResigned(Event):
+    """``bot``: the bot kind that plays the seat's turns from now on, or None
+    when the game needs none (the game ends, or its pieces went to other seats)."""
+
+    seat: str
+    player: str
+    bot: str | None
+
+
+@dataclass(frozen=True)
+class GameAborted(Event):
+    seat: str
+    player: str
+
+
+@dataclass(frozen=True)
+class SeatAbandoned(Event):
+    seat: str
+    player: str
+    timeouts: int
+    bot: str
+
+
+@dataclass(frozen=True)
+class InviteIssued(Event):
+    """A single-use invite code, by its sha256: ``seat`` None is a lobby
+    seat of a private game, a seat name is a replacement for that seat."""
+
+    seat: str | None
+    code_sha256: str
+
+
+@dataclass(frozen=True)
+class InviteRedeemed(Event):
+    code_sha256: str
+    player: str
+
+
+@dataclass(frozen=True)
+class SeatReplaced(Event):
+    """The seat changed hands: a bot or a vanished player gives it up to ``player``."""
+
+    seat: str
+    player_before: str | None
+    player: str
+
+
+@dataclass(frozen=True)
+class RematchInvited(Event):
+    """This game is a rematch of ``of_game``; each listed seat is kept for its player."""
+
+    of_game: str
+    invited: Mapping[str, str]
+
+
+@dataclass(frozen=True)
+class RematchCreated(Event):
+    """Appended to a finished game: its rematch is the game ``game_id``."""
+
+    game_id: str
+
+
+@dataclass(frozen=True)
+class ClocksComputed(Event):
+    """Each seat's time bank in seconds as of ``at`` (ISO 8601, UTC), and
+    since when each seat to act has been to act (its bank runs from then)."""
+
+    at: str
+    banks: Mapping[str, float]
+    since: Mapping[str, str]
+
+
+LIFECYCLE_EVENTS = (
+    BotSeated,
+    SeatResigned,
+    GameAborted,
+    SeatAbandoned,
+    InviteIssued,
+    InviteRedeemed,
+    SeatReplaced,
+    RematchInvited,
+    RematchCreated,
+    ClocksComputed,
+)
+
+
+@dataclass(frozen=True)
+class Life:
+    bots: Mapping[str, str] = field(default_factory=dict)  # seat -> the bot kind playing it
+    resigned: tuple[str, ...] = ()  # in the order they resigned
+    abandoned: tuple[str, ...] = ()
+    invites: Mapping[str, str | None] = field(default_factory=dict)  # open code sha256 -> seat (None: lobby)
+    spent: frozenset[str] = frozenset()  # redeemed code sha256s
+    reserved: Mapping[str, str] = field(default_factory=dict)  # rematch: seat -> invited player
+    rematch_of: str | None = None
+    rematch: str | None = None
+    clocks: ClocksComputed | None = None
+
+    def plays(self, seat: str) -> str | None:
+        """The bot kind that plays ``seat``, if a bot does."""
+        return self.bots.get(seat)
+
+
+def fold(session: Any, event: Event) -> Any:
+    """The session after one of these events (its version already counted)."""
+    life: Life = session.life
+    if isinstance(event, BotSeated):
+        return replace(session, life=replace(life, bots={**life.bots, event.seat: event.kind}))
+    if isinstance(event, SeatResigned):
+        bots = {**life.bots, event.seat: event.bot} if event.bot else dict(life.bots)
+        return replace(session, life=replace(life, bots=bots, resigned=(*life.resigned, event.seat)))
+    if isinstance(event, GameAborted):
+        return replace(session, status=CANCELLED, outcome=f"aborted by {event.seat} before every seat had acted")
+    if isinstance(event, SeatAbandoned):
+        return replace(session, life=replace(
+            life, bots={**life.bots, event.seat: event.bot}, abandoned=(*life.abandoned, event.seat)))
+    if isinstance(event, InviteIssued):
+        return replace(session, life=replace(life, invites={**life.invites, event.code_sha256: event.seat}))
+    if isinstance(event, InviteRedeemed):
+        invites = {code: seat for code, seat in life.invites.items() if code != event.code_sha256}
+        return replace(session, life=replace(life, invites=invites, spent=life.spent | {event.code_sha256}))
+    if isinstance(event, SeatReplaced):
+        bots = {seat: kind for seat, kind in life.bots.items() if seat != event.seat}
+        abandoned = tuple(seat for seat in life.abandoned if seat != event.seat)
+        return replace(session, players={**session.players, event.seat: event.player},
+                       life=replace(life, bots=bots, abandoned=abandoned))
+    if isinstance(event, RematchInvited):
+        return replace(session, life=replace(life, rematch_of=event.of_game, reserved=dict(event.invited)))
+    if isinstance(event, RematchCreated):
+        return replace(session, life=replace(life, rematch=event.game_id))
+    if isinstance(event, ClocksComputed):
+        return replace(session, life=replace(life, clocks=event))
+    raise AssertionError(f"not a lifecycle event: {event!r}")

@@ -1,0 +1,68 @@
+"""Time banks and per-seat deadlines through the command path: the figures
+a view shows and the deadline a game keeps."""
+
+from __future__ import annotations
+
+import random
+import uuid
+
+from tests.api.conftest import started_game
+from tests.api.test_lifecycle import act_until, summary
+
+DAY = 86400
+
+
+def _simultaneous(players, options):
+    ada, bob, cy = players
+    game_id = started_game([ada, bob, cy], "the-coil", {"players": 3, "turn_seconds": DAY, **options})
+    by_seat = {"p1": ada, "p2": bob, "p3": cy}
+    act_until(by_seat, game_id, lambda view: len(view["to_act"]) == 3, random.Random(8))
+    return game_id, by_seat
+
+
+def test_with_deadline_per_seat_a_seat_s_deadline_stays_when_another_seat_acts_in_a_simultaneous_phase(players):
+    game_id, by_seat = _simultaneous(players(3), {"deadline_per_seat": True})
+    before = summary(by_seat["p1"], game_id)["deadline"]
+    clocks = by_seat["p1"].view(game_id).json["clocks"]
+    since = {seat: c["to_act_since"] for seat, c in clocks["seats"].items() if c["running"]}
+    player = by_seat["p2"]
+    assert player.act(game_id, player.legal(game_id)[0]).status_code == 200
+
+    after = by_seat["p1"].view(game_id).json
+    assert "p2" not in after["to_act"] and {"p1", "p3"} <= set(after["to_act"])
+    assert {seat: after["clocks"]["seats"][seat]["to_act_since"] for seat in ("p1", "p3")} == \
+        {seat: since[seat] for seat in ("p1", "p3")}
+    assert summary(by_seat["p1"], game_id)["deadline"] == before
+
+
+def test_without_the_option_each_commit_still_gives_the_seats_a_fresh_deadline(players):
+    game_id, by_seat = _simultaneous(players(3), {})
+    before = summary(by_seat["p1"], game_id)["deadline"]
+    player = by_seat["p2"]
+    assert player.act(game_id, player.legal(game_id)[0]).status_code == 200
+    assert summary(by_seat["p1"], game_id)["deadline"] > before
+    assert by_seat["p1"].view(game_id).json["clocks"] is None
+
+
+def test_a_time_bank_is_shown_in_views_and_gains_the_increment_for_a_move(players):
+    ada, bob = players(2)
+    game_id = started_game([ada, bob], "cronberg",
+                           {"players": 2, "time_bank_seconds": DAY, "time_increment_seconds": DAY,
+                            "time_cap_seconds": 2 * DAY})
+    view = ada.view(game_id).json
+    banks = {seat: c["bank_seconds"] for seat, c in view["clocks"]["seats"].items()}
+    assert banks == {"p1": DAY, "p2": DAY}
+    first = view["to_act"][0]
+    assert view["clocks"]["seats"][first]["running"] and summary(ada, game_id)["deadline"] is not None
+    mover = {"p1": ada, "p2": bob}[first]
+    assert mover.act(game_id, mover.legal(game_id)[0]).status_code == 200
+    bank = ada.view(game_id).json["clocks"]["seats"][first]["bank_seconds"]
+    assert DAY < bank <= 2 * DAY  # a day less the seconds the move took, plus a day
+
+
+def test_a_deadline_job_before_a_seat_s_own_deadline_times_nobody_out(players, service):
+    game_id, by_seat = _simultaneous(players(3), {"deadline_per_seat": True})
+    gid = uuid.UUID(game_id)
+    version = service.load(gid)[1].version
+    assert not service.fire_deadline(gid, version)
+    assert service.load(gid)[1].version == version

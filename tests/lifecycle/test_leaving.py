@@ -1,0 +1,216 @@
+"""Resign, abort and abandonment, decided in the domain: given a session,
+when a seat leaves, then these events (or a refusal that says why)."""
+
+from __future__ import annotations
+
+import pytest
+
+from domain import session as sessions
+from domain.lifecycle import decide as lifecycle
+from domain.lifecycle.state import GameAborted, SeatAbandoned, SeatResigned
+
+from .support import Game, started
+
+
+def scored(table: Game) -> list[dict]:
+    table.apply(lifecycle.scored(table.rules, table.session))
+    return list(table.session.standings)
+
+
+# Coronation: two-sided
+
+
+@pytest.mark.parametrize("detective_seats", [1, 2])
+def test_coronation_lind_resigning_ends_the_game_and_the_detectives_win(detective_seats):
+    table = started("coronation", {"detective_seats": detective_seats})
+    events = table.apply(lifecycle.resign(table.rules, table.session, table.player("lind"), table.seed))
+    assert [type(e).__name__ for e in events] == ["SeatResigned", "LindResigned", "GameOver"]
+    assert table.session.status == sessions.SCORING
+    assert "detectives win" in table.session.outcome
+    ranks = {s["seat"]: s["rank"] for s in scored(table)}
+    assert ranks == {**{f"detective-{n}": 1 for n in range(1, detective_seats + 1)}, "lind": detective_seats + 1}
+
+
+def test_coronation_a_detective_seat_resigning_hands_its_detectives_to_the_other_detective_seats():
+    table = started("coronation", {"detective_seats": 3})
+    mine = [d.id for d in table.session.state.detectives if d.seat == "detective-2"]
+    events = table.apply(lifecycle.resign(table.rules, table.session, table.player("detective-2"), table.seed))
+    assert events[0] == SeatResigned("detective-2", table.player("detective-2"), None)
+    assert type(events[1]).__name__ == "DetectivesHandedOver"
+    seats = {d.id: d.seat for d in table.session.state.detectives}
+    assert all(seats[d] in ("detective-1", "detective-3") for d in mine)
+    assert "detective-2" not in table.to_act
+    assert "detective-2" not in table.session.life.bots
+    assert table.session.status == sessions.ACTIVE
+
+
+def test_coronation_the_last_detective_seat_resigning_leaves_its_detectives_to_a_bot():
+    table = started("coronation", {"detective_seats": 2})
+    table.apply(lifecycle.resign(table.rules, table.session, table.player("detective-1"), table.seed))
+    events = table.apply(lifecycle.resign(table.rules, table.session, table.player("detective-2"), table.seed))
+    assert events == [SeatResigned("detective-2", table.player("detective-2"), events[0].bot)]
+    assert events[0].bot in ("random", "heuristic")
+    assert table.session.life.plays("detective-2") is not None
+    assert table.to_act == {"detective-2"}  # setup: it places every detective now
+
+
+def test_coronation_a_resigned_detective_seat_ranks_last_when_the_detectives_win():
+    table = started("coronation", {"detective_seats": 2})
+    table.apply(lifecycle.resign(table.rules, table.session, table.player("detective-1"), table.seed))
+    table.apply(lifecycle.resign(table.rules, table.session, table.player("lind"), table.seed))
+    assert {s["seat"]: s["rank"] for s in scored(table)} == {"detective-2": 1, "lind": 2, "detective-1": 3}
+
+
+# Multiplayer
+
+
+@pytest.mark.parametrize("game", ["cronberg", "court-of-miracles", "the-coil", "runebound"])
+def test_multiplayer_a_resigned_seat_is_played_by_a_bot_and_ranked_last(game):
+    table = started(game, {"players": 3})
+    events = table.apply(lifecycle.resign(table.rules, table.session, table.player("p1"), table.seed))
+    assert events == [SeatResigned("p1", table.player("p1"), events[0].bot)] and events[0].bot
+    assert table.session.life.plays("p1") == events[0].bot
+    assert table.session.status == sessions.ACTIVE
+    # Played to the end by whoever is to act (the bot's seat too), then scored.
+    while table.session.status == sessions.ACTIVE:
+        table.move()
+    standings = scored(table)
+    assert standings[-1] == {"seat": "p1", "rank": 3, "score": None, "detail": {"resigned": True}}
+    assert {s["rank"] for s in standings[:2]} <= {1, 2}
+
+
+def test_multiplayer_when_every_seat_but_one_has_resigned_that_seat_wins_at_once():
+    table = started("court-of-miracles", {"players": 3})
+    table.apply(lifecycle.resign(table.rules, table.session, table.player("p3"), table.seed))
+    events = table.apply(lifecycle.resign(table.rules, table.session, table.player("p1"), table.seed))
+    assert isinstance(events[-1], sessions.GameOver) and "p2 wins" in events[-1].outcome
+    assert events[-1].seed == table.seed.hex()
+    assert [(s["seat"], s["rank"]) for s in scored(table)] == [("p2", 1), ("p1", 2), ("p3", 3)]
+
+
+@pytest.mark.parametrize("game", ["cronberg", "court-of-miracles", "the-coil", "runebound"])
+def test_two_player_multiplayer_games_end_when_one_side_resigns(game):
+    table = started(game, {"players": 2})
+    table.apply(lifecycle.resign(table.rules, table.session, table.player("p2"), table.seed))
+    assert table.session.status == sessions.SCORING
+    assert [(s["seat"], s["rank"]) for s in scored(table)] == [("p1", 1), ("p2", 2)]
+
+
+def test_resigning_twice_before_the_start_or_without_a_seat_is_refused():
+    table = Game("cronberg", {"players": 2})
+    with pytest.raises(lifecycle.NotNow, match="has not started"):
+        lifecycle.resign(table.rules, table.session, "player-1", table.seed)
+    table.fill_and_start()
+    with pytest.raises(lifecycle.NotAllowed, match="no seat"):
+        lifecycle.resign(table.rules, table.session, "stranger", table.seed)
+    table = started("cronberg", {"players": 3})
+    table.apply(lifecycle.resign(table.rules, table.session, table.player("p2"), table.seed))
+    with pytest.raises(lifecycle.NotNow, match="resigned from this game already"):
+        lifecycle.resign(table.rules, table.session, table.player("p2"), table.seed)
+
+
+# Abort
+
+
+def test_any_seat_may_abort_before_every_seat_has_acted_and_the_game_ends_with_no_result():
+    table = started("cronberg", {"players": 3})
+    events = table.apply(lifecycle.abort(table.session, table.player("p3"), acted={"p1"}))
+    assert events == [GameAborted("p3", table.player("p3"))]
+    assert table.session.status == sessions.CANCELLED
+    assert "aborted by p3" in table.session.outcome and table.session.standings is None
+
+
+def test_abort_is_refused_once_every_seat_has_acted():
+    table = started("cronberg", {"players": 2})
+    with pytest.raises(lifecycle.NotNow, match="can no longer be aborted"):
+        lifecycle.abort(table.session, table.player("p1"), acted={"p1", "p2"})
+
+
+def test_history_counts_acting_seats_and_runs_of_timeouts_that_a_replacement_restarts():
+    acted, streak = lifecycle.history([
+        (None, False, False), ("p1", False, False), ("p2", True, False), ("p2", True, False),
+        ("p1", True, False), ("p1", False, False), ("p2", True, False), ("p2", False, True), ("p2", True, False),
+    ])
+    assert acted == {"p1", "p2"}
+    assert streak == {"p1": 0, "p2": 1}
+
+
+# Abandonment
+
+
+def test_a_seat_is_abandoned_to_a_bot_after_the_option_s_consecutive_timeouts():
+    table = started("cronberg", {"players": 2, "abandon_after": 2})
+    assert lifecycle.abandon(table.rules, table.session, "p1", 1) == []
+    events = lifecycle.abandon(table.rules, table.session, "p1", 2)
+    assert events == [SeatAbandoned("p1", table.player("p1"), 2, events[0].bot)]
+    table.apply(events)
+    assert table.session.life.plays("p1") and table.session.life.abandoned == ("p1",)
+    assert lifecycle.abandon(table.rules, table.session, "p1", 3) == []  # a bot is never abandoned
+
+
+def test_abandon_after_zero_never_abandons_and_three_is_the_default():
+    never = started("cronberg", {"players": 2, "abandon_after": 0})
+    assert lifecycle.abandon(never.rules, never.session, "p1", 50) == []
+    default = started("cronberg", {"players": 2})
+    assert default.session.options["abandon_after"] == 3
+    assert lifecycle.abandon(default.rules, default.session, "p1", 2) == []
+    assert lifecycle.abandon(default.rules, default.session, "p1", 3)
+
+
+def test_an_abandoned_seat_keeps_its_score_marked_abandoned():
+    table = started("cronberg", {"players": 2})
+    table.apply(lifecycle.abandon(table.rules, table.session, "p2", 3))
+    while table.session.status == sessions.ACTIVE:
+        table.move()
+    standings = {s["seat"]: s for s in scored(table)}
+    assert standings["p2"]["detail"].get("abandoned") is True
+    assert standings["p2"]["score"] is not None
+
+
+# Creation options
+
+
+@pytest.mark.parametrize("options, words", [
+    ({"bots": {"p2": "grandmaster"}}, "no bot 'grandmaster'"),
+    ({"bots": {"p9": "random"}}, "no seat 'p9'"),
+    ({"bots": {"p1": "random"}}, "host's"),
+    ({"bots": ["p2"]}, "must map seats"),
+    ({"abandon_after": -1}, "abandon_after"),
+    ({"abandon_after": True}, "abandon_after"),
+    ({"visibility": "secret"}, "visibility"),
+    ({"time_bank_seconds": 10}, "time_bank_seconds"),
+    ({"time_bank_seconds": 91 * 86400}, "time_bank_seconds"),
+    ({"time_increment_seconds": 3600}, "need time_bank_seconds"),
+    ({"time_bank_seconds": 86400, "time_cap_seconds": 3600}, "may not be less"),
+    ({"time_bank_seconds": 86400, "time_increment_seconds": -5}, "time_increment_seconds"),
+    ({"deadline_per_seat": "yes"}, "deadline_per_seat"),
+])
+def test_unknown_bots_and_out_of_range_lifecycle_options_are_refused_at_creation(options, words):
+    with pytest.raises(Exception, match=words):
+        Game("cronberg", {"players": 3, **options})
+
+
+def test_a_bot_seat_counts_as_filled_at_the_start_and_cannot_be_joined():
+    table = Game("cronberg", {"players": 3, "bots": {"p3": "random"}})
+    table.apply(sessions.join(table.session, "player-2", None))
+    with pytest.raises(sessions.LobbyRefusal, match="every seat is taken"):
+        sessions.join(table.session, "player-3", None)
+    table.apply(sessions.start(table.rules, table.session, "player-1", __import__("random").Random(0)))
+    assert table.session.status == sessions.ACTIVE and table.session.life.plays("p3") == "random"
+
+
+def test_a_private_game_s_rematch_lets_its_invited_players_in_without_a_code_and_nobody_else():
+    table = started("cronberg", {"players": 3, "visibility": "private"})
+    table.apply(lifecycle.resign(table.rules, table.session, table.player("p2"), table.seed))
+    table.apply(lifecycle.resign(table.rules, table.session, table.player("p3"), table.seed))
+    table.apply(lifecycle.scored(table.rules, table.session))
+    events = lifecycle.rematch(table.rules, table.session, table.player("p3"), "old-game", b"another-seed")
+    rematch = sessions.replay(table.rules, events)
+    assert rematch.host == table.player("p3") and rematch.players == {"p3": table.player("p3")}
+    assert rematch.options["visibility"] == "private"
+    assert rematch.life.reserved == {"p1": table.player("p1"), "p2": table.player("p2")}
+    with pytest.raises(lifecycle.NotAllowed, match="private"):
+        lifecycle.join(rematch, "stranger", None)
+    assert lifecycle.join(rematch, table.player("p1"), None) == [sessions.SeatTaken("p1", table.player("p1"))]
+    with pytest.raises(lifecycle.NotAllowed, match="kept for"):
+        lifecycle.join(rematch, table.player("p1"), "p2")
