@@ -18,6 +18,7 @@ from domain.engine import IllegalCommand
 
 from . import errors, game_schemas
 from .auth import SECURITY_SCHEME
+from .contract import ProblemsPlugin
 from .context import Boardlog
 from .limits import RateLimiter
 from .service.errors import InvalidRequest, ServiceError
@@ -96,13 +97,16 @@ def create_app(config: dict | None = None, service: GameService | None = None, r
     )
     if service is None and not offline:
         service, redis = _connect(app.config)
-    api = BoardlogApi(app, spec_kwargs={"marshmallow_plugin": MarshmallowPlugin(schema_name_resolver=schema_name)})
+    api = BoardlogApi(app, spec_kwargs={
+        "marshmallow_plugin": MarshmallowPlugin(schema_name_resolver=schema_name),
+        "extra_plugins": [ProblemsPlugin()],
+    })
     app.extensions["boardlog"] = Boardlog(service=service, redis=redis, api=api)
     _document_games(api)
 
-    from .resources import audit, catalogue, games, health, play, players
+    from .resources import audit, catalogue, games, health, play, players, problems
 
-    for blueprint in (players.blp, catalogue.blp, games.blp, play.blp, audit.blp):
+    for blueprint in (players.blp, catalogue.blp, games.blp, play.blp, audit.blp, problems.blp):
         api.register_blueprint(blueprint)
     app.register_blueprint(health.blp)
 

@@ -87,12 +87,19 @@ def view_schema(game: str) -> type[ma.Schema]:
     return type(f"{camel(game)}View", (written,), {"Meta": type("Meta", (), {"unknown": ma.INCLUDE})})
 
 
+UNKNOWN_TYPE = "type"
+
+
 def validate_command(game: str, body) -> dict:
-    """Field-level messages for a command body, or {} when it is well formed."""
+    """Field-level messages for a command body, or {} when it is well formed.
+    A ``type`` that is not one of this game's commands (another game's, or
+    none at all) is named under ``UNKNOWN_TYPE`` with the game's own types."""
     if not isinstance(body, dict):
         return {"_schema": ["a command is a JSON object with a 'type'"]}
     schemas = command_schemas(game)
     schema = schemas.get(body.get("type")) if isinstance(body.get("type"), str) else None
     if schema is None:
-        return {"type": [f"must be one of: {', '.join(sorted(schemas))}"]}
+        given = body.get("type")
+        what = f"{given!r} is not a {registry.REGISTRY[game].title} command" if given is not None else "missing"
+        return {UNKNOWN_TYPE: [f"{what}; {game}'s commands are: {', '.join(sorted(schemas))}"]}
     return schema().validate(body)

@@ -13,6 +13,7 @@ from flask_smorest import Blueprint
 from domain.audit import rerun
 
 from ..context import service
+from ..contract import declare
 from ..service.errors import Conflict
 from ..service.games import parse_game_id, stream_of
 
@@ -73,6 +74,7 @@ def _records(records) -> list[dict]:
 
 @blp.route("/<game_id>/audit")
 class Audit(MethodView):
+    @blp.doc(operationId="auditGame")
     @blp.response(200, AuditSchema)
     def get(self, game_id):
         """Verify the hash chain; once the game is over, also the seed and every decision."""
@@ -97,14 +99,16 @@ class Audit(MethodView):
 
 @blp.route("/<game_id>/export")
 class Export(MethodView):
+    @blp.doc(operationId="exportGame")
     @blp.response(200, description="JSON lines: one event per line with its hash; `boardlog audit FILE` checks it",
                   content_type="application/x-ndjson")
+    @declare(blp, "game-not-over")
     def get(self, game_id):
         """The whole finished game as JSON lines, for offline audit."""
         gid = parse_game_id(game_id)
         _, session = service().load(gid)
         if not session.over:
-            raise Conflict("the game is not over: its log is exported once it ends")
+            raise Conflict("the game is not over: its log is exported once it ends", kind="game-not-over")
         records = service().store.read_stream(stream_of(gid))
         lines = (json.dumps({"stream_id": stream_of(gid), **log_entry(r)}, default=str) + "\n" for r in records)
         return Response("".join(lines), mimetype="application/x-ndjson",

@@ -10,6 +10,7 @@ from flask_smorest import Blueprint
 from domain import games as registry
 
 from .. import game_schemas
+from ..contract import declare
 from ..service.errors import NotFound
 
 blp = Blueprint("rules", __name__, url_prefix="/v1/rules", description="What games are hosted and how to play them")
@@ -67,6 +68,7 @@ def describe(rules, with_schemas: bool) -> dict:
 
 @blp.route("")
 class Catalogue(MethodView):
+    @blp.doc(operationId="listRules")
     @blp.response(200, CatalogueSchema)
     def get(self):
         """Every hosted game."""
@@ -75,10 +77,13 @@ class Catalogue(MethodView):
 
 @blp.route("/<game>")
 class GameRules(MethodView):
+    @blp.doc(operationId="getRules")
     @blp.response(200, RulesSchema)
+    @declare(blp, "unknown-game")
     def get(self, game):
         """One game: seats, options and the JSON schema of each command."""
         rules = registry.get(game)
         if rules is None:
-            raise NotFound(f"no game called {game!r}; hosted games: {', '.join(sorted(registry.REGISTRY))}")
+            raise NotFound(f"no game called {game!r}; hosted games: {', '.join(sorted(registry.REGISTRY))}",
+                           kind="unknown-game")
         return describe(rules, True)

@@ -11,6 +11,7 @@ from domain import games as registry
 
 from ..auth import BEARER, current_player
 from ..context import service
+from ..contract import declare
 from ..service import readmodels
 from ..service.errors import NotFound
 from ..service.games import parse_game_id
@@ -80,15 +81,17 @@ def summary(game_id) -> dict:
 
 @blp.route("")
 class Games(MethodView):
-    @blp.doc(security=BEARER)
+    @blp.doc(security=BEARER, operationId="createGame")
     @blp.arguments(CreateGameSchema)
     @blp.response(201, GameSummarySchema)
+    @declare(blp, "unknown-game", "illegal-command", "lobby-refused")
     def post(self, body):
         """Create a game in its lobby; the host takes a seat."""
         player = current_player()
         game_id = service().create(player, body["game"], body["options"], body["seat"])
         return summary(game_id), 201, {"Location": url_for("games.Game", game_id=game_id)}
 
+    @blp.doc(operationId="listGames")
     @blp.arguments(GameListArgs, location="query")
     @blp.response(200, GameListSchema)
     def get(self, args):
@@ -102,6 +105,7 @@ class Games(MethodView):
 
 @blp.route("/<game_id>")
 class Game(MethodView):
+    @blp.doc(operationId="getGame")
     @blp.response(200, GameSummarySchema)
     def get(self, game_id):
         """A game's public summary: seats, status, version, who is to act, deadline."""
@@ -110,9 +114,10 @@ class Game(MethodView):
 
 @blp.route("/<game_id>/join")
 class Join(MethodView):
-    @blp.doc(security=BEARER)
+    @blp.doc(security=BEARER, operationId="joinGame")
     @blp.arguments(JoinSchema)
     @blp.response(200, GameSummarySchema)
+    @declare(blp, "lobby-refused")
     def post(self, body, game_id):
         """Take a seat in a game's lobby."""
         gid = parse_game_id(game_id)
@@ -122,8 +127,9 @@ class Join(MethodView):
 
 @blp.route("/<game_id>/leave")
 class Leave(MethodView):
-    @blp.doc(security=BEARER)
+    @blp.doc(security=BEARER, operationId="leaveGame")
     @blp.response(200, GameSummarySchema)
+    @declare(blp, "lobby-refused", "not-seated")
     def post(self, game_id):
         """Give up your seat while the game is in its lobby."""
         gid = parse_game_id(game_id)
@@ -133,8 +139,9 @@ class Leave(MethodView):
 
 @blp.route("/<game_id>/start")
 class Start(MethodView):
-    @blp.doc(security=BEARER)
+    @blp.doc(security=BEARER, operationId="startGame")
     @blp.response(200, GameSummarySchema)
+    @declare(blp, "lobby-refused", "not-seated")
     def post(self, game_id):
         """Start the game (host only, every seat taken): deals and shuffles are recorded."""
         gid = parse_game_id(game_id)

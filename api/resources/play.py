@@ -13,8 +13,9 @@ from werkzeug.exceptions import BadRequest
 from domain import session as sessions
 
 from .. import game_schemas
-from ..auth import BEARER, current_player
+from ..auth import BEARER, OPTIONAL_BEARER, current_player
 from ..context import service
+from ..contract import declare
 from ..service.errors import InvalidRequest
 from ..service.games import parse_game_id, stream_of
 from ..views import envelope, feed, legal_commands, viewer_seat
@@ -117,6 +118,7 @@ def _if_match() -> int | None:
 class Commands(MethodView):
     @blp.doc(
         security=BEARER,
+        operationId="sendCommand",
         parameters=[
             {"in": "header", "name": "Idempotency-Key", "schema": {"type": "string", "minLength": 1, "maxLength": 200, "pattern": "^[ -~]+$"},
              "description": "repeat a request safely: the same key and body give the same answer and act once"},
@@ -126,6 +128,8 @@ class Commands(MethodView):
         requestBody={"required": True, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Command"}}}},
     )
     @blp.response(200, ActResultSchema)
+    @declare(blp, "bad-request", "seat-required", "not-your-turn", "game-moved", "precondition-failed",
+             "invalid-request", "unknown-command-type", "illegal-command", "lobby-refused", "idempotency-key-reused")
     def post(self, game_id):
         """Send a command for your seat (its schema: the game's commands, a union on `type`)."""
         gid = parse_game_id(game_id)
@@ -134,6 +138,8 @@ class Commands(MethodView):
         key = _idempotency_key()
         messages = game_schemas.validate_command(service().game_of(gid), body)
         if messages:
+            if game_schemas.UNKNOWN_TYPE in messages:
+                raise InvalidRequest(f"{messages['type'][0]}", kind="unknown-command-type", errors=messages)
             raise InvalidRequest("the command does not match its schema", errors=messages)
 
         def respond(session, events, seat):
@@ -182,7 +188,8 @@ def _known_version(player) -> int | None:
 @blp.route("/<game_id>/view")
 class View(MethodView):
     @blp.doc(
-        security=BEARER,
+        security=OPTIONAL_BEARER,
+        operationId="getView",
         parameters=[
             {"in": "header", "name": "If-None-Match", "schema": {"type": "string"},
              "description": "the ETag you hold: 304 when the game has not moved"},
@@ -222,7 +229,7 @@ class View(MethodView):
 
 @blp.route("/<game_id>/legal-commands")
 class LegalCommands(MethodView):
-    @blp.doc(security=BEARER)
+    @blp.doc(security=BEARER, operationId="listLegalCommands")
     @blp.response(200, LegalCommandsSchema)
     def get(self, game_id):
         """Every command you may send now (empty when it is not your turn)."""
@@ -235,7 +242,7 @@ class LegalCommands(MethodView):
 
 @blp.route("/<game_id>/events")
 class Events(MethodView):
-    @blp.doc(security=BEARER)
+    @blp.doc(security=OPTIONAL_BEARER, operationId="listEvents")
     @blp.arguments(FeedArgs(), location="query")
     @blp.response(200, FeedSchema)
     def get(self, args, game_id):

@@ -45,6 +45,7 @@ class InboxSchema(ma.Schema):
 
 @blp.route("")
 class Players(MethodView):
+    @blp.doc(operationId="registerPlayer")
     @blp.arguments(RegistrationSchema)
     @blp.response(201, PlayerSchema)
     def post(self, registration):
@@ -55,7 +56,7 @@ class Players(MethodView):
 
 @blp.route("/me/inbox")
 class Inbox(MethodView):
-    @blp.doc(security=BEARER)
+    @blp.doc(security=BEARER, operationId="getInbox")
     @blp.response(200, InboxSchema)
     def get(self):
         """Every game you sit in; those waiting on you first, soonest deadline first."""

@@ -70,7 +70,8 @@ class GameService:
     def rules_of(self, name: str):
         rules = registry.get(name)
         if rules is None:
-            raise NotFound(f"no game called {name!r}; hosted games: {', '.join(sorted(registry.REGISTRY))}")
+            raise NotFound(f"no game called {name!r}; hosted games: {', '.join(sorted(registry.REGISTRY))}",
+                           kind="unknown-game")
         return rules
 
     def load(self, game_id: uuid.UUID) -> tuple[Any, Session]:
