@@ -13,12 +13,11 @@ from apispec.ext.marshmallow import MarshmallowPlugin
 from flask_smorest import Api
 from werkzeug.exceptions import BadRequest, HTTPException, UnsupportedMediaType
 
-from domain import games as registry
 from domain.engine import IllegalCommand
 
-from . import errors, game_schemas
+from . import errors, game_contract, game_schemas
 from .auth import SECURITY_SCHEME
-from .contract import ProblemsPlugin
+from .contract import NullableEnumPlugin, ProblemsPlugin
 from .context import Boardlog
 from .limits import RateLimiter
 from .service.errors import InvalidRequest, ServiceError
@@ -82,7 +81,7 @@ def create_app(config: dict | None = None, service: GameService | None = None, r
     app.config.update(
         API_TITLE="boardlog",
         API_VERSION="1.0.0",
-        OPENAPI_VERSION="3.0.3",
+        OPENAPI_VERSION="3.1.0",
         OPENAPI_URL_PREFIX="/v1",
         OPENAPI_JSON_PATH="openapi.json",
         OPENAPI_SWAGGER_UI_PATH="docs",
@@ -99,10 +98,10 @@ def create_app(config: dict | None = None, service: GameService | None = None, r
         service, redis = _connect(app.config)
     api = BoardlogApi(app, spec_kwargs={
         "marshmallow_plugin": MarshmallowPlugin(schema_name_resolver=schema_name),
-        "extra_plugins": [ProblemsPlugin()],
+        "extra_plugins": [ProblemsPlugin(), NullableEnumPlugin()],
     })
     app.extensions["boardlog"] = Boardlog(service=service, redis=redis, api=api)
-    _document_games(api)
+    game_contract.document_games(api.spec)
 
     from .resources import audit, catalogue, games, health, play, players, problems
 
@@ -203,19 +202,6 @@ def _cors(app, response) -> None:
     response.headers["Access-Control-Allow-Methods"] = "GET, POST, OPTIONS"
     response.headers["Access-Control-Expose-Headers"] = "ETag, Location, Retry-After, X-Request-Id"
     response.headers["Access-Control-Max-Age"] = "600"
-
-
-def _document_games(api: Api) -> None:
-    """Every game's commands and view as named schemas; the command body is
-    any one of them, told apart by ``type``."""
-    refs = []
-    for name in sorted(registry.REGISTRY):
-        for schema in game_schemas.command_schemas(name).values():
-            api.spec.components.schema(schema.__name__, schema=schema)
-            refs.append({"$ref": f"#/components/schemas/{schema.__name__}"})
-        view = game_schemas.view_schema(name)
-        api.spec.components.schema(view.__name__, schema=view)
-    api.spec.components.schema("Command", {"anyOf": refs} if refs else {"type": "object"})
 
 
 def _connect(config):

@@ -98,3 +98,36 @@ def _describe(uris: list[str]) -> str:
         kind = problems.REGISTRY.get(uri.removeprefix(problems.BASE))
         lines.append(f"- `{uri}`: {kind.description}" if kind else f"- `{uri}`")
     return "\n".join(lines)
+
+
+class NullableEnumPlugin(BasePlugin):
+    """Nullable enums written so that generators make one enum type and a
+    null, not an enum with a null member: ``anyOf: [{enum without null},
+    {type: null}]``. An enum that is not nullable loses any stray null."""
+
+    def schema_helper(self, name, definition, **kwargs):
+        _rewrite_enums(definition)
+        return None
+
+
+def _rewrite_enums(node) -> None:
+    if isinstance(node, list):
+        for item in node:
+            _rewrite_enums(item)
+        return
+    if not isinstance(node, dict):
+        return
+    for value in node.values():
+        _rewrite_enums(value)
+    if "enum" not in node:
+        return
+    kinds = node.get("type")
+    nullable = isinstance(kinds, list) and "null" in kinds
+    values = [value for value in node["enum"] if value is not None]
+    if not nullable:
+        node["enum"] = values
+        return
+    others = [kind for kind in kinds if kind != "null"]
+    inner = {"type": others[0] if len(others) == 1 else others, "enum": values}
+    del node["type"], node["enum"]
+    node["anyOf"] = [inner, {"type": "null"}]

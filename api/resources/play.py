@@ -16,6 +16,7 @@ from .. import game_schemas
 from ..auth import BEARER, OPTIONAL_BEARER, current_player
 from ..context import service
 from ..contract import declare
+from ..game_contract import ref
 from ..service.errors import InvalidRequest
 from ..service.games import parse_game_id, stream_of
 from ..views import envelope, feed, legal_commands, viewer_seat
@@ -27,6 +28,7 @@ MAX_VERSION = 2**31 - 1  # versions are PostgreSQL integers
 
 
 class ActResultSchema(ma.Schema):
+    game = ma.fields.String(required=True)
     version = ma.fields.Integer(required=True)
     status = ma.fields.String(required=True)
     to_act = ma.fields.List(ma.fields.String(), required=True)
@@ -63,6 +65,7 @@ class ViewSchema(ma.Schema):
 
 
 class LegalCommandsSchema(ma.Schema):
+    game = ma.fields.String(required=True)
     version = ma.fields.Integer(required=True)
     seat = ma.fields.String(allow_none=True, required=True)
     commands = ma.fields.List(ma.fields.Dict(), required=True)
@@ -82,9 +85,16 @@ class FeedEventSchema(ma.Schema):
 
 
 class FeedSchema(ma.Schema):
+    game = ma.fields.String(required=True)
     version = ma.fields.Integer(required=True, metadata={"description": "the game's version now"})
     events = ma.fields.List(ma.fields.Nested(FeedEventSchema), required=True)
     next_after = ma.fields.Integer(required=True, metadata={"description": "pass as ?after= for the next page"})
+
+
+def typed_as(component: str):
+    """Document the 200 answer as the per-game union ``component`` of
+    api/game_contract.py; the marshmallow schema still shapes the JSON."""
+    return blp.doc(responses={200: {"content": {"application/json": {"schema": ref(component)}}}})
 
 
 def _command_body():
@@ -128,6 +138,7 @@ class Commands(MethodView):
         requestBody={"required": True, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Command"}}}},
     )
     @blp.response(200, ActResultSchema)
+    @typed_as("CommandResponse")
     @declare(blp, "bad-request", "seat-required", "not-your-turn", "game-moved", "precondition-failed",
              "invalid-request", "unknown-command-type", "illegal-command", "lobby-refused", "idempotency-key-reused")
     def post(self, game_id):
@@ -145,6 +156,7 @@ class Commands(MethodView):
         def respond(session, events, seat):
             rules = service().rules_of(session.game)
             return {
+                "game": session.game,
                 "version": session.version,
                 "status": session.status,
                 "to_act": sorted(sessions.to_act(rules, session)),
@@ -200,6 +212,7 @@ class View(MethodView):
         ],
     )
     @blp.response(200, ViewSchema)
+    @typed_as("ViewResponse")
     @blp.alt_response(304, description="the game has not moved since the ETag you sent")
     def get(self, game_id):
         """Your view of the game (spectators: the public view; after the end: everything)."""
@@ -231,13 +244,15 @@ class View(MethodView):
 class LegalCommands(MethodView):
     @blp.doc(security=BEARER, operationId="listLegalCommands")
     @blp.response(200, LegalCommandsSchema)
+    @typed_as("LegalCommandsResponse")
     def get(self, game_id):
         """Every command you may send now (empty when it is not your turn)."""
         gid = parse_game_id(game_id)
         player = current_player()
         rules, session = service().load(gid)
         seat = session.seat_of(player)
-        return {"version": session.version, "seat": seat, "commands": legal_commands(rules, session, seat)}
+        return {"game": session.game, "version": session.version, "seat": seat,
+                "commands": legal_commands(rules, session, seat)}
 
 
 @blp.route("/<game_id>/events")
@@ -245,6 +260,7 @@ class Events(MethodView):
     @blp.doc(security=OPTIONAL_BEARER, operationId="listEvents")
     @blp.arguments(FeedArgs(), location="query")
     @blp.response(200, FeedSchema)
+    @typed_as("FeedResponse")
     def get(self, args, game_id):
         """The event feed, each event as you may see it, from ?after= on."""
         gid = parse_game_id(game_id)
@@ -252,4 +268,5 @@ class Events(MethodView):
         rules, session = service().load(gid)
         records = service().store.read_stream(stream_of(gid), args["after"] + 1, args["after"] + args["limit"])
         events = feed(rules, session, records, viewer_seat(session, player))
-        return {"version": session.version, "events": events, "next_after": args["after"] + len(events)}
+        return {"game": session.game, "version": session.version, "events": events,
+                "next_after": args["after"] + len(events)}

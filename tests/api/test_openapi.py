@@ -14,8 +14,12 @@ def test_the_openapi_document_is_served(client):
 
 def test_every_games_commands_are_a_union_on_type(client):
     schemas = client.get("/v1/openapi.json").json["components"]["schemas"]
-    refs = [ref["$ref"].rsplit("/", 1)[1] for ref in schemas["Command"]["anyOf"]]
-    assert "CronbergPlaceMember" in refs
+    games = [ref["$ref"].rsplit("/", 1)[1] for ref in schemas["Command"]["anyOf"]]
+    assert "CronbergCommand" in games
+    cronberg = schemas["CronbergCommand"]
+    assert cronberg["discriminator"]["propertyName"] == "type"
+    assert cronberg["discriminator"]["mapping"]["PlaceMember"] == "#/components/schemas/CronbergPlaceMember"
+    assert {"$ref": "#/components/schemas/CronbergPlaceMember"} in cronberg["oneOf"]
     assert schemas["CronbergPlaceMember"]["properties"]["type"]["enum"] == ["PlaceMember"]
 
 
