@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from domain import games as registry
 
-from . import game_schemas
+from . import game_schemas, option_names
 from .game_schemas import camel
 
 STATUSES = ["lobby", "active", "scoring", "finished", "cancelled"]
@@ -69,6 +69,8 @@ SEATS = {"type": "array", "items": {"type": "string"}}
 def document_games(spec) -> None:
     components = spec.components
     components.schema("Standing", STANDING)
+    components.schema("GameStatus", {"type": "string", "enum": STATUSES,
+                                     "description": "lobby, active, scoring (over, standings being computed), finished or cancelled"})
     for schema in game_schemas.engine_event_schemas().values():
         components.schema(schema.__name__, schema=schema)
     engine_events = {name: schema.__name__ for name, schema in game_schemas.engine_event_schemas().items()}
@@ -86,6 +88,7 @@ def document_games(spec) -> None:
             events[type_name] = schema.__name__
         view = game_schemas.view_schema(game)
         components.schema(view.__name__, schema=view)
+        components.schema(f"{prefix}Options", options_schema(registry.REGISTRY[game]))
         title = registry.REGISTRY[game].title
         components.schema(f"{prefix}Command", {**union(commands, "type"), "description": f"a command of {title}"})
         components.schema(f"{prefix}Event", {**union(events, "type"),
@@ -101,6 +104,27 @@ def document_games(spec) -> None:
         components.schema(envelope, {**union(names, "game"), "description": f"a {envelope}, for the game named by `game`"})
 
 
+def options_schema(rules) -> dict:
+    """The options of a game when it is created; every one has a default."""
+    from .resources.catalogue import TURN_SECONDS
+
+    properties = {}
+    for entry in [*option_names.catalogue(rules.name, rules.catalogue()["options"]), TURN_SECONDS]:
+        kind = {"int": "integer", "bool": "boolean", "choice": "string"}[entry["kind"]]
+        schema = {"type": kind, "description": entry["description"], "default": entry["default"]}
+        if entry.get("default") is None:
+            schema["type"] = [kind, "null"]
+        schema.update({key: entry[key] for key in ("minimum", "maximum") if key in entry})
+        if entry.get("choices"):
+            schema["enum"] = list(entry["choices"])
+        if entry.get("deprecated"):  # no default: a generated client would send it beside the new name
+            schema["deprecated"] = True
+            del schema["default"]
+        properties[entry["name"]] = schema
+    return {"type": "object", "properties": properties, "additionalProperties": False,
+            "description": f"the options of a game of {rules.title}; each one left out takes its default"}
+
+
 def _envelopes(game: str, prefix: str, view_name: str) -> dict[str, dict]:
     event = ref(f"{prefix}Event")
     return {
@@ -108,7 +132,7 @@ def _envelopes(game: str, prefix: str, view_name: str) -> dict[str, dict]:
             "game": _game(game),
             "game_id": {"type": "string", "format": "uuid"},
             "version": {"type": "integer"},
-            "status": {"type": "string", "enum": STATUSES},
+            "status": ref("GameStatus"),
             "seat": nullable({"type": "string", "description": "your seat; null for a spectator"}),
             "to_act": SEATS,
             "outcome": nullable({"type": "string"}),
@@ -130,7 +154,7 @@ def _envelopes(game: str, prefix: str, view_name: str) -> dict[str, dict]:
         "CommandResponse": _object({
             "game": _game(game),
             "version": {"type": "integer"},
-            "status": {"type": "string", "enum": STATUSES},
+            "status": ref("GameStatus"),
             "to_act": SEATS,
             "events": {"type": "array", "items": event, "description": "the new events, as you may see them"},
         }, "what your command did"),

@@ -9,7 +9,7 @@ from flask_smorest import Blueprint
 
 from domain import games as registry
 
-from .. import game_schemas
+from .. import game_schemas, option_names
 from ..contract import declare
 from ..service.errors import NotFound
 
@@ -24,6 +24,7 @@ class OptionSchema(ma.Schema):
     minimum = ma.fields.Integer()
     maximum = ma.fields.Integer()
     choices = ma.fields.List(ma.fields.String())
+    deprecated = ma.fields.Boolean(metadata={"description": "an old name, still taken; use the one its description names"})
 
 
 class RulesSchema(ma.Schema):
@@ -55,7 +56,7 @@ def describe(rules, with_schemas: bool) -> dict:
     from domain.engine import resolve_options
 
     entry = rules.catalogue()
-    entry["options"] = [*entry["options"], TURN_SECONDS]
+    entry["options"] = [*option_names.catalogue(rules.name, entry["options"]), TURN_SECONDS]
     entry["default_seats"] = list(rules.seats(resolve_options(rules.options, {})))
     if with_schemas:
         spec = current_app.extensions["boardlog"].api.spec.to_dict()

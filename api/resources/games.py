@@ -9,7 +9,9 @@ from flask_smorest import Blueprint
 
 from domain import games as registry
 
+from .. import option_names
 from ..auth import BEARER, current_player
+from ..game_schemas import camel
 from ..context import service
 from ..contract import declare
 from ..service import readmodels
@@ -29,7 +31,8 @@ class CreateGameSchema(ma.Schema):
     options = ma.fields.Dict(
         keys=ma.fields.String(),
         load_default=dict,
-        metadata={"description": "the game's options (GET /v1/rules/{game}) plus turn_seconds, the per-turn deadline"},
+        metadata={"description": "the game's options (GET /v1/rules/{game}) plus turn_seconds, the per-turn deadline",
+                  "anyOf": [{"$ref": f"#/components/schemas/{camel(name)}Options"} for name in sorted(registry.REGISTRY)]},
     )
     seat = ma.fields.String(load_default=None, allow_none=True, metadata={"description": "the host's seat; the first by default"})
 
@@ -51,7 +54,10 @@ class GameSummarySchema(ma.Schema):
     host = ma.fields.UUID(required=True)
     options = ma.fields.Dict(required=True)
     version = ma.fields.Integer(required=True, metadata={"description": "how many events the game has; the ETag of its views"})
-    seats = ma.fields.List(ma.fields.Nested(SeatSchema), required=True)
+    seats = ma.fields.List(ma.fields.Nested(SeatSchema), required=True,
+                           metadata={"description": "the taken seats, each with the player who holds it"})
+    free_seats = ma.fields.List(ma.fields.String(), required=True,
+                                metadata={"description": "the seats nobody holds yet, in the game's order"})
     to_act = ma.fields.List(ma.fields.String(), required=True)
     deadline = ma.fields.DateTime(allow_none=True)
     outcome = ma.fields.String(allow_none=True)
@@ -76,7 +82,15 @@ def summary(game_id) -> dict:
         row = readmodels.game_summary(conn, game_id)
     if row is None:
         raise NotFound(f"no game {game_id}")
-    return row
+    return _shaped(row)
+
+
+def _shaped(row: dict) -> dict:
+    """A summary row with every seat accounted for and the options' current names."""
+    taken = {seat["seat"] for seat in row["seats"]}
+    every = registry.REGISTRY[row["game"]].seats(row["options"])
+    return {**row, "options": option_names.outgoing(row["game"], row["options"]),
+            "free_seats": [seat for seat in every if seat not in taken]}
 
 
 @blp.route("")
@@ -88,7 +102,8 @@ class Games(MethodView):
     def post(self, body):
         """Create a game in its lobby; the host takes a seat."""
         player = current_player()
-        game_id = service().create(player, body["game"], body["options"], body["seat"])
+        options = option_names.incoming(body["game"], body["options"])
+        game_id = service().create(player, body["game"], options, body["seat"])
         return summary(game_id), 201, {"Location": url_for("games.Game", game_id=game_id)}
 
     @blp.doc(operationId="listGames")
@@ -100,7 +115,7 @@ class Games(MethodView):
             rows = readmodels.list_games(
                 conn, args.get("game"), args.get("status"), args.get("player"), args["limit"], args["offset"]
             )
-        return {"games": rows}
+        return {"games": [_shaped(row) for row in rows]}
 
 
 @blp.route("/<game_id>")

@@ -25,6 +25,12 @@ class PlayerSchema(ma.Schema):
     )
 
 
+class MeSchema(ma.Schema):
+    id = ma.fields.UUID(required=True)
+    name = ma.fields.String(required=True)
+    created_at = ma.fields.DateTime(required=True, metadata={"description": "when the player registered"})
+
+
 class InboxGameSchema(ma.Schema):
     id = ma.fields.UUID(required=True)
     game = ma.fields.String(required=True)
@@ -52,6 +58,17 @@ class Players(MethodView):
         """Register a player and receive a bearer token (shown once)."""
         player_id, token = service().players.register(registration["name"])
         return {"id": player_id, "name": registration["name"], "token": token}
+
+
+@blp.route("/me")
+class Me(MethodView):
+    @blp.doc(security=BEARER, operationId="getCurrentPlayer")
+    @blp.response(200, MeSchema)
+    def get(self):
+        """Who the token belongs to."""
+        player = current_player()
+        with service().pool.connection() as conn:
+            return readmodels.player(conn, player)
 
 
 @blp.route("/me/inbox")

@@ -110,3 +110,11 @@ def test_a_command_of_another_game_is_refused_naming_this_games_commands(client,
     assert "'MoveLind' is not a Cronberg command" in answer.json["detail"]
     assert "PlaceMember" in answer.json["detail"]
     assert "PlaceMember" in ada.act(game_id, {"type": "Nonsense"}).json["detail"]
+
+
+def test_the_served_document_is_valid_openapi(client):
+    from openapi_spec_validator import validate
+
+    spec = client.get("/v1/openapi.json").json
+    assert spec["openapi"].startswith("3.1")
+    validate(spec)
