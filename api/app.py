@@ -20,6 +20,7 @@ from .auth import SECURITY_SCHEME
 from .contract import NullableEnumPlugin, ProblemsPlugin
 from .context import Boardlog
 from .limits import RateLimiter
+from .resources import docs_assets
 from .service.errors import InvalidRequest, ServiceError
 from .service.games import GameService
 
@@ -85,7 +86,7 @@ def create_app(config: dict | None = None, service: GameService | None = None, r
         OPENAPI_URL_PREFIX="/v1",
         OPENAPI_JSON_PATH="openapi.json",
         OPENAPI_SWAGGER_UI_PATH="docs",
-        OPENAPI_SWAGGER_UI_URL="https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
+        OPENAPI_SWAGGER_UI_URL=docs_assets.URL,
         API_SPEC_OPTIONS={
             "info": {
                 "description": "Turn-based board games with hidden information. Every action is an event; "
@@ -108,6 +109,7 @@ def create_app(config: dict | None = None, service: GameService | None = None, r
     for blueprint in (players.blp, catalogue.blp, games.blp, play.blp, audit.blp, problems.blp):
         api.register_blueprint(blueprint)
     app.register_blueprint(health.blp)
+    app.register_blueprint(docs_assets.blp)
 
     limiter = RateLimiter(redis, app.config["RATE_LIMIT_PER_MINUTE"])
     app.register_error_handler(HTTPException, errors.from_http_exception)
