@@ -18,12 +18,14 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from domain import games as registry
 from domain.engine import IllegalCommand, UnreadableHistory
 
-from . import errors, game_schemas
+from . import errors, game_contract, game_schemas
 from .auth import SECURITY_SCHEME
 from .bodylimit import ChunkedBodyLimit
+from .contract import NullableEnumPlugin, ProblemsPlugin
 from .context import Boardlog
 from .environment import env_number
 from .limits import RateLimiter
+from .resources import docs_assets
 from .service.errors import InvalidRequest, ServiceError
 from .service.games import GameService
 
@@ -87,11 +89,11 @@ def create_app(config: dict | None = None, service: GameService | None = None, r
     app.config.update(
         API_TITLE="boardlog",
         API_VERSION="1.0.0",
-        OPENAPI_VERSION="3.0.3",
+        OPENAPI_VERSION="3.1.0",
         OPENAPI_URL_PREFIX="/v1",
         OPENAPI_JSON_PATH="openapi.json",
         OPENAPI_SWAGGER_UI_PATH="docs",
-        OPENAPI_SWAGGER_UI_URL="https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
+        OPENAPI_SWAGGER_UI_URL=docs_assets.URL,
         API_SPEC_OPTIONS={
             "info": {
                 "description": "Turn-based board games with hidden information. Every action is an event; "
@@ -102,18 +104,22 @@ def create_app(config: dict | None = None, service: GameService | None = None, r
     )
     if service is None and not offline:
         service, redis = _connect(app.config)
-    api = BoardlogApi(app, spec_kwargs={"marshmallow_plugin": MarshmallowPlugin(schema_name_resolver=schema_name)})
+    api = BoardlogApi(app, spec_kwargs={
+        "marshmallow_plugin": MarshmallowPlugin(schema_name_resolver=schema_name),
+        "extra_plugins": [ProblemsPlugin(), NullableEnumPlugin()],
+    })
     app.extensions["boardlog"] = Boardlog(service=service, redis=redis, api=api)
     app.wsgi_app = ChunkedBodyLimit(app.wsgi_app, app)
     if app.config["TRUSTED_PROXIES"]:  # off by default: X-Forwarded-For is whatever the client wrote
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=app.config["TRUSTED_PROXIES"])
-    _document_games(api)
+    game_contract.document_games(api.spec)
 
-    from .resources import audit, catalogue, games, health, lifecycle, play, players, tokens
+    from .resources import audit, catalogue, games, health, lifecycle, play, players, problems, tokens
 
-    for blueprint in (players.blp, catalogue.blp, games.blp, play.blp, audit.blp, tokens.blp, lifecycle.blp):
+    for blueprint in (players.blp, catalogue.blp, games.blp, play.blp, audit.blp, tokens.blp, lifecycle.blp, problems.blp):
         api.register_blueprint(blueprint)
     app.register_blueprint(health.blp)
+    app.register_blueprint(docs_assets.blp)
 
     limiter = RateLimiter(redis, app.config["RATE_LIMIT_PER_MINUTE"])
     app.register_error_handler(HTTPException, errors.from_http_exception)
@@ -228,19 +234,6 @@ def _cors(app, response) -> None:
     response.headers["Access-Control-Allow-Methods"] = "GET, POST, OPTIONS"
     response.headers["Access-Control-Expose-Headers"] = "ETag, Location, Retry-After, X-Request-Id"
     response.headers["Access-Control-Max-Age"] = "600"
-
-
-def _document_games(api: Api) -> None:
-    """Every game's commands and view as named schemas; the command body is
-    any one of them, told apart by ``type``."""
-    refs = []
-    for name in sorted(registry.REGISTRY):
-        for schema in game_schemas.command_schemas(name).values():
-            api.spec.components.schema(schema.__name__, schema=schema)
-            refs.append({"$ref": f"#/components/schemas/{schema.__name__}"})
-        view = game_schemas.view_schema(name)
-        api.spec.components.schema(view.__name__, schema=view)
-    api.spec.components.schema("Command", {"anyOf": refs} if refs else {"type": "object"})
 
 
 def _connect(config):

@@ -8,6 +8,8 @@ from flask import current_app, g, request
 from .service.errors import Unauthorized
 
 BEARER = [{"bearerAuth": []}]
+# A token is optional: without one the caller is a spectator.
+OPTIONAL_BEARER = [{"bearerAuth": []}, {}]
 SECURITY_SCHEME = {"type": "http", "scheme": "bearer", "description": "the token POST /v1/players returned"}
 
 
@@ -17,7 +19,7 @@ def _token() -> str | None:
     if not header:
         return None
     if scheme.lower() != "bearer" or not token.strip():
-        raise Unauthorized("the Authorization header must be 'Bearer <token>'")
+        raise Unauthorized("the Authorization header must be 'Bearer <token>'", kind="token-malformed")
     return token.strip()
 
 
@@ -33,6 +35,6 @@ def current_player(required: bool = True) -> str | None:
         return None
     identity = current_app.extensions["boardlog"].service.players.identify(token)
     if identity is None:
-        raise Unauthorized("unknown or revoked token")
+        raise Unauthorized("unknown or revoked token", kind="token-unknown")
     g.player, g.token_id = identity.player, identity.token_id
     return identity.player

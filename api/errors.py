@@ -10,7 +10,9 @@ from flask import Response, json
 from werkzeug.exceptions import HTTPException
 
 from domain.engine import IllegalCommand, NotYourTurn, UnreadableHistory
+from domain.session import LobbyRefusal, NotSeated
 
+from . import problems
 from .service import errors
 
 log = logging.getLogger("boardlog.api")
@@ -43,12 +45,16 @@ class ProblemSchema(ma.Schema):
 
 
 def problem(status: int, detail: str, kind: str | None = None, headers: dict | None = None, **extra) -> Response:
+    """``kind``: a slug of api/problems.py; without one, the status's generic
+    type, or ``about:blank`` (RFC 9457: nothing more than the status says)."""
     from http import HTTPStatus
 
-    title = HTTPStatus(status).phrase
+    registered = problems.get(kind) if kind else problems.for_status(status)
+    if kind and registered is None:
+        log.warning("problem kind %r is not registered in api/problems.py", kind)
     body = {
-        "type": f"https://boardlog.dev/problems/{kind or title.lower().replace(' ', '-')}",
-        "title": title,
+        "type": registered.uri if registered else (problems.BASE + kind if kind else "about:blank"),
+        "title": registered.title if registered else HTTPStatus(status).phrase,
         "status": status,
         "detail": detail,
         **extra,
@@ -82,9 +88,13 @@ def from_service_error(error: errors.ServiceError) -> Response:
     return problem(status, error.message, kind=error.kind, headers=headers, **error.extra)
 
 
+_REFUSALS = ((NotYourTurn, 409, "not-your-turn"), (LobbyRefusal, 422, "lobby-refused"), (NotSeated, 422, "not-seated"))
+
+
 def from_illegal_command(error: IllegalCommand) -> Response:
-    if isinstance(error, NotYourTurn):
-        return problem(409, error.message, kind="not-your-turn")
+    for cls, status, kind in _REFUSALS:
+        if isinstance(error, cls):
+            return problem(status, error.message, kind=kind)
     return problem(422, error.message, kind="illegal-command")
 
 
@@ -107,7 +117,7 @@ def from_database_unavailable(error: Exception) -> Response:
 
 def from_unexpected(error: Exception) -> Response:
     log.exception("unhandled error")
-    return problem(500, "the server failed; this is a bug and has been logged")
+    return problem(500, "the server failed; this is a bug and has been logged", kind="internal-error")
 
 
 def _flatten_locations(messages):

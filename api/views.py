@@ -47,7 +47,7 @@ def feed(rules, session, records, seat: str | None) -> list[dict]:
             "type": visible.get("type", record.type),
             "recorded_at": record.recorded_at,
             "seat": record.metadata.get("seat"),
-            "data": {key: value for key, value in visible.items() if key != "type"},
+            "data": {"type": record.type, **visible},
         }
         for record in records
         for visible in [

@@ -23,14 +23,17 @@ def camel(name: str) -> str:
     return "".join(part.capitalize() for part in name.replace("_", "-").split("-"))
 
 
-def _field_for(annotation, has_default: bool, default) -> ma.fields.Field:
-    optional = False
+def _field_for(annotation, has_default: bool, default, hidden: bool = False) -> ma.fields.Field:
+    """``hidden``: a field some viewers get as null (a list: as nulls), or not at all."""
+    optional = hidden
     if typing.get_origin(annotation) in (typing.Union, types.UnionType):
         args = [arg for arg in typing.get_args(annotation) if arg is not type(None)]
         optional = len(args) < len(typing.get_args(annotation))
         annotation = args[0] if len(args) == 1 else typing.Any
     kwargs: dict = {"allow_none": optional}
-    if has_default:
+    if hidden:
+        kwargs["metadata"] = {"description": "hidden from some viewers: null, or absent"}
+    if has_default or hidden:
         kwargs["load_default"] = default
     else:
         kwargs["required"] = True
@@ -42,9 +45,14 @@ def _field_for(annotation, has_default: bool, default) -> ma.fields.Field:
         return ma.fields.String(**kwargs)
     if typing.get_origin(annotation) is tuple:
         item = typing.get_args(annotation)[0] if typing.get_args(annotation) else typing.Any
-        inner = {int: ma.fields.Integer(strict=True), str: ma.fields.String(), bool: ma.fields.Boolean()}.get(
-            item, ma.fields.Raw()
-        )
+        nullable_items = hidden
+        if typing.get_origin(item) in (typing.Union, types.UnionType):
+            items = [arg for arg in typing.get_args(item) if arg is not type(None)]
+            nullable_items |= len(items) < len(typing.get_args(item))
+            item = items[0] if len(items) == 1 else typing.Any
+        kind = {int: ma.fields.Integer, str: ma.fields.String, bool: ma.fields.Boolean}.get(item)
+        extra = {"strict": True} if kind is ma.fields.Integer else {}
+        inner = kind(allow_none=nullable_items, **extra) if kind else ma.fields.Raw()
         return ma.fields.List(inner, **kwargs)
     return ma.fields.Raw(**kwargs)
 
@@ -68,6 +76,46 @@ def command_schema(rules: Rules, command_class) -> type[ma.Schema]:
     return schema
 
 
+def event_schema(prefix: str, event_class, redaction: dict | None = None) -> type[ma.Schema]:
+    """An event as a viewer may get it from ``visible``: every field of the
+    event, those the game hides from some viewers nullable and optional, plus
+    the fields it adds in their place (``redaction``: {"hidden": names or "*",
+    "added": {name: field}})."""
+    redaction = redaction or {}
+    hidden = redaction.get("hidden", ())
+    hints = field_types(event_class)
+    attrs: dict = {"type": ma.fields.String(required=True, validate=ma.validate.OneOf([event_class.type_name()]))}
+    for f in dataclasses.fields(event_class):
+        attrs[f.name] = _field_for(hints[f.name], False, None, hidden=hidden == "*" or f.name in hidden)
+    attrs.update(redaction.get("added", {}))
+    attrs["Meta"] = type("Meta", (), {"ordered": True})
+    return type(f"{prefix}{event_class.type_name()}", (ma.Schema,), attrs)
+
+
+@cache
+def event_schemas(game: str) -> dict[str, type[ma.Schema]]:
+    """The game's own events (the engine's are ``engine_event_schemas``)."""
+    rules = registry.REGISTRY[game]
+    redactions = getattr(_written(rules), "REDACTED", {})
+    return {cls.type_name(): event_schema(camel(rules.name), cls, redactions.get(cls.type_name())) for cls in rules.events}
+
+
+@cache
+def engine_event_schemas() -> dict[str, type[ma.Schema]]:
+    from domain.session import ENGINE_EVENTS
+
+    return {cls.type_name(): event_schema("", cls) for cls in ENGINE_EVENTS}
+
+
+def _written(rules):
+    """The game's hand-written module of schemas, or None."""
+    package = type(rules).__module__.split(".")[2]
+    try:
+        return importlib.import_module(f"api.game_schemas.{package}")
+    except ImportError:
+        return None
+
+
 @cache
 def command_schemas(game: str) -> dict[str, type[ma.Schema]]:
     rules = registry.REGISTRY[game]
@@ -78,21 +126,25 @@ def command_schemas(game: str) -> dict[str, type[ma.Schema]]:
 def view_schema(game: str) -> type[ma.Schema]:
     """The game's hand-written view schema, opened to extra keys so that a
     new field in a view is an addition, not a breaking change."""
-    rules = registry.REGISTRY[game]
-    package = type(rules).__module__.split(".")[2]
-    try:
-        written = importlib.import_module(f"api.game_schemas.{package}").ViewSchema
-    except (ImportError, AttributeError):
+    written = getattr(_written(registry.REGISTRY[game]), "ViewSchema", None)
+    if written is None:
         written = type("View", (ma.Schema,), {"Meta": type("Meta", (), {"unknown": ma.INCLUDE})})
     return type(f"{camel(game)}View", (written,), {"Meta": type("Meta", (), {"unknown": ma.INCLUDE})})
 
 
+UNKNOWN_TYPE = "type"
+
+
 def validate_command(game: str, body) -> dict:
-    """Field-level messages for a command body, or {} when it is well formed."""
+    """Field-level messages for a command body, or {} when it is well formed.
+    A ``type`` that is not one of this game's commands (another game's, or
+    none at all) is named under ``UNKNOWN_TYPE`` with the game's own types."""
     if not isinstance(body, dict):
         return {"_schema": ["a command is a JSON object with a 'type'"]}
     schemas = command_schemas(game)
     schema = schemas.get(body.get("type")) if isinstance(body.get("type"), str) else None
     if schema is None:
-        return {"type": [f"must be one of: {', '.join(sorted(schemas))}"]}
+        given = body.get("type")
+        what = f"{given!r} is not a {registry.REGISTRY[game].title} command" if given is not None else "missing"
+        return {UNKNOWN_TYPE: [f"{what}; {game}'s commands are: {', '.join(sorted(schemas))}"]}
     return schema().validate(body)

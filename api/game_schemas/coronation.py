@@ -108,3 +108,15 @@ class ViewSchema(Schema):
     lind_cards_left = fields.Integer(required=True)
     lind = fields.Nested(LindSecretSchema, allow_none=True, required=True)
     board = fields.Nested(BoardSchema, required=True)
+
+
+# How ``visible`` redacts events for a viewer who may not see everything: Lind's
+# moves keep only what the detectives learn.
+REDACTED = {
+    "LindAppeared": {"hidden": "*"},
+    "LindMoved": {"hidden": "*", "added": {
+        "card_left": fields.Boolean(metadata={"description": "he left a face-down card on his route card"}),
+        "jewel_stolen": fields.Boolean(),
+    }},
+    "LindMovedExtraordinarily": {"hidden": "*", "added": {"jewel_stolen": fields.Boolean()}},
+}

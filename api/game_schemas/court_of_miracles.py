@@ -146,3 +146,15 @@ class ViewSchema(Schema):
     standoff = fields.Nested(StandoffSchema, allow_none=True, required=True)
     winners = fields.List(fields.String(), required=True)
     end_reason = fields.String(allow_none=True, required=True, metadata={"enum": ["renown", "king", None]})
+
+
+# How ``visible`` redacts events for a viewer who may not see everything.
+REDACTED = {
+    "GameSetUp": {"hidden": ("pile", "bag"), "added": {"pile_size": fields.Integer(), "bag_size": fields.Integer()}},
+    "PlotPileReshuffled": {"hidden": ("pile",), "added": {"pile_size": fields.Integer()}},
+    "PlotsDrawn": {"hidden": ("cards",), "added": {"count": fields.Integer(metadata={"description": "how many cards"})}},
+    "RoguePlaced": {"hidden": ("rogue",)},
+    "RogueDrawn": {"hidden": ("rogue",)},
+    "RogueDiscarded": {"hidden": ("rogue",)},
+    "SwordsmenChosen": {"hidden": ("count",)},
+}

@@ -82,3 +82,9 @@ class ViewSchema(Schema):
     stack = fields.List(
         fields.Integer(), metadata={"description": "referee only: the face-down order, top first"}
     )
+
+
+# How ``visible`` redacts events for a viewer who may not see everything.
+REDACTED = {
+    "RoundStarted": {"hidden": ("stack",), "added": {"stack_size": fields.Integer(metadata={"description": "how many rhomboids are stacked"})}},
+}

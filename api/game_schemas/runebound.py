@@ -174,3 +174,9 @@ class ViewSchema(Schema):
     endgame = fields.Nested(EndgameSchema, allow_none=True, required=True)
     winner = fields.String(allow_none=True, required=True)
     result = fields.String(allow_none=True, required=True)
+
+
+# How ``visible`` redacts events for a viewer who may not see everything.
+REDACTED = {
+    "ActionDeclared": {"hidden": ("action",)},
+}

@@ -164,3 +164,16 @@ class ViewSchema(Schema):
     battle = fields.Nested(BattleSchema, allow_none=True, required=True)
     scores = fields.List(fields.Nested(ScoreSchema), allow_none=True, required=True,
                          metadata={"description": "at the end, for everyone"})
+
+
+# How ``visible`` redacts events for a viewer who may not see everything.
+REDACTED = {
+    "DeckShuffled": {"hidden": ("cards",)},
+    "StrategyDeckShuffled": {"hidden": ("cards",)},
+    "StrategyDrawn": {"hidden": ("card",)},
+    "Strategized": {"hidden": ("card",)},
+    "StrategyChosen": {"hidden": ("card",)},
+    "CardsDrawn": {"hidden": ("cards",)},
+    "Scouted": {"hidden": ("card",)},
+    "RegionsClaimed": {"hidden": ("regions",)},
+}

@@ -15,6 +15,7 @@ from domain.audit import rerun
 from ..context import service
 from ..service import readmodels
 from ..service.errors import Conflict, UnreadableHistory
+from ..contract import declare
 from ..service.games import parse_game_id, stream_of
 from .games import summary
 
@@ -83,6 +84,7 @@ def _published_seed(gid) -> str | None:
 
 @blp.route("/<game_id>/audit")
 class Audit(MethodView):
+    @blp.doc(operationId="auditGame")
     @blp.response(200, AuditSchema)
     def get(self, game_id):
         """Verify the hash chain; once the game is over, also the seed and every decision."""
@@ -125,15 +127,17 @@ class Audit(MethodView):
 
 @blp.route("/<game_id>/export")
 class Export(MethodView):
+    @blp.doc(operationId="exportGame")
     @blp.response(200, description="JSON lines: one event per line with its hash; `boardlog audit FILE` checks it",
                   content_type="application/x-ndjson")
+    @declare(blp, "game-not-over")
     def get(self, game_id):
         """The whole finished game as JSON lines, for offline audit."""
         gid = parse_game_id(game_id)
         # The rows as stored, never decoded: a damaged log is exported too, and
         # `boardlog audit` names the break.
         if summary(gid)["status"] not in OVER:
-            raise Conflict("the game is not over: its log is exported once it ends")
+            raise Conflict("the game is not over: its log is exported once it ends", kind="game-not-over")
         records = service().store.read_stream(stream_of(gid))
         lines = (json.dumps({"stream_id": stream_of(gid), **log_entry(r)}, default=str) + "\n" for r in records)
         return Response("".join(lines), mimetype="application/x-ndjson",

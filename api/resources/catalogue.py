@@ -11,7 +11,8 @@ from domain import games as registry
 from domain.lifecycle import bots
 from domain.lifecycle import decide as lifecycle
 
-from .. import game_schemas
+from .. import game_schemas, option_names
+from ..contract import declare
 from ..service.errors import NotFound
 
 blp = Blueprint("rules", __name__, url_prefix="/v1/rules", description="What games are hosted and how to play them")
@@ -25,6 +26,7 @@ class OptionSchema(ma.Schema):
     minimum = ma.fields.Integer()
     maximum = ma.fields.Integer()
     choices = ma.fields.List(ma.fields.String())
+    deprecated = ma.fields.Boolean(metadata={"description": "an old name, still taken; use the one its description names"})
 
 
 class RulesVersionSchema(ma.Schema):
@@ -67,7 +69,7 @@ def describe(rules, with_schemas: bool) -> dict:
     from domain.engine import resolve_options
 
     entry = rules.catalogue()
-    entry["options"] = [*entry["options"], TURN_SECONDS, *lifecycle.described_options()]
+    entry["options"] = [*option_names.catalogue(rules.name, entry["options"]), TURN_SECONDS, *lifecycle.described_options()]
     entry["bots"] = list(bots.kinds(rules.name))
     entry["default_seats"] = list(rules.seats(resolve_options(rules.options, {})))
     if with_schemas:
@@ -81,6 +83,7 @@ def describe(rules, with_schemas: bool) -> dict:
 
 @blp.route("")
 class Catalogue(MethodView):
+    @blp.doc(operationId="listRules")
     @blp.response(200, CatalogueSchema)
     def get(self):
         """Every hosted game."""
@@ -89,10 +92,13 @@ class Catalogue(MethodView):
 
 @blp.route("/<game>")
 class GameRules(MethodView):
+    @blp.doc(operationId="getRules")
     @blp.response(200, RulesSchema)
+    @declare(blp, "unknown-game")
     def get(self, game):
         """One game: seats, options and the JSON schema of each command."""
         rules = registry.get(game)
         if rules is None:
-            raise NotFound(f"no game called {game!r}; hosted games: {', '.join(sorted(registry.REGISTRY))}")
+            raise NotFound(f"no game called {game!r}; hosted games: {', '.join(sorted(registry.REGISTRY))}",
+                           kind="unknown-game")
         return describe(rules, True)

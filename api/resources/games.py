@@ -9,8 +9,11 @@ from flask_smorest import Blueprint
 
 from domain import games as registry
 
+from .. import option_names
 from ..auth import BEARER, current_player
+from ..game_schemas import camel
 from ..context import service
+from ..contract import declare
 from ..service import readmodels
 from ..service.errors import NotFound
 from ..service.games import parse_game_id
@@ -31,7 +34,8 @@ class CreateGameSchema(ma.Schema):
         metadata={"description": "the game's options (GET /v1/rules/{game}) plus the engine's: turn_seconds (the "
                                  "per-turn deadline), visibility (public or private), abandon_after (timeouts in a "
                                  "row before a bot takes a seat; 0 never), bots ({seat: kind}), time_bank_seconds, "
-                                 "time_increment_seconds, time_cap_seconds, deadline_per_seat (see the README)"},
+                                 "time_increment_seconds, time_cap_seconds, deadline_per_seat (see the README)",
+                  "anyOf": [{"$ref": f"#/components/schemas/{camel(name)}Options"} for name in sorted(registry.REGISTRY)]},
     )
     seat = ma.fields.String(load_default=None, allow_none=True, metadata={"description": "the host's seat; the first by default"})
 
@@ -53,7 +57,10 @@ class GameSummarySchema(ma.Schema):
     host = ma.fields.UUID(required=True)
     options = ma.fields.Dict(required=True)
     version = ma.fields.Integer(required=True, metadata={"description": "how many events the game has; the ETag of its views"})
-    seats = ma.fields.List(ma.fields.Nested(SeatSchema), required=True)
+    seats = ma.fields.List(ma.fields.Nested(SeatSchema), required=True,
+                           metadata={"description": "the taken seats, each with the player who holds it"})
+    free_seats = ma.fields.List(ma.fields.String(), required=True,
+                                metadata={"description": "the seats nobody holds yet, in the game's order"})
     to_act = ma.fields.List(ma.fields.String(), required=True)
     deadline = ma.fields.DateTime(allow_none=True)
     outcome = ma.fields.String(allow_none=True)
@@ -81,20 +88,31 @@ def summary(game_id) -> dict:
         row = readmodels.game_summary(conn, game_id)
     if row is None:
         raise NotFound(f"no game {game_id}")
-    return row
+    return _shaped(row)
+
+
+def _shaped(row: dict) -> dict:
+    """A summary row with every seat accounted for and the options' current names."""
+    taken = {seat["seat"] for seat in row["seats"]}
+    every = registry.REGISTRY[row["game"]].seats(row["options"])
+    return {**row, "options": option_names.outgoing(row["game"], row["options"]),
+            "free_seats": [seat for seat in every if seat not in taken]}
 
 
 @blp.route("")
 class Games(MethodView):
-    @blp.doc(security=BEARER)
+    @blp.doc(security=BEARER, operationId="createGame")
     @blp.arguments(CreateGameSchema)
     @blp.response(201, GameSummarySchema)
+    @declare(blp, "unknown-game", "illegal-command", "lobby-refused")
     def post(self, body):
         """Create a game in its lobby; the host takes a seat."""
         player = current_player()
-        game_id = service().create(player, body["game"], body["options"], body["seat"])
+        options = option_names.incoming(body["game"], body["options"])
+        game_id = service().create(player, body["game"], options, body["seat"])
         return summary(game_id), 201, {"Location": url_for("games.Game", game_id=game_id)}
 
+    @blp.doc(operationId="listGames")
     @blp.arguments(GameListArgs, location="query")
     @blp.response(200, GameListSchema)
     def get(self, args):
@@ -104,11 +122,12 @@ class Games(MethodView):
             rows = readmodels.list_games(
                 conn, args.get("game"), args.get("status"), args.get("player"), args["limit"], args["offset"], viewer
             )
-        return {"games": rows}
+        return {"games": [_shaped(row) for row in rows]}
 
 
 @blp.route("/<game_id>")
 class Game(MethodView):
+    @blp.doc(operationId="getGame")
     @blp.response(200, GameSummarySchema)
     def get(self, game_id):
         """A game's public summary: seats, status, version, who is to act, deadline."""
@@ -117,9 +136,10 @@ class Game(MethodView):
 
 @blp.route("/<game_id>/join")
 class Join(MethodView):
-    @blp.doc(security=BEARER)
+    @blp.doc(security=BEARER, operationId="joinGame")
     @blp.arguments(JoinSchema)
     @blp.response(200, GameSummarySchema)
+    @declare(blp, "lobby-refused")
     def post(self, body, game_id):
         """Take a seat in a game's lobby."""
         gid = parse_game_id(game_id)
@@ -129,8 +149,9 @@ class Join(MethodView):
 
 @blp.route("/<game_id>/leave")
 class Leave(MethodView):
-    @blp.doc(security=BEARER)
+    @blp.doc(security=BEARER, operationId="leaveGame")
     @blp.response(200, GameSummarySchema)
+    @declare(blp, "lobby-refused", "not-seated")
     def post(self, game_id):
         """Give up your seat while the game is in its lobby."""
         gid = parse_game_id(game_id)
@@ -140,8 +161,9 @@ class Leave(MethodView):
 
 @blp.route("/<game_id>/start")
 class Start(MethodView):
-    @blp.doc(security=BEARER)
+    @blp.doc(security=BEARER, operationId="startGame")
     @blp.response(200, GameSummarySchema)
+    @declare(blp, "lobby-refused", "not-seated")
     def post(self, game_id):
         """Start the game (host only, every seat taken): deals and shuffles are recorded."""
         gid = parse_game_id(game_id)

@@ -13,8 +13,10 @@ from werkzeug.exceptions import BadRequest
 from domain import session as sessions
 
 from .. import game_schemas
-from ..auth import BEARER, current_player
+from ..auth import BEARER, OPTIONAL_BEARER, current_player
 from ..context import service
+from ..contract import declare
+from ..game_contract import ref
 from ..service.errors import InvalidRequest
 from ..service.games import parse_game_id, stream_of
 from ..views import envelope, feed, legal_commands, viewer_seat
@@ -26,6 +28,7 @@ MAX_VERSION = 2**31 - 1  # versions are PostgreSQL integers
 
 
 class ActResultSchema(ma.Schema):
+    game = ma.fields.String(required=True)
     version = ma.fields.Integer(required=True)
     status = ma.fields.String(required=True)
     to_act = ma.fields.List(ma.fields.String(), required=True)
@@ -88,6 +91,7 @@ class ViewSchema(ma.Schema):
 
 
 class LegalCommandsSchema(ma.Schema):
+    game = ma.fields.String(required=True)
     version = ma.fields.Integer(required=True)
     seat = ma.fields.String(allow_none=True, required=True)
     commands = ma.fields.List(ma.fields.Dict(), required=True)
@@ -107,9 +111,16 @@ class FeedEventSchema(ma.Schema):
 
 
 class FeedSchema(ma.Schema):
+    game = ma.fields.String(required=True)
     version = ma.fields.Integer(required=True, metadata={"description": "the game's version now"})
     events = ma.fields.List(ma.fields.Nested(FeedEventSchema), required=True)
     next_after = ma.fields.Integer(required=True, metadata={"description": "pass as ?after= for the next page"})
+
+
+def typed_as(component: str):
+    """Document the 200 answer as the per-game union ``component`` of
+    api/game_contract.py; the marshmallow schema still shapes the JSON."""
+    return blp.doc(responses={200: {"content": {"application/json": {"schema": ref(component)}}}})
 
 
 def _command_body():
@@ -153,6 +164,7 @@ def _if_match() -> int | None:
 class Commands(MethodView):
     @blp.doc(
         security=BEARER,
+        operationId="sendCommand",
         parameters=[
             {"in": "header", "name": "Idempotency-Key", "schema": {"type": "string", "minLength": 1, "maxLength": 200, "pattern": "^[ -~]+$"},
              "description": "repeat a request safely: the same key and body give the same answer and act once"},
@@ -162,6 +174,9 @@ class Commands(MethodView):
         requestBody={"required": True, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Command"}}}},
     )
     @blp.response(200, ActResultSchema)
+    @typed_as("CommandResponse")
+    @declare(blp, "bad-request", "seat-required", "not-your-turn", "game-moved", "precondition-failed",
+             "invalid-request", "unknown-command-type", "illegal-command", "lobby-refused", "idempotency-key-reused")
     def post(self, game_id):
         """Send a command for your seat (its schema: the game's commands, a union on `type`)."""
         gid = parse_game_id(game_id)
@@ -170,11 +185,14 @@ class Commands(MethodView):
         key = _idempotency_key()
         messages = game_schemas.validate_command(service().game_of(gid), body)
         if messages:
+            if game_schemas.UNKNOWN_TYPE in messages:
+                raise InvalidRequest(f"{messages['type'][0]}", kind="unknown-command-type", errors=messages)
             raise InvalidRequest("the command does not match its schema", errors=messages)
 
         def respond(session, events, seat):
             rules = service().rules_of_session(session)
             return {
+                "game": session.game,
                 "version": session.version,
                 "status": session.status,
                 "to_act": sorted(sessions.to_act(rules, session)),
@@ -218,7 +236,8 @@ def _known_version(player) -> int | None:
 @blp.route("/<game_id>/view")
 class View(MethodView):
     @blp.doc(
-        security=BEARER,
+        security=OPTIONAL_BEARER,
+        operationId="getView",
         parameters=[
             {"in": "header", "name": "If-None-Match", "schema": {"type": "string"},
              "description": "the ETag you hold: 304 when the game has not moved"},
@@ -229,6 +248,7 @@ class View(MethodView):
         ],
     )
     @blp.response(200, ViewSchema)
+    @typed_as("ViewResponse")
     @blp.alt_response(304, description="the game has not moved since the ETag you sent")
     def get(self, game_id):
         """Your view of the game (spectators: the public view; after the end: everything)."""
@@ -258,22 +278,25 @@ class View(MethodView):
 
 @blp.route("/<game_id>/legal-commands")
 class LegalCommands(MethodView):
-    @blp.doc(security=BEARER)
+    @blp.doc(security=BEARER, operationId="listLegalCommands")
     @blp.response(200, LegalCommandsSchema)
+    @typed_as("LegalCommandsResponse")
     def get(self, game_id):
         """Every command you may send now (empty when it is not your turn)."""
         gid = parse_game_id(game_id)
         player = current_player()
         rules, session = service().load(gid)
         seat = session.seat_of(player)
-        return {"version": session.version, "seat": seat, "commands": legal_commands(rules, session, seat)}
+        return {"game": session.game, "version": session.version, "seat": seat,
+                "commands": legal_commands(rules, session, seat)}
 
 
 @blp.route("/<game_id>/events")
 class Events(MethodView):
-    @blp.doc(security=BEARER)
+    @blp.doc(security=OPTIONAL_BEARER, operationId="listEvents")
     @blp.arguments(FeedArgs(), location="query")
     @blp.response(200, FeedSchema)
+    @typed_as("FeedResponse")
     def get(self, args, game_id):
         """The event feed, each event as you may see it, from ?after= on."""
         gid = parse_game_id(game_id)
@@ -281,4 +304,5 @@ class Events(MethodView):
         rules, session = service().load(gid)
         records = service().store.read_stream(stream_of(gid), args["after"] + 1, args["after"] + args["limit"])
         events = feed(rules, session, records, viewer_seat(session, player))
-        return {"version": session.version, "events": events, "next_after": args["after"] + len(events)}
+        return {"game": session.game, "version": session.version, "events": events,
+                "next_after": args["after"] + len(events)}

@@ -39,6 +39,12 @@ class PlayerSchema(ma.Schema):
     )
 
 
+class MeSchema(ma.Schema):
+    id = ma.fields.UUID(required=True)
+    name = ma.fields.String(required=True)
+    created_at = ma.fields.DateTime(required=True, metadata={"description": "when the player registered"})
+
+
 class InboxGameSchema(ma.Schema):
     id = ma.fields.UUID(required=True)
     game = ma.fields.String(required=True)
@@ -59,6 +65,7 @@ class InboxSchema(ma.Schema):
 
 @blp.route("")
 class Players(MethodView):
+    @blp.doc(operationId="registerPlayer")
     @blp.arguments(RegistrationSchema)
     @blp.response(201, PlayerSchema)
     def post(self, registration):
@@ -67,9 +74,20 @@ class Players(MethodView):
         return {"id": player_id, "name": registration["name"], "token": token}
 
 
+@blp.route("/me")
+class Me(MethodView):
+    @blp.doc(security=BEARER, operationId="getCurrentPlayer")
+    @blp.response(200, MeSchema)
+    def get(self):
+        """Who the token belongs to."""
+        player = current_player()
+        with service().pool.connection() as conn:
+            return readmodels.player(conn, player)
+
+
 @blp.route("/me/inbox")
 class Inbox(MethodView):
-    @blp.doc(security=BEARER)
+    @blp.doc(security=BEARER, operationId="getInbox")
     @blp.response(200, InboxSchema)
     def get(self):
         """Every game you sit in; those waiting on you first, soonest deadline first."""

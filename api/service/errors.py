@@ -5,31 +5,36 @@ from __future__ import annotations
 
 
 class ServiceError(Exception):
-    kind = "error"
+    """``kind``: the cause's slug in api/problems.py (one cause, one kind);
+    a subclass sets its usual one, a raise may name a narrower one."""
 
-    def __init__(self, message: str, **extra):
+    kind = "internal-error"
+
+    def __init__(self, message: str, kind: str | None = None, **extra):
         super().__init__(message)
         self.message = message
         self.extra = extra
+        if kind is not None:
+            self.kind = kind
 
 
 class NotFound(ServiceError):
-    kind = "not-found"
+    kind = "game-not-found"
 
 
 class Forbidden(ServiceError):
-    kind = "forbidden"
+    kind = "seat-required"
 
 
 class Unauthorized(ServiceError):
-    kind = "unauthorized"
+    kind = "token-missing"
 
 
 class Conflict(ServiceError):
     """The game moved under a request that did not pin a version; re-deciding
     on the fresh state conflicted again."""
 
-    kind = "conflict"
+    kind = "game-moved"
 
 
 class TooManyTokens(Conflict):

@@ -74,7 +74,8 @@ class GameService(LifecycleCommands):
     def rules_of(self, name: str):
         rules = registry.get(name)
         if rules is None:
-            raise NotFound(f"no game called {name!r}; hosted games: {', '.join(sorted(registry.REGISTRY))}")
+            raise NotFound(f"no game called {name!r}; hosted games: {', '.join(sorted(registry.REGISTRY))}",
+                           kind="unknown-game")
         return rules
 
     def rules_of_stream(self, records):
@@ -351,11 +352,12 @@ class GameService(LifecycleCommands):
         """A player's command. ``respond`` shapes the answer; with an
         idempotency key, that answer is stored with the events and given again
         for a repeat of the same request."""
-        # The game is part of the request: a key reused in another game is a
-        # mismatch, never the first game's answer.
+        # A key is scoped to (player, game): the same key in another game is
+        # another request. The game stays in the hash for keys remembered
+        # before that scope (readmodels.UNSCOPED).
         request_sha256 = hashlib.sha256(decisions.canonical([str(game_id), command_json]).encode()).hexdigest()
         if idempotency_key is not None:
-            earlier = self._earlier_response(player, idempotency_key, request_sha256)
+            earlier = self._earlier_response(player, game_id, idempotency_key, request_sha256)
             if earlier is not None:
                 return earlier
         seed = self.seed(game_id)
@@ -377,7 +379,7 @@ class GameService(LifecycleCommands):
             seat = session.seat_of(player) or ""
             answer.update(respond(session, events, seat) if respond else {"version": session.version})
             if idempotency_key is not None:
-                readmodels.remember_response(conn, player, idempotency_key, request_sha256, 200, answer)
+                readmodels.remember_response(conn, player, game_id, idempotency_key, request_sha256, 200, answer)
 
         try:
             self.execute(game_id, decide, if_match, remember)
@@ -388,20 +390,21 @@ class GameService(LifecycleCommands):
             if idempotency_key is not None and (
                 decisions.is_unique_violation(error) or isinstance(error, (ServiceError, IllegalCommand))
             ):
-                earlier = self._earlier_response(player, idempotency_key, request_sha256)
+                earlier = self._earlier_response(player, game_id, idempotency_key, request_sha256)
                 if earlier is not None:
                     return earlier
             raise
         return answer
 
-    def _earlier_response(self, player: str, key: str, request_sha256: str) -> dict | None:
+    def _earlier_response(self, player: str, game_id, key: str, request_sha256: str) -> dict | None:
         with self.pool.connection() as conn:
-            row = readmodels.idempotent_response(conn, player, key)
+            row = readmodels.idempotent_response(conn, player, game_id, key)
         if row is None:
             return None
         if row["request_sha256"] != request_sha256:
             raise IdempotencyMismatch(
-                "this Idempotency-Key was already used with another request body; use a new key for a new command"
+                "this Idempotency-Key was already used by you in this game with another request body: a key is "
+                "scoped to (player, game), so use a new key for each new command in this game"
             )
         return row["response"]
 

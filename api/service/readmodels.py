@@ -53,6 +53,10 @@ def revoke_tokens(conn, player_id, token_id: uuid.UUID | None = None) -> int:
         query += " and id = %s"
         params += (token_id,)
     return conn.execute(query, params).rowcount
+def player(conn, player_id) -> dict | None:
+    return conn.cursor(row_factory=dict_row).execute(
+        "select id, name, created_at from players where id = %s", (player_id,)
+    ).fetchone()
 
 
 def player_name(conn, player_id) -> str | None:
@@ -172,18 +176,24 @@ def awaiting_score(conn) -> list[Any]:
     return [row[0] for row in conn.execute("select id from games where status = 'scoring'").fetchall()]
 
 
-def idempotent_response(conn, player_id, key: str) -> dict | None:
+# Keys remembered before they were scoped to a game (migration 0040).
+UNSCOPED = "00000000-0000-0000-0000-000000000000"
+
+
+def idempotent_response(conn, player_id, game_id, key: str) -> dict | None:
     return conn.cursor(row_factory=dict_row).execute(
-        "select request_sha256, status, response from idempotency_keys where player_id = %s and key = %s",
-        (player_id, key),
+        """select request_sha256, status, response from idempotency_keys
+           where player_id = %s and game_id in (%s, %s) and key = %s
+           order by game_id = %s limit 1""",
+        (player_id, game_id, UNSCOPED, key, UNSCOPED),
     ).fetchone()
 
 
-def remember_response(conn, player_id, key: str, request_sha256: str, status: int, response: dict) -> None:
+def remember_response(conn, player_id, game_id, key: str, request_sha256: str, status: int, response: dict) -> None:
     conn.execute(
-        """insert into idempotency_keys (player_id, key, request_sha256, status, response)
-           values (%s, %s, %s, %s, %s)""",
-        (player_id, key, request_sha256, status, Jsonb(response)),
+        """insert into idempotency_keys (player_id, game_id, key, request_sha256, status, response)
+           values (%s, %s, %s, %s, %s, %s)""",
+        (player_id, game_id, key, request_sha256, status, Jsonb(response)),
     )
 
 

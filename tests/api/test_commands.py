@@ -149,18 +149,32 @@ def test_every_command_records_who_sent_it_and_the_version_it_was_decided_at(pla
     assert record.metadata["decided_at"] == version
 
 
-def test_an_idempotency_key_used_in_one_game_is_refused_in_another_not_answered_with_the_first_games_result(players, service):
+def test_an_idempotency_key_is_scoped_to_the_player_and_the_game_so_keys_numbered_per_game_work_in_the_next_game(players, service):
     ada, bob = players(2)
     first, second = started_game([ada, bob]), started_game([ada, bob])
-    acting, _ = _turn([ada, bob], first)
-    command = acting.legal(first)[0]
-    key = {"Idempotency-Key": uuid.uuid4().hex}
-    assert acting.act(first, command, headers=key).status_code == 200
-    before = _events(service, second)
-    response = acting.act(second, command, headers=key)
+    key = {"Idempotency-Key": "move-1"}
+    answers = {}
+    for game_id in (first, second):
+        acting, _ = _turn([ada, bob], game_id)
+        before = _events(service, game_id)
+        answers[game_id] = acting.act(game_id, acting.legal(game_id)[0], headers=key)
+        assert answers[game_id].status_code == 200, answers[game_id].json
+        assert _events(service, game_id) > before
+        assert answers[game_id].json["version"] == _events(service, game_id)  # this game's answer, not the first's
+
+
+def test_a_key_reused_in_the_same_game_with_another_body_says_keys_are_scoped_to_player_and_game(players, service):
+    ada, bob = players(2)
+    game_id = started_game([ada, bob])
+    acting, _ = _turn([ada, bob], game_id)
+    key = {"Idempotency-Key": "move-1"}
+    assert acting.act(game_id, acting.legal(game_id)[0], headers=key).status_code == 200
+    response = acting.act(game_id, {"type": "PlaceMember", "crossing": "nowhere"}, headers=key)
     assert response.status_code == 422
-    assert "Idempotency-Key" in response.json["detail"]
-    assert _events(service, second) == before
+    assert response.json["type"] == "https://boardlog.dev/problems/idempotency-key-reused"
+    assert response.json["detail"] == (
+        "this Idempotency-Key was already used by you in this game with another request body: a key is "
+        "scoped to (player, game), so use a new key for each new command in this game")
 
 
 def test_a_retry_that_raced_its_original_gets_the_original_answer_not_a_409(players, service, monkeypatch):

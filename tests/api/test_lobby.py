@@ -110,3 +110,14 @@ def test_an_unknown_game_id_is_a_404(players):
     (ada,) = players(1)
     assert ada.get("/v1/games/not-a-uuid").status_code == 404
     assert ada.get("/v1/games/6f1c4b8e-0000-4000-8000-000000000000/view").status_code == 404
+
+
+def test_the_lobby_shows_every_seat_who_holds_it_and_which_are_free(players):
+    ada, bob = players(2)
+    game_id = ada.create("cronberg", {"players": 3})
+    joined = bob.post(f"/v1/games/{game_id}/join", json={"seat": "p3"}).json
+    assert joined["seats"] == [{"seat": "p1", "player": ada.id, "name": ada.name},
+                               {"seat": "p3", "player": bob.id, "name": bob.name}]
+    assert joined["free_seats"] == ["p2"]
+    listed = next(g for g in ada.get("/v1/games?game=cronberg&status=lobby&limit=200").json["games"] if g["id"] == game_id)
+    assert listed["free_seats"] == ["p2"]

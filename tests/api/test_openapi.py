@@ -14,8 +14,12 @@ def test_the_openapi_document_is_served(client):
 
 def test_every_games_commands_are_a_union_on_type(client):
     schemas = client.get("/v1/openapi.json").json["components"]["schemas"]
-    refs = [ref["$ref"].rsplit("/", 1)[1] for ref in schemas["Command"]["anyOf"]]
-    assert "CronbergPlaceMember" in refs
+    games = [ref["$ref"].rsplit("/", 1)[1] for ref in schemas["Command"]["anyOf"]]
+    assert "CronbergCommand" in games
+    cronberg = schemas["CronbergCommand"]
+    assert cronberg["discriminator"]["propertyName"] == "type"
+    assert cronberg["discriminator"]["mapping"]["PlaceMember"] == "#/components/schemas/CronbergPlaceMember"
+    assert {"$ref": "#/components/schemas/CronbergPlaceMember"} in cronberg["oneOf"]
     assert schemas["CronbergPlaceMember"]["properties"]["type"]["enum"] == ["PlaceMember"]
 
 
@@ -32,10 +36,24 @@ def test_errors_are_documented_as_problem_documents(client):
     assert "application/problem+json" in spec["components"]["responses"]["DEFAULT_ERROR"]["content"]
 
 
-def test_an_interactive_docs_page_is_served(client):
+def test_an_interactive_docs_page_is_served_with_its_scripts_from_the_server_itself(client):
+    import re
+
     response = client.get("/v1/docs")
     assert response.status_code == 200
     assert b"swagger" in response.data.lower()
+    page = response.data.decode()
+    assets = re.findall(r'(?:src|href)="([^"]+)"', page)
+    assert any(a.endswith("swagger-ui-bundle.js") for a in assets) and any(a.endswith(".css") for a in assets)
+    for asset in assets:
+        assert asset.startswith("/v1/docs/swagger-ui-5."), f"{asset} is not served by boardlog (offline it would fail)"
+        loaded = client.get(asset)
+        assert loaded.status_code == 200 and len(loaded.data) > 1000, asset
+        assert "immutable" in loaded.headers["Cache-Control"]
+    bundle = client.get(next(a for a in assets if a.endswith("swagger-ui-bundle.js")))
+    assert b"SwaggerUIBundle" in bundle.data and bundle.mimetype in ("text/javascript", "application/javascript")
+    assert client.get(assets[0].rsplit("/", 1)[0] + "/../../../etc/passwd").status_code == 404
+    assert client.get(assets[0].rsplit("/", 1)[0] + "/index.j2").status_code == 404
 
 
 def test_the_rules_catalogue_lists_seats_options_and_command_schemas(client):

@@ -83,3 +83,12 @@ def test_the_inbox_gives_each_game_waiting_on_the_player_its_deadline_soonest_fi
     assert all(game["your_turn"] for game in inbox["games"])
     soon, later, never = (game["deadline"] for game in inbox["games"])
     assert soon < later and never is None
+
+
+def test_a_player_asks_who_their_token_belongs_to(client):
+    registered = client.post("/v1/players", json={"name": "Grace"}).json
+    me = client.get("/v1/players/me", headers={"Authorization": f"Bearer {registered['token']}"})
+    assert me.status_code == 200
+    assert me.json["id"] == registered["id"] and me.json["name"] == "Grace" and "token" not in me.json
+    anonymous = client.get("/v1/players/me")
+    assert anonymous.status_code == 401 and anonymous.json["type"].endswith("/token-missing")

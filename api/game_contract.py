@@ -1,0 +1,171 @@
+"""The per-game part of the OpenAPI document: what a generated client needs to
+know, from the document alone, which game's types a response holds.
+
+For each game (``Coronation`` below stands for any):
+
+- ``CoronationCommand``: the game's commands, one of them, told apart by ``type``;
+- ``CoronationView``: what a seat sees of the game;
+- ``CoronationEvent``: the game's events and the engine's (GameCreated,
+  SeatTaken...), as a viewer may see them, told apart by ``type``;
+- ``CoronationViewResponse``, ``CoronationLegalCommandsResponse``,
+  ``CoronationFeedResponse``, ``CoronationCommandResponse``: the answers of
+  the view, legal-commands, events and commands operations for a game of
+  Coronation, each with ``game: "coronation"``.
+
+The operations answer ``ViewResponse``, ``LegalCommandsResponse``,
+``FeedResponse`` and ``CommandResponse``: one of the per-game answers, told
+apart by ``game`` (a discriminator). The request body of a command is
+``Command``: any game's command (the server answers 422 to a command of
+another game, naming the game's own).
+
+Type names repeat across games (``EndTurn``); schema names never do: every
+game-specific component starts with the game's name.
+"""
+
+from __future__ import annotations
+
+from domain import games as registry
+
+from . import game_schemas, option_names
+from .game_schemas import camel
+
+STATUSES = ["lobby", "active", "scoring", "finished", "cancelled"]
+ENVELOPES = ("ViewResponse", "LegalCommandsResponse", "FeedResponse", "CommandResponse")
+
+
+def ref(name: str) -> dict:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def nullable(schema: dict) -> dict:
+    return {"anyOf": [schema, {"type": "null"}]}
+
+
+def union(names_by_type: dict[str, str], on: str) -> dict:
+    return {
+        "oneOf": [ref(name) for name in names_by_type.values()],
+        "discriminator": {"propertyName": on, "mapping": {key: ref(name)["$ref"] for key, name in names_by_type.items()}},
+    }
+
+
+def _game(name: str) -> dict:
+    return {"type": "string", "enum": [name], "description": "the game this answer is about"}
+
+
+def _object(properties: dict, description: str) -> dict:
+    return {"type": "object", "description": description, "properties": properties, "required": sorted(properties)}
+
+
+STANDING = _object({
+    "seat": {"type": "string"},
+    "rank": {"type": "integer", "description": "1 for the winner; equal ranks share a place"},
+    "score": nullable({"type": "number"}),
+    "detail": {"type": "object", "additionalProperties": True},
+}, "one seat's place in the final standings")
+
+SEATS = {"type": "array", "items": {"type": "string"}}
+
+
+def document_games(spec) -> None:
+    components = spec.components
+    components.schema("Standing", STANDING)
+    components.schema("GameStatus", {"type": "string", "enum": STATUSES,
+                                     "description": "lobby, active, scoring (over, standings being computed), finished or cancelled"})
+    for schema in game_schemas.engine_event_schemas().values():
+        components.schema(schema.__name__, schema=schema)
+    engine_events = {name: schema.__name__ for name, schema in game_schemas.engine_event_schemas().items()}
+    command_refs = []
+    per_game: dict[str, dict[str, str]] = {envelope: {} for envelope in ENVELOPES}
+    for game in sorted(registry.REGISTRY):
+        prefix = camel(game)
+        commands = {}
+        for type_name, schema in game_schemas.command_schemas(game).items():
+            components.schema(schema.__name__, schema=schema)
+            commands[type_name] = schema.__name__
+        events = dict(engine_events)
+        for type_name, schema in game_schemas.event_schemas(game).items():
+            components.schema(schema.__name__, schema=schema)
+            events[type_name] = schema.__name__
+        view = game_schemas.view_schema(game)
+        components.schema(view.__name__, schema=view)
+        components.schema(f"{prefix}Options", options_schema(registry.REGISTRY[game]))
+        title = registry.REGISTRY[game].title
+        components.schema(f"{prefix}Command", {**union(commands, "type"), "description": f"a command of {title}"})
+        components.schema(f"{prefix}Event", {**union(events, "type"),
+                                             "description": f"an event of a game of {title}, as you may see it"})
+        components.schema(f"{prefix}FeedEvent", _feed_event(prefix))
+        command_refs.append(ref(f"{prefix}Command"))
+        for envelope, schema in _envelopes(game, prefix, view.__name__).items():
+            components.schema(f"{prefix}{envelope}", schema)
+            per_game[envelope][game] = f"{prefix}{envelope}"
+    components.schema("Command", {"anyOf": command_refs, "description": "a command of any game; "
+                                  "send one of the game's own (its `{Game}Command`)"})
+    for envelope, names in per_game.items():
+        components.schema(envelope, {**union(names, "game"), "description": f"a {envelope}, for the game named by `game`"})
+
+
+def options_schema(rules) -> dict:
+    """The options of a game when it is created; every one has a default."""
+    from .resources.catalogue import TURN_SECONDS
+
+    properties = {}
+    for entry in [*option_names.catalogue(rules.name, rules.catalogue()["options"]), TURN_SECONDS]:
+        kind = {"int": "integer", "bool": "boolean", "choice": "string"}[entry["kind"]]
+        schema = {"type": kind, "description": entry["description"], "default": entry["default"]}
+        if entry.get("default") is None:
+            schema["type"] = [kind, "null"]
+        schema.update({key: entry[key] for key in ("minimum", "maximum") if key in entry})
+        if entry.get("choices"):
+            schema["enum"] = list(entry["choices"])
+        if entry.get("deprecated"):  # no default: a generated client would send it beside the new name
+            schema["deprecated"] = True
+            del schema["default"]
+        properties[entry["name"]] = schema
+    return {"type": "object", "properties": properties, "additionalProperties": False,
+            "description": f"the options of a game of {rules.title}; each one left out takes its default"}
+
+
+def _envelopes(game: str, prefix: str, view_name: str) -> dict[str, dict]:
+    event = ref(f"{prefix}Event")
+    return {
+        "ViewResponse": _object({
+            "game": _game(game),
+            "game_id": {"type": "string", "format": "uuid"},
+            "version": {"type": "integer"},
+            "status": ref("GameStatus"),
+            "seat": nullable({"type": "string", "description": "your seat; null for a spectator"}),
+            "to_act": SEATS,
+            "outcome": nullable({"type": "string"}),
+            "standings": nullable({"type": "array", "items": ref("Standing")}),
+            "view": nullable(ref(view_name)),
+        }, "your view of the game; `view` is null before the game starts"),
+        "LegalCommandsResponse": _object({
+            "game": _game(game),
+            "version": {"type": "integer"},
+            "seat": nullable({"type": "string"}),
+            "commands": {"type": "array", "items": ref(f"{prefix}Command")},
+        }, "every command you may send now; empty when it is not your turn"),
+        "FeedResponse": _object({
+            "game": _game(game),
+            "version": {"type": "integer", "description": "the game's version now"},
+            "events": {"type": "array", "items": ref(f"{prefix}FeedEvent")},
+            "next_after": {"type": "integer", "description": "pass as ?after= for the next page"},
+        }, "the event feed, each event as you may see it"),
+        "CommandResponse": _object({
+            "game": _game(game),
+            "version": {"type": "integer"},
+            "status": ref("GameStatus"),
+            "to_act": SEATS,
+            "events": {"type": "array", "items": event, "description": "the new events, as you may see them"},
+        }, "what your command did"),
+    }
+
+
+def _feed_event(prefix: str) -> dict:
+    return _object({
+        "version": {"type": "integer"},
+        "type": {"type": "string", "description": "the event's type (as in `data`)"},
+        "recorded_at": {"type": "string", "format": "date-time"},
+        "seat": nullable({"type": "string", "description": "the seat whose action this was"}),
+        "data": ref(f"{prefix}Event"),
+    }, "one event of the feed")

@@ -1,0 +1,83 @@
+"""One name for one idea across games: options renamed at the API, with the
+old names still taken (and marked deprecated in the catalogue and the
+document). The games' own rules and their stored events keep the old names,
+so games created before a rename replay unchanged.
+
+Coronation's ``detective_seats`` (how many players share the detectives) is
+``players`` (every seat, Lind's included: detective seats + 1), as in the
+other games.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from domain import games as registry
+from domain.engine import IllegalCommand
+
+
+@dataclass(frozen=True)
+class Renamed:
+    old: str
+    new: str
+    offset: int  # new = old + offset
+    description: str
+
+    def entry(self, old_entry: dict) -> dict:
+        """The catalogue entry of the new name, from the old one's."""
+        entry = {**old_entry, "name": self.new, "description": self.description}
+        for bound in ("default", "minimum", "maximum"):
+            if isinstance(entry.get(bound), int):
+                entry[bound] += self.offset
+        return entry
+
+
+RENAMED: dict[str, tuple[Renamed, ...]] = {
+    "coronation": (Renamed("detective_seats", "players", 1, "number of players: Lind's and the detective seats"),),
+}
+
+
+def incoming(game: str, options: Mapping[str, Any]) -> dict:
+    """Options as the game's rules name them."""
+    options = dict(options)
+    for renamed in RENAMED.get(game, ()):
+        if renamed.new not in options:
+            continue
+        if renamed.old in options:
+            raise IllegalCommand(f"give option {renamed.new} or its deprecated name {renamed.old}, not both")
+        value = options.pop(renamed.new)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise IllegalCommand(f"option {renamed.new} must be a whole number")
+        declared = next((o for o in registry.REGISTRY[game].options if o.name == renamed.old), None)
+        low, high = (declared.minimum, declared.maximum) if declared else (None, None)
+        if low is not None and high is not None and not low <= value - renamed.offset <= high:
+            raise IllegalCommand(f"option {renamed.new} must be from {low + renamed.offset} to "
+                                 f"{high + renamed.offset}, not {value}")
+        options[renamed.old] = value - renamed.offset
+    return options
+
+
+def outgoing(game: str, options: Mapping[str, Any]) -> dict:
+    """Stored options with the new names beside the old."""
+    options = dict(options)
+    for renamed in RENAMED.get(game, ()):
+        if isinstance(options.get(renamed.old), int):
+            options[renamed.new] = options[renamed.old] + renamed.offset
+    return options
+
+
+def catalogue(game: str, entries: list[dict]) -> list[dict]:
+    """The catalogue's options: each new name in place of the old, the old
+    one after them, marked deprecated."""
+    renames = {renamed.old: renamed for renamed in RENAMED.get(game, ())}
+    current, deprecated = [], []
+    for entry in entries:
+        renamed = renames.get(entry["name"])
+        if renamed is None:
+            current.append(entry)
+            continue
+        current.append(renamed.entry(entry))
+        deprecated.append({**entry, "deprecated": True,
+                           "description": f"deprecated: use {renamed.new} (= {entry['name']} + {renamed.offset})"})
+    return current + deprecated

@@ -1,0 +1,74 @@
+"""The registry of problem types: one per cause of an error, each with a
+stable ``type`` URI, its status and what a client should do about it.
+
+Adding a kind of error is one line in ``REGISTRY`` below; a service error
+names it with ``kind=`` (or a subclass's ``kind`` attribute) and
+``api.errors.problem(..., kind=...)`` sends it. A test fails when code raises
+a kind that is not registered here. The list is served as ``GET
+/v1/problems`` and each operation's declared error responses name the types
+they may carry (``x-problem-types``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+BASE = "https://boardlog.dev/problems/"
+
+
+@dataclass(frozen=True)
+class ProblemType:
+    slug: str
+    status: int
+    title: str
+    description: str
+
+    @property
+    def uri(self) -> str:
+        return BASE + self.slug
+
+    def to_json(self) -> dict:
+        return {"type": self.uri, "slug": self.slug, "status": self.status, "title": self.title,
+                "description": self.description}
+
+
+REGISTRY: dict[str, ProblemType] = {p.slug: p for p in (
+    ProblemType("bad-request", 400, "Malformed request", "The body is not JSON, is empty where a body is needed, or nests deeper than 32 levels."),
+    ProblemType("token-missing", 401, "Token missing", "The operation needs a player token: register with POST /v1/players and send `Authorization: Bearer <token>`."),
+    ProblemType("token-malformed", 401, "Token malformed", "The Authorization header is not `Bearer <token>`."),
+    ProblemType("token-unknown", 401, "Token unknown", "The token is unknown or revoked."),
+    ProblemType("seat-required", 403, "No seat in this game", "Only a player holding a seat in the game may do this; spectators may only look."),
+    ProblemType("not-found", 404, "Not found", "No such path."),
+    ProblemType("game-not-found", 404, "Game not found", "No game has this id."),
+    ProblemType("unknown-game", 404, "Unknown game", "No hosted game has this name; GET /v1/rules lists them."),
+    ProblemType("method-not-allowed", 405, "Method not allowed", "The path does not take this method; the Allow header lists those it takes."),
+    ProblemType("not-your-turn", 409, "Not your turn", "Your seat is not to act now; the detail names who is."),
+    ProblemType("game-moved", 409, "Game moved", "The game moved twice while your command was decided; send it again."),
+    ProblemType("game-not-over", 409, "Game not over", "Only a finished game can be exported."),
+    ProblemType("precondition-failed", 412, "Stale If-Match", "If-Match named a version the game has moved past; `version` holds the current one."),
+    ProblemType("body-too-large", 413, "Body too large", "The request body is larger than BOARDLOG_MAX_BODY bytes."),
+    ProblemType("unsupported-media-type", 415, "Unsupported media type", "Send the body as application/json."),
+    ProblemType("invalid-request", 422, "Invalid request", "Well-formed JSON, a query or a header that does not match its schema; `errors` holds field-level messages."),
+    ProblemType("unknown-command-type", 422, "Unknown command type", "The command's `type` is not one of this game's commands; the detail lists them."),
+    ProblemType("illegal-command", 422, "Illegal command", "The rules refuse this command now; the detail says why. GET legal-commands lists those you may send."),
+    ProblemType("lobby-refused", 422, "Lobby action refused", "The game's status or seats forbid this lobby action (seat taken, not the host, seats empty, game started)."),
+    ProblemType("not-seated", 422, "Not seated", "You hold no seat (or not that seat) in this game."),
+    ProblemType("idempotency-key-reused", 422, "Idempotency-Key reused", "This Idempotency-Key was already used in this game with another request body; keys are scoped to (player, game)."),
+    ProblemType("rate-limited", 429, "Too many requests", "More requests in a minute than allowed; wait Retry-After seconds."),
+    ProblemType("internal-error", 500, "Internal error", "The server failed; this is a bug and has been logged."),
+    ProblemType("database-unavailable", 503, "Database unavailable", "PostgreSQL is unreachable or busy; retry after Retry-After seconds."),
+)}
+
+
+def get(slug: str) -> ProblemType | None:
+    return REGISTRY.get(slug)
+
+
+def for_status(status: int) -> ProblemType | None:
+    """The generic type of an HTTP error raised outside the service (werkzeug, webargs)."""
+    return REGISTRY.get(_HTTP.get(status, ""))
+
+
+_HTTP = {400: "bad-request", 404: "not-found", 405: "method-not-allowed", 413: "body-too-large",
+         415: "unsupported-media-type", 422: "invalid-request", 429: "rate-limited", 500: "internal-error",
+         503: "database-unavailable"}
