@@ -10,28 +10,12 @@ from flask_smorest import Blueprint
 
 from ..auth import BEARER, current_player
 from ..context import service
-from ..errors import ProblemSchema
+from ..contract import declare
 from ..service.games import parse_game_id
 from .games import GameSummarySchema, summary
 
 blp = Blueprint("lifecycle", __name__, url_prefix="/v1/games",
                 description="Resign, abort, invite a player or a replacement, ask for a rematch")
-
-PROBLEM = "application/problem+json"
-
-
-def _problems(*pairs):
-    """``@blp.alt_response`` for each (status, what it means here)."""
-    def decorate(func):
-        for status, description in reversed(pairs):
-            func = blp.alt_response(status, schema=ProblemSchema, content_type=PROBLEM, description=description)(func)
-        return func
-    return decorate
-
-
-_UNAUTHORIZED = (401, "no token, or an unknown one")
-_NOT_FOUND = (404, "no such game")
-
 
 class InviteRequestSchema(ma.Schema):
     seat = ma.fields.String(
@@ -56,8 +40,7 @@ class RedeemSchema(ma.Schema):
 class Resign(MethodView):
     @blp.doc(security=BEARER, operationId="resignSeat")
     @blp.response(200, GameSummarySchema)
-    @_problems(_UNAUTHORIZED, (403, "you hold no seat in this game"), _NOT_FOUND,
-               (409, "the game is not running, or you resigned already"))
+    @declare(blp, "not-permitted", "wrong-status")
     def post(self, game_id):
         """Resign your seat. What follows is the game's to say (its rules'
         docstring): the other side wins a two-sided game; in a multiplayer game
@@ -71,8 +54,7 @@ class Resign(MethodView):
 class Abort(MethodView):
     @blp.doc(security=BEARER, operationId="abortGame")
     @blp.response(200, GameSummarySchema)
-    @_problems(_UNAUTHORIZED, (403, "you hold no seat in this game"), _NOT_FOUND,
-               (409, "the game is not running, or every seat has acted once already"))
+    @declare(blp, "not-permitted", "wrong-status")
     def post(self, game_id):
         """End a running game with no result, before every seat has acted once."""
         gid = parse_game_id(game_id)
@@ -85,9 +67,7 @@ class Invites(MethodView):
     @blp.doc(security=BEARER, operationId="createInvite")
     @blp.arguments(InviteRequestSchema)
     @blp.response(201, InviteSchema)
-    @_problems(_UNAUTHORIZED, (403, "only the host may invite"), _NOT_FOUND,
-               (409, "the seat is taken or played by its player, or the game is over"),
-               (422, "no such seat, or no seat named in a running game"))
+    @declare(blp, "not-permitted", "wrong-status", "invite-spent", "lobby-refused")
     def post(self, body, game_id):
         """A single-use invite code (host only): to a seat of the lobby (the
         only way into a private game), or to take over a seat a bot plays."""
@@ -101,8 +81,7 @@ class Redeem(MethodView):
     @blp.doc(security=BEARER, operationId="redeemInvite")
     @blp.arguments(RedeemSchema)
     @blp.response(200, GameSummarySchema)
-    @_problems(_UNAUTHORIZED, (403, "not an invite code of this game"), _NOT_FOUND,
-               (409, "the code was used already, the seat is no longer open, or you sit elsewhere"))
+    @declare(blp, "invite-invalid", "invite-spent", "wrong-status", "lobby-refused")
     def post(self, body, game_id):
         """Take the seat an invite code opens: a lobby seat, or a seat a bot
         plays (you then see everything that seat has seen)."""
@@ -115,8 +94,7 @@ class Redeem(MethodView):
 class Rematch(MethodView):
     @blp.doc(security=BEARER, operationId="createRematch")
     @blp.response(201, GameSummarySchema)
-    @_problems(_UNAUTHORIZED, (403, "you did not play this game"), _NOT_FOUND,
-               (409, "the game is not finished, or has its rematch already"))
+    @declare(blp, "not-permitted", "wrong-status")
     def post(self, game_id):
         """A new game with the same seats, options and bots and a new seed;
         you host it at your seat, every other seat is kept for its player."""

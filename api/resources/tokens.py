@@ -14,13 +14,12 @@ from flask_smorest import Blueprint
 
 from ..auth import BEARER, current_player
 from ..context import service
-from ..errors import PROBLEM, ProblemSchema
+from ..contract import declare
 from ..service.players import MAX_LIVE_TOKENS
 
 blp = Blueprint("tokens", __name__, url_prefix="/v1/players/me/tokens",
                 description="Your bearer tokens: one per device or frontend, each revocable")
 
-UNAUTHORIZED = dict(schema=ProblemSchema, content_type=PROBLEM, description="no token, or an unknown or revoked one")
 
 
 class TokenSchema(ma.Schema):
@@ -55,7 +54,6 @@ def _shown(row: dict) -> dict:
 class Tokens(MethodView):
     @blp.doc(operationId="listTokens", security=BEARER)
     @blp.response(200, TokenListSchema)
-    @blp.alt_response(401, **UNAUTHORIZED)
     def get(self):
         """Your live tokens (never the tokens themselves: only their ids and labels)."""
         player = current_player()
@@ -64,10 +62,7 @@ class Tokens(MethodView):
     @blp.doc(operationId="createToken", security=BEARER)
     @blp.arguments(CreateTokenSchema)
     @blp.response(201, NewTokenSchema)
-    @blp.alt_response(401, **UNAUTHORIZED)
-    @blp.alt_response(409, schema=ProblemSchema, content_type=PROBLEM,
-                      description=f"you hold {MAX_LIVE_TOKENS} tokens already: revoke one first")
-    @blp.alt_response(422, schema=ProblemSchema, content_type=PROBLEM, description="the body does not match its schema")
+    @declare(blp, "too-many-tokens")
     def post(self, body):
         """A new token beside the ones you hold (rotate: create, switch over, revoke the old one)."""
         player = current_player()
@@ -78,9 +73,7 @@ class Tokens(MethodView):
 class Token(MethodView):
     @blp.doc(operationId="revokeToken", security=BEARER)
     @blp.response(204)
-    @blp.alt_response(401, **UNAUTHORIZED)
-    @blp.alt_response(404, schema=ProblemSchema, content_type=PROBLEM,
-                      description="you hold no live token with this id")
+    @declare(blp, "not-found")
     def delete(self, token_id):
         """Revoke one of your tokens (the one you are using, too, if you name it)."""
         player = current_player()
@@ -93,8 +86,6 @@ class RevokeAll(MethodView):
     @blp.doc(operationId="revokeAllTokens", security=BEARER)
     @blp.arguments(CreateTokenSchema)
     @blp.response(200, RevokedAllSchema)
-    @blp.alt_response(401, **UNAUTHORIZED)
-    @blp.alt_response(422, schema=ProblemSchema, content_type=PROBLEM, description="the body does not match its schema")
     def post(self, body):
         """After a leak: revoke every token you hold, this one included, and get one new token in exchange."""
         player = current_player()

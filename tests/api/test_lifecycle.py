@@ -50,7 +50,7 @@ def test_a_resigned_seat_is_played_by_a_bot_its_player_is_refused_and_everyone_i
     assert response.status_code == 200, response.json
     assert response.json["bots"] == {"p2": response.json["bots"]["p2"]}
     resigned = [e for e in feed(cy, game_id) if e["type"] == "SeatResigned"]
-    assert resigned and resigned[0]["data"] == {"seat": "p2", "player": bob.id, "bot": response.json["bots"]["p2"]}
+    assert resigned and resigned[0]["data"] == {"type": "SeatResigned", "seat": "p2", "player": bob.id, "bot": response.json["bots"]["p2"]}
     assert ada.view(game_id).json["resigned"] == ["p2"]
 
     act_until({"p1": ada, "p3": cy}, game_id, lambda view: "p2" in view["to_act"], random.Random(1))
@@ -153,7 +153,7 @@ def test_a_replacement_sees_everything_the_abandoned_seat_saw_and_the_others_onl
     dans_feed = feed(dan, game_id)
     assert [e["data"] for e in dans_feed[: len(bobs_feed)]] == [e["data"] for e in bobs_feed]
     changed = [e for e in feed(ada, game_id) if e["type"] == "SeatReplaced"]
-    assert [e["data"] for e in changed] == [{"seat": "p2", "player_before": bob.id, "player": dan.id}]
+    assert [e["data"] for e in changed] == [{"type": "SeatReplaced", "seat": "p2", "player_before": bob.id, "player": dan.id}]
     assert bob.view(game_id).json["seat"] is None  # bob holds no seat now
     assert dan.legal(game_id) or "p2" not in dans_view["to_act"]
 
