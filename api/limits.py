@@ -19,6 +19,9 @@ from __future__ import annotations
 import logging
 import time
 
+from flask import g
+
+from .auth import current_player
 from .errors import problem
 from .service.errors import Unauthorized
 
@@ -28,13 +31,9 @@ UNLIMITED = frozenset({"/healthz", "/readyz"})  # probes of load balancers and o
 
 
 def _subject(request) -> str:
-    from .auth import current_player
-
     if request.headers.get("Authorization"):
         try:
             if current_player(required=False) is not None:
-                from flask import g
-
                 return f"token:{g.token_id}"
         except Unauthorized:  # refused later by the endpoint that needs a player; counted by address here
             pass

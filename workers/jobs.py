@@ -17,6 +17,8 @@ import threading
 import time
 import uuid
 
+import psycopg
+
 from api.environment import env_number
 from api.service.errors import NotFound
 from api.service.games import GameService
@@ -91,6 +93,15 @@ def _run(kind: str, game_id: str, version, action, done: str, nothing: str) -> b
         changed = action(service())
     except NotFound:
         log.warning("%s game=%s%s: no such game; nothing to do", kind, game_id, at)
+        return False
+    except psycopg.OperationalError as error:
+        # PostgreSQL away (or its pool exhausted): not the game's fault, and no
+        # use retrying on RQ's schedule (5 s, 60 s, 600 s, then failed for
+        # good). The job ends having done nothing; the first sweep once
+        # PostgreSQL answers (every worker sweeps every BOARDLOG_SWEEP_SECONDS)
+        # sees the game still waiting and makes the job again.
+        log.warning("%s game=%s%s: PostgreSQL unreachable (%s: %s); the game is left unchanged and the "
+                    "next sweep makes this job again", kind, game_id, at, type(error).__name__, error)
         return False
     except Exception as error:
         # One line here; RQ logs the traceback and keeps the job (retried, then failed).

