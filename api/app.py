@@ -97,13 +97,14 @@ def create_app(config: dict | None = None, service: GameService | None = None, r
     if service is None and not offline:
         service, redis = _connect(app.config)
     api = BoardlogApi(app, spec_kwargs={"marshmallow_plugin": MarshmallowPlugin(schema_name_resolver=schema_name)})
-    app.extensions["boardlog"] = Boardlog(service=service, redis=redis, api=api)
+    app.extensions["boardlog"] = Boardlog(service=service, redis=redis, api=api, streams=_streams(app, service))
     _document_games(api)
 
-    from .resources import audit, catalogue, games, health, play, players
+    from .resources import audit, catalogue, games, health, play, players, streams
 
-    for blueprint in (players.blp, catalogue.blp, games.blp, play.blp, audit.blp):
+    for blueprint in (players.blp, catalogue.blp, games.blp, play.blp, audit.blp, streams.blp):
         api.register_blueprint(blueprint)
+    streams.document(api)
     app.register_blueprint(health.blp)
 
     limiter = RateLimiter(redis, app.config["RATE_LIMIT_PER_MINUTE"])
@@ -212,6 +213,14 @@ def _document_games(api: Api) -> None:
         view = game_schemas.view_schema(name)
         api.spec.components.schema(view.__name__, schema=view)
     api.spec.components.schema("Command", {"anyOf": refs} if refs else {"type": "object"})
+
+
+def _streams(app, service):
+    from .streaming import Streams, settings_from_env
+
+    if service is None:
+        return None
+    return Streams(service, **{**settings_from_env(), **app.config.get("STREAMS", {})})
 
 
 def _connect(config):

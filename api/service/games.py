@@ -39,6 +39,12 @@ def stream_of(game_id) -> str:
     return f"game-{game_id}"
 
 
+def player_channel(player: str) -> str:
+    """Announced (never stored) when a player takes a seat, so that the
+    player's open streams start following that game."""
+    return f"player-{player}"
+
+
 def parse_game_id(text: str) -> uuid.UUID:
     try:
         return uuid.UUID(str(text))
@@ -89,6 +95,12 @@ class GameService:
         session = self._fold(rules, session, tail)
         self._remember(game_id, session)
         return rules, session
+
+    def cached(self, game_id: uuid.UUID) -> tuple[Any, Session] | None:
+        """The newest session this process holds, without a query (may be behind)."""
+        with self._lock:
+            session = self._cache.get(game_id)
+        return (self.rules_of(session.game), session) if session is not None else None
 
     def _from_snapshot(self, stream: str, rules) -> Session | None:
         """A snapshot of this state shape, or None: one that cannot be read
@@ -268,13 +280,16 @@ class GameService:
             self.store.append(stream_of(game_id), new_events, 0, conn=conn, announce_later=True)
             readmodels.project(conn, game_id, session, events, frozenset(), None)
         self.store.announce(stream_of(game_id), session.version)
+        self.store.announce(player_channel(player), session.version)
         self._keep_seed(game_id, seed)
         self._remember(game_id, session)
         return game_id
 
     def join(self, game_id: uuid.UUID, player: str, seat: str | None) -> Session:
         command = {"type": "JoinGame", "seat": seat}
-        return self.execute(game_id, lambda rules, s: decisions.by(player, None, command, s, sessions.join(s, player, seat)))[0]
+        session = self.execute(game_id, lambda rules, s: decisions.by(player, None, command, s, sessions.join(s, player, seat)))[0]
+        self.store.announce(player_channel(player), session.version)
+        return session
 
     def leave(self, game_id: uuid.UUID, player: str) -> Session:
         command = {"type": "LeaveGame"}
@@ -398,4 +413,4 @@ class GameService:
         return bool(events)
 
 
-__all__ = ["GameService", "Scheduler", "Decision", "parse_game_id", "stream_of"]
+__all__ = ["GameService", "Scheduler", "Decision", "parse_game_id", "player_channel", "stream_of"]
