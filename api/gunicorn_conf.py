@@ -44,6 +44,11 @@ def on_starting(server):
 def post_worker_init(worker):
     import gevent
 
+    from api.serving import limit_send_buffer
+
+    for listener in worker.sockets:
+        limit_send_buffer(listener)
+
     def drain_on_exit():
         while worker.alive:
             gevent.sleep(0.5)

@@ -46,6 +46,20 @@ def raise_fd_limit(wanted: int = 65536) -> int:
     return soft
 
 
+def limit_send_buffer(listener) -> None:
+    """BOARDLOG_SOCKET_SNDBUF (bytes): the kernel send buffer of each
+    connection (accepted sockets inherit the listener's). Unset, the kernel
+    sizes it; a small one bounds the memory a stalled client can pin, and
+    makes a client that stopped reading show sooner (it is then closed after
+    BOARDLOG_STREAM_WRITE_TIMEOUT)."""
+    import os
+    import socket
+
+    size = os.environ.get("BOARDLOG_SOCKET_SNDBUF")
+    if size:
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, int(size))
+
+
 class _ErrorLog:
     def write(self, text: str) -> None:
         if text.strip():
@@ -64,6 +78,8 @@ class ApiServer:
 
         self.app = app
         self.server = WSGIServer((host, port), app, log=None, error_log=_ErrorLog(), backlog=backlog)
+        self.server.init_socket()
+        limit_send_buffer(self.server.socket)
 
     def start(self) -> None:
         self.server.start()
