@@ -198,9 +198,9 @@ class Streams:
         watch = store.watch([stream])
         ends_at = time.monotonic() + self.lifetime
         try:
-            yield from self._send(slot, self._retry())
             rules, session = self.shared.session(game_id, after or 0)
             sent = session.version if after is None else after
+            yield from self._send(slot, self._retry())
             if after is None:
                 seat = viewer_seat(session, player)
                 yield from self._send(slot, _message("view", self.shared.view_json(game_id, rules, session, seat),
@@ -251,12 +251,14 @@ class Streams:
         position ``after`` (each with ``id:`` = that position); None: from now."""
         store = self.service.store
         channel = player_channel(player)
-        games = self._games_of(player)
-        watch = store.watch([channel, *games])
+        watch = store.watch([channel])  # first: a seat taken from now on is heard of
         ends_at = time.monotonic() + self.lifetime
         try:
-            yield from self._send(slot, self._retry())
+            games = self._games_of(player)
+            for game in games:
+                watch.follow(game)
             cursor = store.last_position() if after is None else after
+            yield from self._send(slot, self._retry())
             while True:
                 batch, cursor = self._notices(player, games, cursor)
                 if batch:
