@@ -44,10 +44,11 @@ def on_starting(server):
 def post_worker_init(worker):
     import gevent
 
-    from api.serving import limit_send_buffer
+    from api.serving import limit_send_buffer, tune_garbage_collector
 
     for listener in worker.sockets:
         limit_send_buffer(listener)
+    tune_garbage_collector()
 
     def drain_on_exit():
         while worker.alive:

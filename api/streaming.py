@@ -240,9 +240,10 @@ class Streams:
         if self.draining:
             return sent
         if not happened:
-            # A heartbeat also re-reads the version (once a second per game
-            # at most, shared), in case a notification was lost.
-            version = self.service.store.recent_version(stream)
+            # A heartbeat also checks the version, in case a notification was
+            # lost (a process that died between its commit and its NOTIFY):
+            # from the database at most once a minute per game, shared.
+            version = self.service.store.recent_version(stream, max_age=max(60.0, 4 * self.heartbeat))
             return version if version > sent else None
         return max(heard.get(stream, 0), self.service.store.recent_version(stream) if woken or not heard else 0)
 

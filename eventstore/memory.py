@@ -142,7 +142,7 @@ class InMemoryEventStore:
         head = (len(stream), stream[-1].hash if stream else None)
         return verify_chain(stream, head)
 
-    def recent_version(self, stream_id: str) -> int:
+    def recent_version(self, stream_id: str, max_age: float | None = None) -> int:
         return self.stream_version(stream_id)
 
     def wait_for_version(self, stream_id: str, version: int, timeout: float) -> int:

@@ -229,11 +229,11 @@ class PostgresEventStore:
         """The server is shutting down: end every wait now."""
         self._listener.drain()
 
-    def recent_version(self, stream_id: str) -> int:
+    def recent_version(self, stream_id: str, max_age: float | None = None) -> int:
         """The stream's version as this process confirmed it within the last
-        ``recent.max_age`` seconds (read, appended or heard of), else read now.
-        For answering polls cheaply; never for deciding."""
-        known = self.recent.get(stream_id)
+        ``max_age`` seconds (default ``recent.max_age``; read, appended or
+        heard of), else read now. For answering polls cheaply; never for deciding."""
+        known = self.recent.get(stream_id, max_age)
         if known is not None:
             return known
         listening = self._listener.start()
