@@ -38,6 +38,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/eventstore.py
 	$(BIN)/python bench/api.py
 	$(BIN)/python bench/history.py
+	$(BIN)/python bench/waiting.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache

@@ -108,16 +108,18 @@ def create_app(config: dict | None = None, service: GameService | None = None, r
         "marshmallow_plugin": MarshmallowPlugin(schema_name_resolver=schema_name),
         "extra_plugins": [ProblemsPlugin(), NullableEnumPlugin()],
     })
-    app.extensions["boardlog"] = Boardlog(service=service, redis=redis, api=api)
+    app.extensions["boardlog"] = Boardlog(service=service, redis=redis, api=api, streams=_streams(app, service))
     app.wsgi_app = ChunkedBodyLimit(app.wsgi_app, app)
     if app.config["TRUSTED_PROXIES"]:  # off by default: X-Forwarded-For is whatever the client wrote
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=app.config["TRUSTED_PROXIES"])
     game_contract.document_games(api.spec)
 
-    from .resources import audit, catalogue, games, health, lifecycle, play, players, problems, tokens
+    from .resources import audit, catalogue, games, health, lifecycle, play, players, problems, streams, tokens
 
-    for blueprint in (players.blp, catalogue.blp, games.blp, play.blp, audit.blp, tokens.blp, lifecycle.blp, problems.blp):
+    for blueprint in (players.blp, catalogue.blp, games.blp, play.blp, audit.blp, tokens.blp, lifecycle.blp, problems.blp,
+                      streams.blp):
         api.register_blueprint(blueprint)
+    streams.document(api)
     app.register_blueprint(health.blp)
     app.register_blueprint(docs_assets.blp)
 
@@ -234,6 +236,14 @@ def _cors(app, response) -> None:
     response.headers["Access-Control-Allow-Methods"] = "GET, POST, OPTIONS"
     response.headers["Access-Control-Expose-Headers"] = "ETag, Location, Retry-After, X-Request-Id"
     response.headers["Access-Control-Max-Age"] = "600"
+
+
+def _streams(app, service):
+    from .streaming import Streams, settings_from_env
+
+    if service is None:
+        return None
+    return Streams(service, **{**settings_from_env(), **app.config.get("STREAMS", {})})
 
 
 def _connect(config):

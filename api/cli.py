@@ -104,11 +104,14 @@ def worker_command(args) -> int:
 
 
 def serve_command(args) -> int:
+    from api import serving
+
+    serving.patch()  # before psycopg and redis are imported: waiting requests then hold no thread
+    serving.raise_fd_limit()
     from workers.runner import configure_logging
     from api.supervisor import claim_data_folder, kill_group, start_worker, stop_on_signals, stop_worker  # noqa: I001
 
     configure_logging()
-    logging.getLogger("werkzeug").setLevel(logging.WARNING)  # the app logs one line per request
     logging.getLogger("pgserver").setLevel(logging.WARNING)
     database_url, redis_url = os.environ.get("DATABASE_URL"), os.environ.get("REDIS_URL")
     if bool(database_url) != bool(redis_url):
@@ -195,17 +198,15 @@ def _wait_for_worker(worker: subprocess.Popen, app, stop: threading.Event, timeo
 
 
 def _start_api(host: str, port: int, database_url: str, redis_url: str):
-    from werkzeug.serving import make_server
-
     from api.app import create_app
+    from api.serving import serve
 
     app = create_app({"DATABASE_URL": database_url, "REDIS_URL": redis_url})
     try:
-        server = make_server(host, port, app, threaded=True)
+        server = serve(app, host, port)
     except OSError as error:
         _close_app(app)
         raise SystemExit(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
-    threading.Thread(target=server.serve_forever, name="api", daemon=True).start()
     return server, app
 
 

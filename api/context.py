@@ -15,6 +15,11 @@ class Boardlog:
     service: GameService
     redis: Any = None
     api: Any = None
+    streams: Any = None  # api.streaming.Streams: open streams, their limits, shared work
+
+
+def streams():
+    return current_app.extensions["boardlog"].streams
 
 
 def service() -> GameService:

@@ -42,10 +42,14 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def gunicorn(app: str, env: dict) -> tuple[subprocess.Popen, str]:
+GTHREAD = ("-w", "2", "-k", "gthread", "--threads", "8")
+GEVENT = ("-c", "python:api.gunicorn_conf", "-w", "2")  # boardlog's production settings
+
+
+def gunicorn(app: str, env: dict, workers: tuple = GTHREAD) -> tuple[subprocess.Popen, str]:
     port = free_port()
     process = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "-w", "2", "-k", "gthread", "--threads", "8",
+        [sys.executable, "-m", "gunicorn", *workers,
          "-b", f"127.0.0.1:{port}", "--log-level", "warning", app],
         cwd=ROOT, env={**os.environ, **env, "PYTHONPATH": str(ROOT)},
     )

@@ -1,11 +1,18 @@
-"""One LISTEN connection per store, shared by every thread waiting for a stream to move.
+"""One LISTEN connection per store, shared by everything waiting for a stream to move.
 
-The listener thread keeps the newest version it has heard of per stream and
-wakes all waiters (a threading.Condition) on each notification. A waiter first
-makes sure the listener is listening, then asks the database for the current
-version, so a notification can't slip between the check and the wait. When the
-LISTEN connection drops, the thread reconnects and wakes everyone, and waiters
-re-read the version from the database.
+A waiter registers a ``Watch`` on the streams it cares about; the listener
+keeps, per stream, the set of watches, so each notification wakes only the
+waiters of that stream (never all of them: with thousands waiting on
+hundreds of games, waking everyone on every move would be a thundering
+herd). A watch is registered before the waiter reads the current version,
+so a notification can't slip between the check and the wait. When the
+LISTEN connection drops, the thread reconnects and wakes every watch, and
+waiters re-read their versions.
+
+Under gevent (``boardlog serve``, gunicorn's gevent worker) the thread and
+the events are greenlets and green events, so a waiter holds no OS thread
+and no database connection; with plain threads it works the same, a thread
+per waiter.
 """
 
 from __future__ import annotations
@@ -13,7 +20,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from typing import Callable
+from typing import Callable, Iterable
 
 import psycopg
 
@@ -29,18 +36,70 @@ def parse_payload(payload: str) -> tuple[str, int] | None:
         return None
 
 
+class Watch:
+    """Streams a waiter follows; ``wait`` returns once any moved (or on a
+    reconnection, or when woken), giving the versions heard since."""
+
+    __slots__ = ("streams", "heard", "woken", "_event", "_listener")
+
+    def __init__(self, listener: "VersionListener", streams: Iterable[str]):
+        self._listener = listener
+        self.streams = frozenset(streams)
+        self.heard: dict[str, int] = {}
+        self.woken = False  # by a reconnection or a wake_all: versions must be re-read
+        self._event = threading.Event()
+
+    def _hear(self, stream_id: str, version: int) -> None:
+        if version > self.heard.get(stream_id, 0):
+            self.heard[stream_id] = version
+        self._event.set()
+
+    def _wake(self) -> None:
+        self.woken = True
+        self._event.set()
+
+    def wait(self, timeout: float) -> bool:
+        """True if something happened since the last call (then cleared)."""
+        happened = self._event.wait(max(0.0, timeout))
+        self._event.clear()
+        return happened
+
+    def take(self) -> tuple[dict[str, int], bool]:
+        """The versions heard and whether a reconnection or wake happened, then forget both."""
+        heard, woken = self.heard, self.woken
+        self.heard, self.woken = {}, False
+        return heard, woken
+
+    def follow(self, stream_id: str) -> None:
+        self._listener._add(self, (stream_id,))
+        self.streams = self.streams | {stream_id}
+
+    def close(self) -> None:
+        self._listener._remove(self)
+
+    def __enter__(self) -> "Watch":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
 class VersionListener:
     def __init__(self, connect: Callable[[], psycopg.Connection],
                  current_version: Callable[[str], int], recent=None):
+        """``current_version``: the stream's version, which may come from
+        what this process heard or read within the last second (the store's
+        ``recent_version``): every notification is recorded there before any
+        watch is told, so it never misses one that came before a watch."""
         self._connect = connect
         self._current_version = current_version
         self._recent = recent  # a RecentVersions told of every notification, or None
-        self._condition = threading.Condition()
-        self._heard: dict[str, int] = {}  # only streams someone waits on
-        self._waiting: dict[str, int] = {}  # stream -> number of waiters
-        self._generation = 0  # bumped on each (re)connection
+        self._lock = threading.Lock()
+        self._watches: dict[str, set[Watch]] = {}
+        self._all: set[Watch] = set()
         self._ready = threading.Event()
         self._stopping = threading.Event()
+        self._draining = False  # the server is shutting down: waits end at once
         self._thread: threading.Thread | None = None
         self._start_lock = threading.Lock()
 
@@ -59,27 +118,15 @@ class VersionListener:
             try:
                 with self._connect() as conn:
                     conn.execute(f"listen {CHANNEL}")
-                    with self._condition:
-                        self._generation += 1
-                        self._heard.clear()  # versions heard before may be stale now
-                        self._condition.notify_all()
                     if self._recent is not None:
                         self._recent.forget_all()
+                    self.wake_all()  # versions heard before may be stale now
                     self._ready.set()
                     while not self._stopping.is_set():
                         for notify in conn.notifies(timeout=0.5):
                             parsed = parse_payload(notify.payload)
-                            if parsed is None:
-                                continue
-                            if self._recent is not None:
-                                self._recent.heard(*parsed)
-                            with self._condition:
-                                stream_id, version = parsed
-                                if stream_id not in self._waiting:
-                                    continue
-                                if version > self._heard.get(stream_id, 0):
-                                    self._heard[stream_id] = version
-                                self._condition.notify_all()
+                            if parsed is not None:
+                                self._dispatch(*parsed)
             except psycopg.Error as error:
                 if self._stopping.is_set():
                     break
@@ -87,40 +134,74 @@ class VersionListener:
                 self._ready.clear()
                 time.sleep(0.5)
 
-    def wait(self, stream_id: str, version: int, timeout: float) -> int:
-        deadline = time.monotonic() + max(0.0, timeout)
-        self._ensure_started(timeout)
-        with self._condition:
-            self._waiting[stream_id] = self._waiting.get(stream_id, 0) + 1
-            generation = self._generation
-        try:
-            return self._wait(stream_id, version, deadline, generation)
-        finally:
-            with self._condition:
-                self._waiting[stream_id] -= 1
-                if not self._waiting[stream_id]:
-                    del self._waiting[stream_id]
-                    self._heard.pop(stream_id, None)
+    def _dispatch(self, stream_id: str, version: int) -> None:
+        if self._recent is not None:
+            self._recent.heard(stream_id, version)
+        with self._lock:
+            watches = list(self._watches.get(stream_id, ()))
+        for watch in watches:
+            watch._hear(stream_id, version)
 
-    def _wait(self, stream_id: str, version: int, deadline: float, generation: int) -> int:
-        current = self._current_version(stream_id)
-        while current <= version:
-            with self._condition:
-                while True:
-                    if self._generation != generation:
-                        generation = self._generation
-                        break  # reconnected: ask the database again
-                    heard = self._heard.get(stream_id, 0)
-                    if heard > version:
-                        return heard
-                    remaining = deadline - time.monotonic()
-                    if remaining <= 0 or self._stopping.is_set():
-                        break
-                    self._condition.wait(remaining)
-            if time.monotonic() >= deadline or self._stopping.is_set():
-                return self._current_version(stream_id)
+    def _add(self, watch: Watch, streams: Iterable[str]) -> None:
+        with self._lock:
+            self._all.add(watch)
+            for stream_id in streams:
+                self._watches.setdefault(stream_id, set()).add(watch)
+
+    def _remove(self, watch: Watch) -> None:
+        with self._lock:
+            self._all.discard(watch)
+            for stream_id in watch.streams:
+                watchers = self._watches.get(stream_id)
+                if watchers is not None:
+                    watchers.discard(watch)
+                    if not watchers:
+                        del self._watches[stream_id]
+
+    def watch(self, streams: Iterable[str], timeout: float = 5.0) -> Watch:
+        """A registered watch; read the versions you compare against AFTER this."""
+        self._ensure_started(timeout)
+        watch = Watch(self, streams)
+        self._add(watch, watch.streams)
+        return watch
+
+    def drain(self) -> None:
+        """The server is shutting down: every wait returns now, and new ones at once."""
+        self._draining = True
+        self.wake_all()
+
+    def wake_all(self) -> None:
+        """Wake every waiter (a reconnection, or the server shutting down)."""
+        with self._lock:
+            watches = list(self._all)
+        for watch in watches:
+            watch._wake()
+
+    @property
+    def listening(self) -> bool:
+        return self._ready.is_set()
+
+    def waiters(self) -> int:
+        with self._lock:
+            return len(self._all)
+
+    def wait(self, stream_id: str, version: int, timeout: float) -> int:
+        """The stream's version once past ``version``, or when ``timeout`` ran out."""
+        deadline = time.monotonic() + max(0.0, timeout)
+        with self.watch((stream_id,), timeout) as watch:
             current = self._current_version(stream_id)
-        return current
+            while current <= version and not self._stopping.is_set() and not self._draining:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    break
+                watch.wait(remaining)
+                heard, woken = watch.take()
+                current = max(current, heard.get(stream_id, 0))
+                if woken:
+                    current = self._current_version(stream_id)
+            if current <= version:
+                current = self._current_version(stream_id)  # a notification may have been lost
+            return current
 
     def start(self) -> bool:
         """Start listening without waiting; True once the LISTEN is in place."""
@@ -132,5 +213,4 @@ class VersionListener:
         thread = self._thread
         if thread is not None:
             thread.join(timeout=5)
-        with self._condition:
-            self._condition.notify_all()
+        self.wake_all()

@@ -122,6 +122,16 @@ class InMemoryEventStore:
         with self._condition:
             return [_copy(event) for event in self._all[max(0, after):max(0, after) + limit]]
 
+    def read_all_of(self, stream_ids, after: int = 0, limit: int = 1000) -> list[RecordedEvent]:
+        wanted = set(stream_ids)
+        with self._condition:
+            found = [e for e in self._all[max(0, after):] if e.stream_id in wanted][:limit]
+            return [_copy(event) for event in found]
+
+    def last_position(self) -> int:
+        with self._condition:
+            return len(self._all)
+
     def load_snapshot(self, stream_id: str, schema_version: int) -> Snapshot | None:
         with self._condition:
             return self._snapshots.get((stream_id, schema_version))
@@ -132,7 +142,7 @@ class InMemoryEventStore:
         head = (len(stream), stream[-1].hash if stream else None)
         return verify_chain(stream, head)
 
-    def recent_version(self, stream_id: str) -> int:
+    def recent_version(self, stream_id: str, max_age: float | None = None) -> int:
         return self.stream_version(stream_id)
 
     def wait_for_version(self, stream_id: str, version: int, timeout: float) -> int:

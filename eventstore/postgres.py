@@ -9,7 +9,7 @@ import psycopg
 import psycopg_pool
 
 from eventstore.chain import verify_chain
-from eventstore.listener import VersionListener
+from eventstore.listener import VersionListener, Watch
 from eventstore.notifier import Notifier
 from eventstore.versions import RecentVersions
 from eventstore.types import (
@@ -35,6 +35,8 @@ _READ_ALL = (
     " and tx_id < pg_snapshot_xmin(pg_current_snapshot())"
     " order by tx_id, global_position limit %(limit)s"
 )
+
+_READ_ALL_OF = _READ_ALL.replace(" order by", " and stream_id = any(%(streams)s) order by")
 
 
 def _record(row) -> RecordedEvent:
@@ -67,7 +69,7 @@ class PostgresEventStore:
         self.pool = pool
         self._owns_pool = False
         self.recent = RecentVersions()
-        self._listener = VersionListener(self._autocommit_connect, self.stream_version, self.recent)
+        self._listener = VersionListener(self._autocommit_connect, self.recent_version, self.recent)
         self._notifier = Notifier(self._autocommit_connect)
 
     @classmethod
@@ -188,6 +190,22 @@ class PostgresEventStore:
             rows = cursor.execute(_READ_ALL, {"after": after, "limit": limit}).fetchall()
         return [_record(row) for row in rows]
 
+    def read_all_of(self, stream_ids: Sequence[str], after: int = 0, limit: int = 1000) -> list[RecordedEvent]:
+        """``read_all`` restricted to some streams (a player's games), with the same order and guarantees."""
+        with self.pool.connection() as c:
+            cursor = c.cursor(binary=True)
+            rows = cursor.execute(_READ_ALL_OF, {"after": after, "limit": limit,
+                                                 "streams": list(stream_ids)}).fetchall()
+        return [_record(row) for row in rows]
+
+    def last_position(self) -> int:
+        """Where the global feed ends now: ``read_all(after=last_position())`` gives only what comes later."""
+        with self.pool.connection() as c:
+            row = c.execute(
+                "select global_position from events where tx_id < pg_snapshot_xmin(pg_current_snapshot())"
+                " order by tx_id desc, global_position desc limit 1").fetchone()
+        return row[0] if row else 0
+
     def load_snapshot(self, stream_id: str, schema_version: int) -> Snapshot | None:
         with self.pool.connection() as c:
             row = c.execute(
@@ -212,11 +230,20 @@ class PostgresEventStore:
     def wait_for_version(self, stream_id: str, version: int, timeout: float) -> int:
         return self._listener.wait(stream_id, version, timeout)
 
-    def recent_version(self, stream_id: str) -> int:
+    def watch(self, stream_ids) -> Watch:
+        """Follow streams: ``watch.wait(timeout)`` returns when one moved.
+        Register first, then read the versions to compare with."""
+        return self._listener.watch(stream_ids)
+
+    def wake_waiters(self) -> None:
+        """The server is shutting down: end every wait now."""
+        self._listener.drain()
+
+    def recent_version(self, stream_id: str, max_age: float | None = None) -> int:
         """The stream's version as this process confirmed it within the last
-        ``recent.max_age`` seconds (read, appended or heard of), else read now.
-        For answering polls cheaply; never for deciding."""
-        known = self.recent.get(stream_id)
+        ``max_age`` seconds (default ``recent.max_age``; read, appended or
+        heard of), else read now. For answering polls cheaply; never for deciding."""
+        known = self.recent.get(stream_id, max_age)
         if known is not None:
             return known
         listening = self._listener.start()

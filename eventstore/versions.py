@@ -22,9 +22,9 @@ class RecentVersions:
         self._versions: dict[str, tuple[int, float]] = {}
         self._epoch = 0  # bumped whenever the LISTEN connection is (re)made
 
-    def get(self, stream_id: str) -> int | None:
+    def get(self, stream_id: str, max_age: float | None = None) -> int | None:
         entry = self._versions.get(stream_id)
-        if entry is None or time.monotonic() - entry[1] > self.max_age:
+        if entry is None or time.monotonic() - entry[1] > (self.max_age if max_age is None else max_age):
             return None
         return entry[0]
 

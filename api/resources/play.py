@@ -14,11 +14,13 @@ from domain import session as sessions
 
 from .. import game_schemas
 from ..auth import BEARER, OPTIONAL_BEARER, current_player
-from ..context import service
+from ..context import service, streams
 from ..contract import declare
+from ..errors import problem
 from ..game_contract import ref
 from ..service.errors import InvalidRequest
 from ..service.games import parse_game_id, stream_of
+from ..streaming import StreamLimit
 from ..views import envelope, feed, legal_commands, viewer_seat
 
 blp = Blueprint("play", __name__, url_prefix="/v1/games", description="Act, see your view, follow the event feed")
@@ -266,14 +268,23 @@ class View(MethodView):
         current = service().current_version(gid)
         if request.if_none_match.star_tag:  # "*": the game as it is now is known (RFC 9110)
             known = current
+        waited = False
         if args.get("wait") and current == (known if known is not None else current):
-            current = service().store.wait_for_version(stream_of(gid), current, args["wait"])
+            try:
+                with streams().waiting():
+                    current = service().store.wait_for_version(stream_of(gid), current, args["wait"])
+            except StreamLimit as error:
+                return problem(error.status, error.detail, kind=error.kind, headers={"Retry-After": str(error.retry_after)})
+            waited = True
         if known is not None and current == known:
             return _not_modified(current, player)
-        rules, session = service().load(gid)
+        # Waiters woken by one move share one load and one view per seat.
+        shared = streams().shared
+        rules, session = shared.session(gid, current) if waited else service().load(gid)
         if known is not None and session.version == known:
             return _not_modified(known, player)
-        return envelope(gid, rules, session, viewer_seat(session, player)), 200, {"ETag": _etag(session.version, player)}
+        text = shared.view_json(gid, rules, session, viewer_seat(session, player))
+        return Response(text + "\n", mimetype="application/json", headers={"ETag": _etag(session.version, player)})
 
 
 @blp.route("/<game_id>/legal-commands")

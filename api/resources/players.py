@@ -2,14 +2,24 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
+import time
+
 import marshmallow as ma
+from flask import Response, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from ..auth import BEARER, current_player
-from ..context import service
+from ..context import service, streams
+from ..errors import problem
 from ..names import MAX_BYTES, MAX_CHARACTERS, BadName, normalise_name
 from ..service import readmodels
+from ..service.games import player_channel, stream_of
+from ..streaming import StreamLimit
+
+MAX_WAIT = 60
 
 blp = Blueprint("players", __name__, url_prefix="/v1/players", description="Register, and see the games waiting on you")
 
@@ -85,13 +95,60 @@ class Me(MethodView):
             return readmodels.player(conn, player)
 
 
+class InboxArgs(ma.Schema):
+    wait = ma.fields.Integer(validate=ma.validate.Range(0, MAX_WAIT), metadata={
+        "description": "with If-None-Match: hold the request up to this many seconds until your inbox changes"})
+
+
+def _inbox_rows(player) -> list[dict]:
+    with service().pool.connection() as conn:
+        return readmodels.inbox(conn, player)
+
+
+def _inbox_etag(rows) -> str:
+    digest = hashlib.sha256(json.dumps(rows, sort_keys=True, default=str).encode()).hexdigest()[:24]
+    return f'"inbox-{digest}"'
+
+
+def _wait_for_change(player, rows, etag: str, seconds: int) -> list[dict]:
+    """The inbox once it differs from ``etag``, or as it is after ``seconds``:
+    woken by a move in any of the player's games or a seat they take."""
+    deadline = time.monotonic() + seconds
+    games = {stream_of(row["id"]) for row in rows}
+    with streams().waiting(), service().store.watch([player_channel(player), *games]) as watch:
+        rows = _inbox_rows(player)  # read again now that the watch is in place
+        while _inbox_etag(rows) == etag and (remaining := deadline - time.monotonic()) > 0:
+            if watch.wait(remaining):
+                watch.take()
+                rows = _inbox_rows(player)
+                for game in {stream_of(row["id"]) for row in rows} - games:
+                    watch.follow(game)
+                    games.add(game)
+    return rows
+
+
 @blp.route("/me/inbox")
 class Inbox(MethodView):
-    @blp.doc(security=BEARER, operationId="getInbox")
+    @blp.doc(security=BEARER, operationId="getInbox", parameters=[
+        {"in": "header", "name": "If-None-Match", "schema": {"type": "string"},
+         "description": "the ETag you hold: 304 when your inbox has not changed"}])
+    @blp.arguments(InboxArgs(), location="query", as_kwargs=True)
     @blp.response(200, InboxSchema)
-    def get(self):
+    @blp.alt_response(304, description="your inbox has not changed since the ETag you sent")
+    @blp.alt_response(503, description="the server holds all the waiting requests it may (Retry-After)")
+    def get(self, wait=None):
         """Every game you sit in; those waiting on you first, soonest deadline first."""
         player = current_player()
-        with service().pool.connection() as conn:
-            rows = readmodels.inbox(conn, player)
-        return {"waiting": sum(1 for row in rows if row["your_turn"]), "games": rows}
+        rows = _inbox_rows(player)
+        known = {tag for tag in request.if_none_match.as_set() if tag}
+        etag = _inbox_etag(rows)
+        if wait and etag.strip('"') in known:
+            try:
+                rows = _wait_for_change(player, rows, etag, wait)
+            except StreamLimit as error:
+                return problem(error.status, error.detail, kind=error.kind,
+                               headers={"Retry-After": str(error.retry_after)})
+            etag = _inbox_etag(rows)
+        if etag.strip('"') in known:
+            return Response(status=304, headers={"ETag": etag})
+        return {"waiting": sum(1 for row in rows if row["your_turn"]), "games": rows}, 200, {"ETag": etag}

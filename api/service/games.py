@@ -43,6 +43,12 @@ def stream_of(game_id) -> str:
     return f"game-{game_id}"
 
 
+def player_channel(player: str) -> str:
+    """Announced (never stored) when a player takes a seat, so that the
+    player's open streams start following that game."""
+    return f"player-{player}"
+
+
 def parse_game_id(text: str) -> uuid.UUID:
     try:
         return uuid.UUID(str(text))
@@ -108,6 +114,12 @@ class GameService(LifecycleCommands):
         session = self._fold(rules, session, tail)
         self._remember(game_id, session)
         return rules, session
+
+    def cached(self, game_id: uuid.UUID) -> tuple[Any, Session] | None:
+        """The newest session this process holds, without a query (may be behind)."""
+        with self._lock:
+            session = self._cache.get(game_id)
+        return (self.rules_of(session.game), session) if session is not None else None
 
     def _from_snapshot(self, stream: str, rules) -> Session | None:
         """A snapshot of this state shape, or None: one that cannot be read
@@ -261,8 +273,10 @@ class GameService(LifecycleCommands):
 
     def _commit(self, game_id, rules, before: Session, after: Session, decision: Decision, in_transaction):
         """Append and project in one transaction; the deadline set, if any."""
-        new_events = [decisions.new_event(event, meta) for event, meta in zip(decision.events, decision.metadata)]
         to_act = sessions.to_act(rules, after)
+        metadata = decisions.with_notice_facts(decision.events, decision.metadata, after,
+                                               sessions.to_act(rules, before), to_act)
+        new_events = [decisions.new_event(event, meta) for event, meta in zip(decision.events, metadata)]
         deadline = self._deadline(after, to_act)
         stream = stream_of(game_id)
         with self.pool.connection() as conn, conn.transaction():
@@ -306,12 +320,14 @@ class GameService(LifecycleCommands):
     def _insert_game(self, game_id, rules, events, seed: bytes, player: str, command: dict) -> None:
         session = sessions.replay(rules, events)
         meta = decisions.metadata(player, None, command, 0)
-        new_events = [decisions.new_event(e, meta) for e in events]
+        metadata = decisions.with_notice_facts(events, [meta] * len(events), session, (), ())
+        new_events = [decisions.new_event(e, m) for e, m in zip(events, metadata)]
         with self.pool.connection() as conn, conn.transaction():
             readmodels.insert_game(conn, game_id, session, seed)
             self.store.append(stream_of(game_id), new_events, 0, conn=conn, announce_later=True)
             readmodels.project(conn, game_id, session, events, frozenset(), None)
         self.store.announce(stream_of(game_id), session.version)
+        self.store.announce(player_channel(player), session.version)
         self._keep_seed(game_id, seed)
         self._remember(game_id, session)
 
@@ -322,7 +338,9 @@ class GameService(LifecycleCommands):
             with access_refusals():
                 return decisions.by(player, None, command, session, lifecycle.join(session, player, seat))
 
-        return self.execute(game_id, decide)[0]
+        session = self.execute(game_id, decide)[0]
+        self.store.announce(player_channel(player), session.version)
+        return session
 
     def leave(self, game_id: uuid.UUID, player: str) -> Session:
         command = {"type": "LeaveGame"}
@@ -435,4 +453,4 @@ class GameService(LifecycleCommands):
         return bool(events)
 
 
-__all__ = ["GameService", "Scheduler", "Decision", "parse_game_id", "stream_of"]
+__all__ = ["GameService", "Scheduler", "Decision", "parse_game_id", "player_channel", "stream_of"]

@@ -18,7 +18,8 @@ def service(event_store):
 
 @pytest.fixture(scope="session")
 def app(service):
-    return create_app({"RATE_LIMIT_PER_MINUTE": 0}, service=service)
+    # Streams end after a second here: the test client reads a response to its end.
+    return create_app({"RATE_LIMIT_PER_MINUTE": 0, "STREAMS": {"lifetime": 1.0, "heartbeat": 0.3}}, service=service)
 
 
 @pytest.fixture

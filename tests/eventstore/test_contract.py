@@ -284,6 +284,20 @@ def test_the_global_feed_pages_by_limit(store):
     assert [e.type for e in everything if e.stream_id == stream] == list("ABCDE")
 
 
+def test_the_feed_of_some_streams_gives_theirs_only_from_a_position_on(store):
+    mine, other = f"test-mine-{uuid.uuid4()}", f"test-other-{uuid.uuid4()}"
+    store.append(mine, events("A"), NO_STREAM)
+    start = store.last_position()
+    assert store.read_all_of([mine], after=start) == []
+    store.append(other, events("X"), NO_STREAM)
+    store.append(mine, events("B", "C"), 1)
+    page = store.read_all_of([mine, f"test-none-{uuid.uuid4()}"], after=start, limit=1)
+    assert [e.type for e in page] == ["B"]
+    rest = store.read_all_of([mine], after=page[-1].global_position)
+    assert [e.type for e in rest] == ["C"]
+    assert store.last_position() >= rest[-1].global_position
+
+
 def test_wait_for_version_returns_as_soon_as_another_thread_appends(store, stream_id):
     store.append(stream_id, events("A"), NO_STREAM)
     assert wakes_up_when_appended(store, stream_id)

@@ -1,0 +1,60 @@
+"""gunicorn settings for production: ``gunicorn -c python:api.gunicorn_conf api.wsgi:app``.
+
+gevent workers (see api/serving.py for why): each holds thousands of
+waiting requests in greenlets. Every setting here can still be overridden on
+the command line (``-w``, ``--worker-connections``, ``-b``...) or with
+``GUNICORN_CMD_ARGS``. Do not add ``--preload``: psycopg must be imported
+after gevent patched the process, which the worker does before loading the
+app.
+
+On SIGTERM a worker stops accepting; the hook below then ends every open
+stream with a ``retry:`` hint at once (clients reconnect to another process
+and resume with Last-Event-ID) instead of letting them hang until
+``graceful_timeout``.
+"""
+
+from __future__ import annotations
+
+import os
+
+from api.serving import raise_fd_limit
+
+worker_class = "gevent"
+workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
+# Per worker: open connections, waiting ones included (streams and long-polls).
+worker_connections = int(os.environ.get("BOARDLOG_WORKER_CONNECTIONS", "10000"))
+# Long-polls come back on the same connection; keep it that long.
+keepalive = 75
+graceful_timeout = 15
+timeout = 60
+backlog = 4096
+bind = os.environ.get("BOARDLOG_BIND", "0.0.0.0:8000")
+
+
+def on_starting(server):
+    """Each waiter is a socket: the workers inherit the raised limit."""
+    limit = raise_fd_limit()
+    count, connections = server.cfg.workers, server.cfg.worker_connections
+    if limit < connections + 1024:
+        server.log.warning("the open-file limit is %s, less than the %s connections of a worker need: "
+                           "raise it (ulimit -n) or lower --worker-connections", limit, connections)
+    server.log.info("%s gevent workers of up to %s connections each", count, connections)
+
+
+def post_worker_init(worker):
+    import gevent
+
+    from api.serving import limit_send_buffer, tune_garbage_collector
+
+    for listener in worker.sockets:
+        limit_send_buffer(listener)
+    tune_garbage_collector()
+
+    def drain_on_exit():
+        while worker.alive:
+            gevent.sleep(0.5)
+        boardlog = worker.wsgi.extensions.get("boardlog") if hasattr(worker.wsgi, "extensions") else None
+        if boardlog is not None and boardlog.streams is not None:
+            boardlog.streams.drain()
+
+    gevent.spawn(drain_on_exit)

@@ -1,0 +1,211 @@
+"""Push channels: a game's stream and a player's stream (Server-Sent Events)."""
+
+from __future__ import annotations
+
+import marshmallow as ma
+from flask import Response, g, request
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from domain import session as sessions
+
+from ..auth import BEARER, current_player
+from ..context import service, streams
+from ..errors import problem
+from ..service import tickets
+from ..service.errors import InvalidRequest
+from ..service.games import parse_game_id
+from ..streaming import StreamLimit
+
+blp = Blueprint("streams", __name__, url_prefix="/v1",
+                description="Server-Sent Events: a game's events and views, and what concerns you across your games")
+
+SSE = "text/event-stream"
+MAX_ID = 2**63 - 1
+LAST_EVENT_ID = {
+    "in": "header", "name": "Last-Event-ID", "schema": {"type": "string"},
+    "description": "the id of the last message you received: the stream resumes right after it "
+                   "(browsers send it when they reconnect)",
+}
+
+
+class GameMessageSchema(ma.Schema):
+    """The data of a game stream's messages: unnamed messages are events as
+    you may see them (as in the feed; ``id:`` is the version), ``view``
+    messages are your view (as GET /view, ``id:`` the version), ``end`` says
+    the game is over and the stream closes, ``shutdown`` that the server
+    closes it (reconnect)."""
+
+    version = ma.fields.Integer(required=True)
+    type = ma.fields.String(metadata={"description": "the event's type (unnamed messages)"})
+    seat = ma.fields.String(allow_none=True, metadata={"description": "the seat whose action this was (events)"})
+    recorded_at = ma.fields.String(metadata={"description": "ISO 8601 (events)"})
+    data = ma.fields.Dict(metadata={"description": "the event as you may see it (events)"})
+    view = ma.fields.Dict(allow_none=True, metadata={"description": "your view (view messages; as GET /view)"})
+    status = ma.fields.String(metadata={"description": "the game's status (view and end messages)"})
+
+
+class NoticeSchema(ma.Schema):
+    """The data of a player stream's messages; the message's event name is
+    the notice's kind and its ``id:`` the event's global position."""
+
+    id = ma.fields.String(required=True, metadata={"description": "game_id:version:kind, stable: deduplicate on it"})
+    kind = ma.fields.String(required=True, validate=ma.validate.OneOf(
+        ["turn", "started", "timed-out", "ended", "scored", "joined", "left", "cancelled"]))
+    game_id = ma.fields.String(required=True)
+    version = ma.fields.Integer(required=True)
+    position = ma.fields.Integer(allow_none=True, required=True)
+    seats = ma.fields.List(ma.fields.String(), required=True)
+    players = ma.fields.List(ma.fields.String(), required=True)
+    data = ma.fields.Dict(required=True)
+
+
+class ServerSentEventSchema(ma.Schema):
+    """One message of a text/event-stream body."""
+
+    event = ma.fields.String(required=True, metadata={"description": "the message's name; 'message' when unnamed"})
+    data = ma.fields.String(required=True, metadata={"description": "JSON: a GameMessage or a Notice"})
+    id = ma.fields.String(metadata={"description": "send it back as Last-Event-ID (or ?after=) to resume"})
+    retry = ma.fields.Integer(metadata={"description": "milliseconds to wait before reconnecting"})
+
+
+_SSE_BODY = ServerSentEventSchema
+
+
+def document(api) -> None:
+    """The messages' data, as named schemas for frontends (an SSE body is text to OpenAPI)."""
+    api.spec.components.schema("GameMessage", schema=GameMessageSchema)
+    api.spec.components.schema("Notice", schema=NoticeSchema)
+
+
+class StreamArgs(ma.Schema):
+    after = ma.fields.Integer(validate=ma.validate.Range(0, MAX_ID), metadata={
+        "description": "resume after this id (as Last-Event-ID); omitted: from now"})
+    ticket = ma.fields.String(validate=ma.validate.Length(1, 200), metadata={
+        "description": "a stream ticket from POST /v1/stream-tickets, for clients that cannot send "
+                       "Authorization (a browser's EventSource); single use, valid 60 s"})
+
+
+class TicketSchema(ma.Schema):
+    ticket = ma.fields.String(required=True, metadata={"description": "pass as ?ticket= to open one stream"})
+    expires_at = ma.fields.DateTime(required=True)
+    expires_in = ma.fields.Integer(required=True, metadata={"description": "seconds"})
+
+
+def _caller(args, required: bool) -> str | None:
+    """A ticket, if given, else the bearer token (or nobody, where allowed)."""
+    if "ticket" in args:
+        player = tickets.redeem(service().pool, args["ticket"])
+        g.player = player
+        return player
+    return current_player(required=required)
+
+
+def _resume_point(args) -> int | None:
+    header = request.headers.get("Last-Event-ID")
+    if header is not None and header.strip():
+        text = header.strip()
+        if not text.isdigit() or int(text) > MAX_ID:
+            raise InvalidRequest(f"Last-Event-ID must be the id of a message of this stream (a whole number), "
+                                 f"not {text[:40]!r}")
+        return int(text)
+    return args.get("after")
+
+
+def _event_stream(body, slot) -> Response:
+    response = Response(_Body(body, slot), mimetype=SSE)
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["X-Accel-Buffering"] = "no"  # nginx: pass each message on at once
+    return response
+
+
+class _Body:
+    """The stream's iterable; closing it frees its slot even if it never started."""
+
+    def __init__(self, generator, slot):
+        self.generator, self.slot = generator, slot
+
+    def __iter__(self):
+        return self.generator
+
+    def close(self):
+        try:
+            self.generator.close()
+        finally:
+            self.slot.registry.close(self.slot)
+
+
+def _limited(error: StreamLimit) -> Response:
+    return problem(error.status, error.detail, kind=error.kind, headers={"Retry-After": str(error.retry_after)})
+
+
+@blp.route("/games/<game_id>/stream")
+class GameStream(MethodView):
+    @blp.doc(operationId="streamGame", security=[{}, *BEARER], parameters=[LAST_EVENT_ID])
+    @blp.arguments(StreamArgs(), location="query", as_kwargs=True)
+    @blp.response(200, _SSE_BODY, content_type=SSE, description=(
+        "Server-Sent Events: each event of the game as you may see it (`id:` its version), then a `view` "
+        "message with your view after each move; comments as heartbeats. Resume with Last-Event-ID or "
+        "?after=. Without either, the stream starts with your view now. Each message's data is a "
+        "GameMessage (see components)."))
+    @blp.alt_response(204, description="the game is over and you have seen all of it: nothing more will come")
+    @blp.alt_response(401, description="unknown, expired or already used stream ticket, or a bad token")
+    @blp.alt_response(404, description="no such game")
+    @blp.alt_response(422, description="Last-Event-ID or after is not a version of this game")
+    @blp.alt_response(429, description="you have too many streams open (Retry-After)")
+    @blp.alt_response(503, description="the server holds all the waiters it may, or is shutting down (Retry-After)")
+    def get(self, game_id, **args):
+        """Follow a game as it moves (spectators need no token)."""
+        gid = parse_game_id(game_id)
+        player = _caller(args, required=False)
+        after = _resume_point(args)
+        rules, session = service().load(gid)
+        if after is not None and after > session.version:
+            raise InvalidRequest(f"the game is at version {session.version}; you cannot resume after {after}",
+                                 version=session.version)
+        if after is not None and after == session.version and session.status in (sessions.FINISHED,
+                                                                                  sessions.CANCELLED):
+            return Response(status=204)  # EventSource stops reconnecting on a 204
+        try:
+            slot = streams().open(player)
+        except StreamLimit as error:
+            return _limited(error)
+        return _event_stream(streams().game(slot, gid, player, after), slot)
+
+
+@blp.route("/players/me/stream")
+class PlayerStream(MethodView):
+    @blp.doc(operationId="streamPlayer", security=BEARER, parameters=[LAST_EVENT_ID])
+    @blp.arguments(StreamArgs(), location="query", as_kwargs=True)
+    @blp.response(200, _SSE_BODY, content_type=SSE, description=(
+        "Server-Sent Events: what concerns you in any of your games, one message per notice, named by its "
+        "kind (turn, started, timed-out, ended, scored, joined, left, cancelled), `id:` the global position "
+        "of the event it comes from. Resume with Last-Event-ID or ?after=; without either, from now. Each "
+        "message's data is a Notice (see components)."))
+    @blp.alt_response(401, description="no token, or an unknown, expired or already used stream ticket")
+    @blp.alt_response(422, description="Last-Event-ID or after is not a position")
+    @blp.alt_response(429, description="you have too many streams open (Retry-After)")
+    @blp.alt_response(503, description="the server holds all the waiters it may, or is shutting down (Retry-After)")
+    def get(self, **args):
+        """Follow everything that concerns you across your games."""
+        player = _caller(args, required=True)
+        after = _resume_point(args)
+        if after is not None and after > service().store.last_position():
+            raise InvalidRequest(f"there is no position {after} yet; resume from an id this stream sent")
+        try:
+            slot = streams().open(player)
+        except StreamLimit as error:
+            return _limited(error)
+        return _event_stream(streams().player(slot, player, after), slot)
+
+
+@blp.route("/stream-tickets")
+class StreamTickets(MethodView):
+    @blp.doc(operationId="createStreamTicket", security=BEARER)
+    @blp.response(201, TicketSchema)
+    @blp.alt_response(401, description="no token, or an unknown one")
+    def post(self):
+        """A single-use ticket, valid 60 s, that opens one stream as you (for EventSource)."""
+        player = current_player()
+        ticket, expires_at = tickets.issue(service().pool, player)
+        return {"ticket": ticket, "expires_at": expires_at, "expires_in": tickets.TICKET_SECONDS}

@@ -1,0 +1,150 @@
+"""Work shared by every waiter of one process.
+
+When 1,000 spectators and 5 seats wait on one game and it moves, each of
+them needs the new session, the new events and a view. Here the session is
+loaded once (one waiter loads, the others wait for its result), the events
+are read once, and each view or redacted event is computed and serialized
+once per (version, seat or viewer), then handed to every waiter as the same
+string. The caches are bounded and keyed by version, so nothing in them is
+ever stale: a new version is a new key.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import uuid
+from collections import OrderedDict
+from typing import Any, Callable
+
+from domain import session as sessions
+
+from ..views import envelope, feed
+from .games import GameService, stream_of
+
+
+class _Pending:
+    __slots__ = ("done", "result", "error")
+
+    def __init__(self):
+        self.done = threading.Event()
+        self.result = None
+        self.error: BaseException | None = None
+
+
+class _Bounded(OrderedDict):
+    def __init__(self, capacity: int):
+        super().__init__()
+        self.capacity = capacity
+
+    def put(self, key, value):
+        self[key] = value
+        if len(self) > self.capacity:
+            self.popitem(last=False)
+        return value
+
+
+def dumps(value) -> str:
+    return json.dumps(value, separators=(",", ":"), sort_keys=True, default=_default)
+
+
+def _default(value):
+    if isinstance(value, uuid.UUID):
+        return str(value)
+    if hasattr(value, "isoformat"):
+        return value.isoformat()
+    raise TypeError(f"cannot serialize {type(value).__name__}")
+
+
+class SharedWork:
+    def __init__(self, service: GameService, capacity: int = 4096):
+        self.service = service
+        self._lock = threading.Lock()
+        self._pending: dict[Any, _Pending] = {}
+        self._views = _Bounded(capacity)
+        self._events = _Bounded(capacity * 8)
+        self._records = _Bounded(capacity * 8)
+        # How often each kind of work was really done (tests compare it with
+        # the number of waiters served).
+        self.computed = {"loads": 0, "reads": 0, "views": 0, "events": 0}
+
+    def _once(self, key, work: Callable[[], Any]):
+        """``work()`` run by one caller at a time per key; callers that come
+        while it runs get its result (or its exception) instead of running it again."""
+        with self._lock:
+            pending = self._pending.get(key)
+            mine = pending is None
+            if mine:
+                pending = self._pending[key] = _Pending()
+        if not mine:
+            pending.done.wait()
+            if pending.error is not None:
+                raise pending.error
+            return pending.result
+        try:
+            pending.result = work()
+            return pending.result
+        except BaseException as error:
+            pending.error = error
+            raise
+        finally:
+            with self._lock:
+                del self._pending[key]
+            pending.done.set()
+
+    def session(self, game_id: uuid.UUID, at_least: int = 0):
+        """(rules, session) at ``at_least`` or newer: the process's cached
+        session when it is new enough, else one load for all who ask."""
+        cached = self.service.cached(game_id)
+        if cached is not None and cached[1].version >= at_least:
+            return cached
+        for _ in range(3):
+            rules, session = self._once(("load", game_id), lambda: self._load(game_id))
+            if session.version >= at_least:
+                break  # else a load that began before the version was committed: once more
+        return rules, session
+
+    def _load(self, game_id):
+        self.computed["loads"] += 1
+        return self.service.load(game_id)
+
+    def view_json(self, game_id: uuid.UUID, rules, session, seat: str | None) -> str:
+        """The envelope of GET /view for ``seat`` at the session's version, serialized."""
+        key = (game_id, session.version, seat)
+        text = self._views.get(key)
+        if text is None:
+            self.computed["views"] += 1
+            text = self._views.put(key, dumps(envelope(game_id, rules, session, seat)))
+        return text
+
+    def records(self, game_id: uuid.UUID, after: int, upto: int) -> list:
+        """The stored events after ``after`` up to ``upto``, read once for all."""
+        wanted = range(after + 1, upto + 1)
+        missing = [v for v in wanted if (game_id, v) not in self._records]
+        if missing:
+            first, last = missing[0], missing[-1]
+
+            def read():
+                self.computed["reads"] += 1
+                for record in self.service.store.read_stream(stream_of(game_id), first, last):
+                    self._records.put((game_id, record.version), record)
+
+            self._once(("read", game_id, first, last), read)
+        found = [self._records.get((game_id, v)) for v in wanted]
+        if any(record is None for record in found):  # pushed out of the cache meanwhile
+            return self.service.store.read_stream(stream_of(game_id), after + 1, upto)
+        return found
+
+    def events_json(self, game_id: uuid.UUID, rules, session, records, seat: str | None) -> list[tuple[int, str]]:
+        """Each record as ``seat`` may see it at the session's version, serialized: (version, json)."""
+        viewer = sessions.viewer_for(session, seat)
+        out = []
+        for record in records:
+            key = (game_id, record.version, viewer)
+            text = self._events.get(key)
+            if text is None:
+                self.computed["events"] += 1
+                [item] = feed(rules, session, [record], seat)
+                text = self._events.put(key, dumps(item))
+            out.append((record.version, text))
+        return out

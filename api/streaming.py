@@ -1,0 +1,303 @@
+"""Server-Sent Events: the open streams of one process, their limits, and
+the two kinds of stream (a game's, a player's).
+
+A stream is a generator the WSGI server iterates: between messages it waits
+on a ``Watch`` of the event store's one LISTEN connection, so under gevent
+it holds a greenlet, a socket and a few kilobytes, never a thread or a
+database connection. What it sends comes from ``SharedWork``: each event
+as a viewer may see it, and each view, is computed once per (version,
+viewer) for all the streams of the process.
+
+Limits (per process): ``per_player`` open streams for one player (429) and
+``total`` waiters in all, streams and long-polls together (503); both with
+Retry-After. A stream whose client does not take a message within
+``write_timeout`` seconds is closed (under gevent; the watchdog kills the
+greenlet blocked in the write). ``drain()``, on shutdown, ends every stream
+with a ``retry:`` hint so that clients reconnect, to another process.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import random
+import threading
+import time
+import uuid
+from collections import Counter
+from contextlib import contextmanager
+
+from domain import notices as notice_rules
+from domain import session as sessions
+
+from .service.games import player_channel, stream_of
+from .service.shared import SharedWork, dumps
+from .views import viewer_seat
+
+log = logging.getLogger("boardlog.streams")
+
+ENDED = (sessions.FINISHED, sessions.CANCELLED)
+
+
+class StreamLimit(Exception):
+    def __init__(self, status: int, detail: str, kind: str, retry_after: int):
+        super().__init__(detail)
+        self.status, self.detail, self.kind, self.retry_after = status, detail, kind, retry_after
+
+
+def settings_from_env(env=os.environ) -> dict:
+    return {
+        "per_player": int(env.get("BOARDLOG_STREAMS_PER_PLAYER", "8")),
+        "total": int(env.get("BOARDLOG_MAX_WAITERS", "12000")),
+        "heartbeat": float(env.get("BOARDLOG_HEARTBEAT_SECONDS", "15")),
+        "write_timeout": float(env.get("BOARDLOG_STREAM_WRITE_TIMEOUT", "10")),
+        "retry_ms": int(env.get("BOARDLOG_STREAM_RETRY_MS", "3000")),
+        "lifetime": float(env.get("BOARDLOG_STREAM_LIFETIME", "3600")),
+    }
+
+
+class Slot:
+    """One open stream or long-poll."""
+
+    __slots__ = ("player", "greenlet", "writing_since", "registry")
+
+    def __init__(self, registry: "Streams", player: str | None):
+        self.registry = registry
+        self.player = player
+        self.greenlet = _current_greenlet()
+        self.writing_since: float | None = None
+
+
+def _current_greenlet():
+    """The greenlet serving this request when gevent patched the process, else None."""
+    import sys
+
+    monkey = sys.modules.get("gevent.monkey")
+    if monkey is None or not monkey.is_module_patched("socket"):
+        return None
+    import gevent
+
+    return gevent.getcurrent()
+
+
+class Streams:
+    def __init__(self, service, per_player: int = 8, total: int = 12000, heartbeat: float = 15.0,
+                 write_timeout: float = 10.0, retry_ms: int = 3000, lifetime: float = 3600.0):
+        self.service = service
+        self.shared = SharedWork(service)
+        self.per_player = per_player
+        self.total = total
+        self.heartbeat = heartbeat
+        self.write_timeout = write_timeout
+        self.retry_ms = retry_ms
+        self.lifetime = lifetime  # then a stream closes with a retry hint: load spreads again over processes
+        self.draining = False
+        self._lock = threading.Lock()
+        self._slots: set[Slot] = set()
+        self._streams_of: Counter = Counter()
+        self._watchdog = None
+        self.closed_slow = 0
+
+    # -- limits --------------------------------------------------------------
+
+    def open(self, player: str | None, stream: bool = True) -> Slot:
+        """A slot for a new waiter, or StreamLimit (429 per player, 503 in all)."""
+        with self._lock:
+            if self.draining:
+                raise StreamLimit(503, "this server is shutting down; connect again", "shutting-down",
+                                  max(1, self.retry_ms // 1000))
+            if len(self._slots) >= self.total:
+                raise StreamLimit(503, f"this server holds its limit of {self.total} waiting requests; "
+                                       "try again shortly", "server-busy", random.randint(2, 10))
+            if stream and player is not None and self._streams_of[player] >= self.per_player:
+                raise StreamLimit(429, f"you have {self.per_player} streams open on this server, the most "
+                                       "one player may; close one first", "too-many-streams", 30)
+            slot = Slot(self, player if stream else None)
+            self._slots.add(slot)
+            if slot.player is not None:
+                self._streams_of[player] += 1
+        if slot.greenlet is not None and self._watchdog is None and self.write_timeout > 0:
+            self._start_watchdog()
+        return slot
+
+    def close(self, slot: Slot) -> None:
+        with self._lock:
+            if slot in self._slots:
+                self._slots.remove(slot)
+                if slot.player is not None:
+                    self._streams_of[slot.player] -= 1
+                    if not self._streams_of[slot.player]:
+                        del self._streams_of[slot.player]
+
+    @contextmanager
+    def waiting(self, player: str | None = None):
+        """A long-poll's slot, for the server-wide limit."""
+        slot = self.open(player, stream=False)
+        try:
+            yield slot
+        finally:
+            self.close(slot)
+
+    def count(self) -> int:
+        with self._lock:
+            return len(self._slots)
+
+    # -- shutdown and slow clients ---------------------------------------------
+
+    def drain(self) -> None:
+        """End every stream with a retry hint; refuse new ones."""
+        self.draining = True
+        self.service.store.wake_waiters()
+
+    def _start_watchdog(self) -> None:
+        import gevent
+
+        with self._lock:
+            if self._watchdog is not None:
+                return
+            self._watchdog = gevent.spawn(self._watch_writes)
+
+    def _watch_writes(self) -> None:
+        import errno
+
+        import gevent
+
+        while True:
+            gevent.sleep(min(1.0, self.write_timeout / 2))
+            now = time.monotonic()
+            with self._lock:
+                stuck = [s for s in self._slots
+                         if s.writing_since is not None and now - s.writing_since > self.write_timeout]
+            for slot in stuck:
+                log.info("closing a stream whose client took no data for %.0f s", now - slot.writing_since)
+                slot.writing_since = None
+                self.closed_slow += 1
+                # An OSError the servers treat as the client gone: they close the socket quietly.
+                slot.greenlet.kill(ConnectionResetError(errno.ECONNRESET, "client too slow"), block=False)
+
+    # -- the streams -----------------------------------------------------------
+
+    def _send(self, slot: Slot, text: str):
+        """Mark the write, so the watchdog can tell a client that stopped reading."""
+        slot.writing_since = time.monotonic()
+        yield text.encode()
+        slot.writing_since = None
+
+    def _retry(self) -> str:
+        return f"retry: {self.retry_ms}\n\n"
+
+    def _closing(self) -> str:
+        """The server closes the stream (shutting down, or the stream's lifetime is over): reconnect."""
+        return f"retry: {self.retry_ms}\nevent: shutdown\ndata: {{}}\n\n"
+
+    def game(self, slot: Slot, game_id: uuid.UUID, player: str | None, after: int | None):
+        """The game's events as ``player`` may see them after version ``after``
+        (each with ``id:`` = its version), then a ``view``; None: the view now."""
+        store = self.service.store
+        stream = stream_of(game_id)
+        watch = store.watch([stream])
+        ends_at = time.monotonic() + self.lifetime
+        try:
+            rules, session = self.shared.session(game_id, after or 0)
+            sent = session.version if after is None else after
+            yield from self._send(slot, self._retry())
+            if after is None:
+                seat = viewer_seat(session, player)
+                yield from self._send(slot, _message("view", self.shared.view_json(game_id, rules, session, seat),
+                                                     session.version))
+            while True:
+                if session.version > sent:
+                    yield from self._send(slot, self._moves(game_id, rules, session, sent, player))
+                    sent = session.version
+                if session.status in ENDED:
+                    yield from self._send(slot, _message("end", dumps({"status": session.status,
+                                                                      "version": session.version})))
+                    return
+                if self.draining or time.monotonic() >= ends_at:
+                    yield from self._send(slot, self._closing())
+                    return
+                target = self._next(watch, stream, sent, ends_at)
+                if target is None:
+                    yield from self._send(slot, ": heartbeat\n\n")
+                elif target > sent:
+                    rules, session = self.shared.session(game_id, target)
+        finally:
+            watch.close()
+            self.close(slot)
+
+    def _moves(self, game_id, rules, session, after: int, player: str | None) -> str:
+        seat = viewer_seat(session, player)
+        records = self.shared.records(game_id, after, session.version)
+        parts = [_message(None, text, version) for version, text in
+                 self.shared.events_json(game_id, rules, session, records, seat)]
+        parts.append(_message("view", self.shared.view_json(game_id, rules, session, seat), session.version))
+        return "".join(parts)
+
+    def _next(self, watch, stream: str, sent: int, ends_at: float) -> int | None:
+        """The version to catch up to; None when a heartbeat is due instead."""
+        happened = watch.wait(min(self.heartbeat, ends_at - time.monotonic()))
+        heard, woken = watch.take()
+        if self.draining:
+            return sent
+        if not happened:
+            # A heartbeat also checks the version, in case a notification was
+            # lost (a process that died between its commit and its NOTIFY):
+            # from the database at most once a minute per game, shared.
+            version = self.service.store.recent_version(stream, max_age=max(60.0, 4 * self.heartbeat))
+            return version if version > sent else None
+        return max(heard.get(stream, 0), self.service.store.recent_version(stream) if woken or not heard else 0)
+
+    def player(self, slot: Slot, player: str, after: int | None):
+        """Notices for ``player`` from all their games, after the global
+        position ``after`` (each with ``id:`` = that position); None: from now."""
+        store = self.service.store
+        channel = player_channel(player)
+        watch = store.watch([channel])  # first: a seat taken from now on is heard of
+        ends_at = time.monotonic() + self.lifetime
+        try:
+            games = self._games_of(player)
+            for game in games:
+                watch.follow(game)
+            cursor = store.last_position() if after is None else after
+            yield from self._send(slot, self._retry())
+            while True:
+                batch, cursor = self._notices(player, games, cursor)
+                if batch:
+                    yield from self._send(slot, batch)
+                if self.draining or time.monotonic() >= ends_at:
+                    yield from self._send(slot, self._closing())
+                    return
+                happened = watch.wait(min(self.heartbeat, ends_at - time.monotonic()))
+                heard, woken = watch.take()
+                if channel in heard or woken:
+                    for stream in self._games_of(player) - games:
+                        watch.follow(stream)
+                        games.add(stream)
+                if not happened and not self.draining:
+                    yield from self._send(slot, ": heartbeat\n\n")
+        finally:
+            watch.close()
+            self.close(slot)
+
+    def _games_of(self, player: str) -> set[str]:
+        with self.service.pool.connection() as conn:
+            rows = conn.execute("select game_id from game_seats where player_id = %s", (player,)).fetchall()
+        return {stream_of(row[0]) for row in rows}
+
+    def _notices(self, player: str, games: set[str], cursor: int) -> tuple[str, int]:
+        parts = []
+        while games:
+            records = self.service.store.read_all_of(sorted(games), cursor, 500)
+            for record in records:
+                for notice in notice_rules.notices_of(record):
+                    if notice.concerns(player):
+                        parts.append(_message(notice.kind, dumps(notice.to_json()), record.global_position))
+                cursor = record.global_position
+            if len(records) < 500:
+                break
+        return "".join(parts), cursor
+
+
+def _message(event: str | None, data: str, id: int | None = None) -> str:
+    head = (f"id: {id}\n" if id is not None else "") + (f"event: {event}\n" if event else "")
+    return f"{head}data: {data}\n\n"
