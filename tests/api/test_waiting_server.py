@@ -276,3 +276,41 @@ def test_shutdown_ends_each_stream_with_a_retry_hint(database_url, redis_url, tm
         assert doomed.process.wait(30) == 0
     finally:
         doomed.stop()
+
+
+def test_boardlog_serve_runs_the_gevent_server_and_ends_streams_with_a_retry_hint_when_stopped(
+        database_url, redis_url, tmp_path):
+    port = free_port()
+    env = {**os.environ, "DATABASE_URL": database_url, "REDIS_URL": redis_url, "BOARDLOG_RATE_LIMIT": "0"}
+    with open(tmp_path / "log", "ab") as log:
+        serve = subprocess.Popen([sys.executable, "-m", "api.cli", "serve", "--port", str(port)],
+                                 cwd=ROOT, env=env, stdout=log, stderr=log)
+        try:
+            base = f"http://127.0.0.1:{port}"
+            deadline = time.monotonic() + 60
+            while True:
+                assert serve.poll() is None, (tmp_path / "log").read_text()[-3000:]
+                try:
+                    if requests.get(f"{base}/healthz", timeout=2).status_code == 200:
+                        break
+                except requests.RequestException:
+                    pass
+                assert time.monotonic() < deadline, "boardlog serve did not answer"
+                time.sleep(0.2)
+            game_id, players = new_game(base)
+            streams = [raw_request(port, f"/v1/games/{game_id}/stream") for _ in range(3)]
+            polls = [raw_request(port, f"/v1/games/{game_id}/view?wait=60", {"If-None-Match": "*"}) for _ in range(3)]
+            received = [read_until(s, b"event: view") for s in streams]
+            assert requests.get(f"{base}/healthz", timeout=10).status_code == 200  # while they wait
+            serve.send_signal(signal.SIGTERM)
+            for n, sock in enumerate(streams):
+                assert "retry: " in read_until(sock, b"event: shutdown", received[n]).decode().split("event: view")[1]
+            for sock in polls:
+                assert read_until(sock, b"\r\n\r\n").startswith(b"HTTP/1.1 304")  # answered at once, not in 60 s
+            for sock in streams + polls:
+                sock.close()
+            assert serve.wait(60) == 0
+        finally:
+            if serve.poll() is None:
+                serve.kill()
+                serve.wait()
