@@ -52,11 +52,12 @@ def _store_game(service, seats, players, options, log) -> uuid.UUID:
     game_id = uuid.uuid4()
     host = players[seats[0]]
     frame = [sessions.GameCreated("coronation", {**options, "turn_seconds": None}, tuple(seats), host,
-                                  seed_commitment(b"leak")),
+                                  seed_commitment(b"leak"), RULES.version, RULES.data_digests()),
              *[sessions.SeatTaken(seat, players[seat]) for seat in seats],
              sessions.PlayersSeated(dict(players))]
     records = [(None, e) for e in frame] + log
-    new = [NewEvent(type=e.type_name(), data=event_data(e), metadata={"seat": seat}) for seat, e in records]
+    new = [NewEvent(type=e.type_name(), data=event_data(e), metadata={"seat": seat}, schema_version=e.schema_version)
+           for seat, e in records]
     service.store.append(f"game-{game_id}", new, 0)
     return game_id
 
