@@ -96,7 +96,7 @@ class GameService(LifecycleCommands):
         return rules
 
     def rules_of_session(self, session: Session):
-        return registry.VERSIONS[session.game][session.rules_version]
+        return registry.rules_at(session.game, session.rules_version)
 
     def load(self, game_id: uuid.UUID) -> tuple[Any, Session]:
         """The current session: cached or snapshot state, then the tail of events."""

@@ -34,11 +34,28 @@ def get(name: str) -> Rules | None:
     return REGISTRY.get(name)
 
 
+def versions_of(name: str) -> Mapping[int, Rules] | None:
+    """Every installed version of a game (a game registered in REGISTRY alone,
+    as tests do, has its one version)."""
+    versions = VERSIONS.get(name)
+    if versions is None and name in REGISTRY:
+        versions = {REGISTRY[name].version: REGISTRY[name]}
+    return versions
+
+
+def rules_at(name: str, version: int) -> Rules:
+    """The rules of ``name`` at ``version``; UnknownRulesVersion if not installed."""
+    rules = (versions_of(name) or {}).get(version)
+    if rules is None:
+        raise UnknownRulesVersion(f"this installation has no {name} rules version {version}")
+    return rules
+
+
 def rules_for(created: GameCreated) -> Rules | None:
     """The rules a game was created under; None for a game this installation
     does not host at all. Raises UnknownRulesVersion for a version it lacks and
     ChangedDataFile when a data file the game was created with has changed."""
-    versions = VERSIONS.get(created.game)
+    versions = versions_of(created.game)
     if versions is None:
         return None
     rules = versions.get(created.rules_version)

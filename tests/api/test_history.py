@@ -88,6 +88,14 @@ def test_check_history_passes_games_played_now_and_golden_games_stored_by_the_ea
     assert report.events == sum(g.events for g in report.checked) > 0
 
 
+def test_golden_games_stored_by_the_earlier_release_are_viewed_and_audited_online_under_version_1(history, stored):
+    for game_id in stored.golden:
+        view = history.client.get(f"/v1/games/{game_id}/view").json
+        assert view["status"] == "finished" and view["rules_version"] == 1
+        audit = history.client.get(f"/v1/games/{game_id}/audit").json
+        assert audit["chain"]["ok"] and audit["rerun"]["ok"], audit["rerun"]["problems"]
+
+
 def test_check_history_in_parallel_processes_finds_the_same(history, stored):
     single = history_check.check_history(history.url, jobs=1)
     parallel = history_check.check_history(history.url, jobs=2)

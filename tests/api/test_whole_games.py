@@ -9,6 +9,7 @@ import random
 import pytest
 
 from api.app import create_app
+from api.offline_audit import audit_lines
 from api.service.games import GameService
 from domain import games
 from domain.engine import resolve_options
@@ -63,6 +64,12 @@ def play_whole_game(table, redis, database_url, name, seats, seed):
     assert final["status"] == "finished" and final["outcome"]
     rules = games.REGISTRY[name]
     assert {s["seat"] for s in final["standings"]} == set(rules.seats(resolve_options(rules.options, options_for(name, seats))))
+    # Played under the newest rules version, and verified under it, online and offline.
+    assert final["rules_version"] == rules.version
+    audit = players[0].get(f"/v1/games/{game_id}/audit").json
+    assert audit["chain"]["ok"] and audit["rerun"]["ok"], audit["rerun"]
+    ok, report = audit_lines(players[0].get(f"/v1/games/{game_id}/export").get_data(as_text=True).splitlines())
+    assert ok and f"rules: {name} version {rules.version}" in "\n".join(report), report
     return game_id, final
 
 
