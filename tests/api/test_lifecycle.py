@@ -222,7 +222,8 @@ def test_a_rematch_has_the_same_seats_options_and_bots_a_new_seed_and_keeps_each
     created = [e for e in feed(bob, rematch["id"]) if e["type"] == "GameCreated"][0]["data"]
     original = [e for e in feed(bob, game_id) if e["type"] == "GameCreated"][0]["data"]
     assert created["seed_sha256"] != original["seed_sha256"]
-    assert ada.view(game_id).json["rematch"] == rematch["id"]
+    assert ada.view(game_id).json["rematch"] == rematch["id"] == summary(cy, game_id)["rematch"]
+    assert [g["rematch"] for g in ada.get("/v1/players/me/inbox").json["games"] if g["id"] == game_id] == [rematch["id"]]
     assert_refused(cy.post(f"/v1/games/{rematch['id']}/join", json={"seat": "p1"}), 403, "not-permitted")
     assert ada.post(f"/v1/games/{rematch['id']}/join", json={}).status_code == 200
     assert {s["seat"]: s["player"] for s in summary(ada, rematch["id"])["seats"]}["p1"] == ada.id
