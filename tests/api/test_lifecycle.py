@@ -138,6 +138,8 @@ def test_a_replacement_sees_everything_the_abandoned_seat_saw_and_the_others_onl
     game_id = started_game([ada, bob, cy], "court-of-miracles", {"players": 3, "abandon_after": 1})
     _abandon(service, game_id, "p2", {"p1": ada, "p2": bob, "p3": cy}, random.Random(3))
     bobs_view, bobs_feed = bob.view(game_id).json, feed(bob, game_id)
+    told = [e for e in feed(cy, game_id) if e["type"] == "SeatAbandoned"]
+    assert [(e["data"]["seat"], e["data"]["player"], e["data"]["timeouts"]) for e in told] == [("p2", bob.id, 1)]
 
     response = ada.post(f"/v1/games/{game_id}/invites", json={"seat": "p2"})
     assert response.status_code == 201, response.json
