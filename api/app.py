@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import time
@@ -12,13 +13,16 @@ from flask import Flask, g, request
 from apispec.ext.marshmallow import MarshmallowPlugin
 from flask_smorest import Api
 from werkzeug.exceptions import BadRequest, HTTPException, UnsupportedMediaType
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from domain import games as registry
 from domain.engine import IllegalCommand
 
 from . import errors, game_schemas
 from .auth import SECURITY_SCHEME
+from .bodylimit import ChunkedBodyLimit
 from .context import Boardlog
+from .environment import env_number
 from .limits import RateLimiter
 from .service.errors import InvalidRequest, ServiceError
 from .service.games import GameService
@@ -66,9 +70,11 @@ def settings(overrides: dict | None = None) -> dict:
         "DATABASE_URL": env.get("DATABASE_URL"),
         "REDIS_URL": env.get("REDIS_URL"),
         "CORS_ORIGINS": env.get("BOARDLOG_CORS_ORIGINS", "*"),
-        "RATE_LIMIT_PER_MINUTE": int(env.get("BOARDLOG_RATE_LIMIT", "1200")),
-        "MAX_CONTENT_LENGTH": int(env.get("BOARDLOG_MAX_BODY", str(64 * 1024))),
-        "POOL_SIZE": int(env.get("BOARDLOG_POOL_SIZE", "10")),
+        "RATE_LIMIT_PER_MINUTE": env_number("BOARDLOG_RATE_LIMIT", 1200),
+        "MAX_CONTENT_LENGTH": env_number("BOARDLOG_MAX_BODY", 64 * 1024, minimum=1),
+        "POOL_SIZE": env_number("BOARDLOG_POOL_SIZE", 10, minimum=1),
+        "POOL_TIMEOUT": env_number("BOARDLOG_POOL_TIMEOUT", 3.0, minimum=0.1, kind=float),
+        "TRUSTED_PROXIES": env_number("BOARDLOG_TRUSTED_PROXIES", 0),
     }
     config.update(overrides or {})
     return config
@@ -98,11 +104,14 @@ def create_app(config: dict | None = None, service: GameService | None = None, r
         service, redis = _connect(app.config)
     api = BoardlogApi(app, spec_kwargs={"marshmallow_plugin": MarshmallowPlugin(schema_name_resolver=schema_name)})
     app.extensions["boardlog"] = Boardlog(service=service, redis=redis, api=api)
+    app.wsgi_app = ChunkedBodyLimit(app.wsgi_app, app)
+    if app.config["TRUSTED_PROXIES"]:  # off by default: X-Forwarded-For is whatever the client wrote
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=app.config["TRUSTED_PROXIES"])
     _document_games(api)
 
-    from .resources import audit, catalogue, games, health, lifecycle, play, players
+    from .resources import audit, catalogue, games, health, lifecycle, play, players, tokens
 
-    for blueprint in (players.blp, catalogue.blp, games.blp, play.blp, audit.blp, lifecycle.blp):
+    for blueprint in (players.blp, catalogue.blp, games.blp, play.blp, audit.blp, tokens.blp, lifecycle.blp):
         api.register_blueprint(blueprint)
     app.register_blueprint(health.blp)
 
@@ -148,12 +157,31 @@ def create_app(config: dict | None = None, service: GameService | None = None, r
 MAX_JSON_DEPTH = 32
 
 
+MAX_NUMBER_DIGITS = 100
+
+
 def _json_body():
-    """The request's JSON; decoding one nested too deeply for the stack is a 400."""
+    """The request's JSON, or None when it does not parse (each endpoint
+    says what it expected). Refused with a 400 before anyone reads it: nesting
+    too deep for the stack, integers longer than MAX_NUMBER_DIGITS (past
+    4,300 digits Python cannot even print one), and NaN or Infinity, which
+    are not JSON (RFC 8259) and which nothing downstream can hash or store."""
     try:
-        return request.get_json(silent=True)
+        return json.loads(request.get_data(cache=True), parse_int=_bounded_int, parse_constant=_not_json)
     except RecursionError:
         raise _too_deep() from None
+    except ValueError:  # JSONDecodeError and undecodable bytes: not JSON
+        return None
+
+
+def _bounded_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_NUMBER_DIGITS:
+        raise BadRequest(f"a number in the body has more than {MAX_NUMBER_DIGITS} digits")
+    return int(text)
+
+
+def _not_json(name: str):
+    raise BadRequest(f"{name} is not a JSON number: send a finite number, or a string")
 
 
 def _too_deep() -> BadRequest:
@@ -220,7 +248,7 @@ def _connect(config):
     if not config["DATABASE_URL"]:
         raise RuntimeError("DATABASE_URL is not set (boardlog serve sets it up for you)")
     migrate(config["DATABASE_URL"])
-    store = PostgresEventStore.connect(config["DATABASE_URL"], max_size=config["POOL_SIZE"])
+    store = PostgresEventStore.connect(config["DATABASE_URL"], max_size=config["POOL_SIZE"], timeout=config["POOL_TIMEOUT"])
     redis = None
     scheduler = None
     if config["REDIS_URL"]:

@@ -31,8 +31,8 @@ def current_player(required: bool = True) -> str | None:
             raise Unauthorized("this needs a player token: register with POST /v1/players, then send 'Authorization: Bearer <token>'")
         g.player = None
         return None
-    player = current_app.extensions["boardlog"].service.players.authenticate(token)
-    if player is None:
+    identity = current_app.extensions["boardlog"].service.players.identify(token)
+    if identity is None:
         raise Unauthorized("unknown or revoked token")
-    g.player = player
-    return player
+    g.player, g.token_id = identity.player, identity.token_id
+    return identity.player

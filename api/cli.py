@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import logging
 import os
-import signal
 import subprocess
 import sys
 import threading
@@ -23,8 +22,6 @@ import time
 from pathlib import Path
 
 log = logging.getLogger("boardlog.serve")
-
-WORKER_STOP_SECONDS = 30
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -98,30 +95,35 @@ def worker_command(args) -> int:
 
 
 def serve_command(args) -> int:
+    from api.supervisor import claim_data_folder, kill_group, start_worker, stop_on_signals, stop_worker
     from workers.runner import configure_logging
 
     configure_logging()
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # the app logs one line per request
-    logging.getLogger("pgserver").setLevel(logging.WARNING)
     database_url, redis_url = os.environ.get("DATABASE_URL"), os.environ.get("REDIS_URL")
     if bool(database_url) != bool(redis_url):
         raise SystemExit("set both DATABASE_URL and REDIS_URL, or neither (for the embedded servers)")
     stop = threading.Event()
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(signum, lambda *_: stop.set())
+    stop_on_signals(stop)
 
-    embedded = None
+    embedded = lock = worker_pid_file = None
     if not database_url:
         from workers.embedded import EmbeddedServers
 
+        lock = claim_data_folder(Path(args.data))  # refuses while another serve runs on it
+        worker_pid_file = lock.path.parent / "run" / "worker.pid"
         embedded = EmbeddedServers(Path(args.data))
-        database_url, redis_url = embedded.start()
+        try:
+            database_url, redis_url = embedded.start()
+        except BaseException:
+            lock.release()
+            raise
     server = worker = app = None
     try:
         from eventstore import migrate
 
         migrate(database_url)
-        worker = _start_worker(database_url, redis_url)
+        worker = start_worker(database_url, redis_url, worker_pid_file)
         server, app = _start_api(args.host, args.port, database_url, redis_url)
         _wait_for_worker(worker, app, stop)
         base = f"http://{_shown_host(args.host)}:{server.server_port}/v1"
@@ -131,38 +133,39 @@ def serve_command(args) -> int:
         while not stop.wait(1.0):
             if worker.poll() is None:
                 continue
-            _kill_group(worker)  # its scheduler process, orphaned
+            kill_group(worker)  # its scheduler process, orphaned
             failures = 1 if time.monotonic() - started > 60 else failures + 1
             delay = min(60, 2 ** failures)
             log.error("the worker exited with status %s; starting another in %ss", worker.returncode, delay)
             if stop.wait(delay):
                 break
-            worker, started = _start_worker(database_url, redis_url), time.monotonic()
+            worker, started = start_worker(database_url, redis_url, worker_pid_file), time.monotonic()
         log.info("stopping")
     finally:
-        _stop_worker(worker)
+        stop_worker(worker, worker_pid_file)
         if server is not None:
             server.shutdown()
         if app is not None:
             _close_app(app)
         if embedded is not None:
-            embedded.stop()
-    print("boardlog stopped", flush=True)
+            try:
+                embedded.stop()
+            finally:
+                lock.release()
+    _say("boardlog stopped")
     return 0
+
+
+def _say(line: str) -> None:
+    """A line on stdout, which may be a terminal that closed (SIGHUP)."""
+    try:
+        print(line, flush=True)
+    except OSError:
+        pass
 
 
 def _shown_host(host: str) -> str:
     return "127.0.0.1" if host in ("0.0.0.0", "") else host
-
-
-def _start_worker(database_url: str, redis_url: str) -> subprocess.Popen:
-    """A separate process: RQ forks a work horse per job, which a threaded
-    web server must not do."""
-    env = {**os.environ, "DATABASE_URL": database_url, "REDIS_URL": redis_url}
-    root = str(Path(__file__).resolve().parent.parent)
-    env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-    # Its own process group: Ctrl-C reaches serve alone, which stops the worker in order.
-    return subprocess.Popen([sys.executable, "-m", "api.cli", "worker"], env=env, process_group=0)
 
 
 def _wait_for_worker(worker: subprocess.Popen, app, stop: threading.Event, timeout: float = 60) -> None:
@@ -179,29 +182,6 @@ def _wait_for_worker(worker: subprocess.Popen, app, stop: threading.Event, timeo
         waited += 0.1
     if worker.poll() is None and not stop.is_set():
         log.warning("the worker has not registered after %ss; going on", timeout)
-
-
-def _stop_worker(worker: subprocess.Popen | None) -> None:
-    """SIGTERM (RQ's warm shutdown: finish the job at hand, stop the
-    scheduler), then make sure nothing of its process group is left."""
-    if worker is None:
-        return
-    if worker.poll() is None:
-        worker.send_signal(signal.SIGTERM)
-        try:
-            worker.wait(WORKER_STOP_SECONDS)
-        except subprocess.TimeoutExpired:
-            log.warning("the worker did not stop within %ss; killing it", WORKER_STOP_SECONDS)
-            worker.kill()
-            worker.wait()
-    _kill_group(worker)  # a scheduler process forked just as the worker was told to stop
-
-
-def _kill_group(worker: subprocess.Popen) -> None:
-    try:
-        os.killpg(worker.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
 
 
 def _start_api(host: str, port: int, database_url: str, redis_url: str):

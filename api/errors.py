@@ -21,9 +21,12 @@ _STATUS = {
     errors.Forbidden: 403,
     errors.Unauthorized: 401,
     errors.Conflict: 409,
+    errors.TooManyTokens: 409,
     errors.PreconditionFailed: 412,
     errors.IdempotencyMismatch: 422,
     errors.InvalidRequest: 422,
+    errors.DamagedHistory: 409,
+    errors.UnreadableHistory: 500,
 }
 
 
@@ -36,6 +39,7 @@ class ProblemSchema(ma.Schema):
     detail = ma.fields.String(metadata={"description": "what went wrong this time, and what to do"})
     errors = ma.fields.Dict(metadata={"description": "field-level messages for a request that failed validation"})
     version = ma.fields.Integer(metadata={"description": "the game's current version, when that is the problem"})
+    broken_at = ma.fields.Integer(metadata={"description": "the first version whose stored event fails the hash chain"})
 
 
 def problem(status: int, detail: str, kind: str | None = None, headers: dict | None = None, **extra) -> Response:

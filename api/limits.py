@@ -1,17 +1,44 @@
-"""Fixed-window request limits per token and per client address, counted in
-Redis so that every API process shares them."""
+"""Fixed-window request limits, counted in Redis so that every API process
+shares them.
+
+A request with a valid token counts against that token only; any other
+request (no token, or an unknown or revoked one) against its client
+address. So one player over the limit slows down that player alone, not
+everyone behind the same address (a frontend's backend serving many players,
+a campus NAT), and registrations from that address still get through.
+A made-up token buys nothing: it counts against the address.
+
+The client address is the socket's peer unless the operator says how many
+proxies in front of the API to trust (BOARDLOG_TRUSTED_PROXIES, 0 by
+default); only then is X-Forwarded-For read (werkzeug's ProxyFix), since any
+client can write that header.
+"""
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import time
 
 from .errors import problem
+from .service.errors import Unauthorized
 
 log = logging.getLogger("boardlog.limits")
 WINDOW = 60
 UNLIMITED = frozenset({"/healthz", "/readyz"})  # probes of load balancers and orchestrators
+
+
+def _subject(request) -> str:
+    from .auth import current_player
+
+    if request.headers.get("Authorization"):
+        try:
+            if current_player(required=False) is not None:
+                from flask import g
+
+                return f"token:{g.token_id}"
+        except Unauthorized:  # refused later by the endpoint that needs a player; counted by address here
+            pass
+    return f"addr:{request.remote_addr}"
 
 
 class RateLimiter:
@@ -24,21 +51,16 @@ class RateLimiter:
         if self.redis is None or self.per_minute <= 0 or request.path in UNLIMITED:
             return None
         window = int(time.time()) // WINDOW
-        subjects = [f"addr:{request.remote_addr}"]
-        auth = request.headers.get("Authorization")
-        if auth:
-            subjects.append("token:" + hashlib.sha256(auth.encode()).hexdigest()[:32])
+        key = f"boardlog:rate:{_subject(request)}:{window}"
         try:
             pipe = self.redis.pipeline()
-            for subject in subjects:
-                key = f"boardlog:rate:{subject}:{window}"
-                pipe.incr(key)
-                pipe.expire(key, WINDOW * 2)
-            counts = pipe.execute()[::2]
+            pipe.incr(key)
+            pipe.expire(key, WINDOW * 2)
+            count = pipe.execute()[0]
         except Exception:  # a Redis outage must not take the API down with it
             log.warning("rate limiting skipped: Redis unreachable")
             return None
-        if max(counts) <= self.per_minute:
+        if count <= self.per_minute:
             return None
         retry_after = WINDOW - int(time.time()) % WINDOW
         return problem(

@@ -1,10 +1,16 @@
 """`boardlog audit FILE`: check an exported game offline, trusting nothing
 the server says: the hash chain, the seed against its commitment, and every
-decision re-run from its command and the seed."""
+decision re-run from its command and the seed.
+
+A file that is not an export (another JSON-lines file, a truncated line, a
+field of the wrong type) is named line by line in a sentence, exit status 2,
+before any check runs: nothing below sees a malformed record.
+"""
 
 from __future__ import annotations
 
 import json
+import re
 import sys
 from types import SimpleNamespace
 
@@ -12,12 +18,53 @@ from domain import games as registry
 from domain.audit import rerun
 from eventstore.chain import verify_chain
 
+HEX_HASH = re.compile(r"[0-9a-f]{64}")
+# Each line of an export: its field and the type that field must have.
+FIELDS = {"stream_id": str, "version": int, "event_id": str, "type": str, "schema_version": int,
+          "data": dict, "metadata": dict, "hash": str}
+TYPE_NAMES = {str: "a string", int: "a whole number", dict: "an object"}
+EXPORT = "an export from GET /v1/games/{id}/export"
+
+
+class NotAnExport(ValueError):
+    pass
+
+
+def read_export(lines) -> list[SimpleNamespace]:
+    records = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            entry = json.loads(line)
+        except ValueError as error:  # JSONDecodeError, and numbers past Python's digit limit
+            raise NotAnExport(f"line {number} is not JSON ({error}); this file is not {EXPORT}") from None
+        if not isinstance(entry, dict):
+            raise NotAnExport(f"line {number} is not a JSON object; this file is not {EXPORT}")
+        for name, kind in FIELDS.items():
+            value = entry.get(name)
+            if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+                what = f"lacks the field {name!r}" if name not in entry else f"has a {name} that is not {TYPE_NAMES[kind]}"
+                raise NotAnExport(f"line {number} {what}; this file is not {EXPORT}")
+        if not HEX_HASH.fullmatch(entry["hash"]):
+            raise NotAnExport(f"line {number} has a hash that is not 64 lowercase hex digits; "
+                              f"this file is not {EXPORT}")
+        records.append(SimpleNamespace(**entry))
+    if not records:
+        raise NotAnExport(f"the file holds no events; it is not {EXPORT}")
+    return records
+
 
 def audit_lines(lines) -> tuple[bool, list[str]]:
-    records = [SimpleNamespace(**json.loads(line)) for line in lines if line.strip()]
+    try:
+        records = read_export(lines)
+    except NotAnExport as error:
+        return False, [str(error)]
+    return audit_records(records)
+
+
+def audit_records(records) -> tuple[bool, list[str]]:
     report = []
-    if not records:
-        return False, ["the file holds no events"]
     chain = verify_chain(records)
     report.append(f"hash chain: {'ok' if chain.ok else 'BROKEN at version ' + str(chain.broken_at) + ': ' + chain.reason}"
                   f" ({chain.checked} events checked)")
@@ -33,10 +80,14 @@ def audit_lines(lines) -> tuple[bool, list[str]]:
 def main(args) -> int:
     try:
         with open(args.file, encoding="utf-8") as handle:
-            ok, report = audit_lines(handle)
-    except (OSError, ValueError, TypeError) as error:
+            records = read_export(handle)
+    except NotAnExport as error:
+        print(f"cannot audit {args.file}: {error}", file=sys.stderr)
+        return 2
+    except (OSError, ValueError) as error:  # missing, unreadable, or not UTF-8 text
         print(f"cannot read {args.file}: {error}", file=sys.stderr)
         return 2
+    ok, report = audit_records(records)
     print("\n".join(report))
     print("VERIFIED" if ok else "NOT VERIFIED")
     return 0 if ok else 1

@@ -16,7 +16,27 @@ def document() -> dict:
 
     app = create_app(offline=True)
     with app.app_context():
-        return app.extensions["boardlog"].api.spec.to_dict()
+        return same_on_every_python(app.extensions["boardlog"].api.spec.to_dict())
+
+
+# flask-smorest names responses after http.HTTPStatus, whose 422 Python 3.13
+# renamed (RFC 9110); the committed document keeps one name on every Python.
+RENAMED_BY_PYTHON_313 = {"UNPROCESSABLE_CONTENT": "UNPROCESSABLE_ENTITY", "Unprocessable Content": "Unprocessable Entity"}
+
+
+def same_on_every_python(spec):
+    """In place (shared parts stay shared: YAML anchors), answering ``spec``."""
+    if isinstance(spec, dict):
+        for key in list(spec):
+            value = same_on_every_python(spec.pop(key)) if key in RENAMED_BY_PYTHON_313 else spec[key]
+            spec[RENAMED_BY_PYTHON_313.get(key, key)] = same_on_every_python(value)
+    elif isinstance(spec, list):
+        spec[:] = [same_on_every_python(item) for item in spec]
+    elif isinstance(spec, str):
+        for new, old in RENAMED_BY_PYTHON_313.items():
+            if spec == new or spec.endswith("/" + new):
+                return spec[: -len(new)] + old
+    return spec
 
 
 def render() -> str:

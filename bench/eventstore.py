@@ -2,7 +2,7 @@
 
     python bench/eventstore.py [--seconds 2] [--rounds 3]
 
-Uses the server at DATABASE_URL, or an embedded pgserver when it is unset, and
+Uses the server at DATABASE_URL, or an embedded PostgreSQL when it is unset, and
 a throwaway database on it. Measures:
 
 - appends/s through ``append`` (1 event per call; each call a new stream, and
@@ -160,7 +160,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3, help="alternating rounds per side")
     args = parser.parse_args()
     server_url = os.environ.get("DATABASE_URL")
-    print(f"server: {'DATABASE_URL' if server_url else 'embedded pgserver'}")
+    print(f"server: {'DATABASE_URL' if server_url else 'embedded PostgreSQL (fsync off)'}")
     with temporary_server(server_url) as server, \
             temporary_database(server, "boardlog_bench") as url:
         migrate(url)

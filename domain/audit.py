@@ -54,7 +54,11 @@ def rerun(rules: Rules, records: Iterable[Mapping[str, Any]]) -> Rerun:
     if not ended:
         result.fail("the game has not ended: its seed is still secret")
         return result
-    seed = bytes.fromhex(ended[-1].seed)
+    try:
+        seed = bytes.fromhex(ended[-1].seed)
+    except (TypeError, ValueError):
+        result.fail("the published seed is not written in hex")
+        return result
     if seed_commitment(seed) != events[0].seed_sha256:
         result.fail("the published seed does not match the commitment in GameCreated")
         return result

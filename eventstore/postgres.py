@@ -50,6 +50,10 @@ def _unique_violation_message(stream_id: str, error: psycopg.errors.UniqueViolat
     return f"stream {stream_id!r}: {error.diag.message_primary}"
 
 
+DEFAULT_POOL_TIMEOUT = 3.0
+CONNECT_TIMEOUT = 5  # seconds; a host that drops packets would otherwise hold a connect for minutes
+
+
 class PostgresEventStore:
     """Events in PostgreSQL. ``append`` is a single statement calling ``eventstore_append``.
 
@@ -67,9 +71,15 @@ class PostgresEventStore:
         self._notifier = Notifier(self._autocommit_connect)
 
     @classmethod
-    def connect(cls, url: str, min_size: int = 1, max_size: int = 10) -> "PostgresEventStore":
+    def connect(cls, url: str, min_size: int = 1, max_size: int = 10,
+                timeout: float = DEFAULT_POOL_TIMEOUT) -> "PostgresEventStore":
+        """``timeout``: the longest a caller waits for a pooled connection
+        before psycopg_pool.PoolTimeout (an OperationalError: the API's 503).
+        While PostgreSQL is down no connection comes back to the pool, so this
+        is how long each request hangs before it fails."""
         pool = psycopg_pool.ConnectionPool(
-            url, min_size=min_size, max_size=max_size, kwargs={"autocommit": True},
+            url, min_size=min_size, max_size=max_size, timeout=timeout,
+            kwargs={"autocommit": True, "connect_timeout": CONNECT_TIMEOUT},
             open=True, name="eventstore",
         )
         store = cls(pool)

@@ -1,7 +1,7 @@
 """Getting a PostgreSQL to talk to: a database per test run or benchmark, or an embedded server.
 
-Used by the test fixtures and the benchmark; ``boardlog serve`` may use
-``embedded_server`` for its no-DATABASE_URL default.
+Used by the test fixtures and the benchmarks; the embedded server itself is
+workers/embedded.py, which ``boardlog serve`` uses too.
 """
 
 from __future__ import annotations
@@ -9,7 +9,6 @@ from __future__ import annotations
 import shutil
 import tempfile
 import uuid
-import warnings
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
@@ -25,31 +24,23 @@ def with_database(url: str, dbname: str) -> str:
     return urlunsplit((parts.scheme, parts.netloc, "/" + dbname, parts.query, parts.fragment))
 
 
-def embedded_server(pgdata: Path, cleanup_mode: str | None = "stop"):
-    """A pgserver PostgreSQL in ``pgdata`` (created if new); ``.get_uri()`` gives its URL."""
-    with warnings.catch_warnings():  # platformdirs warns when XDG_RUNTIME_DIR is unset
-        warnings.simplefilter("ignore")
-        import pgserver
-    pgdata = Path(pgdata)
-    pgdata.parent.mkdir(parents=True, exist_ok=True)
-    return pgserver.get_server(pgdata, cleanup_mode=cleanup_mode)
-
-
 @contextmanager
 def temporary_server(server_url: str | None = None) -> Iterator[str]:
-    """``server_url`` as is, or a throwaway embedded server that is deleted afterwards."""
+    """``server_url`` as is, or a throwaway embedded server (fsync off) that is deleted afterwards."""
     if server_url:
         yield server_url
         return
+    from workers.embedded import THROWAWAY, EmbeddedPostgres
+
     folder = Path(tempfile.mkdtemp(prefix="boardlog-pg-"))
-    # As root, pgserver runs postgres as a system user it creates: it must reach the folder.
+    # As root, PostgreSQL runs as a system user of its own: it must reach the folder.
     folder.chmod(0o755)
-    server = embedded_server(folder / "pgdata", cleanup_mode="delete")
+    server = EmbeddedPostgres(folder / "pgdata", settings=THROWAWAY)
     try:
-        yield server.get_uri()
+        yield server.start()
     finally:
         try:
-            server.cleanup()
+            server.stop()
         finally:
             shutil.rmtree(folder, ignore_errors=True)
 

@@ -17,6 +17,7 @@ import threading
 import time
 import uuid
 
+from api.environment import env_number
 from api.service.errors import NotFound
 from api.service.games import GameService
 
@@ -66,7 +67,8 @@ def _build(database_url: str, redis_url: str | None) -> GameService:
         if job is None:
             raise RuntimeError("REDIS_URL is not set and no job is running to borrow a connection from")
         redis = job.connection
-    store = PostgresEventStore.connect(database_url, min_size=1, max_size=4)
+    store = PostgresEventStore.connect(database_url, min_size=1, max_size=4,
+                                       timeout=env_number("BOARDLOG_POOL_TIMEOUT", 3.0, minimum=0.1, kind=float))
     return GameService(store, RQScheduler(redis))
 
 

@@ -7,17 +7,23 @@ a job that runs twice changes nothing the second time.
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 import os
 import signal
 import sys
+import time
 
 from redis import Redis
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 from rq import SimpleWorker, Worker
 from rq.exceptions import StopRequested
 
+from api.environment import env_number
+
 from .jobs import forget_services
-from .scheduling import QUEUE_NAME, RQScheduler
+from .scheduling import ALIVE_SECONDS, QUEUE_NAME, RQScheduler, alive_key, default_job_timeout, utcnow
 from .sweeper import sweep
 
 log = logging.getLogger("boardlog.workers")
@@ -29,9 +35,35 @@ LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 class _Sweeping:
     """RQ's maintenance step, run at start and every ``maintenance_interval``
     seconds, also sweeps. The worker's blocking wait for a job is cut to the
-    same interval, so an idle worker still sweeps on time."""
+    same interval, so an idle worker still sweeps on time.
+
+    While idle, RQ itself retries a lost Redis (with backoff, capped here at
+    RECONNECT_MAX_SECONDS); once Redis answers again the worker sweeps at
+    once, since a Redis that came back empty has lost every job."""
 
     database_url: str = ""
+    max_connection_wait_time = 10.0  # RQ's backoff cap while idle and Redis is away
+    stopping = False  # SIGTERM or SIGINT received: a stop, not an outage
+    alive_seconds = ALIVE_SECONDS
+    _redis_lost = False
+
+    def request_stop(self, signum, frame):
+        self.stopping = True
+        return super().request_stop(signum, frame)  # type: ignore[misc]
+
+    def heartbeat(self, *args, **kwargs):
+        try:
+            result = super().heartbeat(*args, **kwargs)  # type: ignore[misc]
+            self.connection.set(alive_key(self.name), os.getpid(), ex=self.alive_seconds)  # type: ignore[attr-defined]
+        except (RedisConnectionError, RedisTimeoutError):
+            self._redis_lost = True
+            raise
+        if self._redis_lost:
+            self._redis_lost = False
+            log.warning("Redis answers again; sweeping now to re-create the jobs it may have lost")
+            # A maintenance long due: it runs next, restarting a scheduler that died too.
+            self.last_cleaned_at = utcnow() - dt.timedelta(days=1)
+        return result
 
     def run_maintenance_tasks(self):
         super().run_maintenance_tasks()  # type: ignore[misc]
@@ -66,6 +98,16 @@ class BoardlogWorker(_Sweeping, Worker):
 class InProcessWorker(_Sweeping, SimpleWorker):
     """Runs jobs in its own process (tests, and machines without fork)."""
 
+    def execute_job(self, job, queue):
+        # No heartbeat while a job runs in this very thread: alive for the
+        # job's whole timeout instead.
+        self.alive_seconds = (job.timeout or default_job_timeout()) + ALIVE_SECONDS
+        self.heartbeat()
+        try:
+            return super().execute_job(job, queue)
+        finally:
+            self.alive_seconds = ALIVE_SECONDS
+
 
 def make_worker(
     redis: Redis,
@@ -84,6 +126,7 @@ def make_worker(
         name=name,
         maintenance_interval=sweep_every,
         worker_ttl=sweep_every + 15,  # RQ waits worker_ttl - 15 s for a job before looking up
+        job_monitoring_interval=ALIVE_SECONDS // 3,  # a busy worker's heartbeat, which keeps alive_key alive
     )
     worker.database_url = database_url
     return worker
@@ -100,16 +143,61 @@ def configure_logging(level: int = logging.INFO) -> None:
 
 def run(burst: bool = False, sweep_every: int | None = None, in_process: bool = False) -> int:
     """``boardlog worker``: work until SIGTERM/SIGINT (warm shutdown), or
-    until the queue is empty with ``burst``."""
+    until the queue is empty with ``burst``.
+
+    Rides out a Redis outage of any length. RQ's loop gives up when Redis
+    fails under a job or during maintenance ("found an unhandled exception,
+    quitting"); here a worker that stopped without being asked to waits for
+    Redis (backoff from RECONNECT_FIRST_SECONDS up to RECONNECT_MAX_SECONDS
+    between tries, for ever) and starts again, and a new worker sweeps first
+    thing, so jobs an emptied Redis lost are made again from PostgreSQL."""
     configure_logging()
     redis_url = os.environ.get("REDIS_URL")
     if not redis_url:
         raise SystemExit("REDIS_URL is not set: a worker takes its jobs from Redis")
-    sweep_every = sweep_every or int(os.environ.get("BOARDLOG_SWEEP_SECONDS", DEFAULT_SWEEP_SECONDS))
-    worker = make_worker(Redis.from_url(redis_url), sweep_every=sweep_every, in_process=in_process)
-    log.info("worker %s (pid %d) on queue %r with the scheduler; sweeping every %ss%s",
-             worker.name, os.getpid(), QUEUE_NAME, sweep_every, " until the queue is empty" if burst else "")
-    # RQ's own lines at WARNING and up: the job functions log one line per job.
-    worker.work(burst=burst, with_scheduler=True, logging_level="WARNING")
+    sweep_every = sweep_every or env_number("BOARDLOG_SWEEP_SECONDS", DEFAULT_SWEEP_SECONDS, minimum=1)
+    while True:
+        worker = make_worker(Redis.from_url(redis_url), sweep_every=sweep_every, in_process=in_process)
+        log.info("worker %s (pid %d) on queue %r with the scheduler; sweeping every %ss%s",
+                 worker.name, os.getpid(), QUEUE_NAME, sweep_every, " until the queue is empty" if burst else "")
+        try:
+            # RQ's own lines at WARNING and up: the job functions log one line per job.
+            worker.work(burst=burst, with_scheduler=True, logging_level="WARNING")
+        except (RedisConnectionError, RedisTimeoutError) as error:  # raised by RQ's teardown, once it gave up
+            log.warning("worker %s lost Redis: %s", worker.name, error)
+        if burst or worker.stopping:
+            break
+        if not wait_for_redis(redis_url):
+            break
     log.info("worker %s stopped", worker.name)
     return 0
+
+
+RECONNECT_FIRST_SECONDS = 0.5
+RECONNECT_MAX_SECONDS = 10.0
+
+
+def wait_for_redis(redis_url: str, sleep=time.sleep) -> bool:
+    """Until Redis answers (True), or SIGTERM/SIGINT (False)."""
+    stop = []
+    previous = {sig: signal.signal(sig, lambda signum, frame: stop.append(signum))
+                for sig in (signal.SIGTERM, signal.SIGINT)}
+    delay = RECONNECT_FIRST_SECONDS
+    try:
+        while not stop:
+            try:
+                with Redis.from_url(redis_url, socket_connect_timeout=5, socket_timeout=5) as probe:
+                    probe.ping()
+                log.warning("Redis answers again; starting a new worker, which sweeps first")
+                return True
+            except (RedisConnectionError, RedisTimeoutError) as error:
+                log.warning("Redis unreachable (%s); next try in %.1fs", error, delay)
+            for _ in range(int(delay * 10)):  # in slices, so that a stop is not kept waiting
+                if stop:
+                    break
+                sleep(0.1)
+            delay = min(delay * 2, RECONNECT_MAX_SECONDS)
+        return False
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)

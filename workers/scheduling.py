@@ -15,12 +15,12 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import math
-import os
 
 from rq import Queue, Retry
 from rq.exceptions import DuplicateJobError, NoSuchJobError
 from rq.job import Job, JobStatus
 
+from api.environment import env_number
 from api.service.games import Scheduler
 
 log = logging.getLogger("boardlog.workers")
@@ -33,6 +33,16 @@ BOT_JOB = "workers.bots.play_bots"
 # A job started longer ago than its timeout plus this is not running any more:
 # its worker died (RQ's horse would have been stopped at the timeout).
 STALE_GRACE_SECONDS = 5
+# Each worker keeps the key alive_key(name) alive while it lives, refreshed at
+# every heartbeat (every ALIVE_SECONDS / 3 while it runs a job). A job started
+# more than ALIVE_SECONDS ago whose worker's key is gone lost its worker (a
+# SIGKILL, an out-of-memory kill, a machine gone): the sweeper makes it again
+# without waiting for the job's timeout.
+ALIVE_SECONDS = 15
+
+
+def alive_key(worker_name: str) -> str:
+    return f"boardlog:alive:{worker_name}"
 # The RQ scheduler moves due jobs every second; one that is due longer than
 # this has no scheduler looking after it (say, its lock holder was killed).
 OVERDUE_GRACE_SECONDS = 10
@@ -54,7 +64,7 @@ def scoring_job_id(game_id) -> str:
 
 
 def default_job_timeout() -> int:
-    return int(os.environ.get("BOARDLOG_JOB_TIMEOUT", "60"))
+    return env_number("BOARDLOG_JOB_TIMEOUT", 60, minimum=1)
 
 
 def utcnow() -> dt.datetime:
@@ -159,8 +169,12 @@ class RQScheduler(Scheduler):
             started = job.started_at or job.enqueued_at or now
             if started.tzinfo is None:
                 started = started.replace(tzinfo=dt.timezone.utc)
-            limit = (job.timeout or self.job_timeout) + STALE_GRACE_SECONDS
-            return REPLACED if (now - started).total_seconds() > limit else KEPT
+            age = (now - started).total_seconds()
+            if age > (job.timeout or self.job_timeout) + STALE_GRACE_SECONDS:
+                return REPLACED
+            if age > ALIVE_SECONDS and job.worker_name and not self.redis.exists(alive_key(job.worker_name)):
+                return REPLACED  # its worker stopped living: killed under the job
+            return KEPT
         if status == JobStatus.FAILED:
             return FAILED  # stays in the failed job registry, for a person to look at
         return REPLACED

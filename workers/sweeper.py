@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-import os
 from collections import Counter
 from dataclasses import dataclass, field
 
 import psycopg
 from rq.exceptions import StopRequested
 
+from api.environment import env_number
 from api.service import readmodels
 from api.service.lifecycle import bot_delay_seconds
 
@@ -50,7 +50,7 @@ class SweepReport:
 
 # A retry with the same Idempotency-Key acts once within this time; after it,
 # the key is forgotten so that the table does not grow for ever.
-IDEMPOTENCY_KEYS_KEPT = dt.timedelta(days=int(os.environ.get("BOARDLOG_IDEMPOTENCY_DAYS", "7")))
+IDEMPOTENCY_KEYS_KEPT = dt.timedelta(days=env_number("BOARDLOG_IDEMPOTENCY_DAYS", 7, minimum=1))
 
 
 def sweep(database_url: str, scheduler: RQScheduler, now: dt.datetime | None = None) -> SweepReport:

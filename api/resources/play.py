@@ -124,14 +124,24 @@ def _idempotency_key() -> str | None:
     return key
 
 
+def parse_version(text: str) -> int | None:
+    """A version written in a header, or None. ASCII digits only (str.isdigit
+    also takes "²", which int() refuses) and no more than a version can be
+    (an int() of thousands of digits is slow, and past 4,300 digits raises)."""
+    if not (text.isascii() and text.isdigit() and len(text) <= len(str(MAX_VERSION))):
+        return None
+    version = int(text)
+    return version if version <= MAX_VERSION else None
+
+
 def _if_match() -> int | None:
     header = request.headers.get("If-Match")
     if header is None or header.strip() == "*":  # "*": any version will do (RFC 9110)
         return None
-    text = header.strip().removeprefix("W/").strip('"').split("-")[0]
-    if not text.isdigit():
+    version = parse_version(header.strip().removeprefix("W/").strip('"').split("-")[0])
+    if version is None:
         raise InvalidRequest("If-Match must be a game version, as in the view's ETag")
-    return int(text)
+    return version
 
 
 @blp.route("/<game_id>/commands")
@@ -194,9 +204,9 @@ def _known_version(player) -> int | None:
     for tag in request.if_none_match.as_set():
         if not tag:  # werkzeug reads If-None-Match: "" as a None tag
             continue
-        version, _, viewer = tag.partition("-")
-        if version.isdigit() and _etag(int(version), player).strip('"') == tag:
-            return int(version)
+        version = parse_version(tag.partition("-")[0])
+        if version is not None and _etag(version, player).strip('"') == tag:
+            return version
     return None
 
 

@@ -8,13 +8,27 @@ from flask_smorest import Blueprint
 
 from ..auth import BEARER, current_player
 from ..context import service
+from ..names import MAX_BYTES, MAX_CHARACTERS, BadName, normalise_name
 from ..service import readmodels
 
 blp = Blueprint("players", __name__, url_prefix="/v1/players", description="Register, and see the games waiting on you")
 
 
+class PlayerName(ma.fields.String):
+    """Trimmed, NFC, visible, bounded: see api/names.py."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        try:
+            return normalise_name(super()._deserialize(value, attr, data, **kwargs))
+        except BadName as error:
+            raise ma.ValidationError(str(error)) from None
+
+
 class RegistrationSchema(ma.Schema):
-    name = ma.fields.String(required=True, validate=ma.validate.Length(min=1, max=80), metadata={"example": "Ada"})
+    name = PlayerName(required=True, validate=ma.validate.Length(min=1, max=MAX_CHARACTERS), metadata={
+        "example": "Ada",
+        "description": f"trimmed and normalised to NFC; at most {MAX_CHARACTERS} characters and {MAX_BYTES} bytes "
+                       "of UTF-8; no invisible, control or bidirectional-override characters"})
 
 
 class PlayerSchema(ma.Schema):

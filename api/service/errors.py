@@ -32,6 +32,10 @@ class Conflict(ServiceError):
     kind = "conflict"
 
 
+class TooManyTokens(Conflict):
+    kind = "too-many-tokens"
+
+
 class PreconditionFailed(ServiceError):
     """If-Match named a version the game is no longer at."""
 
@@ -46,6 +50,20 @@ class InvalidRequest(ServiceError):
     """Well-formed JSON that does not describe a command or option set."""
 
     kind = "invalid-request"
+
+
+class DamagedHistory(ServiceError):
+    """A stored event no longer matches the game's hash chain: the record was
+    changed behind the server's back. Nothing past it can be trusted."""
+
+    kind = "history-damaged"
+
+
+class UnreadableHistory(ServiceError):
+    """A stored event the hash chain vouches for that this server's code
+    cannot read: a bug in the server, not damage to the record."""
+
+    kind = "history-unreadable"
 
 
 # A seat's life (api/service/lifecycle.py): each its own kind, under the status it shares.

@@ -28,7 +28,8 @@ from . import decisions
 from .decisions import Decision, Scheduler
 from .lifecycle import LifecycleCommands, access_refusals
 from .players import Players
-from .errors import Conflict, Forbidden, IdempotencyMismatch, InvalidRequest, NotFound, PreconditionFailed, ServiceError
+from .errors import (Conflict, DamagedHistory, Forbidden, IdempotencyMismatch, InvalidRequest, NotFound,
+                     PreconditionFailed, ServiceError, UnreadableHistory)
 
 log = logging.getLogger("boardlog.service")
 
@@ -85,7 +86,7 @@ class GameService(LifecycleCommands):
             records = self.store.read_stream(stream, 1, 1)
             if not records:
                 raise NotFound(f"no game {game_id}")
-            rules = self.rules_of(records[0].data["game"])
+            rules = self._rules_of_stream(records[0])
             session = self._from_snapshot(stream, rules)
         tail = self.store.read_stream(stream, (session.version if session else 0) + 1)
         session = self._fold(rules, session, tail)
@@ -124,7 +125,7 @@ class GameService(LifecycleCommands):
                 f"version {version} is in the middle of one move (versions {before + 1} to {after} were written "
                 f"together); ask for version {after}" + (f" or {before}" if before else "")
             )
-        rules = self.rules_of(records[0].data["game"])
+        rules = self._rules_of_stream(records[0])
         return rules, self._fold(rules, None, records[:version])
 
     def game_of(self, game_id: uuid.UUID) -> str:
@@ -147,10 +148,39 @@ class GameService(LifecycleCommands):
             raise NotFound(f"no game {game_id}")
         return version
 
+    def _rules_of_stream(self, first):
+        game = first.data.get("game") if isinstance(first.data, dict) else None
+        if not isinstance(game, str):
+            raise self._unreadable(first, "GameCreated names no game")
+        return self.rules_of(game)
+
     def _fold(self, rules, session, records) -> Session:
         for record in records:
-            session = sessions.evolve(rules, session, sessions.decode_event(rules, {"type": record.type, **record.data}))
+            try:
+                event = sessions.decode_event(rules, {"type": record.type, **record.data})
+                session = sessions.evolve(rules, session, event)
+            except Exception as error:  # whatever a changed row makes decoding or folding raise
+                raise self._unreadable(record, f"{type(error).__name__}: {error}") from error
         return session
+
+    def _unreadable(self, record, why: str) -> ServiceError:
+        """Why a stored event cannot be read, from the hash chain, checked
+        only now (reading never pays for it): changed behind the server's
+        back, or a server that cannot read what it wrote."""
+        chain = self.store.verify(record.stream_id)
+        game = record.stream_id.removeprefix("game-")
+        if not chain.ok:
+            log.error("the history of %s is damaged from version %s (%s); version %s does not read: %s",
+                      record.stream_id, chain.broken_at, chain.reason, record.version, why)
+            return DamagedHistory(
+                f"this game's history is damaged: the stored event at version {chain.broken_at} is not the one "
+                f"that was recorded ({chain.reason}), so the game cannot be shown or played; "
+                f"GET /v1/games/{game}/audit names it, and an operator must restore it from a backup",
+                broken_at=chain.broken_at)
+        log.error("%s version %s has an intact hash chain but does not read: %s", record.stream_id, record.version, why)
+        return UnreadableHistory(
+            f"the stored event at version {record.version} of this game cannot be read by this server, although its "
+            "hash chain is intact: the server is at fault, not the record; this has been logged")
 
     def _remember(self, game_id, session: Session) -> None:
         with self._lock:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
-import os
 import secrets
 import uuid
 from typing import Any
@@ -25,6 +24,7 @@ from domain.lifecycle import decide as lifecycle
 from domain.lifecycle.state import RematchCreated
 from domain.session import SYSTEM, Session
 
+from ..environment import env_number
 from . import decisions
 from .decisions import Decision
 from .errors import (
@@ -39,7 +39,7 @@ from .errors import (
 
 def bot_delay_seconds() -> float:
     """How long a bot waits before it moves (BOARDLOG_BOT_DELAY, seconds)."""
-    return float(os.environ.get("BOARDLOG_BOT_DELAY", "2"))
+    return env_number("BOARDLOG_BOT_DELAY", 2.0, minimum=0, kind=float)
 
 
 @contextlib.contextmanager

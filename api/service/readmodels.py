@@ -18,17 +18,41 @@ from domain.lifecycle.state import LIFECYCLE_EVENTS, SeatReplaced
 from domain.session import SeatLeft, SeatTaken, Session
 
 
-def insert_player(conn, player_id: uuid.UUID, name: str, token_sha256: bytes) -> None:
-    conn.execute(
-        "insert into players (id, name, token_sha256) values (%s, %s, %s)",
-        (player_id, name, token_sha256),
-    )
+def insert_player(conn, player_id: uuid.UUID, name: str) -> None:
+    conn.execute("insert into players (id, name) values (%s, %s)", (player_id, name))
+
+
+def insert_token(conn, token_id: uuid.UUID, player_id, token_sha256: bytes, label: str) -> dict:
+    return conn.cursor(row_factory=dict_row).execute(
+        "insert into player_tokens (id, player_id, token_sha256, label) values (%s, %s, %s, %s)"
+        " returning id, label, created_at",
+        (token_id, player_id, token_sha256, label),
+    ).fetchone()
 
 
 def player_by_token(conn, token_sha256: bytes) -> dict | None:
+    """The live token with this hash: its id, its player and the hash."""
     return conn.cursor(row_factory=dict_row).execute(
-        "select id, name, token_sha256 from players where token_sha256 = %s", (token_sha256,)
+        "select player_id as id, id as token_id, token_sha256 from player_tokens"
+        " where token_sha256 = %s and revoked_at is null", (token_sha256,)
     ).fetchone()
+
+
+def live_tokens(conn, player_id, lock: bool = False) -> list[dict]:
+    return conn.cursor(row_factory=dict_row).execute(
+        "select id, label, created_at from player_tokens where player_id = %s and revoked_at is null"
+        " order by created_at, id" + (" for update" if lock else ""), (player_id,)
+    ).fetchall()
+
+
+def revoke_tokens(conn, player_id, token_id: uuid.UUID | None = None) -> int:
+    """Revoke one of the player's live tokens, or all of them; how many."""
+    query = "update player_tokens set revoked_at = now() where player_id = %s and revoked_at is null"
+    params: tuple = (player_id,)
+    if token_id is not None:
+        query += " and id = %s"
+        params += (token_id,)
+    return conn.execute(query, params).rowcount
 
 
 def player_name(conn, player_id) -> str | None:

@@ -17,14 +17,53 @@ def test_a_client_over_its_rate_limit_gets_a_429_with_retry_after(limited):
     assert 1 <= int(response.headers["Retry-After"]) <= 60
 
 
-def test_limits_count_per_token_as_well_as_per_address(limited, redis):
+def _register(client, name, address="10.0.0.9"):
+    response = client.post("/v1/players", json={"name": name}, environ_base={"REMOTE_ADDR": address})
+    assert response.status_code == 201, response.json
+    return {"Authorization": f"Bearer {response.json['token']}"}
+
+
+def test_one_player_over_the_limit_does_not_lock_out_others_behind_the_same_address(limited):
     client = limited.test_client()
-    for _ in range(5):
-        client.get("/v1/rules", headers={"Authorization": "Bearer one"}, environ_base={"REMOTE_ADDR": "10.0.0.1"})
-    other_address = client.get("/v1/rules", headers={"Authorization": "Bearer one"}, environ_base={"REMOTE_ADDR": "10.0.0.2"})
-    assert other_address.status_code == 429
-    other_token = client.get("/v1/rules", headers={"Authorization": "Bearer two"}, environ_base={"REMOTE_ADDR": "10.0.0.3"})
-    assert other_token.status_code == 200
+    behind_one_proxy = {"REMOTE_ADDR": "10.0.0.1"}
+    ada = _register(client, "ada-limited", address="10.0.0.7")
+    bob = _register(client, "bob-limited", address="10.0.0.8")
+    codes = [client.get("/v1/rules", headers=ada, environ_base=behind_one_proxy).status_code for _ in range(7)]
+    assert codes[5:] == [429, 429]
+    assert client.get("/v1/rules", headers=bob, environ_base=behind_one_proxy).status_code == 200
+    registration = client.post("/v1/players", json={"name": "carol"}, environ_base=behind_one_proxy)
+    assert registration.status_code == 201, registration.json
+
+
+def test_a_player_is_limited_per_token_from_any_address(limited):
+    client = limited.test_client()
+    ada = _register(client, "ada-roaming")
+    for n in range(5):
+        client.get("/v1/rules", headers=ada, environ_base={"REMOTE_ADDR": f"10.0.1.{n}"})
+    assert client.get("/v1/rules", headers=ada, environ_base={"REMOTE_ADDR": "10.0.1.99"}).status_code == 429
+
+
+def test_made_up_tokens_count_against_their_address(limited):
+    client = limited.test_client()
+    address = {"REMOTE_ADDR": "10.0.2.1"}
+    codes = [client.get("/v1/rules", headers={"Authorization": f"Bearer made-up-{n}"}, environ_base=address).status_code
+             for n in range(7)]
+    assert codes[5:] == [429, 429]
+
+
+def _anonymous_burst(client, forwarded_for):
+    return [client.get("/v1/rules", headers={"X-Forwarded-For": f"203.0.113.{n}"} if forwarded_for else {},
+                       environ_base={"REMOTE_ADDR": "10.0.3.1"}).status_code for n in range(7)]
+
+
+def test_spoofing_x_forwarded_for_does_nothing_while_no_proxy_is_trusted(limited):
+    assert limited.config["TRUSTED_PROXIES"] == 0  # the default
+    assert _anonymous_burst(limited.test_client(), forwarded_for=True)[5:] == [429, 429]
+
+
+def test_a_trusted_proxy_gives_each_forwarded_client_its_own_limit(service, redis):
+    app = create_app({"RATE_LIMIT_PER_MINUTE": 5, "TRUSTED_PROXIES": 1}, service=service, redis=redis)
+    assert _anonymous_burst(app.test_client(), forwarded_for=True) == [200] * 7
 
 
 def test_an_allowed_origin_may_call_the_api_from_a_browser(limited):

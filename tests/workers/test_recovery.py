@@ -3,11 +3,10 @@ worker or running two at once loses nothing and doubles nothing."""
 
 from __future__ import annotations
 
-import psycopg
 
 from workers.scheduling import DEADLINE_JOB, RQScheduler, deadline_job_id
 
-from .conftest import run_worker, wait_past, wait_until
+from .conftest import game_row_held, run_worker, wait_past, wait_until
 
 
 def test_after_redis_is_flushed_and_the_worker_restarts_every_pending_deadline_fires_once_and_every_ended_game_is_scored_once(  # noqa: E501
@@ -47,15 +46,10 @@ def test_a_worker_killed_in_the_middle_of_scoring_leaves_the_game_scored_exactly
 
     # Hold the game's read-model row: the scoring job appends its event, then
     # waits on the row inside its transaction, where the kill finds it.
-    with psycopg.connect(database_url) as blocker, psycopg.connect(database_url, autocommit=True) as watcher:
-        blocker.execute("select 1 from games where id = %s for update", (game_id,))
+    with game_row_held(database_url, game_id) as job_waiting:
         first = worker_processes()
-        wait_until(lambda: watcher.execute(
-            "select 1 from pg_stat_activity where datname = current_database()"
-            " and wait_event_type = 'Lock' and query ilike 'update games%%'").fetchone(),
-            30, "the scoring job to wait inside its transaction")
+        job_waiting()
         first.kill()
-        blocker.rollback()
     assert table.status(game_id) == "scoring" and table.count(game_id, "GameScored") == 0
 
     second = worker_processes()

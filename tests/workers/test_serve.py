@@ -62,8 +62,8 @@ class Serve:
 
         return wait_until(running, 90, "boardlog serve to say it runs", every=0.1)
 
-    def stop(self) -> int:
-        self.process.send_signal(signal.SIGTERM)
+    def stop(self, signum: int = signal.SIGTERM) -> int:
+        self.process.send_signal(signum)
         self.process.wait(60)
         self.reader.join(10)
         self.log.close()

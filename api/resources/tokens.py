@@ -1,0 +1,102 @@
+"""The caller's bearer tokens: list, create, revoke one, revoke all.
+
+A revoked token is refused at once by the process that revoked it and by
+every other API process within BOARDLOG_TOKEN_CACHE_SECONDS (10 s by
+default; see api/service/players.py).
+"""
+
+from __future__ import annotations
+
+import marshmallow as ma
+from flask import g
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from ..auth import BEARER, current_player
+from ..context import service
+from ..errors import PROBLEM, ProblemSchema
+from ..service.players import MAX_LIVE_TOKENS
+
+blp = Blueprint("tokens", __name__, url_prefix="/v1/players/me/tokens",
+                description="Your bearer tokens: one per device or frontend, each revocable")
+
+UNAUTHORIZED = dict(schema=ProblemSchema, content_type=PROBLEM, description="no token, or an unknown or revoked one")
+
+
+class TokenSchema(ma.Schema):
+    id = ma.fields.UUID(required=True)
+    label = ma.fields.String(required=True, metadata={"description": "your name for it, such as the device"})
+    created_at = ma.fields.DateTime(required=True)
+    current = ma.fields.Boolean(required=True, metadata={"description": "the token this request was sent with"})
+
+
+class NewTokenSchema(TokenSchema):
+    token = ma.fields.String(required=True, metadata={"description": "the bearer token; shown only this once, keep it"})
+
+
+class TokenListSchema(ma.Schema):
+    tokens = ma.fields.List(ma.fields.Nested(TokenSchema), required=True)
+
+
+class CreateTokenSchema(ma.Schema):
+    label = ma.fields.String(load_default="", validate=ma.validate.Length(max=80), metadata={"example": "phone"})
+
+
+class RevokedAllSchema(ma.Schema):
+    revoked = ma.fields.Integer(required=True, metadata={"description": "how many tokens were revoked"})
+    token = ma.fields.Nested(NewTokenSchema, required=True, metadata={"description": "the one token you now hold"})
+
+
+def _shown(row: dict) -> dict:
+    return {**row, "current": str(row["id"]) == g.get("token_id")}
+
+
+@blp.route("")
+class Tokens(MethodView):
+    @blp.doc(operationId="listTokens", security=BEARER)
+    @blp.response(200, TokenListSchema)
+    @blp.alt_response(401, **UNAUTHORIZED)
+    def get(self):
+        """Your live tokens (never the tokens themselves: only their ids and labels)."""
+        player = current_player()
+        return {"tokens": [_shown(row) for row in service().players.tokens(player)]}
+
+    @blp.doc(operationId="createToken", security=BEARER)
+    @blp.arguments(CreateTokenSchema)
+    @blp.response(201, NewTokenSchema)
+    @blp.alt_response(401, **UNAUTHORIZED)
+    @blp.alt_response(409, schema=ProblemSchema, content_type=PROBLEM,
+                      description=f"you hold {MAX_LIVE_TOKENS} tokens already: revoke one first")
+    @blp.alt_response(422, schema=ProblemSchema, content_type=PROBLEM, description="the body does not match its schema")
+    def post(self, body):
+        """A new token beside the ones you hold (rotate: create, switch over, revoke the old one)."""
+        player = current_player()
+        return _shown(service().players.create_token(player, body["label"]))
+
+
+@blp.route("/<token_id>")
+class Token(MethodView):
+    @blp.doc(operationId="revokeToken", security=BEARER)
+    @blp.response(204)
+    @blp.alt_response(401, **UNAUTHORIZED)
+    @blp.alt_response(404, schema=ProblemSchema, content_type=PROBLEM,
+                      description="you hold no live token with this id")
+    def delete(self, token_id):
+        """Revoke one of your tokens (the one you are using, too, if you name it)."""
+        player = current_player()
+        service().players.revoke(player, token_id)
+        return None
+
+
+@blp.route("/revoke-all")
+class RevokeAll(MethodView):
+    @blp.doc(operationId="revokeAllTokens", security=BEARER)
+    @blp.arguments(CreateTokenSchema)
+    @blp.response(200, RevokedAllSchema)
+    @blp.alt_response(401, **UNAUTHORIZED)
+    @blp.alt_response(422, schema=ProblemSchema, content_type=PROBLEM, description="the body does not match its schema")
+    def post(self, body):
+        """After a leak: revoke every token you hold, this one included, and get one new token in exchange."""
+        player = current_player()
+        revoked, token = service().players.revoke_all(player, body["label"] or "after revoking all")
+        return {"revoked": revoked, "token": {**token, "current": False}}
