@@ -37,6 +37,7 @@ openapi: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python bench/eventstore.py
 	$(BIN)/python bench/api.py
+	$(BIN)/python bench/bots.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache
