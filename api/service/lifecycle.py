@@ -155,8 +155,9 @@ class LifecycleCommands:
                 lifecycle.rematch(rules, session, player, str(game_id), seed)  # still allowed now
             return _lifecycle_decision(player, session.seat_of(player), {"type": "CreateRematch"}, session, link)
 
-        # The new game first: should the link fail (a rematch raced this
-        # one), the new game stays an ordinary lobby nobody is invited to.
+        # The new game first, so that the link never names a game that does
+        # not exist; should the link fail (another rematch raced this one),
+        # the new game stays a lobby that no finished game points to.
         self._insert_game(new_id, rules, events, seed, player, {"type": "CreateRematch", "of": str(game_id)})
         self.execute(game_id, decide)
         return new_id
