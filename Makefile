@@ -39,6 +39,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/api.py
 	$(BIN)/python bench/history.py
 	$(BIN)/python bench/waiting.py
+	$(BIN)/python bench/bots.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache

@@ -67,6 +67,7 @@ class GameSummarySchema(ma.Schema):
     bots = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.String(),
                           metadata={"description": "seats a bot plays, and its kind"})
     visibility = ma.fields.String(metadata={"enum": ["public", "private"]})
+    rematch = ma.fields.UUID(allow_none=True, metadata={"description": "this finished game's rematch, once asked for"})
     created_at = ma.fields.DateTime(required=True)
     updated_at = ma.fields.DateTime(required=True)
 

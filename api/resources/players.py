@@ -66,6 +66,8 @@ class InboxGameSchema(ma.Schema):
     deadline = ma.fields.DateTime(allow_none=True, metadata={"description": "when your turn times out"})
     outcome = ma.fields.String(allow_none=True)
     updated_at = ma.fields.DateTime(required=True)
+    rematch = ma.fields.UUID(allow_none=True, metadata={"description": "the rematch of this finished game, once a player "
+                                                                      "asked for it: your seat there is kept for you"})
 
 
 class InboxSchema(ma.Schema):

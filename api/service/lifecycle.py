@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
-import os
 import secrets
 import uuid
 from typing import Any
@@ -25,6 +24,7 @@ from domain.lifecycle import decide as lifecycle
 from domain.lifecycle.state import RematchCreated
 from domain.session import SYSTEM, Session
 
+from ..environment import env_number
 from . import decisions
 from .decisions import Decision
 from .errors import (
@@ -39,7 +39,7 @@ from .errors import (
 
 def bot_delay_seconds() -> float:
     """How long a bot waits before it moves (BOARDLOG_BOT_DELAY, seconds)."""
-    return float(os.environ.get("BOARDLOG_BOT_DELAY", "2"))
+    return env_number("BOARDLOG_BOT_DELAY", 2.0, minimum=0, kind=float)
 
 
 @contextlib.contextmanager
@@ -155,8 +155,9 @@ class LifecycleCommands:
                 lifecycle.rematch(rules, session, player, str(game_id), seed)  # still allowed now
             return _lifecycle_decision(player, session.seat_of(player), {"type": "CreateRematch"}, session, link)
 
-        # The new game first: should the link fail (a rematch raced this
-        # one), the new game stays an ordinary lobby nobody is invited to.
+        # The new game first, so that the link never names a game that does
+        # not exist; should the link fail (another rematch raced this one),
+        # the new game stays a lobby that no finished game points to.
         self._insert_game(new_id, rules, events, seed, player, {"type": "CreateRematch", "of": str(game_id)})
         self.execute(game_id, decide)
         return new_id

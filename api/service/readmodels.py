@@ -92,8 +92,9 @@ def project(
                 (game_id, event.seat, event.player),
             )
     if any(isinstance(event, LIFECYCLE_EVENTS) for event in events):
-        conn.execute("update games set bots = %s, visibility = %s where id = %s",
-                     (Jsonb(dict(session.life.bots)), session.options.get("visibility", "public"), game_id))
+        conn.execute("update games set bots = %s, visibility = %s, rematch = %s where id = %s",
+                     (Jsonb(dict(session.life.bots)), session.options.get("visibility", "public"),
+                      session.life.rematch, game_id))
     conn.execute(
         """update games set status = %s, host = %s, version = %s, to_act = %s, deadline = %s,
                   outcome = %s, updated_at = now()
@@ -109,7 +110,7 @@ def seed_of(conn, game_id) -> bytes | None:
 
 _SUMMARY = """
     select g.id, g.game, g.status, g.host, g.options, g.version, g.to_act, g.deadline, g.outcome,
-           g.created_at, g.updated_at, g.bots, g.visibility,
+           g.created_at, g.updated_at, g.bots, g.visibility, g.rematch,
            coalesce((select json_agg(json_build_object('seat', s.seat, 'player', s.player_id, 'name', p.name)
                                      order by s.seat)
                      from game_seats s join players p on p.id = s.player_id
@@ -149,7 +150,7 @@ def list_games(conn, game: str | None, status: str | None, player, limit: int, o
 def inbox(conn, player_id) -> list[dict]:
     """The player's games: those waiting on the player first, soonest deadline first."""
     sql = """
-        select g.id, g.game, g.status, g.version, g.to_act, g.deadline, g.outcome, g.updated_at, s.seat,
+        select g.id, g.game, g.status, g.version, g.to_act, g.deadline, g.outcome, g.updated_at, s.seat, g.rematch,
                (g.status = 'active' and s.seat = any(g.to_act) and not g.bots ? s.seat) as your_turn
         from game_seats s join games g on g.id = s.game_id
         where s.player_id = %s and g.status <> 'cancelled'

@@ -66,3 +66,21 @@ def test_a_deadline_job_before_a_seat_s_own_deadline_times_nobody_out(players, s
     version = service.load(gid)[1].version
     assert not service.fire_deadline(gid, version)
     assert service.load(gid)[1].version == version
+
+
+def test_when_a_seat_s_bank_is_empty_its_deadline_job_times_out_that_seat_only(players, service):
+    """The deadline job's choice of seats, on a game whose clocks were
+    computed two hours ago: p2's one-hour bank is spent, p1's and p3's
+    day-long banks are not (the job itself runs this very method)."""
+    import dataclasses
+    import datetime as dt
+
+    game_id, by_seat = _simultaneous(players(3), {"time_bank_seconds": DAY})
+    rules, session = service.load(uuid.UUID(game_id))
+    clocks = session.life.clocks
+    earlier = (dt.datetime.now(dt.timezone.utc) - dt.timedelta(hours=2)).isoformat()
+    spent = dataclasses.replace(clocks, at=earlier, banks={**clocks.banks, "p2": 3600.0},
+                                since={seat: earlier for seat in clocks.since})
+    past = dataclasses.replace(session, life=dataclasses.replace(session.life, clocks=spent))
+    assert service.timed_out_seats(rules, past) == ["p2"]
+    assert service.timed_out_seats(rules, session) == []

@@ -138,6 +138,8 @@ def test_a_replacement_sees_everything_the_abandoned_seat_saw_and_the_others_onl
     game_id = started_game([ada, bob, cy], "court-of-miracles", {"players": 3, "abandon_after": 1})
     _abandon(service, game_id, "p2", {"p1": ada, "p2": bob, "p3": cy}, random.Random(3))
     bobs_view, bobs_feed = bob.view(game_id).json, feed(bob, game_id)
+    told = [e for e in feed(cy, game_id) if e["type"] == "SeatAbandoned"]
+    assert [(e["data"]["seat"], e["data"]["player"], e["data"]["timeouts"]) for e in told] == [("p2", bob.id, 1)]
 
     response = ada.post(f"/v1/games/{game_id}/invites", json={"seat": "p2"})
     assert response.status_code == 201, response.json
@@ -222,7 +224,8 @@ def test_a_rematch_has_the_same_seats_options_and_bots_a_new_seed_and_keeps_each
     created = [e for e in feed(bob, rematch["id"]) if e["type"] == "GameCreated"][0]["data"]
     original = [e for e in feed(bob, game_id) if e["type"] == "GameCreated"][0]["data"]
     assert created["seed_sha256"] != original["seed_sha256"]
-    assert ada.view(game_id).json["rematch"] == rematch["id"]
+    assert ada.view(game_id).json["rematch"] == rematch["id"] == summary(cy, game_id)["rematch"]
+    assert [g["rematch"] for g in ada.get("/v1/players/me/inbox").json["games"] if g["id"] == game_id] == [rematch["id"]]
     assert_refused(cy.post(f"/v1/games/{rematch['id']}/join", json={"seat": "p1"}), 403, "not-permitted")
     assert ada.post(f"/v1/games/{rematch['id']}/join", json={}).status_code == 200
     assert {s["seat"]: s["player"] for s in summary(ada, rematch["id"])["seats"]}["p1"] == ada.id

@@ -120,3 +120,41 @@ def test_every_game_has_a_heuristic_bot_that_plays_whole_games_with_legal_comman
             table.apply(sessions.play(table.rules, table.session, seat, command,
                                       rng_for(table.seed, table.session.version), table.seed))
         assert table.session.status == "scoring", f"{game} did not end"
+
+
+@pytest.mark.parametrize("kind", ["random", "heuristic"])
+def test_the_coil_bots_choose_the_same_when_everything_their_seat_may_not_know_is_drawn_again(kind):
+    """The games' own leak tests re-randomise what a seat may not know; where
+    the seat's view and legal commands stay the same, so does its bot's choice."""
+    from tests.games.the_coil.test_views_and_leaks import RULES, _positions, _rerandomise
+
+    bot, compared = bots.make("the-coil", kind), 0
+    for state, _ in _positions(3, seed=4, every=5):
+        for seat in sorted(RULES.to_act(state)):
+            other = _rerandomise(state, seat, random.Random(compared))
+            if RULES.view(other, seat) != RULES.view(state, seat) or \
+                    RULES.legal_commands(other, seat) != RULES.legal_commands(state, seat):
+                continue  # pragma: no cover (the leak test proves they are equal)
+            compared += 1
+            assert bots.decide_for(RULES, state, seat, bot, random.Random(seat)) == \
+                bots.decide_for(RULES, other, seat, bot, random.Random(seat))
+    assert compared > 5
+
+
+@pytest.mark.parametrize("kind", ["random", "heuristic"])
+def test_coronation_detective_bots_choose_the_same_whatever_lind_s_hidden_route(kind):
+    from tests.games.coronation.test_leak import _rerandomised_state
+
+    table = started("coronation", {"detective_seats": 2})
+    rules, bot, rng, compared = table.rules, bots.make("coronation", kind), random.Random(3), 0
+    while table.session.status == "active" and compared < 30:
+        state = table.session.state
+        for seat in sorted(s for s in table.to_act if s != "lind"):
+            other = _rerandomised_state(state, random.Random(compared))
+            if rules.view(other, seat) != rules.view(state, seat):
+                continue  # pragma: no cover
+            compared += 1
+            assert bots.decide_for(rules, state, seat, bot, random.Random(compared)) == \
+                bots.decide_for(rules, other, seat, bot, random.Random(compared))
+        table.move(rng=rng)
+    assert compared >= 10
