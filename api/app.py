@@ -232,7 +232,7 @@ def _cors(app, response) -> None:
         response.headers["Vary"] = "Origin"
     else:
         return
-    response.headers["Access-Control-Allow-Headers"] = "Authorization, Content-Type, If-Match, If-None-Match, Idempotency-Key"
+    response.headers["Access-Control-Allow-Headers"] = "Authorization, Content-Type, If-Match, If-None-Match, Idempotency-Key, Last-Event-ID"
     response.headers["Access-Control-Allow-Methods"] = "GET, POST, OPTIONS"
     response.headers["Access-Control-Expose-Headers"] = "ETag, Location, Retry-After, X-Request-Id"
     response.headers["Access-Control-Max-Age"] = "600"

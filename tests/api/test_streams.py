@@ -206,3 +206,29 @@ def test_a_hundred_long_polls_woken_by_one_move_share_one_load_and_one_view_per_
     assert len({a.json["version"] for a in answers}) == 1
     assert shared.computed["views"] - before["views"] == 3  # ada's, bob's, a spectator's
     assert shared.computed["loads"] - before["loads"] <= 1
+
+
+def test_eighteen_streams_woken_by_one_move_share_each_redacted_event_and_view_per_viewer(players, service):
+    app = create_app({"RATE_LIMIT_PER_MINUTE": 0, "STREAMS": {"lifetime": 60}}, service=service)
+    client = app.test_client()
+    ada, bob = players(2)
+    game_id = started_game([ada, bob])
+    shared = app.extensions["boardlog"].streams.shared
+    opened = [client.get(f"/v1/games/{game_id}/stream", headers=headers, buffered=False)
+              for headers in [ada.auth, bob.auth, {}] * 6]
+    chunks = [iter(response.response) for response in opened]
+    for each in chunks:
+        next(each), next(each)  # the retry hint and the view now: every stream is open and waiting
+    version = ada.view(game_id).json["version"]
+    before = dict(shared.computed)
+    play([ada, bob], game_id, 1)
+    now = ada.view(game_id).json["version"]
+    marker = f"id: {now}\nevent: view"
+    for each, response in zip(chunks, opened):
+        text = ""
+        while marker not in text:
+            text += next(each).decode()
+        response.close()
+    assert shared.computed["views"] - before["views"] == 3  # ada's, bob's and a spectator's
+    assert shared.computed["events"] - before["events"] == 3 * (now - version)
+    assert shared.computed["reads"] - before["reads"] <= 1

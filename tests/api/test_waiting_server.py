@@ -33,6 +33,20 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
+def wait_answering(process, base, log_path, timeout=60):
+    """Until the server answers its health check (it must not exit meanwhile)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        assert process.poll() is None, Path(log_path).read_text()[-3000:]
+        try:
+            if requests.get(f"{base}/healthz", timeout=2).status_code == 200:
+                return
+        except requests.RequestException:
+            pass
+        assert time.monotonic() < deadline, f"{base} did not answer"
+        time.sleep(0.2)
+
+
 class Gunicorn:
     def __init__(self, database_url, redis_url, log_path, **env):
         self.port = free_port()
@@ -45,16 +59,7 @@ class Gunicorn:
             [sys.executable, "-m", "gunicorn", "-c", "python:api.gunicorn_conf", "-w", "1",
              "-b", f"127.0.0.1:{self.port}", "--worker-connections", "2000", "api.wsgi:app"],
             cwd=ROOT, env=environment, stdout=self.log, stderr=self.log)
-        deadline = time.monotonic() + 60
-        while True:
-            assert self.process.poll() is None, Path(log_path).read_text()[-3000:]
-            try:
-                if requests.get(f"{self.base}/healthz", timeout=2).status_code == 200:
-                    break
-            except requests.RequestException:
-                pass
-            assert time.monotonic() < deadline, "gunicorn did not answer"
-            time.sleep(0.2)
+        wait_answering(self.process, self.base, log_path)
 
     def stop(self):
         if self.process.poll() is None:
@@ -287,16 +292,7 @@ def test_boardlog_serve_runs_the_gevent_server_and_ends_streams_with_a_retry_hin
                                  cwd=ROOT, env=env, stdout=log, stderr=log)
         try:
             base = f"http://127.0.0.1:{port}"
-            deadline = time.monotonic() + 60
-            while True:
-                assert serve.poll() is None, (tmp_path / "log").read_text()[-3000:]
-                try:
-                    if requests.get(f"{base}/healthz", timeout=2).status_code == 200:
-                        break
-                except requests.RequestException:
-                    pass
-                assert time.monotonic() < deadline, "boardlog serve did not answer"
-                time.sleep(0.2)
+            wait_answering(serve, base, tmp_path / "log")
             game_id, players = new_game(base)
             streams = [raw_request(port, f"/v1/games/{game_id}/stream") for _ in range(3)]
             polls = [raw_request(port, f"/v1/games/{game_id}/view?wait=60", {"If-None-Match": "*"}) for _ in range(3)]
