@@ -11,6 +11,7 @@ from domain import session as sessions
 
 from ..auth import BEARER, current_player
 from ..context import service, streams
+from ..contract import declare
 from ..errors import problem
 from ..service import tickets
 from ..service.errors import InvalidRequest
@@ -107,7 +108,7 @@ def _resume_point(args) -> int | None:
         text = header.strip()
         if not text.isdigit() or int(text) > MAX_ID:
             raise InvalidRequest(f"Last-Event-ID must be the id of a message of this stream (a whole number), "
-                                 f"not {text[:40]!r}")
+                                 f"not {text[:40]!r}", kind="resume-point-invalid")
         return int(text)
     return args.get("after")
 
@@ -149,11 +150,7 @@ class GameStream(MethodView):
         "?after=. Without either, the stream starts with your view now. Each message's data is a "
         "GameMessage (see components)."))
     @blp.alt_response(204, description="the game is over and you have seen all of it: nothing more will come")
-    @blp.alt_response(401, description="unknown, expired or already used stream ticket, or a bad token")
-    @blp.alt_response(404, description="no such game")
-    @blp.alt_response(422, description="Last-Event-ID or after is not a version of this game")
-    @blp.alt_response(429, description="you have too many streams open (Retry-After)")
-    @blp.alt_response(503, description="the server holds all the waiters it may, or is shutting down (Retry-After)")
+    @declare(blp, "ticket-invalid", "resume-point-invalid", "too-many-streams", "server-busy", "shutting-down")
     def get(self, game_id, **args):
         """Follow a game as it moves (spectators need no token)."""
         gid = parse_game_id(game_id)
@@ -162,7 +159,7 @@ class GameStream(MethodView):
         rules, session = service().load(gid)
         if after is not None and after > session.version:
             raise InvalidRequest(f"the game is at version {session.version}; you cannot resume after {after}",
-                                 version=session.version)
+                                 version=session.version, kind="resume-point-invalid")
         if after is not None and after == session.version and session.status in (sessions.FINISHED,
                                                                                   sessions.CANCELLED):
             return Response(status=204)  # EventSource stops reconnecting on a 204
@@ -182,16 +179,13 @@ class PlayerStream(MethodView):
         "kind (turn, started, timed-out, ended, scored, joined, left, cancelled), `id:` the global position "
         "of the event it comes from. Resume with Last-Event-ID or ?after=; without either, from now. Each "
         "message's data is a Notice (see components)."))
-    @blp.alt_response(401, description="no token, or an unknown, expired or already used stream ticket")
-    @blp.alt_response(422, description="Last-Event-ID or after is not a position")
-    @blp.alt_response(429, description="you have too many streams open (Retry-After)")
-    @blp.alt_response(503, description="the server holds all the waiters it may, or is shutting down (Retry-After)")
+    @declare(blp, "ticket-invalid", "resume-point-invalid", "too-many-streams", "server-busy", "shutting-down")
     def get(self, **args):
         """Follow everything that concerns you across your games."""
         player = _caller(args, required=True)
         after = _resume_point(args)
         if after is not None and after > service().store.last_position():
-            raise InvalidRequest(f"there is no position {after} yet; resume from an id this stream sent")
+            raise InvalidRequest(f"there is no position {after} yet; resume from an id this stream sent", kind="resume-point-invalid")
         try:
             slot = streams().open(player)
         except StreamLimit as error:

@@ -41,8 +41,8 @@ def redeem(pool, ticket: str) -> str:
         ).fetchone()
     if row is None:
         raise Unauthorized("unknown or already used stream ticket: a ticket opens one stream; "
-                           "get a new one with POST /v1/stream-tickets")
+                           "get a new one with POST /v1/stream-tickets", kind="ticket-invalid")
     if not row[1]:
         raise Unauthorized(f"this stream ticket has expired (tickets last {TICKET_SECONDS} s); "
-                           "get a new one with POST /v1/stream-tickets")
+                           "get a new one with POST /v1/stream-tickets", kind="ticket-invalid")
     return str(row[0])
