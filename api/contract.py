@@ -66,8 +66,11 @@ class ProblemsPlugin(BasePlugin):
                 continue
             responses = operation.setdefault("responses", {})
             for key in list(responses):
-                if str(key) != key:
-                    responses[str(key)] = responses.pop(key)
+                if str(key) != key:  # alt_response's int keys; declare's are strings: merge them
+                    entry, declared = responses.pop(key), responses.get(str(key))
+                    if isinstance(entry, dict) and isinstance(declared, dict):
+                        entry = {**entry, **declared}
+                    responses[str(key)] = entry
             for status, entry in list(responses.items()):
                 # flask-smorest's shared error responses (its 422 for a body
                 # that fails its schema) carry no problem types: ours replace them.
