@@ -20,6 +20,7 @@ status, every type URI a client may receive. A plain
 from __future__ import annotations
 
 from collections import defaultdict
+from http import HTTPStatus
 
 from apispec import BasePlugin
 
@@ -92,7 +93,9 @@ class ProblemsPlugin(BasePlugin):
                     continue
                 entry.setdefault("content", {PROBLEM: {"schema": dict(PROBLEM_REF)}})
                 if entry.get(TYPES):
-                    entry["description"] = _describe(entry[TYPES])
+                    own = entry.get("description", "")
+                    generic = status == "default" or own in ("", HTTPStatus(int(status)).phrase)
+                    entry["description"] = _describe(entry[TYPES]) if generic else f"{own}\n\n{_describe(entry[TYPES])}"
 
 
 def _describe(uris: list[str]) -> str:
