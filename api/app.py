@@ -15,7 +15,7 @@ from werkzeug.exceptions import BadRequest, HTTPException, UnsupportedMediaType
 
 from domain.engine import IllegalCommand
 
-from . import errors, game_contract, game_schemas
+from . import errors, game_contract, game_schemas, problems
 from .auth import SECURITY_SCHEME
 from .contract import NullableEnumPlugin, ProblemsPlugin
 from .context import Boardlog
@@ -40,6 +40,12 @@ class BoardlogApi(Api):
             super()._register_responses()
         finally:
             self.DEFAULT_RESPONSE_CONTENT_TYPE = content_type
+        internal = problems.REGISTRY["internal-error"]
+        components = self.spec.components
+        registered = components.responses_lazy.get(self.DEFAULT_ERROR_RESPONSE_NAME) or \
+            components.responses.get(self.DEFAULT_ERROR_RESPONSE_NAME)
+        registered.update({"description": f"any other failure: `{internal.uri}` ({internal.description})",
+                           "x-problem-types": [internal.uri]})
 
     def handle_http_exception(self, error):
         return errors.from_http_exception(error)
