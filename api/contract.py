@@ -109,11 +109,16 @@ def _describe(uris: list[str]) -> str:
 class NullableEnumPlugin(BasePlugin):
     """Nullable enums written so that generators make one enum type and a
     null, not an enum with a null member: ``anyOf: [{enum without null},
-    {type: null}]``. An enum that is not nullable loses any stray null."""
+    {type: null}]``. An enum that is not nullable loses any stray null. A
+    field whose metadata names a shared component (``SHARED``) becomes a
+    reference to it."""
 
     def schema_helper(self, name, definition, **kwargs):
         _rewrite_enums(definition)
         return None
+
+
+SHARED = "x-shared-schema"  # field metadata: this field is that component (one enum class, not one per field)
 
 
 def _rewrite_enums(node) -> None:
@@ -125,6 +130,12 @@ def _rewrite_enums(node) -> None:
         return
     for value in node.values():
         _rewrite_enums(value)
+    if SHARED in node:
+        kept = {key: node[key] for key in ("description",) if key in node}
+        name = node[SHARED]
+        node.clear()
+        node.update({"$ref": f"#/components/schemas/{name}", **kept})
+        return
     if "enum" not in node:
         return
     kinds = node.get("type")

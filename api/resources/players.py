@@ -8,6 +8,7 @@ from flask_smorest import Blueprint
 
 from ..auth import BEARER, current_player
 from ..context import service
+from ..contract import SHARED
 from ..service import readmodels
 
 blp = Blueprint("players", __name__, url_prefix="/v1/players", description="Register, and see the games waiting on you")
@@ -34,7 +35,7 @@ class MeSchema(ma.Schema):
 class InboxGameSchema(ma.Schema):
     id = ma.fields.UUID(required=True)
     game = ma.fields.String(required=True)
-    status = ma.fields.String(required=True)
+    status = ma.fields.String(required=True, metadata={SHARED: "GameStatus"})
     version = ma.fields.Integer(required=True)
     seat = ma.fields.String(required=True)
     your_turn = ma.fields.Boolean(required=True, metadata={"description": "the game waits on you"})
