@@ -69,15 +69,15 @@ class ProblemsPlugin(BasePlugin):
             for key in list(responses):
                 if str(key) != key:  # alt_response's int keys; declare's are strings: merge them
                     entry, declared = responses.pop(key), responses.get(str(key))
-                    if isinstance(entry, dict) and isinstance(declared, dict):
-                        entry = {**entry, **declared}
+                    if isinstance(declared, dict):
+                        entry = {**(entry if isinstance(entry, dict) else {"$ref": entry}), **declared}
                     responses[str(key)] = entry
             for status, entry in list(responses.items()):
                 # flask-smorest's shared error responses (its 422 for a body
                 # that fails its schema) carry no problem types: ours replace them.
                 shared = isinstance(entry, str) or (isinstance(entry, dict) and "$ref" in entry)
                 if shared and status != "default":
-                    responses[status] = {}
+                    responses[status] = {TYPES: list(entry.get(TYPES, []))} if isinstance(entry, dict) else {}
             for slug in _usual(path or "", method, operation):
                 kind = problems.REGISTRY[slug]
                 entry = responses.setdefault(str(kind.status), {})
