@@ -18,7 +18,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from domain import games as registry
 from domain.engine import IllegalCommand, UnreadableHistory
 
-from . import errors, game_contract, game_schemas
+from . import errors, game_contract, game_schemas, problems
 from .auth import SECURITY_SCHEME
 from .bodylimit import ChunkedBodyLimit
 from .contract import NullableEnumPlugin, ProblemsPlugin
@@ -45,6 +45,12 @@ class BoardlogApi(Api):
             super()._register_responses()
         finally:
             self.DEFAULT_RESPONSE_CONTENT_TYPE = content_type
+        internal = problems.REGISTRY["internal-error"]
+        components = self.spec.components
+        registered = components.responses_lazy.get(self.DEFAULT_ERROR_RESPONSE_NAME) or \
+            components.responses.get(self.DEFAULT_ERROR_RESPONSE_NAME)
+        registered.update({"description": f"any other failure: `{internal.uri}` ({internal.description})",
+                           "x-problem-types": [internal.uri]})
 
     def handle_http_exception(self, error):
         return errors.from_http_exception(error)

@@ -20,6 +20,7 @@ status, every type URI a client may receive. A plain
 from __future__ import annotations
 
 from collections import defaultdict
+from http import HTTPStatus
 
 from apispec import BasePlugin
 
@@ -66,14 +67,17 @@ class ProblemsPlugin(BasePlugin):
                 continue
             responses = operation.setdefault("responses", {})
             for key in list(responses):
-                if str(key) != key:
-                    responses[str(key)] = responses.pop(key)
+                if str(key) != key:  # alt_response's int keys; declare's are strings: merge them
+                    entry, declared = responses.pop(key), responses.get(str(key))
+                    if isinstance(declared, dict):
+                        entry = {**(entry if isinstance(entry, dict) else {"$ref": entry}), **declared}
+                    responses[str(key)] = entry
             for status, entry in list(responses.items()):
                 # flask-smorest's shared error responses (its 422 for a body
                 # that fails its schema) carry no problem types: ours replace them.
                 shared = isinstance(entry, str) or (isinstance(entry, dict) and "$ref" in entry)
                 if shared and status != "default":
-                    responses[status] = {}
+                    responses[status] = {TYPES: list(entry.get(TYPES, []))} if isinstance(entry, dict) else {}
             for slug in _usual(path or "", method, operation):
                 kind = problems.REGISTRY[slug]
                 entry = responses.setdefault(str(kind.status), {})
@@ -89,7 +93,9 @@ class ProblemsPlugin(BasePlugin):
                     continue
                 entry.setdefault("content", {PROBLEM: {"schema": dict(PROBLEM_REF)}})
                 if entry.get(TYPES):
-                    entry["description"] = _describe(entry[TYPES])
+                    own = entry.get("description", "")
+                    generic = status == "default" or own in ("", HTTPStatus(int(status)).phrase)
+                    entry["description"] = _describe(entry[TYPES]) if generic else f"{own}\n\n{_describe(entry[TYPES])}"
 
 
 def _describe(uris: list[str]) -> str:
@@ -103,11 +109,16 @@ def _describe(uris: list[str]) -> str:
 class NullableEnumPlugin(BasePlugin):
     """Nullable enums written so that generators make one enum type and a
     null, not an enum with a null member: ``anyOf: [{enum without null},
-    {type: null}]``. An enum that is not nullable loses any stray null."""
+    {type: null}]``. An enum that is not nullable loses any stray null. A
+    field whose metadata names a shared component (``SHARED``) becomes a
+    reference to it."""
 
     def schema_helper(self, name, definition, **kwargs):
         _rewrite_enums(definition)
         return None
+
+
+SHARED = "x-shared-schema"  # field metadata: this field is that component (one enum class, not one per field)
 
 
 def _rewrite_enums(node) -> None:
@@ -119,6 +130,12 @@ def _rewrite_enums(node) -> None:
         return
     for value in node.values():
         _rewrite_enums(value)
+    if SHARED in node:
+        kept = {key: node[key] for key in ("description",) if key in node}
+        name = node[SHARED]
+        node.clear()
+        node.update({"$ref": f"#/components/schemas/{name}", **kept})
+        return
     if "enum" not in node:
         return
     kinds = node.get("type")

@@ -13,7 +13,7 @@ from .. import option_names
 from ..auth import BEARER, current_player
 from ..game_schemas import camel
 from ..context import service
-from ..contract import declare
+from ..contract import SHARED, declare
 from ..service import readmodels
 from ..service.errors import NotFound
 from ..service.games import parse_game_id
@@ -53,7 +53,7 @@ class SeatSchema(ma.Schema):
 class GameSummarySchema(ma.Schema):
     id = ma.fields.UUID(required=True)
     game = ma.fields.String(required=True)
-    status = ma.fields.String(required=True, metadata={"enum": list(STATUSES)})
+    status = ma.fields.String(required=True, metadata={"enum": list(STATUSES), SHARED: "GameStatus"})
     host = ma.fields.UUID(required=True)
     options = ma.fields.Dict(required=True)
     version = ma.fields.Integer(required=True, metadata={"description": "how many events the game has; the ETag of its views"})

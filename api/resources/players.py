@@ -15,6 +15,7 @@ from ..auth import BEARER, current_player
 from ..context import service, streams
 from ..errors import problem
 from ..names import MAX_BYTES, MAX_CHARACTERS, BadName, normalise_name
+from ..contract import SHARED
 from ..service import readmodels
 from ..service.games import player_channel, stream_of
 from ..streaming import StreamLimit
@@ -58,7 +59,7 @@ class MeSchema(ma.Schema):
 class InboxGameSchema(ma.Schema):
     id = ma.fields.UUID(required=True)
     game = ma.fields.String(required=True)
-    status = ma.fields.String(required=True)
+    status = ma.fields.String(required=True, metadata={SHARED: "GameStatus"})
     version = ma.fields.Integer(required=True)
     seat = ma.fields.String(required=True)
     your_turn = ma.fields.Boolean(required=True, metadata={"description": "the game waits on you"})

@@ -19,7 +19,45 @@ def service(event_store):
 @pytest.fixture(scope="session")
 def app(service):
     # Streams end after a second here: the test client reads a response to its end.
-    return create_app({"RATE_LIMIT_PER_MINUTE": 0, "STREAMS": {"lifetime": 1.0, "heartbeat": 0.3}}, service=service)
+    app = create_app({"RATE_LIMIT_PER_MINUTE": 0, "STREAMS": {"lifetime": 1.0, "heartbeat": 0.3}}, service=service)
+    watch_declared_problems(app)
+    return app
+
+
+UNDECLARED = []
+
+
+def watch_declared_problems(app) -> None:
+    """Every problem the API answers during the tests must be one its
+    operation declares (status and type); ``_answers_are_declared`` fails the
+    test during which one was not."""
+    import re
+
+    from flask import request
+
+    from api.openapi_doc import document
+
+    paths = document()["paths"]
+
+    @app.after_request
+    def _check(response):
+        if response.status_code < 400 or request.url_rule is None or response.mimetype != "application/problem+json":
+            return response
+        operation = paths.get(re.sub(r"<(?:[^:>]+:)?([^>]+)>", r"{\1}", request.url_rule.rule), {}).get(request.method.lower())
+        if operation is None:
+            return response  # not an operation of the document (health, docs assets) or a method it does not take
+        declared = operation["responses"].get(str(response.status_code))
+        kind = (response.get_json(silent=True) or {}).get("type")
+        if declared is None or kind not in declared.get("x-problem-types", [kind]):
+            UNDECLARED.append(f"{operation['operationId']} answered {response.status_code} {kind}")
+        return response
+
+
+@pytest.fixture(autouse=True)
+def _answers_are_declared():
+    before = len(UNDECLARED)
+    yield
+    assert UNDECLARED[before:] == [], "answers the document does not declare for their operation"
 
 
 @pytest.fixture

@@ -221,3 +221,27 @@ def test_an_idempotency_key_with_a_control_character_is_a_422_not_a_500_and_acts
         assert response.mimetype == "application/problem+json"
         assert "Idempotency-Key" in response.json["detail"]
     assert _events(service, game_id) == before
+
+
+def test_a_key_remembered_before_keys_were_scoped_to_a_game_still_answers_its_repeat(players, service):
+    import hashlib
+
+    from psycopg.types.json import Jsonb
+
+    from api.service import decisions, readmodels
+
+    ada, bob = players(2)
+    game_id = started_game([ada, bob])
+    acting, _ = _turn([ada, bob], game_id)
+    command = acting.legal(game_id)[0]
+    digest = hashlib.sha256(decisions.canonical([game_id, command]).encode()).hexdigest()
+    remembered = {"game": "cronberg", "version": 999, "status": "active", "to_act": [], "events": []}
+    with service.pool.connection() as conn:
+        conn.execute("insert into idempotency_keys (player_id, key, request_sha256, status, response)"
+                     " values (%s, 'legacy-1', %s, 200, %s)", (acting.id, digest, Jsonb(remembered)))
+        assert conn.execute("select game_id::text from idempotency_keys where key = 'legacy-1'").fetchone()[0] \
+            == readmodels.UNSCOPED
+    before = _events(service, game_id)
+    answer = acting.act(game_id, command, headers={"Idempotency-Key": "legacy-1"})
+    assert answer.status_code == 200 and answer.json == remembered
+    assert _events(service, game_id) == before

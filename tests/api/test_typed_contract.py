@@ -67,7 +67,6 @@ def test_every_answer_of_a_whole_game_matches_the_documented_schemas(client, con
         for player in players:
             view = player.view(game_id).json
             contract.check(f"{prefix}ViewResponse", view)
-            contract.check("ViewResponse", view)
             if view["status"] != "active":
                 break
             if view["seat"] in view["to_act"]:
@@ -83,6 +82,7 @@ def test_every_answer_of_a_whole_game_matches_the_documented_schemas(client, con
         break
     spectator = client.get(f"/v1/games/{game_id}/view").json
     contract.check(f"{prefix}ViewResponse", spectator)
+    contract.check("ViewResponse", spectator)  # the union the operation answers, told apart by game
     for player in [players[0], None]:
         after = 0
         while True:
