@@ -100,7 +100,9 @@ def clean_up_after_dead_serve(data: Path) -> None:
         else:
             log.warning("the %s (pid %s) of a boardlog serve that did not stop cleanly still runs; stopping it",
                         name, recorded.pid)
-            stop_process(recorded.pid, f"orphaned {name}", steps, group=True)
+            if not stop_process(recorded.pid, f"orphaned {name}", steps, group=True):
+                raise SystemExit(f"the {name} (pid {recorded.pid}) left running on {data} by an earlier "
+                                 f"boardlog serve will not stop, even on SIGKILL: stop it by hand, then start again")
         pid_file.unlink(missing_ok=True)
 
 
@@ -150,10 +152,10 @@ def stop_worker(worker: subprocess.Popen | None, pid_file: Path | None = None) -
     """SIGTERM (RQ's warm shutdown: finish the job at hand, stop the
     scheduler), SIGKILL if it lingers, then whatever of its process group
     is left (a scheduler process forked just as it was told to stop)."""
+    gone = worker is None or stop_process(worker.pid, "worker", WORKER_STOP, group=True)
     if worker is not None:
-        stop_process(worker.pid, "worker", WORKER_STOP, group=True)
         worker.poll()
-    if pid_file is not None:
+    if pid_file is not None and gone:  # else kept, for the next start to deal with
         pid_file.unlink(missing_ok=True)
 
 

@@ -148,10 +148,10 @@ class EmbeddedPostgres:
 
     def stop(self) -> None:
         process, self.process = self.process, None
+        gone = process is None or stop_process(process.pid, "embedded PostgreSQL", POSTGRES_STOP, group=True)
         if process is not None:
-            stop_process(process.pid, "embedded PostgreSQL", POSTGRES_STOP, group=True)
             process.poll()
-        if self.pid_file is not None:
+        if self.pid_file is not None and gone:  # else kept, for the next start to deal with
             self.pid_file.unlink(missing_ok=True)
         if self._own_socket_dir and self.socket_dir is not None:
             shutil.rmtree(self.socket_dir, ignore_errors=True)
@@ -213,10 +213,10 @@ class EmbeddedRedis:
 
     def stop(self) -> None:
         process, self.process = self.process, None
+        gone = process is None or stop_process(process.pid, "embedded Redis", REDIS_STOP)
         if process is not None:
-            stop_process(process.pid, "embedded Redis", REDIS_STOP)
             process.poll()
-        if self.pid_file is not None:
+        if self.pid_file is not None and gone:  # else kept, for the next start to deal with
             self.pid_file.unlink(missing_ok=True)
         if self.socket is not None:
             self.socket.unlink(missing_ok=True)

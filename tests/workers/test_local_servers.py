@@ -152,3 +152,25 @@ def test_a_stale_postmaster_pid_does_not_keep_postgres_from_starting(reachable_f
         assert "removed a stale postmaster.pid" in caplog.text
     finally:
         postgres.stop()
+
+
+def test_servers_in_a_folder_too_deep_for_a_unix_socket_listen_in_a_short_one_they_remove(reachable_folder):
+    deep = reachable_folder / ("a-rather-long-folder-name-" * 3) / ("and-another-one-" * 3)
+    deep.mkdir(parents=True)
+    for folder in [deep, *deep.parents]:
+        if folder == reachable_folder:
+            break
+        folder.chmod(0o755)
+    postgres = EmbeddedPostgres(deep / "pg", settings=THROWAWAY)
+    redis = EmbeddedRedis(deep, deep / "run", persist=False)
+    try:
+        with psycopg.connect(postgres.start()) as conn:
+            assert conn.execute("select 1").fetchone() == (1,)
+        with Redis.from_url(redis.start()) as client:
+            assert client.ping()
+        sockets = [postgres.socket_dir, redis.socket.parent]
+        assert all(len(str(folder)) < 60 for folder in sockets), sockets
+    finally:
+        redis.stop()
+        postgres.stop()
+    assert not any(folder.exists() for folder in sockets), "the short folders are removed on stop"
