@@ -54,6 +54,7 @@ REGISTRY: dict[str, ProblemType] = {p.slug: p for p in (
     ProblemType("lobby-refused", 422, "Lobby action refused", "The game's status or seats forbid this lobby action (seat taken, not the host, seats empty, game started)."),
     ProblemType("not-seated", 422, "Not seated", "You hold no seat (or not that seat) in this game."),
     ProblemType("idempotency-key-reused", 422, "Idempotency-Key reused", "This Idempotency-Key was already used in this game with another request body; keys are scoped to (player, game)."),
+    ProblemType("token-not-found", 404, "Token not found", "You hold no live token with this id: it is someone else's, unknown, or revoked already."),
     ProblemType("too-many-tokens", 409, "Too many tokens", "You hold the most live tokens a player may; revoke one first (DELETE /v1/players/me/tokens/{id})."),
     ProblemType("not-permitted", 403, "Not permitted", "The game does not let you do this: only a seated player may resign, only the host may invite or rematch."),
     ProblemType("wrong-status", 409, "Wrong status", "The game's status forbids this now: abort only before every seat has acted once, resign only while it runs, rematch only once it is over."),

@@ -140,7 +140,7 @@ class Join(MethodView):
     @blp.doc(security=BEARER, operationId="joinGame")
     @blp.arguments(JoinSchema)
     @blp.response(200, GameSummarySchema)
-    @declare(blp, "lobby-refused")
+    @declare(blp, "lobby-refused", "not-permitted")
     def post(self, body, game_id):
         """Take a seat in a game's lobby."""
         gid = parse_game_id(game_id)

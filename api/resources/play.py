@@ -178,7 +178,8 @@ class Commands(MethodView):
     @blp.response(200, ActResultSchema)
     @typed_as("CommandResponse")
     @declare(blp, "bad-request", "seat-required", "not-your-turn", "game-moved", "precondition-failed",
-             "invalid-request", "unknown-command-type", "illegal-command", "lobby-refused", "idempotency-key-reused")
+             "invalid-request", "unknown-command-type", "illegal-command", "lobby-refused", "idempotency-key-reused",
+             "seat-played-by-bot")
     def post(self, game_id):
         """Send a command for your seat (its schema: the game's commands, a union on `type`)."""
         gid = parse_game_id(game_id)

@@ -73,6 +73,14 @@ class ServerSentEventSchema(ma.Schema):
 _SSE_BODY = ServerSentEventSchema
 
 
+def _each_message_is(schema: str) -> dict:
+    """The schema of each message's data beside the body's (``x-item-schema``,
+    after OpenAPI 3.2's ``itemSchema``, which 3.1 validators refuse), so that
+    generators reach GameMessage and Notice."""
+    return {"200": {"content": {SSE: {"schema": {"$ref": "#/components/schemas/ServerSentEvent"},
+                                      "x-item-schema": {"$ref": f"#/components/schemas/{schema}"}}}}}
+
+
 def document(api) -> None:
     """The messages' data, as named schemas for frontends (an SSE body is text to OpenAPI)."""
     api.spec.components.schema("GameMessage", schema=GameMessageSchema)
@@ -142,7 +150,8 @@ def _limited(error: StreamLimit) -> Response:
 
 @blp.route("/games/<game_id>/stream")
 class GameStream(MethodView):
-    @blp.doc(operationId="streamGame", security=[{}, *BEARER], parameters=[LAST_EVENT_ID])
+    @blp.doc(operationId="streamGame", security=[{}, *BEARER], parameters=[LAST_EVENT_ID],
+             responses=_each_message_is("GameMessage"))
     @blp.arguments(StreamArgs(), location="query", as_kwargs=True)
     @blp.response(200, _SSE_BODY, content_type=SSE, description=(
         "Server-Sent Events: each event of the game as you may see it (`id:` its version), then a `view` "
@@ -172,7 +181,8 @@ class GameStream(MethodView):
 
 @blp.route("/players/me/stream")
 class PlayerStream(MethodView):
-    @blp.doc(operationId="streamPlayer", security=BEARER, parameters=[LAST_EVENT_ID])
+    @blp.doc(operationId="streamPlayer", security=BEARER, parameters=[LAST_EVENT_ID],
+             responses=_each_message_is("Notice"))
     @blp.arguments(StreamArgs(), location="query", as_kwargs=True)
     @blp.response(200, _SSE_BODY, content_type=SSE, description=(
         "Server-Sent Events: what concerns you in any of your games, one message per notice, named by its "

@@ -73,7 +73,7 @@ class Tokens(MethodView):
 class Token(MethodView):
     @blp.doc(operationId="revokeToken", security=BEARER)
     @blp.response(204)
-    @declare(blp, "not-found")
+    @declare(blp, "token-not-found")
     def delete(self, token_id):
         """Revoke one of your tokens (the one you are using, too, if you name it)."""
         player = current_player()

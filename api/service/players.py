@@ -113,11 +113,11 @@ class Players:
         try:
             token_uuid = uuid.UUID(str(token_id))
         except ValueError:
-            raise NotFound(f"you hold no token {token_id!r}") from None
+            raise NotFound(f"you hold no token {token_id!r}", kind="token-not-found") from None
         with self.pool.connection() as conn:
             revoked = readmodels.revoke_tokens(conn, player, token_uuid)
         if not revoked:
-            raise NotFound(f"you hold no live token {token_id}: it is someone else's, unknown, or revoked already")
+            raise NotFound(f"you hold no live token {token_id}: it is someone else's, unknown, or revoked already", kind="token-not-found")
         self._forget_player(player)
 
     def revoke_all(self, player: str, label: str) -> tuple[int, dict]:

@@ -33,7 +33,7 @@ def redeem(pool, ticket: str) -> str:
     """The ticket's player; the ticket is spent. Unauthorized if it is
     unknown (forged), already used or expired."""
     if not ticket.startswith(PREFIX) or len(ticket) > 100:
-        raise Unauthorized("this is not a stream ticket; get one with POST /v1/stream-tickets")
+        raise Unauthorized("this is not a stream ticket; get one with POST /v1/stream-tickets", kind="ticket-invalid")
     with pool.connection() as conn:
         row = conn.execute(
             "delete from stream_tickets where ticket_sha256 = %s returning player_id, expires_at > now()",
