@@ -100,9 +100,11 @@ def create_app(config: dict | None = None, service: GameService | None = None, r
     app.extensions["boardlog"] = Boardlog(service=service, redis=redis, api=api)
     _document_games(api)
 
-    from .resources import audit, catalogue, games, health, play, players
+    from .resources import audit, catalogue, games, health, notifications, play, players, webhooks
 
     for blueprint in (players.blp, catalogue.blp, games.blp, play.blp, audit.blp):
+        api.register_blueprint(blueprint)
+    for blueprint in (webhooks.blp, notifications.blp, notifications.links):
         api.register_blueprint(blueprint)
     app.register_blueprint(health.blp)
 
@@ -124,9 +126,9 @@ def create_app(config: dict | None = None, service: GameService | None = None, r
             return limited
         chunked = "chunked" in request.headers.get("Transfer-Encoding", "").lower()
         if request.method in ("POST", "PUT", "PATCH") and (request.content_length or chunked):
-            if not request.is_json:
+            if not request.is_json and request.endpoint not in notifications.FORM_ENDPOINTS:
                 raise UnsupportedMediaType("send the body as application/json")
-            if _unstorable(_json_body()):
+            if request.is_json and _unstorable(_json_body()):
                 raise InvalidRequest("text may not contain NUL (\\u0000) characters or unpaired surrogates")
         if _unstorable(list(request.args.items(multi=True))):
             raise InvalidRequest("the query may not contain NUL (%00) characters or unpaired surrogates")
@@ -196,7 +198,7 @@ def _cors(app, response) -> None:
     else:
         return
     response.headers["Access-Control-Allow-Headers"] = "Authorization, Content-Type, If-Match, If-None-Match, Idempotency-Key"
-    response.headers["Access-Control-Allow-Methods"] = "GET, POST, OPTIONS"
+    response.headers["Access-Control-Allow-Methods"] = "GET, POST, PATCH, DELETE, OPTIONS"
     response.headers["Access-Control-Expose-Headers"] = "ETag, Location, Retry-After, X-Request-Id"
     response.headers["Access-Control-Max-Age"] = "600"
 

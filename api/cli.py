@@ -1,7 +1,8 @@
 """The ``boardlog`` command.
 
     boardlog serve [--host 127.0.0.1] [--port 8000] [--data ./.boardlog]
-    boardlog worker [--burst] [--sweep-every SECONDS] [--in-process]
+    boardlog worker [--burst] [--sweep-every SECONDS] [--in-process] [--no-notifier]
+    boardlog notifier
     boardlog migrate
     boardlog openapi [--output openapi/openapi.yaml] [--check]
     boardlog audit FILE
@@ -54,7 +55,12 @@ def _parser() -> argparse.ArgumentParser:
     worker.add_argument("--in-process", action="store_true",
                         help="run jobs in the worker's own process instead of a forked work horse each "
                              "(faster: no new database connection per job; less isolated)")
+    worker.add_argument("--no-notifier", action="store_true",
+                        help="do not start the notifier (webhooks and e-mail) beside the worker")
     worker.set_defaults(run=worker_command)
+
+    notifier = commands.add_parser("notifier", help="run only the notifier: webhooks and e-mail (DATABASE_URL)")
+    notifier.set_defaults(run=lambda args: _lazy("workers.notify.runner").run())
 
     migrate = commands.add_parser("migrate", help="apply the database migrations to DATABASE_URL")
     migrate.set_defaults(run=migrate_command)
@@ -94,7 +100,8 @@ def migrate_command(args) -> int:
 def worker_command(args) -> int:
     from workers.runner import run
 
-    return run(burst=args.burst, sweep_every=args.sweep_every, in_process=args.in_process)
+    return run(burst=args.burst, sweep_every=args.sweep_every, in_process=args.in_process,
+               notifier=not args.no_notifier and not args.burst)
 
 
 def serve_command(args) -> int:

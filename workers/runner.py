@@ -98,9 +98,11 @@ def configure_logging(level: int = logging.INFO) -> None:
     root.setLevel(level)
 
 
-def run(burst: bool = False, sweep_every: int | None = None, in_process: bool = False) -> int:
+def run(burst: bool = False, sweep_every: int | None = None, in_process: bool = False,
+        notifier: bool = False) -> int:
     """``boardlog worker``: work until SIGTERM/SIGINT (warm shutdown), or
-    until the queue is empty with ``burst``."""
+    until the queue is empty with ``burst``. With ``notifier``, a
+    ``boardlog notifier`` runs beside it as a child process for as long."""
     configure_logging()
     redis_url = os.environ.get("REDIS_URL")
     if not redis_url:
@@ -109,7 +111,32 @@ def run(burst: bool = False, sweep_every: int | None = None, in_process: bool = 
     worker = make_worker(Redis.from_url(redis_url), sweep_every=sweep_every, in_process=in_process)
     log.info("worker %s (pid %d) on queue %r with the scheduler; sweeping every %ss%s",
              worker.name, os.getpid(), QUEUE_NAME, sweep_every, " until the queue is empty" if burst else "")
-    # RQ's own lines at WARNING and up: the job functions log one line per job.
-    worker.work(burst=burst, with_scheduler=True, logging_level="WARNING")
+    child = _start_notifier() if notifier else None
+    try:
+        # RQ's own lines at WARNING and up: the job functions log one line per job.
+        worker.work(burst=burst, with_scheduler=True, logging_level="WARNING")
+    finally:
+        _stop_notifier(child)
     log.info("worker %s stopped", worker.name)
     return 0
+
+
+def _start_notifier():
+    """A process of its own: RQ forks a work horse per job, which a process
+    with the notifier's threads must not do."""
+    import subprocess
+
+    return subprocess.Popen([sys.executable, "-m", "api.cli", "notifier"])
+
+
+def _stop_notifier(child) -> None:
+    import subprocess
+
+    if child is None or child.poll() is not None:
+        return
+    child.send_signal(signal.SIGTERM)
+    try:
+        child.wait(30)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        child.wait()

@@ -1,0 +1,176 @@
+"""The notifications subscription: follows the store's global feed from a
+checkpoint kept in PostgreSQL, at least once.
+
+One batch is: read events after the checkpoint (outside any transaction, so
+that the reader holds back nobody's view of the feed), derive notifications,
+then in ONE transaction insert them (stable ids), their deliveries (the
+outbox), the players' activity, and move the checkpoint. A crash anywhere
+before that commit leaves the checkpoint where it was and the batch is done
+again; after it, everything of the batch is stored. Nothing is sent from
+here: the delivery loop reads the outbox.
+
+Several notifiers may run: the one holding the subscription's session
+advisory lock (its lease, released by PostgreSQL when its connection dies)
+follows the feed; the others wait for the lease and meanwhile deliver. The
+checkpoint update also checks that it moves from where this batch started,
+so even two holders at once (which the lock prevents) could not both commit
+the same batch.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import uuid
+
+import psycopg
+from psycopg.types.json import Jsonb
+
+from eventstore.postgres import _READ_ALL, _record  # the feed's one definition
+
+from .derive import Deriver, whole_decisions
+
+log = logging.getLogger("boardlog.notify")
+
+SUBSCRIPTION = "notifications"
+WAKE_CHANNEL = "boardlog_deliveries"
+
+
+class LeaseLost(Exception):
+    """The checkpoint moved under this notifier: another one holds the subscription."""
+
+
+def lock_key(name: str) -> int:
+    return int.from_bytes(hashlib.sha256(f"boardlog-subscription:{name}".encode()).digest()[:8], "big", signed=True)
+
+
+class Subscription:
+    def __init__(self, database_url: str, name: str = SUBSCRIPTION, batch_size: int = 1000,
+                 email_enabled: bool = False):
+        self.database_url = database_url
+        self.name = name
+        self.batch_size = batch_size
+        self.email_enabled = email_enabled
+        self.conn: psycopg.Connection | None = None
+        self.leased = False
+        self.deriver = Deriver(self._read_stream)
+
+    # The lease
+
+    def acquire(self) -> bool:
+        """Hold the subscription's lease (a session advisory lock), or not yet."""
+        if self.conn is None or self.conn.closed or self.conn.broken:
+            self.close()
+            self.conn = psycopg.connect(self.database_url, autocommit=True, connect_timeout=10)
+            self.leased = False
+        if not self.leased:
+            self.leased = self.conn.execute("select pg_try_advisory_lock(%s)", (lock_key(self.name),)).fetchone()[0]
+            if self.leased:
+                self.conn.execute("insert into subscriptions (name) values (%s) on conflict do nothing", (self.name,))
+                log.info("notifier holds the %r subscription from position %s", self.name, self.checkpoint())
+        return self.leased
+
+    def close(self) -> None:
+        if self.conn is not None:
+            try:
+                self.conn.close()
+            except Exception:
+                pass
+        self.conn = None
+        self.leased = False
+
+    def checkpoint(self) -> int:
+        row = self.conn.execute("select position from subscriptions where name = %s", (self.name,)).fetchone()
+        return row[0] if row else 0
+
+    # One batch
+
+    def _read_stream(self, stream_id: str, first: int, last: int):
+        rows = self.conn.cursor(binary=True).execute(
+            "select global_position, stream_id, version, event_id, type, schema_version, data, metadata,"
+            " recorded_at, hash from events where stream_id = %s and version between %s and %s order by version",
+            (stream_id, first, last)).fetchall()
+        return [_record(row) for row in rows]
+
+    def step(self) -> int:
+        """Process one batch; the number of events it consumed (0: caught up)."""
+        start = self.checkpoint()
+        rows = self.conn.cursor(binary=True).execute(
+            _READ_ALL, {"after": start, "limit": self.batch_size}).fetchall()
+        records = whole_decisions([_record(row) for row in rows], full=len(rows) == self.batch_size)
+        if not records:
+            return 0
+        notifications = self.deriver.derive(records)
+        activity: dict[tuple[str, str], object] = {}
+        for record in records:
+            actor = record.metadata.get("actor")
+            if record.stream_id.startswith("game-") and _is_uuid(actor):
+                key = (actor, record.stream_id[5:])
+                if key not in activity or activity[key] < record.recorded_at:
+                    activity[key] = record.recorded_at
+        with self.conn.transaction():
+            self._store(notifications, activity)
+            moved = self.conn.execute(
+                "update subscriptions set position = %s, updated_at = now() where name = %s and position = %s",
+                (records[-1].global_position, self.name, start)).rowcount
+            if moved != 1:
+                raise LeaseLost(f"the {self.name!r} checkpoint moved from {start} under this notifier")
+        return len(records)
+
+    def _store(self, notifications, activity) -> None:
+        conn = self.conn
+        if notifications:
+            with conn.cursor() as cur:
+                cur.executemany(
+                    "insert into notifications (id, position, player_id, game_id, kind, version, payload, event_at)"
+                    " values (%s, %s, %s, %s, %s, %s, %s, %s) on conflict (id) do nothing",
+                    [(n.id, n.position, n.player_id, n.game_id, n.kind, n.version, Jsonb(n.payload), n.event_at)
+                     for n in notifications])
+            ids = [n.id for n in notifications]
+            made = conn.execute(
+                "insert into deliveries (notification_id, target, webhook_id, player_id)"
+                " select n.id, 'webhook:' || w.id, w.id, n.player_id from notifications n"
+                " join webhooks w on w.player_id = n.player_id"
+                " where n.id = any(%s) and w.deleted_at is null and w.disabled_at is null and n.kind = any(w.kinds)"
+                " on conflict do nothing", (ids,)).rowcount
+            if self.email_enabled:
+                made += conn.execute(
+                    "insert into deliveries (notification_id, target, player_id)"
+                    " select n.id, 'email', n.player_id from notifications n"
+                    " join notification_preferences p on p.player_id = n.player_id"
+                    " where n.id = any(%s) and n.kind = 'your_turn' and p.email_confirmed_at is not null"
+                    " and p.email_turns <> 'off' and not p.digest"
+                    " on conflict do nothing", (ids,)).rowcount
+            if made:
+                conn.execute("select pg_notify(%s, '')", (WAKE_CHANNEL,))
+        if activity:
+            with conn.cursor() as cur:
+                cur.executemany(
+                    "insert into notification_activity (player_id, game_id, last_active_at) values (%s, %s, %s)"
+                    " on conflict (player_id, game_id) do update set last_active_at ="
+                    " greatest(notification_activity.last_active_at, excluded.last_active_at)",
+                    [(player, game, at) for (player, game), at in activity.items()])
+
+
+def _is_uuid(value) -> bool:
+    if not isinstance(value, str):
+        return False
+    try:
+        uuid.UUID(value)
+    except ValueError:
+        return False
+    return True
+
+
+def lag(conn, name: str = SUBSCRIPTION) -> dict:
+    """How far the subscription's checkpoint is behind the head of the feed."""
+    row = conn.execute(
+        "with cp as (select coalesce((select position from subscriptions where name = %(name)s), 0) as position),"
+        " start as (select cp.position, coalesce((select tx_id from events where global_position = cp.position),"
+        "   '0'::xid8) as tx_id from cp),"
+        " behind as (select e.recorded_at from events e, start"
+        "   where (e.tx_id, e.global_position) > (start.tx_id, start.position) limit 1000001)"
+        " select (select position from cp), (select count(*) from behind),"
+        " extract(epoch from now() - (select min(recorded_at) from behind))",
+        {"name": name}).fetchone()
+    return {"checkpoint": row[0], "lag_events": row[1], "lag_seconds": round(float(row[2] or 0), 3)}
