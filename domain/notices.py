@@ -1,0 +1,140 @@
+"""What in a game's log concerns a player: their turn came, the game started,
+a seat timed out, the game ended or was scored, someone joined or left their
+lobby. Pure and standard library only, like the rest of ``domain``.
+
+A notice is derived from ONE stored event (its stream id, version, type,
+data, metadata and, where known, its global position), without replaying
+the game, so that anything following the global feed (a player's stream, a
+notification or webhook subscription) pays a dictionary lookup per event,
+not a game replay. That needs the command path to record, in the metadata
+of what it appends, what only a replay would know:
+
+- ``seated``: ``{seat: player id}`` after the decision, on every engine
+  event (GameCreated, SeatTaken, SeatLeft, GameCancelled, PlayersSeated,
+  TurnTimedOut, GameOver, GameScored) and on the last event of each append;
+- ``to_act``: the seats to act after the decision, and ``turn_came``: those
+  of them that were not to act before it, on the last event of each append.
+
+Events stored without these keys (before they existed) still give the
+notices their own data allows (``started`` from PlayersSeated's players,
+``joined``/``left`` for the seat's own player), and no ``turn`` notice.
+
+Interface:
+
+- ``notices(stream_id, version, type, data, metadata, position=None)`` ->
+  ``list[Notice]``: the notices of one event (most events have none);
+- ``notices_of(record)``: the same for anything with attributes
+  ``stream_id, version, type, data, metadata`` and optionally
+  ``global_position`` (an ``eventstore`` RecordedEvent);
+- ``game_id_of(stream_id)``: the game id of a game stream, else None;
+- ``Notice``: ``kind`` (one of ``KINDS``), ``game_id``, ``version`` (the
+  game's version the notice is about), ``position`` (the event's global
+  position, or None when read without it), ``seats`` (the seats concerned:
+  whose turn came, who timed out, who joined or left), ``players`` (the
+  player ids to tell, sorted; the actor of a lobby move is not told of their
+  own move), ``data`` (public details only: seats, players, outcome,
+  standings, the seats to act), ``id`` (``game_id:version:kind``, stable,
+  for receivers to deduplicate), ``concerns(player)`` and ``to_json()``.
+
+Everything a notice carries is public: seats and their players are shown in
+every game's summary, and outcome and standings are public once written.
+No game event's data is read beyond the engine's own events, so no hidden
+information can pass through here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+TURN, STARTED, TIMED_OUT, ENDED, SCORED, JOINED, LEFT, CANCELLED = (
+    "turn", "started", "timed-out", "ended", "scored", "joined", "left", "cancelled",
+)
+KINDS = (TURN, STARTED, TIMED_OUT, ENDED, SCORED, JOINED, LEFT, CANCELLED)
+GAME_STREAM_PREFIX = "game-"
+
+
+@dataclass(frozen=True)
+class Notice:
+    kind: str
+    game_id: str
+    version: int
+    seats: tuple[str, ...]
+    players: tuple[str, ...]
+    data: Mapping[str, Any] = field(default_factory=dict)
+    position: int | None = None
+
+    @property
+    def id(self) -> str:
+        return f"{self.game_id}:{self.version}:{self.kind}"
+
+    def concerns(self, player: str) -> bool:
+        return player in self.players
+
+    def to_json(self) -> dict:
+        return {
+            "id": self.id,
+            "kind": self.kind,
+            "game_id": self.game_id,
+            "version": self.version,
+            "position": self.position,
+            "seats": list(self.seats),
+            "players": list(self.players),
+            "data": dict(self.data),
+        }
+
+
+def game_id_of(stream_id: str) -> str | None:
+    if not stream_id.startswith(GAME_STREAM_PREFIX):
+        return None
+    return stream_id[len(GAME_STREAM_PREFIX):] or None
+
+
+def notices_of(record) -> list[Notice]:
+    return notices(record.stream_id, record.version, record.type, record.data, record.metadata,
+                   getattr(record, "global_position", None))
+
+
+def notices(stream_id: str, version: int, type: str, data: Mapping[str, Any],
+            metadata: Mapping[str, Any] | None, position: int | None = None) -> list[Notice]:
+    game_id = game_id_of(stream_id)
+    if game_id is None:
+        return []
+    metadata = metadata or {}
+    seated: dict[str, str] = dict(metadata.get("seated") or {})
+    everyone = tuple(sorted(set(seated.values())))
+    actor = metadata.get("actor")
+    found: list[Notice] = []
+
+    def add(kind, seats, players, details=None):
+        players = tuple(sorted(set(players)))
+        if players:
+            found.append(Notice(kind, game_id, version, tuple(seats), players, details or {}, position))
+
+    if type == "SeatTaken":
+        others = [p for p in seated.values() if p != data.get("player")]
+        add(JOINED, [data.get("seat")], others, {"seat": data.get("seat"), "player": data.get("player")})
+    elif type == "SeatLeft":
+        others = [p for p in seated.values() if p != data.get("player")]
+        details = {"seat": data.get("seat"), "player": data.get("player"), "new_host": data.get("new_host")}
+        add(LEFT, [data.get("seat")], others, details)
+    elif type == "GameCancelled":
+        add(CANCELLED, [], [p for p in everyone if p != actor], {"reason": data.get("reason")})
+    elif type == "PlayersSeated":
+        players = dict(data.get("players") or seated)
+        add(STARTED, sorted(players), players.values(), {"players": players})
+    elif type == "TurnTimedOut":
+        add(TIMED_OUT, [data.get("seat")], everyone, {"seat": data.get("seat")})
+    elif type == "GameOver":
+        add(ENDED, [], everyone, {"outcome": data.get("outcome")})
+    elif type == "GameScored":
+        add(SCORED, [], everyone, {"standings": list(data.get("standings") or [])})
+
+    came = [seat for seat in metadata.get("turn_came") or () if seat in seated]
+    if came:
+        add(TURN, sorted(came), [seated[seat] for seat in came], {"to_act": sorted(metadata.get("to_act") or came)})
+    return found
+
+
+__all__ = ["Notice", "KINDS", "notices", "notices_of", "game_id_of",
+           "TURN", "STARTED", "TIMED_OUT", "ENDED", "SCORED", "JOINED", "LEFT", "CANCELLED"]
