@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from domain.engine import Event
-from domain.session import Session
+from domain.session import ENGINE_EVENT_TYPES, Session
 
 
 @dataclass(frozen=True)
@@ -42,6 +42,26 @@ def metadata(actor: str, seat: str | None, command_json: Mapping[str, Any], vers
     if timeout:
         meta["timeout"] = True
     return meta
+
+
+def with_notice_facts(events: list[Event], metadata: list[dict], after: Session,
+                      to_act_before, to_act_after) -> list[dict]:
+    """The metadata to store, with what domain/notices.py reads so that a
+    notice never needs a replay: who sits where after the decision on every
+    engine event and on the last event, and on the last event the seats to
+    act and those whose turn came with it."""
+    seated = dict(after.players)
+    out = []
+    last = len(events) - 1
+    for index, (event, meta) in enumerate(zip(events, metadata)):
+        meta = dict(meta)
+        if index == last or type(event).__name__ in ENGINE_EVENT_TYPES:
+            meta["seated"] = seated
+        if index == last:
+            meta["to_act"] = sorted(to_act_after)
+            meta["turn_came"] = sorted(set(to_act_after) - set(to_act_before))
+        out.append(meta)
+    return out
 
 
 def event_data(event: Event) -> dict:

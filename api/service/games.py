@@ -214,11 +214,13 @@ class GameService:
 
     def _commit(self, game_id, rules, before: Session, after: Session, decision: Decision, in_transaction):
         """Append and project in one transaction; the deadline set, if any."""
+        to_act = sessions.to_act(rules, after)
+        metadata = decisions.with_notice_facts(decision.events, decision.metadata, after,
+                                               sessions.to_act(rules, before), to_act)
         new_events = [
             NewEvent(type=event.type_name(), data=decisions.event_data(event), metadata=meta)
-            for event, meta in zip(decision.events, decision.metadata)
+            for event, meta in zip(decision.events, metadata)
         ]
-        to_act = sessions.to_act(rules, after)
         deadline = self._deadline(after, to_act)
         stream = stream_of(game_id)
         with self.pool.connection() as conn, conn.transaction():
@@ -259,7 +261,8 @@ class GameService:
         game_id = uuid.uuid4()
         session = sessions.replay(rules, events)
         meta = decisions.metadata(player, None, {"type": "CreateGame", "game": game, "seat": seat}, 0)
-        new_events = [NewEvent(type=e.type_name(), data=decisions.event_data(e), metadata=meta) for e in events]
+        metadata = decisions.with_notice_facts(events, [meta] * len(events), session, (), ())
+        new_events = [NewEvent(type=e.type_name(), data=decisions.event_data(e), metadata=m) for e, m in zip(events, metadata)]
         with self.pool.connection() as conn, conn.transaction():
             readmodels.insert_game(conn, game_id, session, seed)
             self.store.append(stream_of(game_id), new_events, 0, conn=conn, announce_later=True)
