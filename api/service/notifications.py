@@ -17,9 +17,9 @@ import uuid
 
 from psycopg.rows import dict_row
 
-from .errors import Conflict, InvalidRequest, NotFound, ServiceError
+from domain.notices import KINDS as WEBHOOK_KINDS  # turn, started, timed-out, ended, scored, joined, left, cancelled
 
-WEBHOOK_KINDS = ("your_turn", "game_started", "seat_timed_out", "game_over", "lobby_joined", "lobby_left")
+from .errors import Conflict, InvalidRequest, NotFound, ServiceError
 EMAIL_TURNS = ("off", "idle", "always")
 MAX_WEBHOOKS = 10
 MAX_EMAIL_LENGTH = 254

@@ -56,13 +56,13 @@ def test_a_started_game_tells_everyone_it_started_and_whoever_is_to_act_that_it_
     kinds = sorted((player, kind) for _, player, kind, _, _ in found)
     _, session = game_service.load(game_id)
     first = sorted(game_service.rules_of("cronberg").to_act(session.state))
-    assert [k for p, k in kinds if k == "game_started"] == ["game_started"] * 3
-    assert sorted(p for p, k in kinds if k == "your_turn") == sorted(session.players[s] for s in first)
-    joined = [(p, payload) for _, p, k, _, payload in found if k == "lobby_joined"]
-    assert {payload["player"] for _, payload in joined} == set(players[1:])
-    assert all(p != payload["player"] for p, payload in joined), "nobody is told of their own joining"
-    started = next(payload for _, _, k, _, payload in found if k == "game_started")
-    assert started["game_id"] == str(game_id) and started["game"] == "cronberg" and started["status"] == "active"
+    assert [k for p, k in kinds if k == "started"] == ["started"] * 3
+    assert sorted(p for p, k in kinds if k == "turn") == sorted(session.players[s] for s in first)
+    joined = [(p, payload) for _, p, k, _, payload in found if k == "joined"]
+    assert {payload["data"]["player"] for _, payload in joined} == set(players[1:])
+    assert all(p != payload["data"]["player"] for p, payload in joined), "nobody is told of their own joining"
+    started = next(payload for _, _, k, _, payload in found if k == "started")
+    assert started["game_id"] == str(game_id) and started["game"] == "cronberg"
     assert lag(psycopg.connect(fresh_url))["lag_events"] == 0
 
 
@@ -90,7 +90,7 @@ def test_small_batches_that_cut_decisions_in_two_give_the_same_notifications_as_
         conn.execute("update subscriptions set position = 0")
     run(Subscription(fresh_url, batch_size=3))
     assert rows(fresh_url) == whole
-    assert any(r[2] == "your_turn" for r in whole)
+    assert any(r[2] == "turn" for r in whole)
 
 
 def test_only_one_notifier_holds_the_lease_and_the_next_one_resumes_from_its_checkpoint(fresh_url, game_service):

@@ -37,11 +37,11 @@ def deliveries(caller, hook_id, **query):
 def test_a_players_turn_reaches_their_webhook_signed_and_verifiable(callers, game_service, receiver, notifier):
     ada, bob = callers(2)
     hook = register(ada, receiver.url)
-    assert hook["secret"].startswith("whsec_") and hook["enabled"] and len(hook["kinds"]) == 6
+    assert hook["secret"].startswith("whsec_") and hook["enabled"] and len(hook["kinds"]) == 8
     listed = ada.call("GET", "/v1/players/me/webhooks").json["webhooks"]
     assert [h["id"] for h in listed] == [hook["id"]] and "secret" not in listed[0], "the secret is shown once"
     game_id = started_game(game_service, [ada.id, bob.id])
-    wait_until(lambda: {b["type"] for b in receiver.bodies()} >= {"game_started", "lobby_joined"},
+    wait_until(lambda: {b["type"] for b in receiver.bodies()} >= {"started", "joined"},
                what="the game's start at Ada's receiver")
     verifier = Webhook(hook["secret"])
     for request in receiver.received:
@@ -57,7 +57,7 @@ def test_a_players_turn_reaches_their_webhook_signed_and_verifiable(callers, gam
 
 def test_our_signature_is_the_one_the_standard_webhooks_package_computes():
     secret = hooks.new_secret()
-    body = b'{"type":"your_turn"}'
+    body = b'{"type":"turn"}'
     ours = hooks.sign(secret, "msg_1", 1_700_000_000, body)
     from datetime import datetime, timezone
 
@@ -67,18 +67,18 @@ def test_our_signature_is_the_one_the_standard_webhooks_package_computes():
 
 def test_only_the_kinds_asked_for_are_sent(callers, game_service, receiver, notifier):
     ada, bob = callers(2)
-    register(ada, receiver.url, kinds=["game_started"])
+    register(ada, receiver.url, kinds=["started"])
     started_game(game_service, [ada.id, bob.id])
     wait_until(lambda: receiver.bodies(), what="a delivery")
     notifier.stop.wait(0.5)
-    assert {b["type"] for b in receiver.bodies()} == {"game_started"}
+    assert {b["type"] for b in receiver.bodies()} == {"started"}
 
 
 def test_a_receiver_that_fails_twice_gets_retries_and_the_log_shows_each_attempt(callers, game_service, receiver,
                                                                                   notifier):
     ada, bob = callers(2)
     receiver.answers = [500, 503, 200]
-    hook = register(ada, receiver.url, kinds=["game_started"])
+    hook = register(ada, receiver.url, kinds=["started"])
     started_game(game_service, [ada.id, bob.id])
     done = wait_until(lambda: [d for d in deliveries(ada, hook["id"]) if d["status"] == "delivered"],
                       what="delivery after retries")
@@ -97,8 +97,8 @@ def test_a_hanging_or_flooding_receiver_is_cut_off_and_the_notifier_goes_on(call
     flood = Receiver()
     flood.answers = ["huge"]
     try:
-        hung = register(ada, receiver.url, kinds=["game_started"])
-        flooded = register(bob, flood.url, kinds=["game_started"])
+        hung = register(ada, receiver.url, kinds=["started"])
+        flooded = register(bob, flood.url, kinds=["started"])
         started_game(game_service, [ada.id, bob.id])
         dead = wait_until(lambda: deliveries(ada, hung["id"], status="dead"), what="the hanging receiver given up")
         assert all("timed out" in a["error"] or "longer" in a["error"] for a in dead[0]["log"])
@@ -110,9 +110,9 @@ def test_a_hanging_or_flooding_receiver_is_cut_off_and_the_notifier_goes_on(call
     # still working afterwards
     receiver.answers = [204]
     third = callers(1)[0]
-    register(third, receiver.url, kinds=["game_started"])
+    register(third, receiver.url, kinds=["started"])
     started_game(game_service, [third.id, ada.id])
-    wait_until(lambda: any(r["headers"].get("webhook-id", "").endswith(third.id.replace("-", "") + "-game_started")
+    wait_until(lambda: any(r["headers"].get("webhook-id", "").endswith(third.id.replace("-", "") + "-started")
                            for r in receiver.received), what="a delivery after the bad receivers")
 
 
@@ -122,7 +122,7 @@ def test_an_endpoint_that_keeps_failing_is_disabled_with_the_reason_and_its_dead
     monkeypatch.setenv("BOARDLOG_WEBHOOK_DISABLE_AFTER", "3")
     ada, bob, cy = callers(3)
     receiver.answers = [500]
-    hook = register(ada, receiver.url, kinds=["game_started", "lobby_joined"])
+    hook = register(ada, receiver.url, kinds=["started", "joined"])
     started_game(game_service, [ada.id, bob.id, cy.id])
     shown = wait_until(lambda: not (h := ada.call("GET", f"/v1/players/me/webhooks/{hook['id']}").json)["enabled"]
                        and h, what="the endpoint disabled")

@@ -19,6 +19,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import logging
+import smtplib
 import time
 from concurrent.futures import ThreadPoolExecutor
 
@@ -33,10 +34,7 @@ from .settings import Settings, settings
 
 log = logging.getLogger("boardlog.notify")
 
-CLAIM_LEASE_SECONDS = 120
-
-
-def claim(conn, limit: int) -> list[dict]:
+def claim(conn, limit: int, lease_seconds: float) -> list[dict]:
     return conn.cursor(row_factory=dict_row).execute(
         "with due as (select id from deliveries where status = 'pending' and next_attempt_at <= now()"
         "  order by next_attempt_at limit %s for update skip locked)"
@@ -44,7 +42,7 @@ def claim(conn, limit: int) -> list[dict]:
         " from due, notifications n where d.id = due.id and n.id = d.notification_id"
         " returning d.id, d.notification_id, d.target, d.webhook_id, d.player_id, d.attempts, n.payload,"
         " n.game_id, n.event_at",
-        (limit, CLAIM_LEASE_SECONDS)).fetchall()
+        (limit, lease_seconds)).fetchall()
 
 
 class Deliverer:
@@ -62,11 +60,11 @@ class Deliverer:
 
     def step(self) -> int:
         """Claim and send one round of due deliveries; how many were attempted."""
+        config = settings()
         with self.db.connection() as conn:
-            claimed = claim(conn, self.concurrency * 4)
+            claimed = claim(conn, self.concurrency * 4, config.claim_seconds)
         if not claimed:
             return 0
-        config = settings()
         list(self.pool.map(lambda d: self._deliver(d, config), claimed))
         return len(claimed)
 
@@ -149,36 +147,44 @@ class Deliverer:
             _finish(conn, delivery, "suppressed", None, None, "no confirmed address, or \"your turn\" mails are off")
             return
         email, mode = prefs[0], prefs[2]
-        active, mailed = conn.execute(
-            "select last_active_at, last_mailed_at from notification_activity where player_id = %s and game_id = %s",
-            (player, game)).fetchone() or (None, None)
-        now = dt.datetime.now(dt.timezone.utc)
-        if mode != "always" and active is not None and active > delivery["event_at"] - dt.timedelta(
-                seconds=config.active_window):
-            _finish(conn, delivery, "suppressed", None, None, "the player was active in this game a moment before")
-            return
-        if mailed is not None and mailed > now - dt.timedelta(seconds=config.email_interval):
-            _finish(conn, delivery, "suppressed", None, None,
-                    f"at most one mail per game every {config.email_interval:g}s")
-            return
-        unsubscribe = accounts.unsubscribe_link(conn, player, email, config)
-        payload = delivery["payload"]
-        message = mail.your_turn(config.mail_from, email, payload,
-                                 f"{config.public_url}/v1/games/{payload['game_id']}/view", unsubscribe)
-        message["X-Boardlog-Notification"] = delivery["notification_id"]
         started = time.monotonic()
         try:
-            mail.send(config.smtp_url, message)
-        except (OSError, smtplib_errors()) as error:
+            # The (player, game) row stays locked from the throttle's check to
+            # the mail's record: two deliveries for one game cannot both pass.
+            with conn.transaction():
+                conn.execute("insert into notification_activity (player_id, game_id) values (%s, %s)"
+                             " on conflict do nothing", (player, game))
+                active, mailed = conn.execute(
+                    "select last_active_at, last_mailed_at from notification_activity"
+                    " where player_id = %s and game_id = %s for update", (player, game)).fetchone()
+                now = dt.datetime.now(dt.timezone.utc)
+                if mode != "always" and active is not None and active > delivery["event_at"] - dt.timedelta(
+                        seconds=config.active_window):
+                    _finish(conn, delivery, "suppressed", None, None,
+                            "the player was active in this game a moment before")
+                    return
+                if mailed is not None and mailed > now - dt.timedelta(seconds=config.email_interval):
+                    _finish(conn, delivery, "suppressed", None, None,
+                            f"at most one mail per game every {config.email_interval:g}s")
+                    return
+                unsubscribe = accounts.unsubscribe_link(conn, player, email, config)
+                payload = delivery["payload"]
+                message = mail.your_turn(config.mail_from, email, payload,
+                                         f"{config.public_url}/v1/games/{payload['game_id']}/view", unsubscribe)
+                message["X-Boardlog-Notification"] = delivery["notification_id"]
+                try:
+                    mail.send(config.smtp_url, message)
+                except (OSError, smtplib.SMTPException) as error:
+                    raise _NotSent(error) from None
+                _attempt(conn, delivery, 250, None, int((time.monotonic() - started) * 1000))
+                conn.execute("update notification_activity set last_mailed_at = now()"
+                             " where player_id = %s and game_id = %s", (player, game))
+                _finish(conn, delivery, "delivered", 250, None)
+        except _NotSent as failure:
+            error = failure.args[0]
             _attempt(conn, delivery, None, f"{type(error).__name__}: {error}"[:500],
                      int((time.monotonic() - started) * 1000))
             self._failed(conn, delivery, None, f"SMTP: {error}"[:500], config)
-            return
-        _attempt(conn, delivery, 250, None, int((time.monotonic() - started) * 1000))
-        conn.execute(
-            "insert into notification_activity (player_id, game_id, last_mailed_at) values (%s, %s, now())"
-            " on conflict (player_id, game_id) do update set last_mailed_at = now()", (player, game))
-        _finish(conn, delivery, "delivered", 250, None)
 
     def digests(self) -> int:
         """One mail a day to each player who chose the digest, listing the games that wait on them."""
@@ -211,10 +217,8 @@ class Deliverer:
         return sent
 
 
-def smtplib_errors():
-    import smtplib
-
-    return smtplib.SMTPException
+class _NotSent(Exception):
+    """The mail server refused or could not be reached."""
 
 
 def _attempt(conn, delivery: dict, status, error, duration_ms: int) -> None:

@@ -44,6 +44,7 @@ class Settings:
     email_interval: float
     active_window: float
     token_hours: float
+    claim_seconds: float
 
     @property
     def max_attempts(self) -> int:
@@ -65,4 +66,5 @@ def settings() -> Settings:
         email_interval=_float("BOARDLOG_EMAIL_INTERVAL", 3600),
         active_window=_float("BOARDLOG_EMAIL_ACTIVE_WINDOW", 300),
         token_hours=_float("BOARDLOG_EMAIL_TOKEN_HOURS", 48),
+        claim_seconds=_float("BOARDLOG_NOTIFY_CLAIM_SECONDS", 120),
     )

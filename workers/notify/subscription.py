@@ -28,7 +28,7 @@ from psycopg.types.json import Jsonb
 
 from eventstore.postgres import _READ_ALL, _record  # the feed's one definition
 
-from .derive import Deriver, whole_decisions
+from .derive import derive, game_ids
 
 log = logging.getLogger("boardlog.notify")
 
@@ -53,7 +53,7 @@ class Subscription:
         self.email_enabled = email_enabled
         self.conn: psycopg.Connection | None = None
         self.leased = False
-        self.deriver = Deriver(self._read_stream)
+        self._names: dict[str, str] = {}
 
     # The lease
 
@@ -85,22 +85,25 @@ class Subscription:
 
     # One batch
 
-    def _read_stream(self, stream_id: str, first: int, last: int):
-        rows = self.conn.cursor(binary=True).execute(
-            "select global_position, stream_id, version, event_id, type, schema_version, data, metadata,"
-            " recorded_at, hash from events where stream_id = %s and version between %s and %s order by version",
-            (stream_id, first, last)).fetchall()
-        return [_record(row) for row in rows]
+    def _game_names(self, records) -> dict[str, str]:
+        """Which game each game id plays (it never changes), kept in memory, bounded."""
+        missing = [g for g in game_ids(records) if g not in self._names and _is_uuid(g)]
+        if missing:
+            if len(self._names) > 100_000:
+                self._names.clear()
+            self._names.update(self.conn.execute(
+                "select id::text, game from games where id = any(%s::uuid[])", (missing,)).fetchall())
+        return self._names
 
     def step(self) -> int:
         """Process one batch; the number of events it consumed (0: caught up)."""
         start = self.checkpoint()
         rows = self.conn.cursor(binary=True).execute(
             _READ_ALL, {"after": start, "limit": self.batch_size}).fetchall()
-        records = whole_decisions([_record(row) for row in rows], full=len(rows) == self.batch_size)
+        records = [_record(row) for row in rows]
         if not records:
             return 0
-        notifications = self.deriver.derive(records)
+        notifications = derive(records, self._game_names(records))
         activity: dict[tuple[str, str], object] = {}
         for record in records:
             actor = record.metadata.get("actor")
@@ -138,7 +141,7 @@ class Subscription:
                     "insert into deliveries (notification_id, target, player_id)"
                     " select n.id, 'email', n.player_id from notifications n"
                     " join notification_preferences p on p.player_id = n.player_id"
-                    " where n.id = any(%s) and n.kind = 'your_turn' and p.email_confirmed_at is not null"
+                    " where n.id = any(%s) and n.kind = 'turn' and p.email_confirmed_at is not null"
                     " and p.email_turns <> 'off' and not p.digest"
                     " on conflict do nothing", (ids,)).rowcount
             if made:
