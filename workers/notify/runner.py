@@ -140,7 +140,7 @@ def run() -> int:
     stopped = threading.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: stopped.set())
-    notifier = Notifier(database_url).start()
+    notifier = Notifier(database_url, batch_size=int(os.environ.get("BOARDLOG_NOTIFY_BATCH", "1000"))).start()
     config = settings()
     log.info("notifier (pid %d) started; mail %s", os.getpid(),
              "through " + config.smtp_url.split("@")[-1] if config.smtp_url else "off (BOARDLOG_SMTP_URL unset)")
