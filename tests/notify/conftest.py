@@ -179,9 +179,11 @@ def wait_until(predicate, timeout: float = 20, what: str = "it", every: float = 
         time.sleep(every)
 
 
-def started_game(game_service, players, game="cronberg"):
+def started_game(game_service, players, game="cronberg", options=None):
     host, *others = players
-    game_id = game_service.create(host, game, {"players": len(players)}, None)
+    if options is None:
+        options = {"detective_seats": len(players) - 1} if game == "coronation" else {"players": len(players)}
+    game_id = game_service.create(host, game, options, None)
     for player in others:
         game_service.join(game_id, player, None)
     game_service.start(game_id, host)

@@ -110,3 +110,14 @@ def test_only_one_notifier_holds_the_lease_and_the_next_one_resumes_from_its_che
     assert all(row in after for row in seen), "what the first one wrote stays, once"
     assert len({r[0] for r in after}) == len(after)
     assert any(r[4]["game_id"] == str(game_id) for r in after), "the second one went on from the checkpoint"
+
+
+def test_readyz_shows_how_far_the_notifier_is_behind_the_feed(fresh_url, game_service, api):
+    players = [game_service.players.register(f"n{i}")[0] for i in range(2)]
+    started_game(game_service, players)
+    behind = api.get("/readyz").json["notifications"]
+    head = rows(fresh_url, "select count(*) from events")[0][0]
+    assert behind["checkpoint"] == 0 and behind["lag_events"] == head > 0 and behind["lag_seconds"] >= 0
+    run(Subscription(fresh_url))
+    caught_up = api.get("/readyz").json["notifications"]
+    assert caught_up["lag_events"] == 0 and caught_up["lag_seconds"] == 0 and caught_up["checkpoint"] > 0
