@@ -188,3 +188,14 @@ def started_game(game_service, players, game="cronberg", options=None):
         game_service.join(game_id, player, None)
     game_service.start(game_id, host)
     return game_id
+
+
+def every_record(store) -> list:
+    """Every stored event, stream by stream. (The global feed shows an event
+    only once every transaction on the server that began before it ended, and
+    other people's tests share this server: a test reading "everything" must
+    not depend on that.)"""
+    with store.pool.connection() as conn:
+        streams = [row[0] for row in conn.execute("select stream_id from streams order by stream_id")]
+    records = [record for stream in streams for record in store.read_stream(stream)]
+    return sorted(records, key=lambda record: record.global_position)

@@ -17,7 +17,7 @@ import pytest
 
 from workers.notify.derive import derive
 
-from .conftest import started_game, wait_until
+from .conftest import every_record, started_game, wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -63,11 +63,7 @@ def expected(store, url) -> set[str]:
     """Every notification the whole feed gives, derived here in one go."""
     with psycopg.connect(url) as conn:
         names = dict(conn.execute("select id::text, game from games").fetchall())
-    records, after = [], 0
-    while batch := store.read_all(after, 1000):
-        records += batch
-        after = batch[-1].global_position
-    return {n.id for n in derive(records, names)}
+    return {n.id for n in derive(every_record(store), names)}
 
 
 def stored(url, sql="select id from notifications") -> set[str]:

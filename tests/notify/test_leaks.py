@@ -18,7 +18,7 @@ from domain.engine import rng_for
 from domain.session import ENGINE_EVENT_TYPES
 from workers.notify.derive import derive
 
-from .conftest import started_game
+from .conftest import every_record, started_game
 
 PUBLIC_DATA = {"seat", "player", "new_host", "reason", "players", "outcome", "standings", "to_act"}
 
@@ -47,11 +47,7 @@ def scrambled(record, rng):
 
 
 def feed(store):
-    records, after = [], 0
-    while batch := store.read_all(after, 1000):
-        records += batch
-        after = batch[-1].global_position
-    return records
+    return every_record(store)
 
 
 @pytest.mark.parametrize("game", sorted(registry.REGISTRY))

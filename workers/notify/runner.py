@@ -92,6 +92,11 @@ class Notifier:
         self._guarded("listener", step)
 
     def _follow(self) -> None:
+        # An event announced may not be in the feed yet (the feed waits for
+        # every older transaction on the server to end): look again soon,
+        # then less and less often, rather than a whole idle second later.
+        soon = [0.0]
+
         def step():
             if not self.subscription.acquire():
                 self.stop.wait(IDLE_SECONDS)  # a standby: another notifier holds the lease
@@ -105,9 +110,13 @@ class Notifier:
                 return
             self.processed += done
             if done:
+                soon[0] = 0.0
                 self.new_deliveries.set()
-            else:
-                self.new_events.wait(IDLE_SECONDS)
+            elif soon[0]:
+                self.stop.wait(soon[0])
+                soon[0] = soon[0] * 2 if soon[0] < IDLE_SECONDS / 2 else 0.0
+            elif self.new_events.wait(IDLE_SECONDS):
+                soon[0] = 0.01
 
         self._guarded("subscription", step)
 

@@ -20,13 +20,24 @@ the same batch.
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import uuid
+from concurrent.futures import Future, ThreadPoolExecutor
 
 import psycopg
-from psycopg.types.json import Jsonb
 
-from eventstore.postgres import _READ_ALL, _record  # the feed's one definition
+from domain.session import ENGINE_EVENT_TYPES
+from eventstore.postgres import _COLUMNS, _READ_ALL, _record  # the feed's one definition
+
+# The feed as the store reads it, without what notices never look at: a game
+# event's own data (only the engine's events carry notices), the command in
+# the metadata, and the hash.
+_LEAN_FEED = _READ_ALL.replace(
+    _COLUMNS, "global_position, stream_id, version, event_id, type, schema_version,"
+    " case when type = any(%(engine)s) then data end,"
+    " jsonb_build_object('actor', metadata->'actor', 'seated', metadata->'seated', 'to_act', metadata->'to_act',"
+    "   'turn_came', metadata->'turn_came'), recorded_at, ''::bytea", 1)
 
 from .derive import derive, game_ids
 
@@ -54,6 +65,13 @@ class Subscription:
         self.conn: psycopg.Connection | None = None
         self.leased = False
         self._names: dict[str, str] = {}
+        self._actors: dict[object, bool] = {}
+        self._staging = False
+        self._position = None
+        # While one batch is written, the next is read on a second connection.
+        self._reader: psycopg.Connection | None = None
+        self._prefetch: tuple[int, Future] | None = None
+        self._pool = ThreadPoolExecutor(1, thread_name_prefix="notify-read")
 
     # The lease
 
@@ -71,19 +89,31 @@ class Subscription:
         return self.leased
 
     def close(self) -> None:
-        if self.conn is not None:
-            try:
-                self.conn.close()
-            except Exception:
-                pass
-        self.conn = None
+        self._drop_prefetch()
+        for conn in (self.conn, self._reader):
+            if conn is not None:
+                try:
+                    conn.close()
+                except Exception:
+                    pass
+        self.conn = self._reader = None
         self.leased = False
+        self._staging = False
+        self._position = None
 
     def checkpoint(self) -> int:
         row = self.conn.execute("select position from subscriptions where name = %s", (self.name,)).fetchone()
         return row[0] if row else 0
 
     # One batch
+
+    def _is_player(self, actor) -> bool:
+        known = self._actors.get(actor)
+        if known is None:
+            if len(self._actors) > 100_000:
+                self._actors.clear()
+            known = self._actors[actor] = _is_uuid(actor)
+        return known
 
     def _game_names(self, records) -> dict[str, str]:
         """Which game each game id plays (it never changes), kept in memory, bounded."""
@@ -95,19 +125,45 @@ class Subscription:
                 "select id::text, game from games where id = any(%s::uuid[])", (missing,)).fetchall())
         return self._names
 
+    def _read(self, after: int) -> list:
+        if self._reader is None or self._reader.closed or self._reader.broken:
+            self._reader = psycopg.connect(self.database_url, autocommit=True, connect_timeout=10)
+        rows = self._reader.cursor(binary=True).execute(
+            _LEAN_FEED, {"after": after, "limit": self.batch_size, "engine": sorted(ENGINE_EVENT_TYPES)}).fetchall()
+        return [_record(row) for row in rows]
+
+    def _drop_prefetch(self) -> None:
+        if self._prefetch is not None:
+            try:
+                self._prefetch[1].result()
+            except Exception:
+                pass
+            self._prefetch = None
+
+    def _records_after(self, start: int) -> list:
+        """The batch after ``start``: read ahead during the last write when it was a full batch."""
+        if self._prefetch is not None and self._prefetch[0] == start:
+            future, self._prefetch = self._prefetch[1], None
+            return future.result()
+        self._drop_prefetch()
+        return self._read(start)
+
     def step(self) -> int:
         """Process one batch; the number of events it consumed (0: caught up)."""
-        start = self.checkpoint()
-        rows = self.conn.cursor(binary=True).execute(
-            _READ_ALL, {"after": start, "limit": self.batch_size}).fetchall()
-        records = [_record(row) for row in rows]
+        if self._position is None:
+            self._position = self.checkpoint()
+        start = self._position
+        records = self._records_after(start)
         if not records:
             return 0
+        if len(records) == self.batch_size:  # more is waiting: read it while this batch is written
+            after = records[-1].global_position
+            self._prefetch = (after, self._pool.submit(self._read, after))
         notifications = derive(records, self._game_names(records))
         activity: dict[tuple[str, str], object] = {}
         for record in records:
             actor = record.metadata.get("actor")
-            if record.stream_id.startswith("game-") and _is_uuid(actor):
+            if record.stream_id.startswith("game-") and self._is_player(actor):
                 key = (actor, record.stream_id[5:])
                 if key not in activity or activity[key] < record.recorded_at:
                     activity[key] = record.recorded_at
@@ -118,41 +174,51 @@ class Subscription:
                 (records[-1].global_position, self.name, start)).rowcount
             if moved != 1:
                 raise LeaseLost(f"the {self.name!r} checkpoint moved from {start} under this notifier")
+        self._position = records[-1].global_position
         return len(records)
 
     def _store(self, notifications, activity) -> None:
+        """COPY the batch into a staging table, then move it with one
+        statement per table (a re-run finds the ids there and adds nothing)."""
         conn = self.conn
         if notifications:
-            with conn.cursor() as cur:
-                cur.executemany(
-                    "insert into notifications (id, position, player_id, game_id, kind, version, payload, event_at)"
-                    " values (%s, %s, %s, %s, %s, %s, %s, %s) on conflict (id) do nothing",
-                    [(n.id, n.position, n.player_id, n.game_id, n.kind, n.version, Jsonb(n.payload), n.event_at)
-                     for n in notifications])
-            ids = [n.id for n in notifications]
+            if not self._staging:
+                conn.execute("create temp table if not exists notification_batch"
+                             " (like notifications including defaults) on commit delete rows")
+                self._staging = True
+            with conn.cursor().copy("copy notification_batch (id, position, player_id, game_id, kind, version,"
+                                    " payload, event_at) from stdin") as copy:
+                copy.set_types(["text", "int8", "text", "text", "text", "int4", "text", "timestamptz"])
+                for n in notifications:
+                    copy.write_row((n.id, n.position, n.player_id, n.game_id, n.kind, n.version,
+                                    json.dumps(n.payload, separators=(",", ":")), n.event_at))
+            conn.execute("insert into notifications (id, position, player_id, game_id, kind, version, payload,"
+                         " event_at) select id, position, player_id, game_id, kind, version, payload, event_at"
+                         " from notification_batch on conflict (id) do nothing")
             made = conn.execute(
                 "insert into deliveries (notification_id, target, webhook_id, player_id)"
-                " select n.id, 'webhook:' || w.id, w.id, n.player_id from notifications n"
+                " select n.id, 'webhook:' || w.id, w.id, n.player_id from notification_batch n"
                 " join webhooks w on w.player_id = n.player_id"
-                " where n.id = any(%s) and w.deleted_at is null and w.disabled_at is null and n.kind = any(w.kinds)"
-                " on conflict do nothing", (ids,)).rowcount
+                " where w.deleted_at is null and w.disabled_at is null and n.kind = any(w.kinds)"
+                " on conflict do nothing").rowcount
             if self.email_enabled:
                 made += conn.execute(
                     "insert into deliveries (notification_id, target, player_id)"
-                    " select n.id, 'email', n.player_id from notifications n"
+                    " select n.id, 'email', n.player_id from notification_batch n"
                     " join notification_preferences p on p.player_id = n.player_id"
-                    " where n.id = any(%s) and n.kind = 'turn' and p.email_confirmed_at is not null"
+                    " where n.kind = 'turn' and p.email_confirmed_at is not null"
                     " and p.email_turns <> 'off' and not p.digest"
-                    " on conflict do nothing", (ids,)).rowcount
+                    " on conflict do nothing").rowcount
             if made:
                 conn.execute("select pg_notify(%s, '')", (WAKE_CHANNEL,))
         if activity:
-            with conn.cursor() as cur:
-                cur.executemany(
-                    "insert into notification_activity (player_id, game_id, last_active_at) values (%s, %s, %s)"
-                    " on conflict (player_id, game_id) do update set last_active_at ="
-                    " greatest(notification_activity.last_active_at, excluded.last_active_at)",
-                    [(player, game, at) for (player, game), at in activity.items()])
+            keys = list(activity)
+            conn.execute(
+                "insert into notification_activity (player_id, game_id, last_active_at)"
+                " select * from unnest(%s::uuid[], %s::uuid[], %s::timestamptz[])"
+                " on conflict (player_id, game_id) do update set last_active_at ="
+                " greatest(notification_activity.last_active_at, excluded.last_active_at)",
+                ([p for p, _ in keys], [g for _, g in keys], [activity[k] for k in keys]))
 
 
 def _is_uuid(value) -> bool:
