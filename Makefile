@@ -27,6 +27,7 @@ openapi: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python bench/eventstore.py
 	$(BIN)/python bench/api.py
+	$(BIN)/python bench/notify.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache

@@ -179,3 +179,27 @@ def test_postgresql_restarted_under_a_notifier_loses_nothing(tmp_path, receiver,
         import shutil
 
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_the_operator_lists_dead_letters_of_every_channel_and_queues_them_again(fresh_url, game_service):
+    import uuid
+
+    player = game_service.players.register("dead")[0]
+    env = {**os.environ, "DATABASE_URL": fresh_url}
+    with psycopg.connect(fresh_url, autocommit=True) as conn:
+        conn.execute("insert into notifications (id, position, player_id, game_id, kind, version, payload, event_at)"
+                     " values ('n1-x-turn', 1, %s, %s, 'turn', 3, '{}', now())", (player, uuid.uuid4()))
+        dead = conn.execute("insert into deliveries (notification_id, target, player_id, status, attempts, last_error)"
+                            " values ('n1-x-turn', 'email', %s, 'dead', 8, 'SMTP: refused') returning id",
+                            (player,)).fetchone()[0]
+    listed = subprocess.run([sys.executable, "-m", "api.cli", "notifier", "--dead-letters"], cwd=ROOT, env=env,
+                            capture_output=True, text=True, check=True)
+    assert listed.stdout.split("\t")[:2] == [str(dead), "email"] and "SMTP: refused" in listed.stdout
+    queued = subprocess.run([sys.executable, "-m", "api.cli", "notifier", "--redeliver", str(dead)], cwd=ROOT,
+                            env=env, capture_output=True, text=True)
+    assert queued.returncode == 0 and str(dead) in queued.stdout
+    with psycopg.connect(fresh_url) as conn:
+        assert conn.execute("select status, attempts from deliveries where id = %s", (dead,)).fetchone() == ("pending", 0)
+    again = subprocess.run([sys.executable, "-m", "api.cli", "notifier", "--redeliver", str(dead)], cwd=ROOT, env=env,
+                           capture_output=True, text=True)
+    assert again.returncode == 1, "no longer a dead letter"

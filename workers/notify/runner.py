@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 import os
 import signal
+import sys
 import threading
 import time
 
@@ -158,4 +159,27 @@ def run() -> int:
     finally:
         notifier.close()
     log.info("notifier stopped")
+    return 0
+
+
+def dead_letters(redeliver: list[int] | None = None) -> int:
+    """``boardlog notifier --dead-letters [--redeliver ID ...]``: list the
+    deliveries that gave up (webhooks and mail), or queue some again."""
+    database_url = os.environ.get("DATABASE_URL")
+    if not database_url:
+        raise SystemExit("DATABASE_URL is not set")
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        if redeliver:
+            moved = conn.execute(
+                "update deliveries set status = 'pending', attempts = 0, next_attempt_at = now(), reason = null"
+                " where id = any(%s) and status = 'dead' returning id", (redeliver,)).fetchall()
+            conn.execute(f"select pg_notify('{WAKE_CHANNEL}', '')")
+            print(f"queued again: {', '.join(str(row[0]) for row in moved) or 'none (not dead letters)'}")
+            return 0 if len(moved) == len(set(redeliver)) else 1
+        rows = conn.execute(
+            "select d.id, d.target, d.player_id, d.notification_id, d.attempts, coalesce(d.reason, d.last_error)"
+            " from deliveries d where d.status = 'dead' order by d.id desc limit 1000").fetchall()
+    for row in rows:
+        print("\t".join(str(value) for value in row))
+    print(f"{len(rows)} dead letter(s){' (the newest 1000)' if len(rows) == 1000 else ''}", file=sys.stderr)
     return 0
