@@ -152,3 +152,31 @@ def test_the_daily_digest_lists_the_games_waiting_and_replaces_the_per_turn_mail
     digest = [m for m in mailbox.messages if "wait on you" in m["Subject"]][-1]
     assert str(game_id) in digest.get_body(("plain",)).get_content()
     assert digest["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+
+
+def test_a_mail_server_that_is_down_gets_retries_then_a_dead_letter_and_the_notifier_goes_on(
+        callers, mailbox, notify_env, game_service, fresh_url, monkeypatch):
+    import socket
+
+    ada, bob = callers(2)
+    confirmed(ada, mailbox, "ada@example.org")
+    confirmed(bob, mailbox, "bob@example.org")
+    with socket.socket() as probe:  # a port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        closed = probe.getsockname()[1]
+    monkeypatch.setenv("BOARDLOG_SMTP_URL", f"smtp://127.0.0.1:{closed}")
+    running = Notifier(fresh_url, concurrency=2).start()
+    try:
+        started_game(game_service, [ada.id, bob.id])
+        wait_until(lambda: any(s == "dead" for p in (ada.id, bob.id) for s, _ in statuses(fresh_url, p)),
+                   what="a dead letter")
+        with psycopg.connect(fresh_url) as conn:
+            attempts = conn.execute("select a.attempt, a.error from delivery_attempts a join deliveries d"
+                                    " on d.id = a.delivery_id where d.status = 'dead' order by a.id").fetchall()
+        assert [a for a, _ in attempts] == [1, 2, 3, 4] and all("Connection refused" in e for _, e in attempts)
+        monkeypatch.setenv("BOARDLOG_SMTP_URL", mailbox.url)  # back up: the next game's mail goes out
+        before = len(mailbox.messages)
+        started_game(game_service, [bob.id, ada.id])
+        wait_until(lambda: len(mailbox.messages) > before, what="a mail once the server is back")
+    finally:
+        running.close()
