@@ -32,10 +32,18 @@ class _Sweeping:
     same interval, so an idle worker still sweeps on time."""
 
     database_url: str = ""
+    notifier = None  # the `boardlog notifier` child process, when the worker runs one
 
     def run_maintenance_tasks(self):
         super().run_maintenance_tasks()  # type: ignore[misc]
         self.sweep()
+        self.keep_notifier()
+
+    def keep_notifier(self):
+        """A notifier that died (it should not) is started again at the next sweep."""
+        if self.notifier is not None and self.notifier.poll() is not None:
+            log.error("the notifier exited with status %s; starting another", self.notifier.returncode)
+            self.notifier = _start_notifier()
 
     def sweep(self):
         # RQ stops its loop by raising StopRequested from the SIGTERM handler,
@@ -111,12 +119,12 @@ def run(burst: bool = False, sweep_every: int | None = None, in_process: bool = 
     worker = make_worker(Redis.from_url(redis_url), sweep_every=sweep_every, in_process=in_process)
     log.info("worker %s (pid %d) on queue %r with the scheduler; sweeping every %ss%s",
              worker.name, os.getpid(), QUEUE_NAME, sweep_every, " until the queue is empty" if burst else "")
-    child = _start_notifier() if notifier else None
+    worker.notifier = _start_notifier() if notifier else None
     try:
         # RQ's own lines at WARNING and up: the job functions log one line per job.
         worker.work(burst=burst, with_scheduler=True, logging_level="WARNING")
     finally:
-        _stop_notifier(child)
+        _stop_notifier(worker.notifier)
     log.info("worker %s stopped", worker.name)
     return 0
 

@@ -203,3 +203,35 @@ def test_the_operator_lists_dead_letters_of_every_channel_and_queues_them_again(
     again = subprocess.run([sys.executable, "-m", "api.cli", "notifier", "--redeliver", str(dead)], cwd=ROOT, env=env,
                            capture_output=True, text=True)
     assert again.returncode == 1, "no longer a dead letter"
+
+
+def test_the_worker_starts_its_notifier_again_when_it_dies(fresh_url, redis_url, tmp_path):
+    import psutil
+
+    log = open(tmp_path / "worker.log", "ab")
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "api.cli", "worker", "--sweep-every", "1"], cwd=ROOT, stdout=log,
+        stderr=subprocess.STDOUT, env={**os.environ, "DATABASE_URL": fresh_url, "REDIS_URL": redis_url},
+        start_new_session=True)
+
+    def notifiers():
+        found = []
+        for child in psutil.Process(worker.pid).children():
+            try:
+                if child.status() != psutil.STATUS_ZOMBIE and "notifier" in " ".join(child.cmdline()):
+                    found.append(child)
+            except psutil.Error:  # gone meanwhile
+                pass
+        return found
+
+    try:
+        (first,) = wait_until(notifiers, what="the worker's notifier")
+        first.send_signal(signal.SIGKILL)
+        (second,) = wait_until(lambda: [p for p in notifiers() if p.pid != first.pid], what="another notifier")
+        assert second.is_running()
+    finally:
+        worker.send_signal(signal.SIGTERM)
+        worker.wait(60)
+        log.close()
+    assert worker.returncode == 0
+    assert not psutil.pid_exists(second.pid) or psutil.Process(second.pid).status() == psutil.STATUS_ZOMBIE
