@@ -20,6 +20,11 @@ from psycopg.rows import dict_row
 from domain.notices import KINDS as WEBHOOK_KINDS  # turn, started, timed-out, ended, scored, joined, left, cancelled
 
 from .errors import Conflict, InvalidRequest, NotFound, ServiceError
+
+# Problem kinds of this module (one cause each): link-unknown (404), link-used,
+# link-expired, link-for-old-address (409) for the links mails carry;
+# webhook-not-found, delivery-not-found (404); too-many-webhooks,
+# webhook-disabled, delivery-pending (409); mail-unavailable (503).
 EMAIL_TURNS = ("off", "idle", "always")
 MAX_WEBHOOKS = 10
 MAX_EMAIL_LENGTH = 254
@@ -58,7 +63,7 @@ def use_token(conn, token: str, purpose: str) -> tuple[str, str]:
     """(player, email) of an unused, unexpired token, now used; else an error that says which."""
     what = "confirmation" if purpose == "confirm" else "unsubscribe"
     if not isinstance(token, str) or not 1 <= len(token) <= 200:
-        raise _error(NotFound, "token-unknown", f"this {what} link is not one boardlog sent")
+        raise _error(NotFound, "link-unknown", f"this {what} link is not one boardlog sent")
     row = conn.execute(
         "update email_tokens set used_at = now() where token_sha256 = %s and purpose = %s"
         " and used_at is null and expires_at > now() returning player_id, email",
@@ -68,10 +73,10 @@ def use_token(conn, token: str, purpose: str) -> tuple[str, str]:
     known = conn.execute("select used_at, expires_at from email_tokens where token_sha256 = %s and purpose = %s",
                          (_sha(token), purpose)).fetchone()
     if known is None:
-        raise _error(NotFound, "token-unknown", f"this {what} link is not one boardlog sent")
+        raise _error(NotFound, "link-unknown", f"this {what} link is not one boardlog sent")
     if known[0] is not None:
-        raise _error(Conflict, "token-used", f"this {what} link was already used; each link works once")
-    raise _error(Conflict, "token-expired", f"this {what} link has expired"
+        raise _error(Conflict, "link-used", f"this {what} link was already used; each link works once")
+    raise _error(Conflict, "link-expired", f"this {what} link has expired"
                  + ("; set your address again to get a new one" if purpose == "confirm" else ""))
 
 
@@ -130,7 +135,7 @@ def confirm(conn, token: str) -> dict:
         changed = conn.execute("update notification_preferences set email_confirmed_at = now()"
                                " where player_id = %s and email = %s", (player, email)).rowcount
         if not changed:
-            raise _error(Conflict, "address-changed", "this link confirms an address that is no longer yours on "
+            raise _error(Conflict, "link-for-old-address", "this link confirms an address that is no longer yours on "
                          "boardlog; confirm the newest address with the newest link")
         return {"email": email, **preferences(conn, player)}
 
@@ -178,7 +183,7 @@ def webhook(conn, player, webhook_id) -> dict:
         f"select {_HOOK_COLUMNS} from webhooks where id = %s and player_id = %s and deleted_at is null",
         (webhook_id, player)).fetchone()
     if row is None:
-        raise NotFound(f"you have no webhook {webhook_id}")
+        raise _error(NotFound, "webhook-not-found", f"you have no webhook {webhook_id}")
     return _hook(row)
 
 
@@ -231,7 +236,7 @@ def redeliver(conn, player, webhook_id, delivery_id: int) -> dict:
         exists = conn.execute("select 1 from deliveries where id = %s and webhook_id = %s",
                               (delivery_id, webhook_id)).fetchone()
         if exists is None:
-            raise NotFound(f"webhook {webhook_id} has no delivery {delivery_id}")
+            raise _error(NotFound, "delivery-not-found", f"webhook {webhook_id} has no delivery {delivery_id}")
         raise _error(Conflict, "delivery-pending", f"delivery {delivery_id} is already waiting to be sent")
     conn.execute("select pg_notify('boardlog_deliveries', '')")
     return {"id": delivery_id, "status": "pending"}

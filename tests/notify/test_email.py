@@ -47,9 +47,9 @@ def test_an_address_is_used_only_once_confirmed_and_its_link_works_once(callers,
     ada = callers(1)[0]
     token = confirmed(ada, mailbox, "ada@example.org")
     again = ada.client.get(f"/v1/notifications/confirm?token={token}")
-    assert again.status_code == 409 and again.json["type"].endswith("/token-used")
+    assert again.status_code == 409 and again.json["type"].endswith("/link-used")
     forged = ada.client.post("/v1/notifications/confirm?token=" + "x" * 43)
-    assert forged.status_code == 404 and forged.json["type"].endswith("/token-unknown")
+    assert forged.status_code == 404 and forged.json["type"].endswith("/link-unknown")
     assert ada.client.get("/v1/notifications/confirm").status_code == 422
 
 
@@ -61,7 +61,7 @@ def test_a_confirmation_link_expires_and_then_confirms_nothing(callers, mailbox,
     token = LINK.search(mail.get_body(("plain",)).get_content()).group(1)
     time.sleep(0.5)
     expired = ada.client.get(f"/v1/notifications/confirm?token={token}")
-    assert expired.status_code == 409 and expired.json["type"].endswith("/token-expired")
+    assert expired.status_code == 409 and expired.json["type"].endswith("/link-expired")
     assert ada.call("GET", "/v1/players/me/notifications").json["email_confirmed"] is False
 
 
@@ -102,7 +102,7 @@ def test_your_turn_mail_has_text_and_html_and_a_one_click_unsubscribe_that_works
     who = ada if mail["To"] == "ada@example.org" else bob
     assert who.call("GET", "/v1/players/me/notifications").json["email_turns"] == "off"
     reused = ada.client.post(path, data="List-Unsubscribe=One-Click", content_type="application/x-www-form-urlencoded")
-    assert reused.status_code == 409 and reused.json["type"].endswith("/token-used")
+    assert reused.status_code == 409 and reused.json["type"].endswith("/link-used")
 
 
 def test_at_most_one_mail_per_game_per_interval_and_none_while_the_player_was_just_active(

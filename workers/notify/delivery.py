@@ -46,7 +46,7 @@ def claim(conn, limit: int, lease_seconds: float) -> list[dict]:
 
 
 class Deliverer:
-    def __init__(self, database_url: str, concurrency: int = 8):
+    def __init__(self, database_url: str, concurrency: int = 4):
         self.database_url = database_url
         self.pool = ThreadPoolExecutor(concurrency, thread_name_prefix="deliver")
         self.concurrency = concurrency

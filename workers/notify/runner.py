@@ -34,7 +34,7 @@ DIGEST_EVERY = 60.0
 
 
 class Notifier:
-    def __init__(self, database_url: str, batch_size: int = 1000, concurrency: int = 8):
+    def __init__(self, database_url: str, batch_size: int = 1000, concurrency: int = 4):
         self.database_url = database_url
         self.stop = threading.Event()
         self.new_events = threading.Event()
