@@ -168,7 +168,7 @@ def mailbox(monkeypatch):
     box.close()
 
 
-def wait_until(predicate, timeout: float = 20, what: str = "it", every: float = 0.05):
+def wait_until(predicate, timeout: float = 60, what: str = "it", every: float = 0.05):
     deadline = time.monotonic() + timeout
     while True:
         value = predicate()
