@@ -17,6 +17,7 @@ from ..auth import BEARER, current_player
 from ..context import service
 from ..errors import problem
 from ..service import notifications as accounts
+from .webhooks import DeliveryArgs, DeliveryListSchema, RedeliverySchema
 
 blp = Blueprint("notifications", __name__, url_prefix="/v1/players/me/notifications",
                 description="Notification preferences: e-mail when it is your turn")
@@ -110,6 +111,36 @@ class Preferences(MethodView):
 def _confirm(token: str) -> dict:
     with service().pool.connection() as conn:
         return accounts.confirm(conn, token)
+
+
+@blp.route("/mail")
+class MailDeliveries(MethodView):
+    @blp.doc(operationId="listMailDeliveries", security=BEARER)
+    @blp.arguments(DeliveryArgs, location="query")
+    @blp.response(200, DeliveryListSchema)
+    @blp.alt_response(401, description="no or unknown token", content_type=PROBLEM)
+    @blp.alt_response(422, description="bad query", content_type=PROBLEM)
+    def get(self, args):
+        """Your "your turn" mails, newest first: sent, skipped (with why: throttled, you were active...),
+        pending, or dead (gave up); each with every attempt."""
+        player = current_player()
+        with service().pool.connection() as conn:
+            return {"deliveries": accounts.mail_deliveries(conn, player, args.get("status"), args["limit"],
+                                                           args.get("before"))}
+
+
+@blp.route("/mail/<int:delivery_id>/redeliver")
+class RedeliverMail(MethodView):
+    @blp.doc(operationId="redeliverMail", security=BEARER)
+    @blp.response(202, RedeliverySchema)
+    @blp.alt_response(401, description="no or unknown token", content_type=PROBLEM)
+    @blp.alt_response(404, description="no such mail delivery of yours", content_type=PROBLEM)
+    @blp.alt_response(409, description="the delivery is pending already", content_type=PROBLEM)
+    def post(self, delivery_id):
+        """Send a mail again (a dead letter, say): the throttle and your preferences apply again."""
+        player = current_player()
+        with service().pool.connection() as conn:
+            return accounts.redeliver_mail(conn, player, delivery_id)
 
 
 @links.route("/confirm")

@@ -70,7 +70,8 @@ class DeliverySchema(ma.Schema):
     kind = ma.fields.String(required=True)
     game_id = ma.fields.UUID(required=True)
     version = ma.fields.Integer(required=True)
-    status = ma.fields.String(required=True, metadata={"description": "pending, delivered or dead"})
+    status = ma.fields.String(required=True, metadata={
+        "description": "pending, delivered, dead (gave up: a dead letter), or suppressed (a mail not sent; reason says why)"})
     attempts = ma.fields.Integer(required=True)
     next_attempt_at = ma.fields.DateTime(allow_none=True, required=True)
     last_status = ma.fields.Integer(allow_none=True, required=True)
@@ -86,7 +87,7 @@ class DeliveryListSchema(ma.Schema):
 
 
 class DeliveryArgs(ma.Schema):
-    status = ma.fields.String(validate=ma.validate.OneOf(("pending", "delivered", "dead")),
+    status = ma.fields.String(validate=ma.validate.OneOf(("pending", "delivered", "suppressed", "dead")),
                               metadata={"description": "only these; dead = the dead letters"})
     limit = ma.fields.Integer(load_default=50, validate=ma.validate.Range(1, 500))
     before = ma.fields.Integer(validate=ma.validate.Range(1, 2**62), metadata={"description": "page: ids below this"})

@@ -204,13 +204,22 @@ def enable_webhook(conn, player, webhook_id) -> dict:
 
 def deliveries(conn, player, webhook_id, status: str | None, limit: int, before: int | None) -> list[dict]:
     webhook(conn, player, webhook_id)
+    return _log(conn, "d.webhook_id = %s", webhook_id, status, limit, before)
+
+
+def mail_deliveries(conn, player, status: str | None, limit: int, before: int | None) -> list[dict]:
+    return _log(conn, "d.player_id = %s and d.target = 'email'", player, status, limit, before)
+
+
+def _log(conn, which: str, key, status: str | None, limit: int, before: int | None) -> list[dict]:
+    """Deliveries, newest first, each with every attempt."""
     rows = conn.cursor(row_factory=dict_row).execute(
         "select d.id, d.notification_id, n.kind, n.game_id, n.version, d.status, d.attempts, d.next_attempt_at,"
         " d.last_status, d.last_error, d.reason, d.delivered_at, d.created_at"
         " from deliveries d join notifications n on n.id = d.notification_id"
-        " where d.webhook_id = %s and (%s::text is null or d.status = %s::text)"
+        f" where {which} and (%s::text is null or d.status = %s::text)"
         " and (%s::bigint is null or d.id < %s::bigint) order by d.id desc limit %s",
-        (webhook_id, status, status, before, before, limit)).fetchall()
+        (key, status, status, before, before, limit)).fetchall()
     attempts = conn.cursor(row_factory=dict_row).execute(
         "select delivery_id, attempt, at, status_code, error, duration_ms from delivery_attempts"
         " where delivery_id = any(%s) order by id", ([row["id"] for row in rows],)).fetchall()
@@ -237,6 +246,23 @@ def redeliver(conn, player, webhook_id, delivery_id: int) -> dict:
                               (delivery_id, webhook_id)).fetchone()
         if exists is None:
             raise _error(NotFound, "delivery-not-found", f"webhook {webhook_id} has no delivery {delivery_id}")
+        raise _error(Conflict, "delivery-pending", f"delivery {delivery_id} is already waiting to be sent")
+    conn.execute("select pg_notify('boardlog_deliveries', '')")
+    return {"id": delivery_id, "status": "pending"}
+
+
+def redeliver_mail(conn, player, delivery_id: int) -> dict:
+    """Send a mail delivery again (a dead letter, or one sent or skipped): the
+    throttle and the preferences are applied again when it goes out."""
+    changed = conn.execute(
+        "update deliveries set status = 'pending', attempts = 0, next_attempt_at = now(), reason = null"
+        " where id = %s and player_id = %s and target = 'email' and status <> 'pending'",
+        (delivery_id, player)).rowcount
+    if not changed:
+        exists = conn.execute("select 1 from deliveries where id = %s and player_id = %s and target = 'email'",
+                              (delivery_id, player)).fetchone()
+        if exists is None:
+            raise _error(NotFound, "delivery-not-found", f"you have no mail delivery {delivery_id}")
         raise _error(Conflict, "delivery-pending", f"delivery {delivery_id} is already waiting to be sent")
     conn.execute("select pg_notify('boardlog_deliveries', '')")
     return {"id": delivery_id, "status": "pending"}

@@ -175,7 +175,16 @@ def test_a_mail_server_that_is_down_gets_retries_then_a_dead_letter_and_the_noti
             attempts = conn.execute("select a.attempt, a.error from delivery_attempts a join deliveries d"
                                     " on d.id = a.delivery_id where d.status = 'dead' order by a.id").fetchall()
         assert [a for a, _ in attempts] == [1, 2, 3, 4] and all("Connection refused" in e for _, e in attempts)
-        monkeypatch.setenv("BOARDLOG_SMTP_URL", mailbox.url)  # back up: the next game's mail goes out
+        who = ada if statuses(fresh_url, ada.id) and statuses(fresh_url, ada.id)[0][0] == "dead" else bob
+        (dead,) = who.call("GET", "/v1/players/me/notifications/mail", query_string={"status": "dead"}).json[
+            "deliveries"]
+        assert [a["attempt"] for a in dead["log"]] == [1, 2, 3, 4] and dead["kind"] == "turn"
+        other = bob if who is ada else ada
+        assert other.call("POST", f"/v1/players/me/notifications/mail/{dead['id']}/redeliver").status_code == 404
+        monkeypatch.setenv("BOARDLOG_SMTP_URL", mailbox.url)  # back up: the dead letter and the next game's mail go
+        assert who.call("POST", f"/v1/players/me/notifications/mail/{dead['id']}/redeliver").status_code == 202
+        wait_until(lambda: any(m["X-Boardlog-Notification"] == dead["notification_id"] for m in mailbox.messages),
+                   what="the dead letter, redelivered")
         before = len(mailbox.messages)
         started_game(game_service, [bob.id, ada.id])
         wait_until(lambda: len(mailbox.messages) > before, what="a mail once the server is back")
