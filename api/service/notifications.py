@@ -238,31 +238,25 @@ def redeliver(conn, player, webhook_id, delivery_id: int) -> dict:
     if not hook["enabled"]:
         raise _error(Conflict, "webhook-disabled", "this webhook is disabled ("
                      f"{hook['disabled_reason']}); enable it first with POST .../enable")
-    changed = conn.execute(
-        "update deliveries set status = 'pending', attempts = 0, next_attempt_at = now(), reason = null"
-        " where id = %s and webhook_id = %s and status <> 'pending'", (delivery_id, webhook_id)).rowcount
-    if not changed:
-        exists = conn.execute("select 1 from deliveries where id = %s and webhook_id = %s",
-                              (delivery_id, webhook_id)).fetchone()
-        if exists is None:
-            raise _error(NotFound, "delivery-not-found", f"webhook {webhook_id} has no delivery {delivery_id}")
-        raise _error(Conflict, "delivery-pending", f"delivery {delivery_id} is already waiting to be sent")
-    conn.execute("select pg_notify('boardlog_deliveries', '')")
-    return {"id": delivery_id, "status": "pending"}
+    return _requeue(conn, delivery_id, "webhook_id = %s", webhook_id,
+                    f"webhook {webhook_id} has no delivery {delivery_id}")
 
 
 def redeliver_mail(conn, player, delivery_id: int) -> dict:
     """Send a mail delivery again (a dead letter, or one sent or skipped): the
     throttle and the preferences are applied again when it goes out."""
+    return _requeue(conn, delivery_id, "player_id = %s and target = 'email'", player,
+                    f"you have no mail delivery {delivery_id}")
+
+
+def _requeue(conn, delivery_id: int, whose: str, key, unknown: str) -> dict:
+    """Queue a delivery again, with a fresh round of attempts; ``whose`` limits it to the caller's."""
     changed = conn.execute(
         "update deliveries set status = 'pending', attempts = 0, next_attempt_at = now(), reason = null"
-        " where id = %s and player_id = %s and target = 'email' and status <> 'pending'",
-        (delivery_id, player)).rowcount
+        f" where id = %s and {whose} and status <> 'pending'", (delivery_id, key)).rowcount
     if not changed:
-        exists = conn.execute("select 1 from deliveries where id = %s and player_id = %s and target = 'email'",
-                              (delivery_id, player)).fetchone()
-        if exists is None:
-            raise _error(NotFound, "delivery-not-found", f"you have no mail delivery {delivery_id}")
+        if conn.execute(f"select 1 from deliveries where id = %s and {whose}", (delivery_id, key)).fetchone() is None:
+            raise _error(NotFound, "delivery-not-found", unknown)
         raise _error(Conflict, "delivery-pending", f"delivery {delivery_id} is already waiting to be sent")
     conn.execute("select pg_notify('boardlog_deliveries', '')")
     return {"id": delivery_id, "status": "pending"}

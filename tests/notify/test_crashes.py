@@ -234,4 +234,5 @@ def test_the_worker_starts_its_notifier_again_when_it_dies(fresh_url, redis_url,
         worker.wait(60)
         log.close()
     assert worker.returncode == 0
-    assert not psutil.pid_exists(second.pid) or psutil.Process(second.pid).status() == psutil.STATUS_ZOMBIE
+    _, alive = psutil.wait_procs([second], timeout=40)
+    assert not alive, "the worker stopped its notifier on its way out"
