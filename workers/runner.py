@@ -41,9 +41,16 @@ class _Sweeping:
 
     def keep_notifier(self):
         """A notifier that died (it should not) is started again at the next sweep."""
-        if self.notifier is not None and self.notifier.poll() is not None:
+        if self.notifier is None or self.notifier.poll() is None:
+            return
+        # SIGTERM's StopRequested held back until the new process is known,
+        # so that the worker always stops the notifier it started.
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM, signal.SIGINT})
+        try:
             log.error("the notifier exited with status %s; starting another", self.notifier.returncode)
             self.notifier = _start_notifier()
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
     def sweep(self):
         # RQ stops its loop by raising StopRequested from the SIGTERM handler,

@@ -150,6 +150,8 @@ def run() -> int:
     stopped = threading.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: stopped.set())
+    # A worker starts its notifier with these blocked (see workers/runner.py); the mask is inherited.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
     notifier = Notifier(database_url, batch_size=int(os.environ.get("BOARDLOG_NOTIFY_BATCH", "1000"))).start()
     config = settings()
     log.info("notifier (pid %d) started; mail %s", os.getpid(),
