@@ -40,6 +40,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/history.py
 	$(BIN)/python bench/waiting.py
 	$(BIN)/python bench/bots.py
+	$(BIN)/python bench/notify.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache

@@ -120,12 +120,14 @@ def create_app(config: dict | None = None, service: GameService | None = None, r
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=app.config["TRUSTED_PROXIES"])
     game_contract.document_games(api.spec)
 
-    from .resources import audit, catalogue, games, health, lifecycle, play, players, problems, streams, tokens
+    from .resources import audit, catalogue, games, health, lifecycle, play, players, notifications, problems, streams, tokens, webhooks
 
     for blueprint in (players.blp, catalogue.blp, games.blp, play.blp, audit.blp, tokens.blp, lifecycle.blp, problems.blp,
                       streams.blp):
         api.register_blueprint(blueprint)
     streams.document(api)
+    for blueprint in (webhooks.blp, notifications.blp, notifications.links):
+        api.register_blueprint(blueprint)
     app.register_blueprint(health.blp)
     app.register_blueprint(docs_assets.blp)
 
@@ -148,9 +150,9 @@ def create_app(config: dict | None = None, service: GameService | None = None, r
             return limited
         chunked = "chunked" in request.headers.get("Transfer-Encoding", "").lower()
         if request.method in ("POST", "PUT", "PATCH") and (request.content_length or chunked):
-            if not request.is_json:
+            if not request.is_json and request.endpoint not in notifications.FORM_ENDPOINTS:
                 raise UnsupportedMediaType("send the body as application/json")
-            if _unstorable(_json_body()):
+            if request.is_json and _unstorable(_json_body()):
                 raise InvalidRequest("text may not contain NUL (\\u0000) characters or unpaired surrogates")
         if _unstorable(list(request.args.items(multi=True))):
             raise InvalidRequest("the query may not contain NUL (%00) characters or unpaired surrogates")
@@ -239,7 +241,7 @@ def _cors(app, response) -> None:
     else:
         return
     response.headers["Access-Control-Allow-Headers"] = "Authorization, Content-Type, If-Match, If-None-Match, Idempotency-Key, Last-Event-ID"
-    response.headers["Access-Control-Allow-Methods"] = "GET, POST, OPTIONS"
+    response.headers["Access-Control-Allow-Methods"] = "GET, POST, PATCH, DELETE, OPTIONS"
     response.headers["Access-Control-Expose-Headers"] = "ETag, Location, Retry-After, X-Request-Id"
     response.headers["Access-Control-Max-Age"] = "600"
 

@@ -1,7 +1,8 @@
 """The ``boardlog`` command.
 
     boardlog serve [--host 127.0.0.1] [--port 8000] [--data ./.boardlog]
-    boardlog worker [--burst] [--sweep-every SECONDS] [--in-process]
+    boardlog worker [--burst] [--sweep-every SECONDS] [--in-process] [--no-notifier]
+    boardlog notifier [--dead-letters] [--redeliver ID ...]
     boardlog migrate
     boardlog openapi [--output openapi/openapi.yaml] [--check]
     boardlog audit FILE
@@ -52,7 +53,15 @@ def _parser() -> argparse.ArgumentParser:
     worker.add_argument("--in-process", action="store_true",
                         help="run jobs in the worker's own process instead of a forked work horse each "
                              "(faster: no new database connection per job; less isolated)")
+    worker.add_argument("--no-notifier", action="store_true",
+                        help="do not start the notifier (webhooks and e-mail) beside the worker")
     worker.set_defaults(run=worker_command)
+
+    notifier = commands.add_parser("notifier", help="run only the notifier: webhooks and e-mail (DATABASE_URL)")
+    notifier.add_argument("--dead-letters", action="store_true",
+                          help="list the deliveries that gave up (id, target, player, notification, attempts, why)")
+    notifier.add_argument("--redeliver", type=int, nargs="+", metavar="ID", help="queue these dead letters again")
+    notifier.set_defaults(run=notifier_command)
 
     migrate = commands.add_parser("migrate", help="apply the database migrations to DATABASE_URL")
     migrate.set_defaults(run=migrate_command)
@@ -100,7 +109,16 @@ def migrate_command(args) -> int:
 def worker_command(args) -> int:
     from workers.runner import run
 
-    return run(burst=args.burst, sweep_every=args.sweep_every, in_process=args.in_process)
+    return run(burst=args.burst, sweep_every=args.sweep_every, in_process=args.in_process,
+               notifier=not args.no_notifier and not args.burst)
+
+
+def notifier_command(args) -> int:
+    from workers.notify import runner
+
+    if args.dead_letters or args.redeliver:
+        return runner.dead_letters(args.redeliver)
+    return runner.run()
 
 
 def serve_command(args) -> int:

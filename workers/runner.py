@@ -42,6 +42,7 @@ class _Sweeping:
     once, since a Redis that came back empty has lost every job."""
 
     database_url: str = ""
+    notifier = None  # the `boardlog notifier` child process, when the worker runs one
     max_connection_wait_time = 10.0  # RQ's backoff cap while idle and Redis is away
     stopping = False  # SIGTERM or SIGINT received: a stop, not an outage
     alive_seconds = ALIVE_SECONDS
@@ -68,6 +69,20 @@ class _Sweeping:
     def run_maintenance_tasks(self):
         super().run_maintenance_tasks()  # type: ignore[misc]
         self.sweep()
+        self.keep_notifier()
+
+    def keep_notifier(self):
+        """A notifier that died (it should not) is started again at the next sweep."""
+        if self.notifier is None or self.notifier.poll() is None:
+            return
+        # SIGTERM's StopRequested held back until the new process is known,
+        # so that the worker always stops the notifier it started.
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM, signal.SIGINT})
+        try:
+            log.error("the notifier exited with status %s; starting another", self.notifier.returncode)
+            self.notifier = _start_notifier()
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
     def sweep(self):
         # RQ stops its loop by raising StopRequested from the SIGTERM handler,
@@ -141,7 +156,8 @@ def configure_logging(level: int = logging.INFO) -> None:
     root.setLevel(level)
 
 
-def run(burst: bool = False, sweep_every: int | None = None, in_process: bool = False) -> int:
+def run(burst: bool = False, sweep_every: int | None = None, in_process: bool = False,
+        notifier: bool = False) -> int:
     """``boardlog worker``: work until SIGTERM/SIGINT (warm shutdown), or
     until the queue is empty with ``burst``.
 
@@ -150,25 +166,35 @@ def run(burst: bool = False, sweep_every: int | None = None, in_process: bool = 
     quitting"); here a worker that stopped without being asked to waits for
     Redis (backoff from RECONNECT_FIRST_SECONDS up to RECONNECT_MAX_SECONDS
     between tries, for ever) and starts again, and a new worker sweeps first
-    thing, so jobs an emptied Redis lost are made again from PostgreSQL."""
+    thing, so jobs an emptied Redis lost are made again from PostgreSQL.
+
+    With ``notifier``, a ``boardlog notifier`` runs beside it as a child
+    process for as long (across those restarts too)."""
     configure_logging()
     redis_url = os.environ.get("REDIS_URL")
     if not redis_url:
         raise SystemExit("REDIS_URL is not set: a worker takes its jobs from Redis")
     sweep_every = sweep_every or env_number("BOARDLOG_SWEEP_SECONDS", DEFAULT_SWEEP_SECONDS, minimum=1)
-    while True:
-        worker = make_worker(Redis.from_url(redis_url), sweep_every=sweep_every, in_process=in_process)
-        log.info("worker %s (pid %d) on queue %r with the scheduler; sweeping every %ss%s",
-                 worker.name, os.getpid(), QUEUE_NAME, sweep_every, " until the queue is empty" if burst else "")
-        try:
-            # RQ's own lines at WARNING and up: the job functions log one line per job.
-            worker.work(burst=burst, with_scheduler=True, logging_level="WARNING")
-        except (RedisConnectionError, RedisTimeoutError) as error:  # raised by RQ's teardown, once it gave up
-            log.warning("worker %s lost Redis: %s", worker.name, error)
-        if burst or worker.stopping:
-            break
-        if not wait_for_redis(redis_url):
-            break
+    child = _start_notifier() if notifier else None
+    try:
+        while True:
+            worker = make_worker(Redis.from_url(redis_url), sweep_every=sweep_every, in_process=in_process)
+            worker.notifier = child
+            log.info("worker %s (pid %d) on queue %r with the scheduler; sweeping every %ss%s",
+                     worker.name, os.getpid(), QUEUE_NAME, sweep_every, " until the queue is empty" if burst else "")
+            try:
+                # RQ's own lines at WARNING and up: the job functions log one line per job.
+                worker.work(burst=burst, with_scheduler=True, logging_level="WARNING")
+            except (RedisConnectionError, RedisTimeoutError) as error:  # raised by RQ's teardown, once it gave up
+                log.warning("worker %s lost Redis: %s", worker.name, error)
+            finally:
+                child = worker.notifier  # a sweep may have started a new one
+            if burst or worker.stopping:
+                break
+            if not wait_for_redis(redis_url):
+                break
+    finally:
+        _stop_notifier(child)
     log.info("worker %s stopped", worker.name)
     return 0
 
@@ -201,3 +227,24 @@ def wait_for_redis(redis_url: str, sleep=time.sleep) -> bool:
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+
+
+def _start_notifier():
+    """A process of its own: RQ forks a work horse per job, which a process
+    with the notifier's threads must not do."""
+    import subprocess
+
+    return subprocess.Popen([sys.executable, "-m", "api.cli", "notifier"])
+
+
+def _stop_notifier(child) -> None:
+    import subprocess
+
+    if child is None or child.poll() is not None:
+        return
+    child.send_signal(signal.SIGTERM)
+    try:
+        child.wait(30)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        child.wait()

@@ -33,4 +33,17 @@ def readyz():
     else:
         checks["redis"] = "not configured"
     ready = all(value in ("ok", "not configured") for value in checks.values())
-    return jsonify(status="ready" if ready else "not ready", checks=checks), 200 if ready else 503
+    return jsonify(status="ready" if ready else "not ready", checks=checks,
+                   notifications=_notification_lag(boardlog)), 200 if ready else 503
+
+
+def _notification_lag(boardlog) -> dict | None:
+    """How far the notifier's checkpoint is behind the feed (informative: a
+    lagging notifier does not make the API unready)."""
+    from workers.notify.subscription import lag
+
+    try:
+        with boardlog.service.pool.connection(timeout=2) as conn:
+            return lag(conn)
+    except Exception:
+        return None

@@ -1,0 +1,199 @@
+"""A player's notification preferences and e-mail address; the links the
+mails carry (confirm an address, one-click unsubscribe)."""
+
+from __future__ import annotations
+
+import html
+
+import marshmallow as ma
+from flask import Response
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from workers.notify import mail
+from workers.notify.settings import settings
+
+from ..auth import BEARER, current_player
+from ..context import service
+from ..errors import problem
+from ..service import notifications as accounts
+from .webhooks import DeliveryArgs, DeliveryListSchema, RedeliverySchema
+
+blp = Blueprint("notifications", __name__, url_prefix="/v1/players/me/notifications",
+                description="Notification preferences: e-mail when it is your turn")
+links = Blueprint("notification-links", __name__, url_prefix="/v1/notifications",
+                  description="The links notification mails carry: confirm an address, unsubscribe")
+
+PROBLEM = "application/problem+json"
+
+
+def _mail_unavailable(error):
+    return problem(503, error.message, kind=error.kind, headers={"Retry-After": "60"})
+
+
+blp.register_error_handler(accounts.MailUnavailable, _mail_unavailable)
+
+
+class PreferencesSchema(ma.Schema):
+    email = ma.fields.String(allow_none=True, required=True)
+    email_confirmed = ma.fields.Boolean(required=True, metadata={
+        "description": "mail goes to the address only once you opened the confirmation link sent to it"})
+    email_turns = ma.fields.String(required=True, metadata={
+        "description": "'your turn' mails: off; idle (only if you were not active in that game in the last "
+                       "minutes; the default); always"})
+    digest = ma.fields.Boolean(required=True, metadata={
+        "description": "instead of a mail per turn, one mail a day listing the games waiting on you"})
+
+
+class PreferencesPatchSchema(ma.Schema):
+    email = ma.fields.String(allow_none=True, validate=ma.validate.Length(max=accounts.MAX_EMAIL_LENGTH), metadata={
+        "description": "set (a confirmation link is mailed to it; setting it again resends one), or null to remove"})
+    email_turns = ma.fields.String(validate=ma.validate.OneOf(accounts.EMAIL_TURNS))
+    digest = ma.fields.Boolean()
+
+    @ma.validates("email")
+    def _email(self, value, **_):
+        if value is not None:
+            try:
+                accounts.check_email(value)
+            except accounts.InvalidRequest as error:
+                raise ma.ValidationError(error.message) from None
+
+
+class TokenSchema(ma.Schema):
+    token = ma.fields.String(required=True, validate=ma.validate.Length(min=1, max=200))
+
+
+class ConfirmedSchema(PreferencesSchema):
+    pass
+
+
+class UnsubscribedSchema(ma.Schema):
+    email = ma.fields.String(required=True)
+    email_turns = ma.fields.String(required=True)
+    digest = ma.fields.Boolean(required=True)
+
+
+@blp.route("")
+class Preferences(MethodView):
+    @blp.doc(operationId="getNotificationPreferences", security=BEARER)
+    @blp.response(200, PreferencesSchema)
+    @blp.alt_response(401, description="no or unknown token", content_type=PROBLEM)
+    def get(self):
+        """Your e-mail address and when boardlog mails you."""
+        player = current_player()
+        with service().pool.connection() as conn:
+            return accounts.preferences(conn, player)
+
+    @blp.doc(operationId="updateNotificationPreferences", security=BEARER)
+    @blp.arguments(PreferencesPatchSchema)
+    @blp.response(200, PreferencesSchema)
+    @blp.alt_response(401, description="no or unknown token", content_type=PROBLEM)
+    @blp.alt_response(422, description="not an e-mail address, or a bad value", content_type=PROBLEM)
+    @blp.alt_response(503, description="this server sends no mail, or its mail server refused", content_type=PROBLEM)
+    def patch(self, changes):
+        """Change your address (a confirmation link is mailed to it) or your preferences."""
+        player = current_player()
+        config = settings()
+        with service().pool.connection() as conn, conn.transaction():
+            prefs, token = accounts.update_preferences(conn, player, changes, config)
+            if token is not None:  # mailed inside the transaction: if it cannot be sent, nothing changes
+                link = f"{config.public_url}/v1/notifications/confirm?token={token}"
+                try:
+                    mail.send(config.smtp_url, mail.confirmation(config.mail_from, prefs["email"], link,
+                                                                 config.token_hours))
+                except Exception as error:
+                    raise accounts.MailUnavailable(
+                        f"the confirmation mail could not be sent ({type(error).__name__}); try again later") from None
+        return prefs
+
+
+def _confirm(token: str) -> dict:
+    with service().pool.connection() as conn:
+        return accounts.confirm(conn, token)
+
+
+@blp.route("/mail")
+class MailDeliveries(MethodView):
+    @blp.doc(operationId="listMailDeliveries", security=BEARER)
+    @blp.arguments(DeliveryArgs, location="query")
+    @blp.response(200, DeliveryListSchema)
+    @blp.alt_response(401, description="no or unknown token", content_type=PROBLEM)
+    @blp.alt_response(422, description="bad query", content_type=PROBLEM)
+    def get(self, args):
+        """Your "your turn" mails, newest first: sent, skipped (with why: throttled, you were active...),
+        pending, or dead (gave up); each with every attempt."""
+        player = current_player()
+        with service().pool.connection() as conn:
+            return {"deliveries": accounts.mail_deliveries(conn, player, args.get("status"), args["limit"],
+                                                           args.get("before"))}
+
+
+@blp.route("/mail/<int:delivery_id>/redeliver")
+class RedeliverMail(MethodView):
+    @blp.doc(operationId="redeliverMail", security=BEARER)
+    @blp.response(202, RedeliverySchema)
+    @blp.alt_response(401, description="no or unknown token", content_type=PROBLEM)
+    @blp.alt_response(404, description="no such mail delivery of yours", content_type=PROBLEM)
+    @blp.alt_response(409, description="the delivery is pending already", content_type=PROBLEM)
+    def post(self, delivery_id):
+        """Send a mail again (a dead letter, say): the throttle and your preferences apply again."""
+        player = current_player()
+        with service().pool.connection() as conn:
+            return accounts.redeliver_mail(conn, player, delivery_id)
+
+
+@links.route("/confirm")
+class Confirm(MethodView):
+    @links.doc(operationId="confirmEmail")
+    @links.arguments(TokenSchema, location="query", as_kwargs=True)
+    @links.response(200, ConfirmedSchema)
+    @links.alt_response(404, description="a token boardlog never sent", content_type=PROBLEM)
+    @links.alt_response(409, description="the token was used already, has expired, or names an old address",
+                        content_type=PROBLEM)
+    @links.alt_response(422, description="no token", content_type=PROBLEM)
+    def get(self, token):
+        """Confirm an address: the link of the confirmation mail (works once, expires)."""
+        return _confirm(token)
+
+    @links.doc(operationId="confirmEmailByPost")
+    @links.arguments(TokenSchema, location="query", as_kwargs=True)
+    @links.response(200, ConfirmedSchema)
+    @links.alt_response(404, description="a token boardlog never sent", content_type=PROBLEM)
+    @links.alt_response(409, description="the token was used already, has expired, or names an old address",
+                        content_type=PROBLEM)
+    @links.alt_response(422, description="no token", content_type=PROBLEM)
+    def post(self, token):
+        """The same as GET, for clients that prefer POST for changes."""
+        return _confirm(token)
+
+
+@links.route("/unsubscribe")
+class Unsubscribe(MethodView):
+    @links.doc(operationId="showUnsubscribe", responses={200: {"description": "a page with the button",
+                                                              "content": {"text/html": {}}}})
+    @links.arguments(TokenSchema, location="query", as_kwargs=True)
+    @links.alt_response(422, description="no token", content_type=PROBLEM)
+    def get(self, token):
+        """The page the mail's unsubscribe link opens: one button, which POSTs. Changes nothing itself
+        (mail scanners open links)."""
+        page = ("<!doctype html><html><body><form method=\"post\" action=\"?token=" + html.escape(token, quote=True)
+                + "\"><input type=\"hidden\" name=\"List-Unsubscribe\" value=\"One-Click\">"
+                "<p>Stop boardlog's game mails to this address?</p><button type=\"submit\">Unsubscribe</button>"
+                "</form></body></html>")
+        return Response(page, mimetype="text/html")
+
+    @links.doc(operationId="unsubscribe")
+    @links.arguments(TokenSchema, location="query", as_kwargs=True)
+    @links.response(200, UnsubscribedSchema)
+    @links.alt_response(404, description="a token boardlog never sent", content_type=PROBLEM)
+    @links.alt_response(409, description="the token was used already, or has expired", content_type=PROBLEM)
+    @links.alt_response(422, description="no token", content_type=PROBLEM)
+    def post(self, token):
+        """One-click unsubscribe (RFC 8058): the mail client POSTs ``List-Unsubscribe=One-Click`` as a form."""
+        with service().pool.connection() as conn:
+            return accounts.unsubscribe(conn, token)
+
+
+# RFC 8058's one-click POST is a form, not JSON: the app lets it through (api/app.py).
+FORM_ENDPOINTS = {"notification-links.Unsubscribe"}

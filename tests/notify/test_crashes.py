@@ -1,0 +1,238 @@
+"""Crashes lose nothing: notifiers in processes of their own, SIGKILLed
+mid-batch, two at once, PostgreSQL restarted under them (a private server),
+Redis flushed under the worker that runs one."""
+
+from __future__ import annotations
+
+import collections
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import psycopg
+import pytest
+
+from workers.notify.derive import derive
+
+from .conftest import every_record, started_game, wait_until
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class NotifierProcess:
+    def __init__(self, url: str, log: Path, **env):
+        self.log = open(log, "ab")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "api.cli", "notifier"], cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT,
+            env={**os.environ, "DATABASE_URL": url, "BOARDLOG_WEBHOOK_ALLOW_PRIVATE": "1",
+                 "BOARDLOG_NOTIFY_BACKOFF": "0.2", "BOARDLOG_NOTIFY_CLAIM_SECONDS": "2", **env})
+
+    def kill(self):
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(10)
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(30)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        self.log.close()
+        return self.process.returncode
+
+
+@pytest.fixture
+def processes(tmp_path):
+    started = []
+
+    def start(url, **env):
+        process = NotifierProcess(url, tmp_path / f"notifier-{len(started)}.log", **env)
+        started.append(process)
+        return process
+
+    yield start
+    for process in started:
+        process.stop()
+
+
+def expected(store, url) -> set[str]:
+    """Every notification the whole feed gives, derived here in one go."""
+    with psycopg.connect(url) as conn:
+        names = dict(conn.execute("select id::text, game from games").fetchall())
+    return {n.id for n in derive(every_record(store), names)}
+
+
+def stored(url, sql="select id from notifications") -> set[str]:
+    with psycopg.connect(url) as conn:
+        return {row[0] for row in conn.execute(sql).fetchall()}
+
+
+def webhook_for_everyone(url, players, receiver) -> None:
+    import uuid
+
+    with psycopg.connect(url) as conn:
+        for player in players:
+            conn.execute("insert into webhooks (id, player_id, url, kinds, secret) values (%s, %s, %s, %s, %s)",
+                         (uuid.uuid4(), player, receiver.url, ["turn", "started", "joined"], "whsec_" + "A" * 32))
+
+
+def test_a_notifier_sigkilled_mid_batch_loses_nothing_and_the_next_one_finishes(
+        fresh_url, store, game_service, receiver, processes):
+    players = [game_service.players.register(f"k{i}")[0] for i in range(4)]
+    webhook_for_everyone(fresh_url, players, receiver)
+    for n in range(25):
+        started_game(game_service, players[n % 2:n % 2 + 3])
+    want = expected(store, fresh_url)
+    first = processes(fresh_url, BOARDLOG_NOTIFY_BATCH="7")
+    wait_until(lambda: stored(fresh_url), what="the first batch", every=0.01)
+    first.kill()
+    assert stored(fresh_url) < want, "killed mid-way (else this test proves nothing)"
+    processes(fresh_url, BOARDLOG_NOTIFY_BATCH="7")
+    wait_until(lambda: stored(fresh_url) == want, what="every notification")
+    wanted = stored(fresh_url, "select notification_id from deliveries")
+    wait_until(lambda: {r["headers"]["webhook-id"] for r in list(receiver.received)} >= wanted,
+               what="every delivery at the receiver")
+    assert wanted and stored(fresh_url, "select notification_id from deliveries where status <> 'delivered'") == set()
+
+
+def test_two_notifiers_share_the_work_and_send_nothing_twice(fresh_url, store, game_service, receiver, processes):
+    players = [game_service.players.register(f"k{i}")[0] for i in range(3)]
+    webhook_for_everyone(fresh_url, players, receiver)
+    one, two = processes(fresh_url), processes(fresh_url)
+    for n in range(15):
+        started_game(game_service, players[: 2 + n % 2])
+    want = expected(store, fresh_url)
+    wait_until(lambda: stored(fresh_url) == want, what="every notification")
+    wanted = stored(fresh_url, "select notification_id from deliveries")
+    wait_until(lambda: {r["headers"]["webhook-id"] for r in list(receiver.received)} >= wanted, what="deliveries")
+    counts = collections.Counter(r["headers"]["webhook-id"] for r in receiver.received)
+    assert max(counts.values()) == 1, "no delivery twice while nothing crashed"
+    assert one.process.poll() is None and two.process.poll() is None
+
+
+def test_redis_flushed_under_a_worker_changes_nothing_for_the_notifier_it_runs(
+        fresh_url, store, game_service, receiver, redis_url, tmp_path):
+    from redis import Redis
+
+    players = [game_service.players.register(f"k{i}")[0] for i in range(2)]
+    webhook_for_everyone(fresh_url, players, receiver)
+    log = open(tmp_path / "worker.log", "ab")
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "api.cli", "worker"], cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+        env={**os.environ, "DATABASE_URL": fresh_url, "REDIS_URL": redis_url, "BOARDLOG_WEBHOOK_ALLOW_PRIVATE": "1"},
+        start_new_session=True)
+    try:
+        started_game(game_service, players)
+        wait_until(lambda: receiver.received, what="a delivery through the worker's notifier")
+        Redis.from_url(redis_url).flushdb()
+        game_id = started_game(game_service, list(reversed(players)))
+        wait_until(lambda: any(str(game_id) in r["body"].decode() for r in list(receiver.received)),
+                   what="a delivery after the flush")
+    finally:
+        worker.send_signal(signal.SIGTERM)
+        worker.wait(60)
+        log.close()
+    assert worker.returncode == 0
+
+
+def test_postgresql_restarted_under_a_notifier_loses_nothing(tmp_path, receiver, processes):
+    """A private PostgreSQL (pgserver), stopped and started again while a
+    notifier follows it."""
+    import tempfile
+
+    from api.service.games import GameService
+    from eventstore import PostgresEventStore, migrate
+    from eventstore.servers import embedded_server
+
+    folder = Path(tempfile.mkdtemp(prefix="boardlog-notify-pg-"))
+    folder.chmod(0o755)
+    server = embedded_server(folder / "pgdata", cleanup_mode="stop")
+    try:
+        url = server.get_uri()
+        migrate(url)
+        store = PostgresEventStore.connect(url, min_size=1, max_size=2)
+        service = GameService(store)
+        players = [service.players.register(f"r{i}")[0] for i in range(2)]
+        webhook_for_everyone(url, players, receiver)
+        processes(url)
+        started_game(service, players)
+        wait_until(lambda: receiver.received, what="a delivery before the restart")
+        store.close()
+        server.cleanup()  # PostgreSQL stops: every connection of the notifier breaks
+        time.sleep(1)
+        server = embedded_server(folder / "pgdata", cleanup_mode="stop")
+        url = server.get_uri()
+        store = PostgresEventStore.connect(url, min_size=1, max_size=2)
+        service = GameService(store)
+        game_id = started_game(service, list(reversed(players)))
+        want = expected(store, url)
+        wait_until(lambda: stored(url) == want, timeout=60, what="every notification after the restart")
+        wait_until(lambda: any(str(game_id) in r["body"].decode() for r in list(receiver.received)), timeout=30,
+                   what="a delivery after the restart")
+        store.close()
+    finally:
+        server.cleanup()
+        import shutil
+
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_the_operator_lists_dead_letters_of_every_channel_and_queues_them_again(fresh_url, game_service):
+    import uuid
+
+    player = game_service.players.register("dead")[0]
+    env = {**os.environ, "DATABASE_URL": fresh_url}
+    with psycopg.connect(fresh_url, autocommit=True) as conn:
+        conn.execute("insert into notifications (id, position, player_id, game_id, kind, version, payload, event_at)"
+                     " values ('n1-x-turn', 1, %s, %s, 'turn', 3, '{}', now())", (player, uuid.uuid4()))
+        dead = conn.execute("insert into deliveries (notification_id, target, player_id, status, attempts, last_error)"
+                            " values ('n1-x-turn', 'email', %s, 'dead', 8, 'SMTP: refused') returning id",
+                            (player,)).fetchone()[0]
+    listed = subprocess.run([sys.executable, "-m", "api.cli", "notifier", "--dead-letters"], cwd=ROOT, env=env,
+                            capture_output=True, text=True, check=True)
+    assert listed.stdout.split("\t")[:2] == [str(dead), "email"] and "SMTP: refused" in listed.stdout
+    queued = subprocess.run([sys.executable, "-m", "api.cli", "notifier", "--redeliver", str(dead)], cwd=ROOT,
+                            env=env, capture_output=True, text=True)
+    assert queued.returncode == 0 and str(dead) in queued.stdout
+    with psycopg.connect(fresh_url) as conn:
+        assert conn.execute("select status, attempts from deliveries where id = %s", (dead,)).fetchone() == ("pending", 0)
+    again = subprocess.run([sys.executable, "-m", "api.cli", "notifier", "--redeliver", str(dead)], cwd=ROOT, env=env,
+                           capture_output=True, text=True)
+    assert again.returncode == 1, "no longer a dead letter"
+
+
+def test_the_worker_starts_its_notifier_again_when_it_dies(fresh_url, redis_url, tmp_path):
+    import psutil
+
+    log = open(tmp_path / "worker.log", "ab")
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "api.cli", "worker", "--sweep-every", "1"], cwd=ROOT, stdout=log,
+        stderr=subprocess.STDOUT, env={**os.environ, "DATABASE_URL": fresh_url, "REDIS_URL": redis_url},
+        start_new_session=True)
+
+    def notifiers():
+        found = []
+        for child in psutil.Process(worker.pid).children():
+            try:
+                if child.status() != psutil.STATUS_ZOMBIE and "notifier" in " ".join(child.cmdline()):
+                    found.append(child)
+            except psutil.Error:  # gone meanwhile
+                pass
+        return found
+
+    try:
+        (first,) = wait_until(notifiers, what="the worker's notifier")
+        first.send_signal(signal.SIGKILL)
+        (second,) = wait_until(lambda: [p for p in notifiers() if p.pid != first.pid], what="another notifier")
+        assert second.is_running()
+    finally:
+        worker.send_signal(signal.SIGTERM)
+        worker.wait(60)
+        log.close()
+    assert worker.returncode == 0
+    _, alive = psutil.wait_procs([second], timeout=40)
+    assert not alive, "the worker stopped its notifier on its way out"

@@ -1,0 +1,192 @@
+"""E-mail: an address is used only once confirmed; "your turn" mails through
+a real SMTP server (aiosmtpd, started here), throttled, with a one-click
+unsubscribe; tokens that are forged, reused or expired change nothing."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import psycopg
+import pytest
+
+from workers.notify.runner import Notifier
+
+from .conftest import started_game, wait_until
+
+LINK = re.compile(r"https?://\S+?token=([A-Za-z0-9_\-]+)")
+
+
+@pytest.fixture
+def notifier(fresh_url, notify_env, mailbox):
+    running = Notifier(fresh_url, concurrency=2).start()
+    yield running
+    running.close()
+
+
+def confirmed(caller, mailbox, address, turns="always"):
+    response = caller.call("PATCH", "/v1/players/me/notifications", json={"email": address, "email_turns": turns})
+    assert response.status_code == 200, response.json
+    assert response.json == {"email": address, "email_confirmed": False, "email_turns": turns, "digest": False}
+    mail = wait_until(lambda: [m for m in mailbox.messages if m["To"] == address], what="the confirmation mail")[-1]
+    token = LINK.search(mail.get_body(("plain",)).get_content()).group(1)
+    answer = caller.client.get(f"/v1/notifications/confirm?token={token}")
+    assert answer.status_code == 200, answer.json
+    assert answer.json["email_confirmed"] is True
+    return token
+
+
+def statuses(url, player):
+    with psycopg.connect(url) as conn:
+        return conn.execute("select d.status, d.reason from deliveries d join notifications n on n.id = d.notification_id"
+                            " where d.target = 'email' and d.player_id = %s order by n.position", (player,)).fetchall()
+
+
+def test_an_address_is_used_only_once_confirmed_and_its_link_works_once(callers, mailbox, notify_env, monkeypatch):
+    monkeypatch.setenv("BOARDLOG_SMTP_URL", mailbox.url)
+    ada = callers(1)[0]
+    token = confirmed(ada, mailbox, "ada@example.org")
+    again = ada.client.get(f"/v1/notifications/confirm?token={token}")
+    assert again.status_code == 409 and again.json["type"].endswith("/link-used")
+    forged = ada.client.post("/v1/notifications/confirm?token=" + "x" * 43)
+    assert forged.status_code == 404 and forged.json["type"].endswith("/link-unknown")
+    assert ada.client.get("/v1/notifications/confirm").status_code == 422
+
+
+def test_a_confirmation_link_expires_and_then_confirms_nothing(callers, mailbox, notify_env, monkeypatch):
+    monkeypatch.setenv("BOARDLOG_EMAIL_TOKEN_HOURS", "0.0001")  # 0.36 s
+    ada = callers(1)[0]
+    assert ada.call("PATCH", "/v1/players/me/notifications", json={"email": "late@example.org"}).status_code == 200
+    mail = wait_until(lambda: mailbox.messages, what="the confirmation mail")[-1]
+    token = LINK.search(mail.get_body(("plain",)).get_content()).group(1)
+    time.sleep(0.5)
+    expired = ada.client.get(f"/v1/notifications/confirm?token={token}")
+    assert expired.status_code == 409 and expired.json["type"].endswith("/link-expired")
+    assert ada.call("GET", "/v1/players/me/notifications").json["email_confirmed"] is False
+
+
+@pytest.mark.parametrize("address", ["not an address", "a@b", "@example.org", "a@@example.org", "<a@example.org>",
+                                     "a@example.org\r\nBcc: x@example.org", "a" * 250 + "@example.org"])
+def test_an_address_that_is_not_an_address_is_a_422_and_changes_nothing(callers, mailbox, address):
+    ada = callers(1)[0]
+    response = ada.call("PATCH", "/v1/players/me/notifications", json={"email": address})
+    assert response.status_code == 422, response.json
+    assert ada.call("GET", "/v1/players/me/notifications").json["email"] is None
+    assert mailbox.messages == []
+
+
+def test_without_an_smtp_server_no_address_can_be_set_and_the_answer_says_why(callers, notify_env):
+    ada = callers(1)[0]
+    response = ada.call("PATCH", "/v1/players/me/notifications", json={"email": "ada@example.org"})
+    assert response.status_code == 503 and "BOARDLOG_SMTP_URL" in response.json["detail"]
+    assert ada.call("GET", "/v1/players/me/notifications").json["email"] is None
+
+
+def test_your_turn_mail_has_text_and_html_and_a_one_click_unsubscribe_that_works_once(
+        callers, mailbox, notifier, game_service, fresh_url):
+    ada, bob = callers(2)
+    confirmed(ada, mailbox, "ada@example.org")
+    confirmed(bob, mailbox, "bob@example.org")
+    game_id = started_game(game_service, [ada.id, bob.id])
+    mail = wait_until(lambda: [m for m in mailbox.messages if m["Subject"].startswith("Your turn")],
+                      what="a your-turn mail")[0]
+    assert str(game_id) in mail.get_body(("plain",)).get_content()
+    assert "<a href=" in mail.get_body(("html",)).get_content()
+    assert mail["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    url = mail["List-Unsubscribe"].strip("<>")
+    path = url[url.index("/v1/"):]
+    assert ada.client.get(path).status_code == 200 and "<form" in ada.client.get(path).text, "GET changes nothing"
+    one_click = ada.client.post(path, data="List-Unsubscribe=One-Click",
+                                content_type="application/x-www-form-urlencoded")
+    assert one_click.status_code == 200, one_click.json
+    who = ada if mail["To"] == "ada@example.org" else bob
+    assert who.call("GET", "/v1/players/me/notifications").json["email_turns"] == "off"
+    reused = ada.client.post(path, data="List-Unsubscribe=One-Click", content_type="application/x-www-form-urlencoded")
+    assert reused.status_code == 409 and reused.json["type"].endswith("/link-used")
+
+
+def test_at_most_one_mail_per_game_per_interval_and_none_while_the_player_was_just_active(
+        callers, mailbox, notifier, game_service, fresh_url):
+    import random
+
+    from domain import playout
+    from domain.engine import rng_for
+
+    ada, bob = callers(2)
+    confirmed(ada, mailbox, "ada@example.org", turns="always")
+    confirmed(bob, mailbox, "bob@example.org", turns="idle")
+    game_id = started_game(game_service, [ada.id, bob.id])
+    for _ in range(6):
+        rules, session = game_service.load(game_id)
+        seat = sorted(rules.to_act(session.state))[0]
+        command = playout.random_command(rules, session.state, seat, rng_for(b"m", session.version))
+        game_service.act(game_id, session.players[seat], command.to_json())
+    wait_until(lambda: len(statuses(fresh_url, ada.id)) >= 2 and all(s != "pending" for s, _ in statuses(fresh_url, ada.id))
+               and all(s != "pending" for s, _ in statuses(fresh_url, bob.id)), what="every mail decided")
+    ada_mails = statuses(fresh_url, ada.id)
+    assert [s for s, _ in ada_mails].count("delivered") == 1
+    assert all("at most one mail per game" in r for s, r in ada_mails if s == "suppressed")
+    bob_mails = statuses(fresh_url, bob.id)
+    assert bob_mails and all(s == "suppressed" and "active" in r for s, r in bob_mails), \
+        "Bob acted in this game a moment ago each time: no mail while he is at the screen"
+    assert len([m for m in mailbox.messages if m["Subject"].startswith("Your turn")]) == 1
+
+
+def test_the_daily_digest_lists_the_games_waiting_and_replaces_the_per_turn_mails(
+        callers, mailbox, notify_env, game_service, fresh_url):
+    from workers.notify.delivery import Deliverer
+
+    ada, bob = callers(2)
+    confirmed(ada, mailbox, "ada@example.org")
+    assert ada.call("PATCH", "/v1/players/me/notifications", json={"digest": True}).json["digest"] is True
+    for _ in range(20):  # the first player is drawn at random: until a game waits on Ada
+        game_id = started_game(game_service, [ada.id, bob.id])
+        rules, session = game_service.load(game_id)
+        if session.players[sorted(rules.to_act(session.state))[0]] == ada.id:
+            break
+    deliverer = Deliverer(fresh_url, concurrency=1)
+    try:
+        assert deliverer.digests() == 1
+        assert deliverer.digests() == 0, "one a day"
+    finally:
+        deliverer.close()
+    digest = [m for m in mailbox.messages if "wait on you" in m["Subject"]][-1]
+    assert str(game_id) in digest.get_body(("plain",)).get_content()
+    assert digest["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+
+
+def test_a_mail_server_that_is_down_gets_retries_then_a_dead_letter_and_the_notifier_goes_on(
+        callers, mailbox, notify_env, game_service, fresh_url, monkeypatch):
+    import socket
+
+    ada, bob = callers(2)
+    confirmed(ada, mailbox, "ada@example.org")
+    confirmed(bob, mailbox, "bob@example.org")
+    with socket.socket() as probe:  # a port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        closed = probe.getsockname()[1]
+    monkeypatch.setenv("BOARDLOG_SMTP_URL", f"smtp://127.0.0.1:{closed}")
+    running = Notifier(fresh_url, concurrency=2).start()
+    try:
+        started_game(game_service, [ada.id, bob.id])
+        wait_until(lambda: any(s == "dead" for p in (ada.id, bob.id) for s, _ in statuses(fresh_url, p)),
+                   what="a dead letter")
+        with psycopg.connect(fresh_url) as conn:
+            attempts = conn.execute("select a.attempt, a.error from delivery_attempts a join deliveries d"
+                                    " on d.id = a.delivery_id where d.status = 'dead' order by a.id").fetchall()
+        assert [a for a, _ in attempts] == [1, 2, 3, 4] and all("Connection refused" in e for _, e in attempts)
+        who = ada if statuses(fresh_url, ada.id) and statuses(fresh_url, ada.id)[0][0] == "dead" else bob
+        (dead,) = who.call("GET", "/v1/players/me/notifications/mail", query_string={"status": "dead"}).json[
+            "deliveries"]
+        assert [a["attempt"] for a in dead["log"]] == [1, 2, 3, 4] and dead["kind"] == "turn"
+        other = bob if who is ada else ada
+        assert other.call("POST", f"/v1/players/me/notifications/mail/{dead['id']}/redeliver").status_code == 404
+        monkeypatch.setenv("BOARDLOG_SMTP_URL", mailbox.url)  # back up: the dead letter and the next game's mail go
+        assert who.call("POST", f"/v1/players/me/notifications/mail/{dead['id']}/redeliver").status_code == 202
+        wait_until(lambda: any(m["X-Boardlog-Notification"] == dead["notification_id"] for m in mailbox.messages),
+                   what="the dead letter, redelivered")
+        before = len(mailbox.messages)
+        started_game(game_service, [bob.id, ada.id])
+        wait_until(lambda: len(mailbox.messages) > before, what="a mail once the server is back")
+    finally:
+        running.close()
