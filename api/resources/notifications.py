@@ -15,6 +15,7 @@ from workers.notify.settings import settings
 
 from ..auth import BEARER, current_player
 from ..context import service
+from ..contract import declare
 from ..errors import problem
 from ..service import notifications as accounts
 from .webhooks import DeliveryArgs, DeliveryListSchema, RedeliverySchema
@@ -24,7 +25,6 @@ blp = Blueprint("notifications", __name__, url_prefix="/v1/players/me/notificati
 links = Blueprint("notification-links", __name__, url_prefix="/v1/notifications",
                   description="The links notification mails carry: confirm an address, unsubscribe")
 
-PROBLEM = "application/problem+json"
 
 
 def _mail_unavailable(error):
@@ -78,7 +78,6 @@ class UnsubscribedSchema(ma.Schema):
 class Preferences(MethodView):
     @blp.doc(operationId="getNotificationPreferences", security=BEARER)
     @blp.response(200, PreferencesSchema)
-    @blp.alt_response(401, description="no or unknown token", content_type=PROBLEM)
     def get(self):
         """Your e-mail address and when boardlog mails you."""
         player = current_player()
@@ -88,9 +87,7 @@ class Preferences(MethodView):
     @blp.doc(operationId="updateNotificationPreferences", security=BEARER)
     @blp.arguments(PreferencesPatchSchema)
     @blp.response(200, PreferencesSchema)
-    @blp.alt_response(401, description="no or unknown token", content_type=PROBLEM)
-    @blp.alt_response(422, description="not an e-mail address, or a bad value", content_type=PROBLEM)
-    @blp.alt_response(503, description="this server sends no mail, or its mail server refused", content_type=PROBLEM)
+    @declare(blp, "mail-unavailable")
     def patch(self, changes):
         """Change your address (a confirmation link is mailed to it) or your preferences."""
         player = current_player()
@@ -118,8 +115,6 @@ class MailDeliveries(MethodView):
     @blp.doc(operationId="listMailDeliveries", security=BEARER)
     @blp.arguments(DeliveryArgs, location="query")
     @blp.response(200, DeliveryListSchema)
-    @blp.alt_response(401, description="no or unknown token", content_type=PROBLEM)
-    @blp.alt_response(422, description="bad query", content_type=PROBLEM)
     def get(self, args):
         """Your "your turn" mails, newest first: sent, skipped (with why: throttled, you were active...),
         pending, or dead (gave up); each with every attempt."""
@@ -133,9 +128,7 @@ class MailDeliveries(MethodView):
 class RedeliverMail(MethodView):
     @blp.doc(operationId="redeliverMail", security=BEARER)
     @blp.response(202, RedeliverySchema)
-    @blp.alt_response(401, description="no or unknown token", content_type=PROBLEM)
-    @blp.alt_response(404, description="no such mail delivery of yours", content_type=PROBLEM)
-    @blp.alt_response(409, description="the delivery is pending already", content_type=PROBLEM)
+    @declare(blp, "delivery-not-found", "delivery-pending")
     def post(self, delivery_id):
         """Send a mail again (a dead letter, say): the throttle and your preferences apply again."""
         player = current_player()
@@ -148,10 +141,7 @@ class Confirm(MethodView):
     @links.doc(operationId="confirmEmail")
     @links.arguments(TokenSchema, location="query", as_kwargs=True)
     @links.response(200, ConfirmedSchema)
-    @links.alt_response(404, description="a token boardlog never sent", content_type=PROBLEM)
-    @links.alt_response(409, description="the token was used already, has expired, or names an old address",
-                        content_type=PROBLEM)
-    @links.alt_response(422, description="no token", content_type=PROBLEM)
+    @declare(links, "link-unknown", "link-used", "link-expired", "link-for-old-address")
     def get(self, token):
         """Confirm an address: the link of the confirmation mail (works once, expires)."""
         return _confirm(token)
@@ -159,10 +149,7 @@ class Confirm(MethodView):
     @links.doc(operationId="confirmEmailByPost")
     @links.arguments(TokenSchema, location="query", as_kwargs=True)
     @links.response(200, ConfirmedSchema)
-    @links.alt_response(404, description="a token boardlog never sent", content_type=PROBLEM)
-    @links.alt_response(409, description="the token was used already, has expired, or names an old address",
-                        content_type=PROBLEM)
-    @links.alt_response(422, description="no token", content_type=PROBLEM)
+    @declare(links, "link-unknown", "link-used", "link-expired", "link-for-old-address")
     def post(self, token):
         """The same as GET, for clients that prefer POST for changes."""
         return _confirm(token)
@@ -173,7 +160,6 @@ class Unsubscribe(MethodView):
     @links.doc(operationId="showUnsubscribe", responses={200: {"description": "a page with the button",
                                                               "content": {"text/html": {}}}})
     @links.arguments(TokenSchema, location="query", as_kwargs=True)
-    @links.alt_response(422, description="no token", content_type=PROBLEM)
     def get(self, token):
         """The page the mail's unsubscribe link opens: one button, which POSTs. Changes nothing itself
         (mail scanners open links)."""
@@ -183,12 +169,10 @@ class Unsubscribe(MethodView):
                 "</form></body></html>")
         return Response(page, mimetype="text/html")
 
-    @links.doc(operationId="unsubscribe")
+    @links.doc(operationId="unsubscribeFromMail")
     @links.arguments(TokenSchema, location="query", as_kwargs=True)
     @links.response(200, UnsubscribedSchema)
-    @links.alt_response(404, description="a token boardlog never sent", content_type=PROBLEM)
-    @links.alt_response(409, description="the token was used already, or has expired", content_type=PROBLEM)
-    @links.alt_response(422, description="no token", content_type=PROBLEM)
+    @declare(links, "link-unknown", "link-used", "link-expired")
     def post(self, token):
         """One-click unsubscribe (RFC 8058): the mail client POSTs ``List-Unsubscribe=One-Click`` as a form."""
         with service().pool.connection() as conn:

@@ -11,13 +11,13 @@ from workers.notify.settings import settings
 
 from ..auth import BEARER, current_player
 from ..context import service
+from ..contract import declare
 from ..service import notifications as accounts
 from ..service.errors import InvalidRequest
 
 blp = Blueprint("webhooks", __name__, url_prefix="/v1/players/me/webhooks",
                 description="Webhooks: server-to-server notifications, signed as Standard Webhooks say")
 
-PROBLEM = "application/problem+json"
 
 
 def _check_url(url: str) -> None:
@@ -107,10 +107,7 @@ class Webhooks(MethodView):
     @blp.doc(operationId="createWebhook", security=BEARER)
     @blp.arguments(WebhookInSchema)
     @blp.response(201, NewWebhookSchema)
-    @blp.alt_response(401, description="no or unknown token", content_type=PROBLEM)
-    @blp.alt_response(409, description="too many webhooks", content_type=PROBLEM)
-    @blp.alt_response(422, description="not an http(s) URL, too long, or an address this server refuses",
-                      content_type=PROBLEM)
+    @declare(blp, "too-many-webhooks")
     def post(self, body):
         """Add a webhook endpoint; the answer shows its signing secret, once."""
         player = current_player()
@@ -120,7 +117,6 @@ class Webhooks(MethodView):
 
     @blp.doc(operationId="listWebhooks", security=BEARER)
     @blp.response(200, WebhookListSchema)
-    @blp.alt_response(401, description="no or unknown token", content_type=PROBLEM)
     def get(self):
         """Your webhook endpoints, with why any was disabled."""
         player = current_player()
@@ -132,8 +128,7 @@ class Webhooks(MethodView):
 class Webhook(MethodView):
     @blp.doc(operationId="getWebhook", security=BEARER)
     @blp.response(200, WebhookSchema)
-    @blp.alt_response(401, description="no or unknown token", content_type=PROBLEM)
-    @blp.alt_response(404, description="no such webhook of yours", content_type=PROBLEM)
+    @declare(blp, "webhook-not-found")
     def get(self, webhook_id):
         """One webhook endpoint."""
         player = current_player()
@@ -142,8 +137,7 @@ class Webhook(MethodView):
 
     @blp.doc(operationId="deleteWebhook", security=BEARER)
     @blp.response(204)
-    @blp.alt_response(401, description="no or unknown token", content_type=PROBLEM)
-    @blp.alt_response(404, description="no such webhook of yours", content_type=PROBLEM)
+    @declare(blp, "webhook-not-found")
     def delete(self, webhook_id):
         """Delete a webhook endpoint; what it still had to send is dropped."""
         player = current_player()
@@ -156,8 +150,7 @@ class Webhook(MethodView):
 class EnableWebhook(MethodView):
     @blp.doc(operationId="enableWebhook", security=BEARER)
     @blp.response(200, WebhookSchema)
-    @blp.alt_response(401, description="no or unknown token", content_type=PROBLEM)
-    @blp.alt_response(404, description="no such webhook of yours", content_type=PROBLEM)
+    @declare(blp, "webhook-not-found")
     def post(self, webhook_id):
         """Enable again a webhook that was disabled for failing."""
         player = current_player()
@@ -170,9 +163,7 @@ class Deliveries(MethodView):
     @blp.doc(operationId="listWebhookDeliveries", security=BEARER)
     @blp.arguments(DeliveryArgs, location="query")
     @blp.response(200, DeliveryListSchema)
-    @blp.alt_response(401, description="no or unknown token", content_type=PROBLEM)
-    @blp.alt_response(404, description="no such webhook of yours", content_type=PROBLEM)
-    @blp.alt_response(422, description="bad query", content_type=PROBLEM)
+    @declare(blp, "webhook-not-found")
     def get(self, args, webhook_id):
         """The delivery log: newest first, each with every attempt and its status code."""
         player = current_player()
@@ -186,10 +177,7 @@ class Deliveries(MethodView):
 class Redeliver(MethodView):
     @blp.doc(operationId="redeliverWebhookDelivery", security=BEARER)
     @blp.response(202, RedeliverySchema)
-    @blp.alt_response(401, description="no or unknown token", content_type=PROBLEM)
-    @blp.alt_response(404, description="no such webhook or delivery of yours", content_type=PROBLEM)
-    @blp.alt_response(409, description="the delivery is pending already, or the webhook is disabled",
-                      content_type=PROBLEM)
+    @declare(blp, "webhook-not-found", "delivery-not-found", "delivery-pending", "webhook-disabled")
     def post(self, webhook_id, delivery_id):
         """Send a delivery again (a dead letter, or one delivered already), with the same webhook-id."""
         player = current_player()

@@ -40,9 +40,7 @@ class MailUnavailable(ServiceError):
 
 
 def _error(cls, kind: str, message: str) -> ServiceError:
-    error = cls(message)
-    error.kind = kind
-    return error
+    return cls(message, kind=kind)
 
 
 def _sha(token: str) -> bytes:

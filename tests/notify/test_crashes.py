@@ -140,19 +140,19 @@ def test_redis_flushed_under_a_worker_changes_nothing_for_the_notifier_it_runs(
 
 
 def test_postgresql_restarted_under_a_notifier_loses_nothing(tmp_path, receiver, processes):
-    """A private PostgreSQL (pgserver), stopped and started again while a
-    notifier follows it."""
+    """A private PostgreSQL (the embedded one), stopped and started again
+    while a notifier follows it."""
     import tempfile
 
     from api.service.games import GameService
     from eventstore import PostgresEventStore, migrate
-    from eventstore.servers import embedded_server
+    from workers.embedded import EmbeddedPostgres
 
     folder = Path(tempfile.mkdtemp(prefix="boardlog-notify-pg-"))
     folder.chmod(0o755)
-    server = embedded_server(folder / "pgdata", cleanup_mode="stop")
+    server = EmbeddedPostgres(folder / "pgdata", settings={"fsync": "off"})
     try:
-        url = server.get_uri()
+        url = server.start()
         migrate(url)
         store = PostgresEventStore.connect(url, min_size=1, max_size=2)
         service = GameService(store)
@@ -162,10 +162,9 @@ def test_postgresql_restarted_under_a_notifier_loses_nothing(tmp_path, receiver,
         started_game(service, players)
         wait_until(lambda: receiver.received, what="a delivery before the restart")
         store.close()
-        server.cleanup()  # PostgreSQL stops: every connection of the notifier breaks
+        server.stop()  # PostgreSQL stops: every connection of the notifier breaks
         time.sleep(1)
-        server = embedded_server(folder / "pgdata", cleanup_mode="stop")
-        url = server.get_uri()
+        url = server.start()
         store = PostgresEventStore.connect(url, min_size=1, max_size=2)
         service = GameService(store)
         game_id = started_game(service, list(reversed(players)))
@@ -175,7 +174,7 @@ def test_postgresql_restarted_under_a_notifier_loses_nothing(tmp_path, receiver,
                    what="a delivery after the restart")
         store.close()
     finally:
-        server.cleanup()
+        server.stop()
         import shutil
 
         shutil.rmtree(folder, ignore_errors=True)
