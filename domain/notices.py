@@ -1,6 +1,8 @@
 """What in a game's log concerns a player: their turn came, the game started,
 a seat timed out, the game ended or was scored, someone joined or left their
-lobby. Pure and standard library only, like the rest of ``domain``.
+lobby, a seat resigned, was abandoned to a bot or changed hands, the game
+was aborted, a rematch was created. Pure and standard library only, like the
+rest of ``domain``.
 
 A notice is derived from ONE stored event (its stream id, version, type,
 data, metadata and, where known, its global position), without replaying
@@ -11,13 +13,29 @@ of what it appends, what only a replay would know:
 
 - ``seated``: ``{seat: player id}`` after the decision, on every engine
   event (GameCreated, SeatTaken, SeatLeft, GameCancelled, PlayersSeated,
-  TurnTimedOut, GameOver, GameScored) and on the last event of each append;
+  TurnTimedOut, GameOver, GameScored and the lifecycle events of
+  domain/lifecycle/state.py) and on the last event of each append;
 - ``to_act``: the seats to act after the decision, and ``turn_came``: those
   of them that were not to act before it, on the last event of each append.
 
 Events stored without these keys (before they existed) still give the
 notices their own data allows (``started`` from PlayersSeated's players,
 ``joined``/``left`` for the seat's own player), and no ``turn`` notice.
+
+The seat-life kinds (domain/lifecycle), told to the game's players as
+``seated`` records them; as with the lobby's moves, whoever made the move
+is not told of it, except where it changes their seat:
+
+- ``resigned`` (SeatResigned): ``seat``, ``player``, ``bot`` (the bot kind
+  that plays the seat from now on, or None); the resigner is not told;
+- ``abandoned`` (SeatAbandoned): after ``timeouts`` timeouts in a row a
+  ``bot`` plays ``seat``; everyone is told, its ``player`` too;
+- ``replaced`` (SeatReplaced): ``seat`` changed hands from ``player_before``
+  (None: nobody held it) to ``player``; everyone is told, both of them too;
+- ``aborted`` (GameAborted): ``seat`` and ``player`` aborted the game, which
+  has no result; the aborter is not told;
+- ``rematch`` (RematchCreated, appended to the finished game): ``rematch_id``,
+  the new game's id; every player of the old game but its creator is told.
 
 Interface:
 
@@ -30,7 +48,8 @@ Interface:
 - ``Notice``: ``kind`` (one of ``KINDS``), ``game_id``, ``version`` (the
   game's version the notice is about), ``position`` (the event's global
   position, or None when read without it), ``seats`` (the seats concerned:
-  whose turn came, who timed out, who joined or left), ``players`` (the
+  whose turn came, who timed out, joined, left, resigned, was abandoned or
+  replaced), ``players`` (the
   player ids to tell, sorted; the actor of a lobby move is not told of their
   own move), ``data`` (public details only: seats, players, outcome,
   standings, the seats to act), ``id`` (``game_id:version:kind``, stable,
@@ -50,7 +69,9 @@ from typing import Any, Mapping
 TURN, STARTED, TIMED_OUT, ENDED, SCORED, JOINED, LEFT, CANCELLED = (
     "turn", "started", "timed-out", "ended", "scored", "joined", "left", "cancelled",
 )
-KINDS = (TURN, STARTED, TIMED_OUT, ENDED, SCORED, JOINED, LEFT, CANCELLED)
+RESIGNED, ABANDONED, REPLACED, ABORTED, REMATCH = "resigned", "abandoned", "replaced", "aborted", "rematch"
+KINDS = (TURN, STARTED, TIMED_OUT, ENDED, SCORED, JOINED, LEFT, CANCELLED,
+         RESIGNED, ABANDONED, REPLACED, ABORTED, REMATCH)
 GAME_STREAM_PREFIX = "game-"
 
 
@@ -129,6 +150,21 @@ def notices(stream_id: str, version: int, type: str, data: Mapping[str, Any],
         add(ENDED, [], everyone, {"outcome": data.get("outcome")})
     elif type == "GameScored":
         add(SCORED, [], everyone, {"standings": list(data.get("standings") or [])})
+    elif type == "SeatResigned":
+        details = {"seat": data.get("seat"), "player": data.get("player"), "bot": data.get("bot")}
+        add(RESIGNED, [data.get("seat")], [p for p in everyone if p != data.get("player")], details)
+    elif type == "SeatAbandoned":
+        details = {key: data.get(key) for key in ("seat", "player", "timeouts", "bot")}
+        add(ABANDONED, [data.get("seat")], [*everyone, data.get("player")], details)
+    elif type == "SeatReplaced":
+        before, after = data.get("player_before"), data.get("player")
+        details = {"seat": data.get("seat"), "player_before": before, "player": after}
+        add(REPLACED, [data.get("seat")], [p for p in (*everyone, before, after) if p], details)
+    elif type == "GameAborted":
+        details = {"seat": data.get("seat"), "player": data.get("player")}
+        add(ABORTED, [], [p for p in everyone if p != data.get("player")], details)
+    elif type == "RematchCreated":
+        add(REMATCH, [], [p for p in everyone if p != actor], {"rematch_id": data.get("game_id")})
 
     came = [seat for seat in metadata.get("turn_came") or () if seat in seated]
     if came:
@@ -137,4 +173,5 @@ def notices(stream_id: str, version: int, type: str, data: Mapping[str, Any],
 
 
 __all__ = ["Notice", "KINDS", "notices", "notices_of", "game_id_of",
-           "TURN", "STARTED", "TIMED_OUT", "ENDED", "SCORED", "JOINED", "LEFT", "CANCELLED"]
+           "TURN", "STARTED", "TIMED_OUT", "ENDED", "SCORED", "JOINED", "LEFT", "CANCELLED",
+           "RESIGNED", "ABANDONED", "REPLACED", "ABORTED", "REMATCH"]

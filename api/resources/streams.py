@@ -8,6 +8,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from domain import session as sessions
+from domain.notices import KINDS as NOTICE_KINDS
 
 from ..auth import BEARER, current_player
 from ..context import service, streams
@@ -51,8 +52,7 @@ class NoticeSchema(ma.Schema):
     the notice's kind and its ``id:`` the event's global position."""
 
     id = ma.fields.String(required=True, metadata={"description": "game_id:version:kind, stable: deduplicate on it"})
-    kind = ma.fields.String(required=True, validate=ma.validate.OneOf(
-        ["turn", "started", "timed-out", "ended", "scored", "joined", "left", "cancelled"]))
+    kind = ma.fields.String(required=True, validate=ma.validate.OneOf(list(NOTICE_KINDS)))
     game_id = ma.fields.String(required=True)
     version = ma.fields.Integer(required=True)
     position = ma.fields.Integer(allow_none=True, required=True)
@@ -186,7 +186,7 @@ class PlayerStream(MethodView):
     @blp.arguments(StreamArgs(), location="query", as_kwargs=True)
     @blp.response(200, _SSE_BODY, content_type=SSE, description=(
         "Server-Sent Events: what concerns you in any of your games, one message per notice, named by its "
-        "kind (turn, started, timed-out, ended, scored, joined, left, cancelled), `id:` the global position "
+        f"kind ({', '.join(NOTICE_KINDS)}), `id:` the global position "
         "of the event it comes from. Resume with Last-Event-ID or ?after=; without either, from now. Each "
         "message's data is a Notice (see components)."))
     @declare(blp, "ticket-invalid", "resume-point-invalid", "too-many-streams", "server-busy", "shutting-down")

@@ -17,7 +17,7 @@ import uuid
 
 from psycopg.rows import dict_row
 
-from domain.notices import KINDS as WEBHOOK_KINDS  # turn, started, timed-out, ended, scored, joined, left, cancelled
+from domain.notices import KINDS as WEBHOOK_KINDS  # turn, started, timed-out, ... rematch
 
 from .errors import Conflict, InvalidRequest, NotFound, ServiceError
 

@@ -111,3 +111,25 @@ def test_an_inbox_wait_without_a_change_answers_304_after_the_wait(players):
     ada.create()
     etag = ada.get("/v1/players/me/inbox").headers["ETag"]
     assert ada.get("/v1/players/me/inbox?wait=1", headers={"If-None-Match": etag}).status_code == 304
+
+
+def test_a_resignation_reaches_the_other_players_stream_with_the_bot_that_plays_the_seat(players, stream_client):
+    ada, bob, cy = players(3)
+    game_id = started_game([ada, bob, cy], options={"players": 3})
+    response = stream_client.get("/v1/players/me/stream", headers=ada.auth, buffered=False)
+    chunks = iter(response.response)
+    next(chunks)  # the retry hint: the stream is open, from now on
+    resigned = bob.post(f"/v1/games/{game_id}/resign")
+    assert resigned.status_code == 200, resigned.json
+    text, found = "", []
+    for chunk in chunks:  # until the resignation came (the stream ends after its lifetime)
+        text += chunk.decode()
+        found = [m for m in parse(text[: text.rfind("\n\n") + 2])[0] if m.event == "resigned"]
+        if found:
+            break
+    response.close()
+    [notice] = found
+    seat = notice.json["data"]["seat"]
+    assert (notice.json["game_id"], notice.json["seats"]) == (game_id, [seat])
+    assert notice.json["data"] == {"seat": seat, "player": bob.id, "bot": resigned.json["bots"][seat]}
+    assert ada.id in notice.json["players"] and bob.id not in notice.json["players"]

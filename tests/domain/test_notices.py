@@ -102,3 +102,62 @@ def test_a_record_gives_its_global_position_and_a_stable_id():
     [notice] = n.notices_of(record)
     assert notice.position == 1234 and notice.id == f"{GAME}:6:started"
     assert notice.to_json()["game_id"] == GAME and notice.kind in n.KINDS
+
+
+def test_a_resignation_tells_the_other_players_which_seat_left_and_which_bot_plays_it():
+    meta = {"actor": ADA, "seat": "p1", "seated": {"p1": ADA, "p2": BOB, "p3": CY}}
+    [notice] = n.notices(STREAM, 20, "SeatResigned", {"seat": "p1", "player": ADA, "bot": "heuristic"}, meta)
+    assert (notice.kind, notice.seats, notice.players) == ("resigned", ("p1",), (BOB, CY))
+    assert notice.data == {"seat": "p1", "player": ADA, "bot": "heuristic"}
+
+
+def test_a_resignation_that_needs_no_bot_says_so():
+    meta = {"actor": ADA, "seated": {"p1": ADA, "p2": BOB}}
+    [notice] = n.notices(STREAM, 20, "SeatResigned", {"seat": "p1", "player": ADA, "bot": None}, meta)
+    assert notice.players == (BOB,) and notice.data["bot"] is None
+
+
+def test_an_abandoned_seat_tells_everyone_its_absent_player_included_which_bot_took_it():
+    meta = {"actor": "system", "seated": {"p1": ADA, "p2": BOB}}
+    data = {"seat": "p2", "player": BOB, "timeouts": 3, "bot": "random"}
+    [notice] = n.notices(STREAM, 33, "SeatAbandoned", data, meta)
+    assert (notice.kind, notice.seats, notice.players) == ("abandoned", ("p2",), (ADA, BOB))
+    assert notice.data == data
+
+
+def test_a_replacement_tells_the_players_the_new_holder_and_the_one_who_left():
+    meta = {"actor": CY, "seat": "p2", "seated": {"p1": ADA, "p2": CY}}
+    data = {"seat": "p2", "player_before": BOB, "player": CY}
+    [notice] = n.notices(STREAM, 40, "SeatReplaced", data, meta)
+    assert (notice.kind, notice.seats, notice.players) == ("replaced", ("p2",), (ADA, BOB, CY))
+    assert notice.data == data
+
+
+def test_a_replacement_of_a_seat_nobody_held_names_nobody_before():
+    meta = {"actor": CY, "seated": {"p1": ADA, "p2": CY}}
+    [notice] = n.notices(STREAM, 40, "SeatReplaced", {"seat": "p2", "player_before": None, "player": CY}, meta)
+    assert notice.players == (ADA, CY) and notice.data["player_before"] is None
+
+
+def test_an_abort_tells_the_others_that_the_game_ends_without_a_result():
+    meta = {"actor": BOB, "seated": {"p1": ADA, "p2": BOB, "p3": CY}}
+    [notice] = n.notices(STREAM, 8, "GameAborted", {"seat": "p2", "player": BOB}, meta)
+    assert (notice.kind, notice.players, notice.data) == ("aborted", (ADA, CY), {"seat": "p2", "player": BOB})
+
+
+def test_a_rematch_tells_the_old_games_other_players_the_new_games_id():
+    meta = {"actor": ADA, "seated": {"p1": ADA, "p2": BOB}}
+    [notice] = n.notices(STREAM, 50, "RematchCreated", {"game_id": "new-game-id"}, meta)
+    assert (notice.kind, notice.game_id, notice.players) == ("rematch", GAME, (BOB,))
+    assert notice.data == {"rematch_id": "new-game-id"}
+
+
+def test_the_lifecycle_events_that_concern_nobody_else_give_no_notices():
+    meta = {"actor": ADA, "seated": {"p1": ADA, "p2": BOB}}
+    assert n.notices(STREAM, 9, "InviteIssued", {"seat": "p2", "code_sha256": "ab"}, meta) == []
+    assert n.notices(STREAM, 9, "ClocksComputed", {"at": "t", "banks": {}, "since": {}}, meta) == []
+
+
+def test_every_seat_life_kind_is_a_kind():
+    assert {"resigned", "abandoned", "replaced", "aborted", "rematch"} <= set(n.KINDS)
+    assert len(set(n.KINDS)) == len(n.KINDS)

@@ -20,7 +20,8 @@ from workers.notify.derive import derive
 
 from .conftest import every_record, started_game
 
-PUBLIC_DATA = {"seat", "player", "new_host", "reason", "players", "outcome", "standings", "to_act"}
+PUBLIC_DATA = {"seat", "player", "new_host", "reason", "players", "outcome", "standings", "to_act",
+               "bot", "timeouts", "player_before", "rematch_id"}
 
 
 def play(game_service, game_id, moves, seed):
@@ -69,10 +70,13 @@ def test_notifications_stay_byte_identical_when_everything_hidden_is_re_randomis
 
 
 def test_what_a_notification_carries_is_in_the_games_public_summary(game_service, store, api):
-    players = [game_service.players.register(f"s{i}")[0] for i in range(2)]
+    players = [game_service.players.register(f"s{i}")[0] for i in range(3)]
     game_id = started_game(game_service, players)
     play(game_service, game_id, 8, seed=3)
-    for notification in derive(feed(store), {str(game_id): "cronberg"}):
+    game_service.resign(game_id, players[1])  # a seat's life is told too
+    notifications = derive(feed(store), {str(game_id): "cronberg"})
+    assert "resigned" in {n.kind for n in notifications}
+    for notification in notifications:
         payload = notification.payload
         assert set(payload["data"]) <= PUBLIC_DATA
         summary = api.get(f"/v1/games/{game_id}").json

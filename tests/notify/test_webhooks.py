@@ -8,6 +8,7 @@ import psycopg
 import pytest
 from standardwebhooks.webhooks import Webhook
 
+from domain.notices import KINDS
 from workers.notify import webhook as hooks
 from workers.notify.runner import Notifier
 
@@ -37,7 +38,7 @@ def deliveries(caller, hook_id, **query):
 def test_a_players_turn_reaches_their_webhook_signed_and_verifiable(callers, game_service, receiver, notifier):
     ada, bob = callers(2)
     hook = register(ada, receiver.url)
-    assert hook["secret"].startswith("whsec_") and hook["enabled"] and len(hook["kinds"]) == 8
+    assert hook["secret"].startswith("whsec_") and hook["enabled"] and sorted(hook["kinds"]) == sorted(KINDS)
     listed = ada.call("GET", "/v1/players/me/webhooks").json["webhooks"]
     assert [h["id"] for h in listed] == [hook["id"]] and "secret" not in listed[0], "the secret is shown once"
     game_id = started_game(game_service, [ada.id, bob.id])
@@ -76,6 +77,20 @@ def test_only_the_kinds_asked_for_are_sent(callers, game_service, receiver, noti
     assert {"joined", "started"} <= {kind for kind, _ in kinds}
     assert {kind for kind, target in kinds if target} == {"started"}
     assert {b["type"] for b in receiver.bodies()} == {"started"}
+
+
+def test_a_resignation_reaches_the_other_players_webhook_with_the_seat_and_its_bot(callers, game_service, receiver,
+                                                                                   notifier):
+    ada, bob, cy = callers(3)
+    hook = register(ada, receiver.url, kinds=["resigned"])
+    game_id = started_game(game_service, [ada.id, bob.id, cy.id])
+    after = game_service.resign(game_id, bob.id)
+    [body] = wait_until(lambda: receiver.bodies(), what="the resignation at Ada's receiver")
+    Webhook(hook["secret"]).verify(receiver.received[0]["body"], receiver.received[0]["headers"])
+    seat = after.seat_of(bob.id)
+    assert body["type"] == "resigned" and body["data"]["game_id"] == str(game_id)
+    assert body["data"]["seat"] == after.seat_of(ada.id) and body["data"]["seats"] == [seat]
+    assert body["data"]["data"] == {"seat": seat, "player": bob.id, "bot": after.life.plays(seat)}
 
 
 def test_a_receiver_that_fails_twice_gets_retries_and_the_log_shows_each_attempt(callers, game_service, receiver,
