@@ -16,6 +16,7 @@ from api.app import create_app
 from api.service.games import GameService
 from eventstore import PostgresEventStore, migrate
 from eventstore.servers import temporary_database
+from tests.support.waiting import wait_until  # noqa: F401 (tests import it from here)
 
 
 @pytest.fixture
@@ -168,15 +169,6 @@ def mailbox(monkeypatch):
     box.close()
 
 
-def wait_until(predicate, timeout: float = 60, what: str = "it", every: float = 0.05):
-    deadline = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"gave up after {timeout}s waiting for {what}")
-        time.sleep(every)
 
 
 def started_game(game_service, players, game="cronberg", options=None):

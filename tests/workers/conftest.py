@@ -10,7 +10,6 @@ import random
 import signal
 import subprocess
 import sys
-import time
 import uuid
 from pathlib import Path
 
@@ -25,6 +24,7 @@ from domain.games.cronberg.rules import CronbergRules
 from workers import jobs
 from workers.runner import make_worker
 from workers.scheduling import RQScheduler
+from tests.support.waiting import wait_until  # noqa: F401 (tests import it from here)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -144,15 +144,6 @@ def run_worker(redis, database_url) -> None:
     make_worker(redis, database_url, in_process=True).work(burst=True, with_scheduler=True, logging_level="WARNING")
 
 
-def wait_until(predicate, timeout: float, what: str, every: float = 0.1):
-    deadline = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"gave up after {timeout}s waiting for {what}")
-        time.sleep(every)
 
 
 def wait_past(moment: dt.datetime, timeout: float = 10) -> None:
