@@ -130,7 +130,6 @@ def serve_command(args) -> int:
     from api.supervisor import claim_data_folder, kill_group, start_worker, stop_on_signals, stop_worker  # noqa: I001
 
     configure_logging()
-    logging.getLogger("pgserver").setLevel(logging.WARNING)
     database_url, redis_url = os.environ.get("DATABASE_URL"), os.environ.get("REDIS_URL")
     if bool(database_url) != bool(redis_url):
         raise SystemExit("set both DATABASE_URL and REDIS_URL, or neither (for the embedded servers)")

@@ -3,7 +3,7 @@ in the same run.
 
     python bench/history.py [--copies 10] [--rounds 3]
 
-Uses the server at DATABASE_URL, or an embedded pgserver when it is unset, and
+Uses the server at DATABASE_URL, or an embedded PostgreSQL when it is unset, and
 a throwaway database on it, filled with ``copies`` copies of every golden game
 (all five games, stored as the release before rules versions stored them: old
 event shapes that must be upcast, finished games with their read models).

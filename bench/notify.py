@@ -3,7 +3,7 @@ measured in the same run.
 
     python bench/notify.py [--events 100000] [--commands 200]
 
-Uses the server at DATABASE_URL, or an embedded pgserver when it is unset, and
+Uses the server at DATABASE_URL, or an embedded PostgreSQL when it is unset, and
 throwaway databases on it. Measures:
 
 - the subscription's rate over a backlog of ``--events`` events (games played

