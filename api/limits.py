@@ -1,5 +1,12 @@
-"""Fixed-window request limits, counted in Redis so that every API process
-shares them.
+"""Request limits, counted in Redis so that every API process shares them.
+
+A sliding-window counter: the count of the current minute plus the previous
+minute's, weighted by how much of it the last sixty seconds still cover. A
+fixed window would let a client send twice its limit across a minute's
+boundary; this one never lets more than the limit through in any sixty
+seconds, give or take the weighting. Refused requests are not counted, so a
+client that keeps knocking is let in again once its rate falls, and its
+Retry-After is exact: the wait until one more request fits.
 
 A request with a valid token counts against that token only; any other
 request (no token, or an unknown or revoked one) against its client
@@ -17,6 +24,7 @@ client can write that header.
 from __future__ import annotations
 
 import logging
+import math
 import time
 
 from flask import g
@@ -40,28 +48,57 @@ def _subject(request) -> str:
     return f"addr:{request.remote_addr}"
 
 
+# Checked and counted in one step, so that two API processes cannot both
+# let in the request that fills the window.
+ADMIT = """
+local current = tonumber(redis.call('GET', KEYS[1]) or '0')
+local previous = tonumber(redis.call('GET', KEYS[2]) or '0')
+if previous * (1 - tonumber(ARGV[2])) + current + 1 > tonumber(ARGV[1]) then
+  return {0, previous, current}
+end
+redis.call('INCR', KEYS[1])
+redis.call('EXPIRE', KEYS[1], tonumber(ARGV[3]))
+return {1, previous, current + 1}
+"""
+
+
+def seconds_until_admitted(limit: int, previous: int, current: int, elapsed: float, window: int = WINDOW) -> int:
+    """How long a refused client waits until one more request fits, in whole
+    seconds (at least 1): later in this window if the previous one's weight
+    fading is enough, else into the next, where this window's count fades."""
+    if current + 1 <= limit and previous > 0:
+        fraction = 1 - (limit - 1 - current) / previous
+        wait = (fraction - elapsed) * window
+    else:
+        fraction = max(0.0, 1 - (limit - 1) / current) if current else 0.0
+        wait = (1 - elapsed + fraction) * window
+    return max(1, math.ceil(wait))
+
+
 class RateLimiter:
-    def __init__(self, redis, per_minute: int):
+    def __init__(self, redis, per_minute: int, clock=time.time):
         self.redis = redis
         self.per_minute = per_minute
+        self.clock = clock
+        self.admit = redis.register_script(ADMIT) if redis is not None else None
 
     def check(self, request):
         """None when the request may pass; a 429 problem response otherwise."""
         if self.redis is None or self.per_minute <= 0 or request.path in UNLIMITED:
             return None
-        window = int(time.time()) // WINDOW
-        key = f"boardlog:rate:{_subject(request)}:{window}"
+        now = self.clock()
+        window, elapsed = divmod(now, WINDOW)
+        subject = f"boardlog:rate:{_subject(request)}"
         try:
-            pipe = self.redis.pipeline()
-            pipe.incr(key)
-            pipe.expire(key, WINDOW * 2)
-            count = pipe.execute()[0]
+            admitted, previous, current = self.admit(
+                keys=[f"{subject}:{int(window)}", f"{subject}:{int(window) - 1}"],
+                args=[self.per_minute, elapsed / WINDOW, WINDOW * 2])
         except Exception:  # a Redis outage must not take the API down with it
             log.warning("rate limiting skipped: Redis unreachable")
             return None
-        if count <= self.per_minute:
+        if admitted:
             return None
-        retry_after = WINDOW - int(time.time()) % WINDOW
+        retry_after = seconds_until_admitted(self.per_minute, previous, current, elapsed / WINDOW)
         return problem(
             429,
             f"more than {self.per_minute} requests in a minute; try again in {retry_after} s",

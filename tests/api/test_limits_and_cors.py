@@ -1,6 +1,8 @@
 import pytest
+from flask import request
 
 from api.app import create_app
+from api.limits import RateLimiter, seconds_until_admitted
 
 
 @pytest.fixture
@@ -14,7 +16,27 @@ def test_a_client_over_its_rate_limit_gets_a_429_with_retry_after(limited):
     assert codes[:5] == [200] * 5 and codes[5:] == [429, 429]
     response = client.get("/v1/rules")
     assert response.mimetype == "application/problem+json"
-    assert 1 <= int(response.headers["Retry-After"]) <= 60
+    assert 1 <= int(response.headers["Retry-After"]) <= 120
+
+
+def test_a_burst_across_a_minutes_boundary_is_still_limited(app, redis):
+    now = [600.0 - 0.5]  # half a second before a minute's boundary
+    limiter = RateLimiter(redis, 5, clock=lambda: now[0])
+    with app.test_request_context("/v1/rules"):
+        assert [limiter.check(request) for _ in range(5)] == [None] * 5
+        now[0] = 600.5  # the first second of the next minute: the previous one still weighs almost fully
+        refused = limiter.check(request)
+    assert refused is not None and refused.status_code == 429
+    assert refused.headers["Retry-After"] == "12"  # until a fifth of the previous minute has faded
+
+
+def test_a_refused_client_is_told_the_exact_wait_until_one_more_request_fits():
+    # within the window: the previous minute's weight must fade from 4 to 3 of 4
+    assert seconds_until_admitted(5, previous=4, current=1, elapsed=0.0) == 15
+    # the window is full: into the next, until four fifths of this one have faded
+    assert seconds_until_admitted(5, previous=0, current=5, elapsed=0.5) == 30 + 12
+    # never less than a second
+    assert seconds_until_admitted(5, previous=0, current=5, elapsed=0.9999, window=60) >= 1
 
 
 def _register(client, name, address="10.0.0.9"):
