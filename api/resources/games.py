@@ -57,6 +57,9 @@ class GameSummarySchema(ma.Schema):
     host = ma.fields.UUID(required=True)
     options = ma.fields.Dict(required=True)
     version = ma.fields.Integer(required=True, metadata={"description": "how many events the game has; the ETag of its views"})
+    rules_version = ma.fields.Integer(
+        required=True, metadata={"description": "the version of the game's rules it is played under, for ever "
+                                                "(GET /v1/rules lists each game's versions)"})
     seats = ma.fields.List(ma.fields.Nested(SeatSchema), required=True,
                            metadata={"description": "the taken seats, each with the player who holds it"})
     free_seats = ma.fields.List(ma.fields.String(), required=True,

@@ -66,10 +66,10 @@ def player_name(conn, player_id) -> str | None:
 
 def insert_game(conn, game_id: uuid.UUID, session: Session, seed: bytes) -> None:
     conn.execute(
-        """insert into games (id, game, status, host, options, version, visibility)
-           values (%s, %s, %s, %s, %s, %s, %s)""",
+        """insert into games (id, game, status, host, options, version, visibility, rules_version)
+           values (%s, %s, %s, %s, %s, %s, %s, %s)""",
         (game_id, session.game, session.status, session.host, Jsonb(dict(session.options)), session.version,
-         session.options.get("visibility", "public")),
+         session.options.get("visibility", "public"), session.rules_version),
     )
     conn.execute("insert into game_secrets (game_id, seed) values (%s, %s)", (game_id, seed))
 
@@ -110,7 +110,7 @@ def seed_of(conn, game_id) -> bytes | None:
 
 _SUMMARY = """
     select g.id, g.game, g.status, g.host, g.options, g.version, g.to_act, g.deadline, g.outcome,
-           g.created_at, g.updated_at, g.bots, g.visibility, g.rematch,
+           g.created_at, g.updated_at, g.bots, g.visibility, g.rematch, g.rules_version,
            coalesce((select json_agg(json_build_object('seat', s.seat, 'player', s.player_id, 'name', p.name)
                                      order by s.seat)
                      from game_seats s join players p on p.id = s.player_id

@@ -11,7 +11,9 @@ import json
 import random
 import types
 import uuid
+from pathlib import Path
 
+import psycopg
 import pytest
 
 from api import history_check, offline_audit
@@ -92,6 +94,7 @@ def test_golden_games_stored_by_the_earlier_release_are_viewed_and_audited_onlin
     for game_id in stored.golden:
         view = history.client.get(f"/v1/games/{game_id}/view").json
         assert view["status"] == "finished" and view["rules_version"] == 1
+        assert history.client.get(f"/v1/games/{game_id}").json["rules_version"] == 1, "the summary says so too"
         audit = history.client.get(f"/v1/games/{game_id}/audit").json
         assert audit["chain"]["ok"] and audit["rerun"]["ok"], audit["rerun"]["problems"]
 
@@ -170,6 +173,19 @@ def test_the_catalogue_names_every_rules_version_and_a_new_game_gets_the_newest(
     host = Player(history.client, "newest")
     game_id = host.create("court-of-miracles", {"players": 2})
     assert host.view(game_id).json["rules_version"] == 2
+    assert host.get(f"/v1/games/{game_id}").json["rules_version"] == 2
+
+
+def test_games_stored_before_summaries_showed_rules_versions_take_theirs_from_their_first_event(history):
+    old = store_game(history.service, _old_shape_lobby("court-of-miracles", {"players": 2, "first_player": 0,
+                                                                           "turn_seconds": None}, ["p1", "p2"]))
+    new = Player(history.client, "backfilled").create("court-of-miracles", {"players": 2})
+    backfill = (Path(__file__).parents[2] / "eventstore" / "migrations" / "0075_rules_version_in_summary.sql").read_text()
+    with psycopg.connect(history.url, autocommit=True) as conn:
+        conn.execute("update games set rules_version = 0 where id in (%s, %s)", (old, new))
+        conn.execute(backfill.split(";")[1])  # the migration's update, as it ran on games stored before it
+        found = dict(conn.execute("select id::text, rules_version from games where id in (%s, %s)", (old, new)))
+    assert found == {str(old): 1, str(new): 2}
 
 
 def _newer_release_lobby(service, version=9) -> uuid.UUID:
