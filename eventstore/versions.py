@@ -15,8 +15,9 @@ import time
 
 
 class RecentVersions:
-    def __init__(self, max_age: float = 1.0, capacity: int = 100_000):
+    def __init__(self, max_age: float = 1.0, capacity: int = 100_000, clock=time.monotonic):
         self.max_age = max_age
+        self.clock = clock
         self.capacity = capacity
         self._lock = threading.Lock()
         self._versions: dict[str, tuple[int, float]] = {}
@@ -24,7 +25,7 @@ class RecentVersions:
 
     def get(self, stream_id: str, max_age: float | None = None) -> int | None:
         entry = self._versions.get(stream_id)
-        if entry is None or time.monotonic() - entry[1] > (self.max_age if max_age is None else max_age):
+        if entry is None or self.clock() - entry[1] > (self.max_age if max_age is None else max_age):
             return None
         return entry[0]
 
@@ -50,4 +51,4 @@ class RecentVersions:
         if len(self._versions) >= self.capacity:
             self._versions.clear()
         known = self._versions.get(stream_id)
-        self._versions[stream_id] = (max(version, known[0]) if known else version, time.monotonic())
+        self._versions[stream_id] = (max(version, known[0]) if known else version, self.clock())
