@@ -53,7 +53,7 @@ REGISTRY: dict[str, ProblemType] = {p.slug: p for p in (
     ProblemType("illegal-command", 422, "Illegal command", "The rules refuse this command now; the detail says why. GET legal-commands lists those you may send."),
     ProblemType("lobby-refused", 422, "Lobby action refused", "The game's status or seats forbid this lobby action (seat taken, not the host, seats empty, game started)."),
     ProblemType("not-seated", 422, "Not seated", "You hold no seat (or not that seat) in this game."),
-    ProblemType("idempotency-key-reused", 422, "Idempotency-Key reused", "This Idempotency-Key was already used in this game with another request body; keys are scoped to (player, game)."),
+    ProblemType("idempotency-key-reused", 422, "Idempotency-Key reused", "This Idempotency-Key was already used in this game with another request (another endpoint or body); keys are scoped to (player, game)."),
     ProblemType("token-not-found", 404, "Token not found", "You hold no live token with this id: it is someone else's, unknown, or revoked already."),
     ProblemType("too-many-tokens", 409, "Too many tokens", "You hold the most live tokens a player may; revoke one first (DELETE /v1/players/me/tokens/{id})."),
     ProblemType("not-permitted", 403, "Not permitted", "The game does not let you do this: only a seated player may resign, only the host may invite or rematch."),

@@ -89,7 +89,12 @@ class GameListSchema(ma.Schema):
 
 def summary(game_id) -> dict:
     with service().pool.connection() as conn:
-        row = readmodels.game_summary(conn, game_id)
+        return summary_on(conn, game_id)
+
+
+def summary_on(conn, game_id) -> dict:
+    """The summary as ``conn`` sees it (in a transaction: with what it wrote)."""
+    row = readmodels.game_summary(conn, game_id)
     if row is None:
         raise NotFound(f"no game {game_id}")
     return _shaped(row)

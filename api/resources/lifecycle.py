@@ -4,7 +4,7 @@ lobby's seats, or a replacement for a seat a bot plays) and rematches."""
 from __future__ import annotations
 
 import marshmallow as ma
-from flask import url_for
+from flask import jsonify, url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
@@ -12,7 +12,8 @@ from ..auth import BEARER, current_player
 from ..context import service
 from ..contract import declare
 from ..service.games import parse_game_id
-from .games import GameSummarySchema, summary
+from .games import GameSummarySchema, summary_on
+from .play import IDEMPOTENCY_KEY, idempotency_key
 
 blp = Blueprint("lifecycle", __name__, url_prefix="/v1/games",
                 description="Resign, abort, invite a player or a replacement, ask for a rematch")
@@ -36,67 +37,84 @@ class RedeemSchema(ma.Schema):
                             metadata={"description": "an invite code from the game's host"})
 
 
+def _summary_json(conn, game_id) -> dict:
+    """The summary as answered, JSON-ready: what an Idempotency-Key stores."""
+    return GameSummarySchema().dump(summary_on(conn, game_id))
+
+
+def _answer(body: dict, status: int, headers: dict | None = None):
+    """``body`` is already shaped by its schema (the first answer and its
+    replays alike), so it goes out as it is."""
+    return jsonify(body), status, headers or {}
+
+
+def _once(operation_id: str):
+    """The operation's documentation: an optional Idempotency-Key, as for commands."""
+    return blp.doc(security=BEARER, operationId=operation_id, parameters=[IDEMPOTENCY_KEY])
+
+
 @blp.route("/<game_id>/resign")
 class Resign(MethodView):
-    @blp.doc(security=BEARER, operationId="resignSeat")
+    @_once("resignSeat")
     @blp.response(200, GameSummarySchema)
-    @declare(blp, "not-permitted", "wrong-status")
+    @declare(blp, "not-permitted", "wrong-status", "idempotency-key-reused")
     def post(self, game_id):
         """Resign your seat. What follows is the game's to say (its rules'
         docstring): the other side wins a two-sided game; in a multiplayer game
         you rank last and a bot plays your turns."""
         gid = parse_game_id(game_id)
-        service().resign(gid, current_player())
-        return summary(gid)
+        return _answer(service().resign_once(gid, current_player(), idempotency_key(), _summary_json), 200)
 
 
 @blp.route("/<game_id>/abort")
 class Abort(MethodView):
-    @blp.doc(security=BEARER, operationId="abortGame")
+    @_once("abortGame")
     @blp.response(200, GameSummarySchema)
-    @declare(blp, "not-permitted", "wrong-status")
+    @declare(blp, "not-permitted", "wrong-status", "idempotency-key-reused")
     def post(self, game_id):
         """End a running game with no result, before every seat has acted once."""
         gid = parse_game_id(game_id)
-        service().abort(gid, current_player())
-        return summary(gid)
+        return _answer(service().abort_once(gid, current_player(), idempotency_key(), _summary_json), 200)
 
 
 @blp.route("/<game_id>/invites")
 class Invites(MethodView):
-    @blp.doc(security=BEARER, operationId="createInvite")
+    @_once("createInvite")
     @blp.arguments(InviteRequestSchema)
     @blp.response(201, InviteSchema)
-    @declare(blp, "not-permitted", "wrong-status", "invite-spent", "lobby-refused")
+    @declare(blp, "not-permitted", "wrong-status", "invite-spent", "lobby-refused", "idempotency-key-reused")
     def post(self, body, game_id):
         """A single-use invite code (host only): to a seat of the lobby (the
         only way into a private game), or to take over a seat a bot plays."""
         gid = parse_game_id(game_id)
-        _, code = service().invite(gid, current_player(), body["seat"])
-        return {"game_id": gid, "seat": body["seat"], "code": code}, 201
+        answer = service().invite_once(gid, current_player(), body["seat"], idempotency_key())
+        return _answer(InviteSchema().dump(answer), 201)
 
 
 @blp.route("/<game_id>/invites/redeem")
 class Redeem(MethodView):
-    @blp.doc(security=BEARER, operationId="redeemInvite")
+    @_once("redeemInvite")
     @blp.arguments(RedeemSchema)
     @blp.response(200, GameSummarySchema)
-    @declare(blp, "invite-invalid", "invite-spent", "wrong-status", "lobby-refused")
+    @declare(blp, "invite-invalid", "invite-spent", "wrong-status", "lobby-refused", "idempotency-key-reused")
     def post(self, body, game_id):
         """Take the seat an invite code opens: a lobby seat, or a seat a bot
         plays (you then see everything that seat has seen)."""
         gid = parse_game_id(game_id)
-        service().redeem(gid, current_player(), body["code"])
-        return summary(gid)
+        answer = service().redeem_once(gid, current_player(), body["code"], idempotency_key(), _summary_json)
+        return _answer(answer, 200)
 
 
 @blp.route("/<game_id>/rematch")
 class Rematch(MethodView):
-    @blp.doc(security=BEARER, operationId="createRematch")
+    @_once("createRematch")
     @blp.response(201, GameSummarySchema)
-    @declare(blp, "not-permitted", "wrong-status")
+    @declare(blp, "not-permitted", "wrong-status", "idempotency-key-reused")
     def post(self, game_id):
         """A new game with the same seats, options and bots and a new seed;
-        you host it at your seat, every other seat is kept for its player."""
-        new_id = service().rematch(parse_game_id(game_id), current_player())
-        return summary(new_id), 201, {"Location": url_for("games.Game", game_id=new_id)}
+        you host it at your seat, every other seat is kept for its player.
+        A game has one rematch: asking again (you or another player) is a
+        409 naming it; a repeat with the first request's Idempotency-Key
+        answers the same new game."""
+        answer = service().rematch_once(parse_game_id(game_id), current_player(), idempotency_key(), _summary_json)
+        return _answer(answer, 201, {"Location": url_for("games.Game", game_id=answer["id"])})

@@ -135,7 +135,16 @@ def _command_body():
         raise BadRequest("the body is not valid JSON: send the command as a JSON object") from None
 
 
-def _idempotency_key() -> str | None:
+# The header as every operation that takes it documents it (commands and the lifecycle POSTs).
+IDEMPOTENCY_KEY = {
+    "in": "header", "name": "Idempotency-Key",
+    "schema": {"type": "string", "minLength": 1, "maxLength": 200, "pattern": "^[ -~]+$"},
+    "description": "repeat a request safely: the same key and body give the same answer and act once",
+}
+
+
+def idempotency_key() -> str | None:
+    """The request's Idempotency-Key (api/service/idempotency.py), or None."""
     key = request.headers.get("Idempotency-Key")
     if key is not None and not (1 <= len(key) <= 200 and key.isprintable() and key.isascii()):
         raise InvalidRequest("Idempotency-Key must be 1 to 200 printable ASCII characters, such as a UUID")
@@ -168,8 +177,7 @@ class Commands(MethodView):
         security=BEARER,
         operationId="sendCommand",
         parameters=[
-            {"in": "header", "name": "Idempotency-Key", "schema": {"type": "string", "minLength": 1, "maxLength": 200, "pattern": "^[ -~]+$"},
-             "description": "repeat a request safely: the same key and body give the same answer and act once"},
+            IDEMPOTENCY_KEY,
             {"in": "header", "name": "If-Match", "schema": {"type": "string"},
              "description": "act only if the game is still at this version (412 otherwise)"},
         ],
@@ -185,7 +193,7 @@ class Commands(MethodView):
         gid = parse_game_id(game_id)
         player = current_player()
         body = _command_body()
-        key = _idempotency_key()
+        key = idempotency_key()
         messages = game_schemas.validate_command(service().game_of(gid), body)
         if messages:
             if game_schemas.UNKNOWN_TYPE in messages:

@@ -7,7 +7,6 @@ touches the event store or the read models on its own.
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import logging
 import pickle
 import secrets
@@ -19,7 +18,7 @@ from typing import Any, Callable, Mapping
 from domain import games as registry
 from domain import engine
 from domain import session as sessions
-from domain.engine import DecodeError, Event, IllegalCommand, rng_for
+from domain.engine import DecodeError, Event, rng_for
 from domain.lifecycle import decide as lifecycle
 from domain.session import SYSTEM, Session
 from eventstore import WrongExpectedVersion
@@ -27,10 +26,11 @@ from eventstore import WrongExpectedVersion
 from . import readmodels
 from . import decisions
 from .decisions import Decision, Scheduler
+from .idempotency import Idempotent
 from .lifecycle import LifecycleCommands, access_refusals
 from .players import Players
-from .errors import (Conflict, DamagedHistory, Forbidden, IdempotencyMismatch, InvalidRequest, NotFound,
-                     PreconditionFailed, ServiceError, UnreadableHistory)
+from .errors import (Conflict, DamagedHistory, Forbidden, InvalidRequest, NotFound, PreconditionFailed,
+                     UnreadableHistory)
 
 log = logging.getLogger("boardlog.service")
 
@@ -63,7 +63,7 @@ def _rests_at(records, version: int) -> bool:
     return version == len(records) or records[version].metadata.get("decided_at", version) == version
 
 
-class GameService(LifecycleCommands):
+class GameService(LifecycleCommands, Idempotent):
     def __init__(self, store, scheduler: Scheduler | None = None, cache_size: int = 1024, snapshot_every: int = 200):
         self.store = store
         self.pool = store.pool
@@ -318,14 +318,23 @@ class GameService(LifecycleCommands):
         return game_id
 
     def _insert_game(self, game_id, rules, events, seed: bytes, player: str, command: dict) -> None:
+        with self.pool.connection() as conn, conn.transaction():
+            session = self._insert_game_on(conn, game_id, rules, events, seed, player, command)
+        self._inserted(game_id, player, seed, session)
+
+    def _insert_game_on(self, conn, game_id, rules, events, seed: bytes, player: str, command: dict) -> Session:
+        """A new game's rows and first events, in the caller's transaction;
+        once it commits, the caller calls ``_inserted``."""
         session = sessions.replay(rules, events)
         meta = decisions.metadata(player, None, command, 0)
         metadata = decisions.with_notice_facts(events, [meta] * len(events), session, (), ())
         new_events = [decisions.new_event(e, m) for e, m in zip(events, metadata)]
-        with self.pool.connection() as conn, conn.transaction():
-            readmodels.insert_game(conn, game_id, session, seed)
-            self.store.append(stream_of(game_id), new_events, 0, conn=conn, announce_later=True)
-            readmodels.project(conn, game_id, session, events, frozenset(), None)
+        readmodels.insert_game(conn, game_id, session, seed)
+        self.store.append(stream_of(game_id), new_events, 0, conn=conn, announce_later=True)
+        readmodels.project(conn, game_id, session, events, frozenset(), None)
+        return session
+
+    def _inserted(self, game_id, player: str, seed: bytes, session: Session) -> None:
         self.store.announce(stream_of(game_id), session.version)
         self.store.announce(player_channel(player), session.version)
         self._keep_seed(game_id, seed)
@@ -369,17 +378,8 @@ class GameService(LifecycleCommands):
     ) -> dict:
         """A player's command. ``respond`` shapes the answer; with an
         idempotency key, that answer is stored with the events and given again
-        for a repeat of the same request."""
-        # A key is scoped to (player, game): the same key in another game is
-        # another request. The game stays in the hash for keys remembered
-        # before that scope (readmodels.UNSCOPED).
-        request_sha256 = hashlib.sha256(decisions.canonical([str(game_id), command_json]).encode()).hexdigest()
-        if idempotency_key is not None:
-            earlier = self._earlier_response(player, game_id, idempotency_key, request_sha256)
-            if earlier is not None:
-                return earlier
+        for a repeat of the same request (api/service/idempotency.py)."""
         seed = self.seed(game_id)
-        answer: dict = {}
 
         def decide(rules, session):
             seat = session.seat_of(player)
@@ -393,38 +393,13 @@ class GameService(LifecycleCommands):
             events = sessions.play(rules, session, seat, command, rng_for(seed, session.version), seed)
             return decisions.by(player, seat, command.to_json(), session, events)
 
-        def remember(conn, session, events):
-            seat = session.seat_of(player) or ""
-            answer.update(respond(session, events, seat) if respond else {"version": session.version})
-            if idempotency_key is not None:
-                readmodels.remember_response(conn, player, game_id, idempotency_key, request_sha256, 200, answer)
+        def answer(conn, session, events):
+            return respond(session, events, session.seat_of(player) or "") if respond else {"version": session.version}
 
-        try:
-            self.execute(game_id, decide, if_match, remember)
-        except Exception as error:
-            # A repeat that raced its original (looked for the key before the
-            # original committed) fails on the moved game, or on the key's
-            # uniqueness: it gets the original's answer, not that failure.
-            if idempotency_key is not None and (
-                decisions.is_unique_violation(error) or isinstance(error, (ServiceError, IllegalCommand))
-            ):
-                earlier = self._earlier_response(player, game_id, idempotency_key, request_sha256)
-                if earlier is not None:
-                    return earlier
-            raise
-        return answer
-
-    def _earlier_response(self, player: str, game_id, key: str, request_sha256: str) -> dict | None:
-        with self.pool.connection() as conn:
-            row = readmodels.idempotent_response(conn, player, game_id, key)
-        if row is None:
-            return None
-        if row["request_sha256"] != request_sha256:
-            raise IdempotencyMismatch(
-                "this Idempotency-Key was already used by you in this game with another request body: a key is "
-                "scoped to (player, game), so use a new key for each new command in this game"
-            )
-        return row["response"]
+        # The command's JSON alone is what is hashed (with the game), as it
+        # was before other requests took keys, so remembered keys still answer.
+        return self.once(player, game_id, idempotency_key, command_json,
+                         lambda in_transaction: self.execute(game_id, decide, if_match, in_transaction), answer)
 
     def fire_deadline(self, game_id: uuid.UUID, version: int) -> bool:
         """Time out every seat whose deadline passed, if the game is still

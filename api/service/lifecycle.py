@@ -27,6 +27,7 @@ from domain.session import SYSTEM, Session
 from ..environment import env_number
 from . import decisions
 from .decisions import Decision
+from .idempotency import endpoint_request
 from .errors import (
     InvalidRequest,
     InviteInvalid,
@@ -36,6 +37,10 @@ from .errors import (
     SeatPlayedByBot,
     WrongStatus,
 )
+
+def new_invite_code() -> str:
+    return "inv_" + secrets.token_urlsafe(18)
+
 
 def bot_delay_seconds() -> float:
     """How long a bot waits before it moves (BOARDLOG_BOT_DELAY, seconds)."""
@@ -78,11 +83,11 @@ def _lifecycle_decision(actor, seat, command, session, events) -> Decision:
 
 
 class LifecycleCommands:
-    """Mixed into GameService (which provides execute, load, seed, store, pool, scheduler)."""
+    """Mixed into GameService (which provides execute, load, seed, store, pool, scheduler, once)."""
 
     # Leaving a running game
 
-    def resign(self, game_id: uuid.UUID, player: str) -> Session:
+    def resign(self, game_id: uuid.UUID, player: str, in_transaction=None) -> Session:
         seed = self.seed(game_id)
 
         def decide(rules, session):
@@ -90,16 +95,16 @@ class LifecycleCommands:
                 events = lifecycle.resign(rules, session, player, seed)
             return _lifecycle_decision(player, session.seat_of(player), {"type": "ResignSeat"}, session, events)
 
-        return self.execute(game_id, decide)[0]
+        return self.execute(game_id, decide, in_transaction=in_transaction)[0]
 
-    def abort(self, game_id: uuid.UUID, player: str) -> Session:
+    def abort(self, game_id: uuid.UUID, player: str, in_transaction=None) -> Session:
         def decide(rules, session):
             acted, _ = lifecycle.history(self.seat_history(game_id))
             with refusals():
                 events = lifecycle.abort(session, player, acted)
             return _lifecycle_decision(player, session.seat_of(player), {"type": "AbortGame"}, session, events)
 
-        return self.execute(game_id, decide)[0]
+        return self.execute(game_id, decide, in_transaction=in_transaction)[0]
 
     def seat_history(self, game_id: uuid.UUID):
         """(seat, timed out, replaced) of each decision of a seat, in log order."""
@@ -117,9 +122,11 @@ class LifecycleCommands:
 
     # Invites and replacements
 
-    def invite(self, game_id: uuid.UUID, player: str, seat: str | None) -> tuple[Session, str]:
-        """A new single-use code; only its sha256 is kept, so it is shown once."""
-        code = "inv_" + secrets.token_urlsafe(18)
+    def invite(self, game_id: uuid.UUID, player: str, seat: str | None, in_transaction=None,
+               code: str | None = None) -> tuple[Session, str]:
+        """A new single-use code; only its sha256 is kept in the game, so it
+        is shown once (and again only to a repeat of an Idempotency-Key)."""
+        code = code or new_invite_code()
 
         def decide(rules, session):
             with refusals():
@@ -127,40 +134,83 @@ class LifecycleCommands:
             return _lifecycle_decision(player, session.seat_of(player), {"type": "IssueInvite", "seat": seat},
                                        session, events)
 
-        return self.execute(game_id, decide)[0], code
+        return self.execute(game_id, decide, in_transaction=in_transaction)[0], code
 
-    def redeem(self, game_id: uuid.UUID, player: str, code: str) -> Session:
+    def redeem(self, game_id: uuid.UUID, player: str, code: str, in_transaction=None) -> Session:
         def decide(rules, session):
             with refusals():
                 events = lifecycle.redeem(session, player, code)
             seat = next((e.seat for e in events if hasattr(e, "seat")), None)
             return _lifecycle_decision(player, seat, {"type": "RedeemInvite"}, session, events)
 
-        return self.execute(game_id, decide)[0]
+        return self.execute(game_id, decide, in_transaction=in_transaction)[0]
 
     # Rematch
 
-    def rematch(self, game_id: uuid.UUID, player: str) -> uuid.UUID:
-        """A new game like this one (new seed), its link appended to this one."""
-        _, old = self.load(game_id)
-        rules = self.rules_of(old.game)  # a rematch is played under the rules installed now
+    def rematch(self, game_id: uuid.UUID, player: str, in_transaction=None) -> uuid.UUID:
+        """A new game like this one (new seed), its link appended to this one.
+
+        One rematch per game: once the link is there, a second request (by
+        any player, with no Idempotency-Key or another one) is a 409
+        ``wrong-status`` naming the rematch there is; it creates nothing.
+        The new game is created in the transaction that appends the link,
+        so two requests that race cannot make two games either: the second
+        append conflicts, its new game is rolled back with it, and it is
+        decided again on the game that now has its rematch (that 409).
+        ``in_transaction(conn, new_id)`` runs in that transaction too."""
         seed = secrets.token_bytes(32)
         new_id = uuid.uuid4()
-        with refusals():
-            events = lifecycle.rematch(rules, old, player, str(game_id), seed)
-        link = [RematchCreated(str(new_id))]
+        made: dict = {}
 
         def decide(rules, session):
+            rules = self.rules_of(session.game)  # a rematch is played under the rules installed now
             with refusals():
-                lifecycle.rematch(rules, session, player, str(game_id), seed)  # still allowed now
-            return _lifecycle_decision(player, session.seat_of(player), {"type": "CreateRematch"}, session, link)
+                made["rules"], made["events"] = rules, lifecycle.rematch(rules, session, player, str(game_id), seed)
+            return _lifecycle_decision(player, session.seat_of(player), {"type": "CreateRematch"}, session,
+                                       [RematchCreated(str(new_id))])
 
-        # The new game first, so that the link never names a game that does
-        # not exist; should the link fail (another rematch raced this one),
-        # the new game stays a lobby that no finished game points to.
-        self._insert_game(new_id, rules, events, seed, player, {"type": "CreateRematch", "of": str(game_id)})
-        self.execute(game_id, decide)
+        def create(conn, after, events):
+            made["session"] = self._insert_game_on(conn, new_id, made["rules"], made["events"], seed, player,
+                                                   {"type": "CreateRematch", "of": str(game_id)})
+            if in_transaction is not None:
+                in_transaction(conn, new_id)
+
+        self.execute(game_id, decide, in_transaction=create)
+        self._inserted(new_id, player, seed, made["session"])
         return new_id
+
+    # The answers of the lifecycle POSTs, once per Idempotency-Key
+    # (api/service/idempotency.py). ``shape(conn, game_id)`` is the game's
+    # summary as the API answers it, read in the transaction of the events.
+
+    def resign_once(self, game_id: uuid.UUID, player: str, key: str | None, shape) -> dict:
+        return self.once(player, game_id, key, endpoint_request("resign"),
+                         lambda in_transaction: self.resign(game_id, player, in_transaction),
+                         lambda conn, *_: shape(conn, game_id))
+
+    def abort_once(self, game_id: uuid.UUID, player: str, key: str | None, shape) -> dict:
+        return self.once(player, game_id, key, endpoint_request("abort"),
+                         lambda in_transaction: self.abort(game_id, player, in_transaction),
+                         lambda conn, *_: shape(conn, game_id))
+
+    def invite_once(self, game_id: uuid.UUID, player: str, seat: str | None, key: str | None) -> dict:
+        """With a key, the answer (code included) is kept with the key for
+        a repeat, until the sweeper forgets keys (BOARDLOG_IDEMPOTENCY_DAYS)."""
+        code = new_invite_code()
+        return self.once(player, game_id, key, endpoint_request("invites", {"seat": seat}),
+                         lambda in_transaction: self.invite(game_id, player, seat, in_transaction, code),
+                         lambda conn, *_: {"game_id": str(game_id), "seat": seat, "code": code}, status=201)
+
+    def redeem_once(self, game_id: uuid.UUID, player: str, code: str, key: str | None, shape) -> dict:
+        return self.once(player, game_id, key, endpoint_request("invites/redeem", {"code": code}),
+                         lambda in_transaction: self.redeem(game_id, player, code, in_transaction),
+                         lambda conn, *_: shape(conn, game_id))
+
+    def rematch_once(self, game_id: uuid.UUID, player: str, key: str | None, shape) -> dict:
+        """The new game's summary: a repeat of the key answers the same game."""
+        return self.once(player, game_id, key, endpoint_request("rematch"),
+                         lambda in_transaction: self.rematch(game_id, player, in_transaction),
+                         lambda conn, new_id: shape(conn, new_id), status=201)
 
     # Bots
 

@@ -122,6 +122,29 @@ def started_game(players: list[Player], game="cronberg", options=None) -> str:
     return game_id
 
 
+def race(monkeypatch, service, stale, key_looked_up_early: bool = False) -> dict:
+    """Make the next request race one that committed since ``stale`` was
+    loaded: it decides first on ``stale``; with ``key_looked_up_early``, it
+    also looked for its Idempotency-Key before the other committed (finds
+    nothing the first time). The counts of loads and look-ups, to check
+    that the race happened."""
+    real_load, real_earlier = service.load, service._earlier_response
+    calls = {"load": 0, "earlier": 0}
+
+    def load(gid):
+        calls["load"] += 1
+        return stale if calls["load"] == 1 else real_load(gid)
+
+    def earlier(*args):
+        calls["earlier"] += 1
+        return None if calls["earlier"] == 1 else real_earlier(*args)
+
+    monkeypatch.setattr(service, "load", load)
+    if key_looked_up_early:
+        monkeypatch.setattr(service, "_earlier_response", earlier)
+    return calls
+
+
 def play_until_over(players: list[Player], game_id: str, rng: random.Random, max_steps: int = 5000) -> None:
     """Every player polls, and whoever is to act picks a legal command."""
     for _ in range(max_steps):

@@ -1,7 +1,7 @@
 import random
 import uuid
 
-from tests.api.conftest import started_game
+from tests.api.conftest import race, started_game
 
 
 def _turn(players, game_id):
@@ -173,8 +173,8 @@ def test_a_key_reused_in_the_same_game_with_another_body_says_keys_are_scoped_to
     assert response.status_code == 422
     assert response.json["type"] == "https://boardlog.dev/problems/idempotency-key-reused"
     assert response.json["detail"] == (
-        "this Idempotency-Key was already used by you in this game with another request body: a key is "
-        "scoped to (player, game), so use a new key for each new command in this game")
+        "this Idempotency-Key was already used by you in this game with another request (another endpoint or "
+        "body): a key is scoped to (player, game), so use a new key for each new request in this game")
 
 
 def test_a_retry_that_raced_its_original_gets_the_original_answer_not_a_409(players, service, monkeypatch):
@@ -190,22 +190,11 @@ def test_a_retry_that_raced_its_original_gets_the_original_answer_not_a_409(play
     assert original.status_code == 200
     after = _events(service, game_id)
 
-    real_load, real_earlier = service.load, service._earlier_response
-    calls = {"load": 0, "earlier": 0}
-
-    def load(gid):
-        calls["load"] += 1
-        return stale if calls["load"] == 1 else real_load(gid)
-
-    def earlier(*args):
-        calls["earlier"] += 1
-        return None if calls["earlier"] == 1 else real_earlier(*args)
-
-    monkeypatch.setattr(service, "load", load)
-    monkeypatch.setattr(service, "_earlier_response", earlier)
+    calls = race(monkeypatch, service, stale, key_looked_up_early=True)
     retry = acting.act(game_id, command, headers=key)
     assert retry.status_code == 200, retry.json
     assert retry.json == original.json
+    assert calls == {"load": 2, "earlier": 2}
     assert _events(service, game_id) == after
 
 

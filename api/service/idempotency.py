@@ -1,0 +1,99 @@
+"""Idempotency-Key, written once for every request that takes one: a
+command (``GameService.act``) and the lifecycle POSTs (resign, abort,
+invites, their redemption, rematch).
+
+A key is scoped to (player, game). What makes two requests the same is
+hashed with the game (which stays in the hash for the keys remembered
+before keys were scoped to a game, readmodels.UNSCOPED): for a command,
+its JSON (as it always was, so that keys remembered before still answer);
+for any other request, its endpoint and its body, so that a resign's key
+reused for an abort is refused. The answer is stored in the transaction
+that appends the request's events: there is never an answer without its
+events, nor events whose answer a retry cannot find.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any, Callable
+
+from domain.engine import IllegalCommand
+
+from . import decisions, readmodels
+from .errors import IdempotencyMismatch, ServiceError
+
+# (conn, *facts of the transaction): called in the transaction of the events.
+InTransaction = Callable[..., None]
+
+
+def request_sha256(game_id, request: Any) -> str:
+    return hashlib.sha256(decisions.canonical([str(game_id), request]).encode()).hexdigest()
+
+
+def endpoint_request(endpoint: str, body: Any = None) -> list:
+    """What identifies a request that is not a command: its endpoint and its
+    body (a command is hashed as its JSON object alone, which a list never equals)."""
+    return [endpoint, body]
+
+
+class Idempotent:
+    """Mixed into GameService (which provides pool)."""
+
+    def once(
+        self,
+        player: str,
+        game_id,
+        key: str | None,
+        request: Any,
+        carry_out: Callable[[InTransaction], Any],
+        respond: Callable[..., dict],
+        status: int = 200,
+    ) -> dict:
+        """Carry out ``request`` for ``player`` at most once per ``key``.
+
+        ``carry_out(in_transaction)`` performs it and calls ``in_transaction``
+        with the connection (and what else it knows) inside the transaction
+        of its events; there ``respond`` with the same arguments shapes the
+        answer, which is stored under the key. A repeat of the same request
+        with the same key answers that stored answer and does nothing; the
+        same key with another request is a 422 ``idempotency-key-reused``.
+        Without a key the request is simply carried out and answered."""
+        digest = request_sha256(game_id, request)
+        if key is not None:
+            earlier = self._earlier_response(player, game_id, key, digest)
+            if earlier is not None:
+                return earlier
+        answer: dict = {}
+
+        def in_transaction(conn, *facts):
+            answer.update(respond(conn, *facts))
+            if key is not None:
+                readmodels.remember_response(conn, player, game_id, key, digest, status, answer)
+
+        try:
+            carry_out(in_transaction)
+        except Exception as error:
+            # A repeat that raced its original (looked for the key before the
+            # original committed) fails on the moved game, or on the key's
+            # uniqueness: it gets the original's answer, not that failure.
+            if key is not None and (
+                decisions.is_unique_violation(error) or isinstance(error, (ServiceError, IllegalCommand))
+            ):
+                earlier = self._earlier_response(player, game_id, key, digest)
+                if earlier is not None:
+                    return earlier
+            raise
+        return answer
+
+    def _earlier_response(self, player: str, game_id, key: str, request_sha256: str) -> dict | None:
+        with self.pool.connection() as conn:
+            row = readmodels.idempotent_response(conn, player, game_id, key)
+        if row is None:
+            return None
+        if row["request_sha256"] != request_sha256:
+            raise IdempotencyMismatch(
+                "this Idempotency-Key was already used by you in this game with another request (another "
+                "endpoint or body): a key is scoped to (player, game), so use a new key for each new request "
+                "in this game"
+            )
+        return row["response"]
