@@ -18,7 +18,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from domain import games as registry
 from domain.engine import IllegalCommand, UnreadableHistory
 
-from . import errors, game_contract, game_schemas, problems
+from . import errors, game_contract, game_schemas, problems, request_defaults
 from .auth import SECURITY_SCHEME
 from .bodylimit import ChunkedBodyLimit
 from .contract import NullableEnumPlugin, ProblemsPlugin
@@ -130,6 +130,7 @@ def create_app(config: dict | None = None, service: GameService | None = None, r
         api.register_blueprint(blueprint)
     app.register_blueprint(health.blp)
     app.register_blueprint(docs_assets.blp)
+    request_defaults.rewrite(api.spec)
 
     limiter = RateLimiter(redis, app.config["RATE_LIMIT_PER_MINUTE"])
     app.register_error_handler(HTTPException, errors.from_http_exception)

@@ -63,3 +63,12 @@ def test_the_rules_catalogue_lists_seats_options_and_command_schemas(client):
     assert "turn_seconds" in [o["name"] for o in cronberg["options"]]
     assert cronberg["command_schemas"]["PlaceMember"]["properties"]["crossing"]["type"] == "string"
     assert client.get("/v1/rules/chess").status_code == 404
+
+
+def test_a_field_a_request_may_leave_out_is_optional_for_generators_and_its_default_is_said_in_words(client):
+    schemas = client.get("/v1/openapi.json").json["components"]["schemas"]
+    last_turn = schemas["CoronationOptions"]["properties"]["last_turn"]
+    trap = schemas["CoronationMoveLind"]["properties"]["trap"]
+    assert "default" not in last_turn and last_turn["description"].endswith("Default: `21`.")
+    assert "default" not in trap and "trap" not in schemas["CoronationMoveLind"]["required"]
+    assert "default" not in schemas["CreateGame"]["properties"]["seat"]

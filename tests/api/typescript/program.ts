@@ -13,6 +13,14 @@ export const commands = {
   runebound: { type: "MoveTo", place: "Tamalir" } satisfies Schemas["RuneboundCommand"],
 };
 
+// What a client may leave out it leaves out: the server fills in defaults.
+export const requests = {
+  create: { game: "cronberg" } satisfies Schemas["CreateGame"],
+  options: { players: 3 } satisfies Schemas["CoronationOptions"],
+  lindMoves: { type: "MoveLind", by: "cab", to: 42 } satisfies Schemas["CoronationMoveLind"],
+  join: {} satisfies Schemas["Join"],
+};
+
 export function sendCoronation(command: Schemas["CoronationCommand"]): string {
   return command.type;
 }
