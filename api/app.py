@@ -114,7 +114,7 @@ def create_app(config: dict | None = None, service: GameService | None = None, r
         "marshmallow_plugin": MarshmallowPlugin(schema_name_resolver=schema_name),
         "extra_plugins": [ProblemsPlugin(), NullableEnumPlugin()],
     })
-    app.extensions["boardlog"] = Boardlog(service=service, redis=redis, api=api, streams=_streams(app, service))
+    app.extensions["boardlog"] = Boardlog(service=service, redis=redis, api=api, streams=_streams(app, service, redis))
     app.wsgi_app = ChunkedBodyLimit(app.wsgi_app, app)
     if app.config["TRUSTED_PROXIES"]:  # off by default: X-Forwarded-For is whatever the client wrote
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=app.config["TRUSTED_PROXIES"])
@@ -247,12 +247,12 @@ def _cors(app, response) -> None:
     response.headers["Access-Control-Max-Age"] = "600"
 
 
-def _streams(app, service):
+def _streams(app, service, redis):
     from .streaming import Streams, settings_from_env
 
     if service is None:
         return None
-    return Streams(service, **{**settings_from_env(), **app.config.get("STREAMS", {})})
+    return Streams(service, redis=redis, **{**settings_from_env(), **app.config.get("STREAMS", {})})
 
 
 def _connect(config):

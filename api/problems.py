@@ -70,7 +70,7 @@ REGISTRY: dict[str, ProblemType] = {p.slug: p for p in (
     ProblemType("event-type-unknown", 501, "Event type unknown", "A stored event's type is not an event of the game's rules version; the detail names it."),
     ProblemType("ticket-invalid", 401, "Stream ticket invalid", "The stream ticket is unknown, already used or expired (tickets last 60 s and open one stream); get a new one with POST /v1/stream-tickets."),
     ProblemType("resume-point-invalid", 422, "Resume point invalid", "Last-Event-ID or ?after= is not a whole number, or lies beyond what this stream has sent; resume from an id the stream sent."),
-    ProblemType("too-many-streams", 429, "Too many streams", "You hold the most open streams one player may on this server; close one first, or wait Retry-After seconds."),
+    ProblemType("too-many-streams", 429, "Too many streams", "You hold the most open streams one player may at once; close one first (another tab or device), or wait Retry-After seconds."),
     ProblemType("server-busy", 503, "Server busy", "This server holds the most waiting requests and streams it may; connect again after Retry-After seconds."),
     ProblemType("shutting-down", 503, "Shutting down", "This server process is stopping; connect again (another process will answer)."),
     ProblemType("too-many-webhooks", 409, "Too many webhooks", "You hold the most webhooks a player may; delete one first."),

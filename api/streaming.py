@@ -8,10 +8,14 @@ database connection. What it sends comes from ``SharedWork``: each event
 as a viewer may see it, and each view, is computed once per (version,
 viewer) for all the streams of the process.
 
-Limits (per process): ``per_player`` open streams for one player (429) and
-``total`` waiters in all, streams and long-polls together (503); both with
-Retry-After. A stream whose client does not take a message within
-``write_timeout`` seconds is closed (under gevent; the watchdog kills the
+Limits: ``per_player`` open streams for one player (429), across all the
+API processes of a deployment when the app has Redis (each stream holds a
+lease there, see ``stream_leases``; without Redis, or while it cannot be
+reached, per process), and ``total`` waiters in all, streams and long-polls
+together (503), per process on purpose: it guards this process's memory and
+file descriptors, which the others do not share. Both answer with
+Retry-After. Long-polls are not counted per player. A stream whose client
+does not take a message within ``write_timeout`` seconds is closed (under gevent; the watchdog kills the
 greenlet blocked in the write). ``drain()``, on shutdown, ends every stream
 with a ``retry:`` hint so that clients reconnect, to another process.
 """
@@ -32,6 +36,7 @@ from domain import session as sessions
 
 from .service.games import player_channel, stream_of
 from .service.shared import SharedWork, dumps
+from .stream_leases import Refused, StreamLeases
 from .views import viewer_seat
 
 log = logging.getLogger("boardlog.streams")
@@ -59,13 +64,14 @@ def settings_from_env(env=os.environ) -> dict:
 class Slot:
     """One open stream or long-poll."""
 
-    __slots__ = ("player", "greenlet", "writing_since", "registry")
+    __slots__ = ("player", "greenlet", "writing_since", "registry", "lease")
 
     def __init__(self, registry: "Streams", player: str | None):
         self.registry = registry
         self.player = player
         self.greenlet = _current_greenlet()
         self.writing_since: float | None = None
+        self.lease = None  # the stream's lease in Redis, if any
 
 
 def _current_greenlet():
@@ -82,7 +88,9 @@ def _current_greenlet():
 
 class Streams:
     def __init__(self, service, per_player: int = 8, total: int = 12000, heartbeat: float = 15.0,
-                 write_timeout: float = 10.0, retry_ms: int = 3000, lifetime: float = 3600.0):
+                 write_timeout: float = 10.0, retry_ms: int = 3000, lifetime: float = 3600.0,
+                 redis=None, clock=time.time):
+        """``redis``: where the per-player cap is counted across processes (None: in this one)."""
         self.service = service
         self.shared = SharedWork(service)
         self.per_player = per_player
@@ -97,6 +105,7 @@ class Streams:
         self._streams_of: Counter = Counter()
         self._watchdog = None
         self.closed_slow = 0
+        self.leases = StreamLeases(redis, per_player, heartbeat, clock) if redis is not None else None
 
     # -- limits --------------------------------------------------------------
 
@@ -110,24 +119,41 @@ class Streams:
                 raise StreamLimit(503, f"this server holds its limit of {self.total} waiting requests; "
                                        "try again shortly", "server-busy", random.randint(2, 10))
             if stream and player is not None and self._streams_of[player] >= self.per_player:
-                raise StreamLimit(429, f"you have {self.per_player} streams open on this server, the most "
-                                       "one player may; close one first", "too-many-streams", 30)
+                raise self._too_many()
             slot = Slot(self, player if stream else None)
             self._slots.add(slot)
             if slot.player is not None:
                 self._streams_of[player] += 1
+        if slot.player is not None and self.leases is not None:
+            try:
+                slot.lease = self.leases.take(slot.player)  # outside the lock: a round trip to Redis
+            except Refused:
+                self.close(slot)
+                raise self._too_many() from None
         if slot.greenlet is not None and self._watchdog is None and self.write_timeout > 0:
             self._start_watchdog()
         return slot
 
+    def _too_many(self) -> StreamLimit:
+        return StreamLimit(429, f"you have {self.per_player} streams open, the most one player may at once; "
+                                "close one (another tab or device) and try again", "too-many-streams", 30)
+
     def close(self, slot: Slot) -> None:
         with self._lock:
-            if slot in self._slots:
-                self._slots.remove(slot)
-                if slot.player is not None:
-                    self._streams_of[slot.player] -= 1
-                    if not self._streams_of[slot.player]:
-                        del self._streams_of[slot.player]
+            if slot not in self._slots:
+                return
+            self._slots.remove(slot)
+            if slot.player is not None:
+                self._streams_of[slot.player] -= 1
+                if not self._streams_of[slot.player]:
+                    del self._streams_of[slot.player]
+        if self.leases is not None:
+            self.leases.release(slot.lease)
+
+    def _keep(self, slot: Slot) -> None:
+        """Renew the stream's lease when due (each loop of a stream, which wakes at least once a heartbeat)."""
+        if self.leases is not None:
+            self.leases.keep(slot.lease)
 
     @contextmanager
     def waiting(self, player: str | None = None):
@@ -217,6 +243,7 @@ class Streams:
                     yield from self._send(slot, self._closing())
                     return
                 target = self._next(watch, stream, sent, ends_at)
+                self._keep(slot)
                 if target is None:
                     yield from self._send(slot, ": heartbeat\n\n")
                 elif target > sent:
@@ -269,6 +296,7 @@ class Streams:
                     return
                 happened = watch.wait(min(self.heartbeat, ends_at - time.monotonic()))
                 heard, woken = watch.take()
+                self._keep(slot)
                 if channel in heard or woken:
                     for stream in self._games_of(player) - games:
                         watch.follow(stream)

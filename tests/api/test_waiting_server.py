@@ -22,6 +22,7 @@ import requests
 
 from api.serving import raise_fd_limit
 from tests.support.sse import parse
+from tests.support.waiting import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 HELD_POLLS, HELD_STREAMS = 200, 100
@@ -48,7 +49,7 @@ def wait_answering(process, base, log_path, timeout=60):
 
 
 class Gunicorn:
-    def __init__(self, database_url, redis_url, log_path, **env):
+    def __init__(self, database_url, redis_url, log_path, workers=1, options=(), **env):
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         environment = {**os.environ, "DATABASE_URL": database_url, "REDIS_URL": redis_url,
@@ -56,14 +57,15 @@ class Gunicorn:
                        "BOARDLOG_POOL_SIZE": "4", **env}
         self.log = open(log_path, "ab")
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "-c", "python:api.gunicorn_conf", "-w", "1",
-             "-b", f"127.0.0.1:{self.port}", "--worker-connections", "2000", "api.wsgi:app"],
+            [sys.executable, "-m", "gunicorn", "-c", "python:api.gunicorn_conf", "-w", str(workers),
+             "-b", f"127.0.0.1:{self.port}", "--worker-connections", "2000", *options, "api.wsgi:app"],
             cwd=ROOT, env=environment, stdout=self.log, stderr=self.log)
         wait_answering(self.process, self.base, log_path)
 
-    def stop(self):
+    def stop(self, how=signal.SIGTERM):
+        """SIGTERM: a graceful stop; SIGQUIT: a quick one."""
         if self.process.poll() is None:
-            self.process.terminate()
+            self.process.send_signal(how)
             try:
                 self.process.wait(30)
             except subprocess.TimeoutExpired:
@@ -160,6 +162,34 @@ def test_hundreds_of_held_waiters_leave_commands_and_health_checks_answered(serv
         for sock in polls + streams:
             sock.close()
     assert new > version
+
+
+def test_a_players_streams_are_capped_across_all_the_workers(database_url, redis_url, tmp_path):
+    # --reuse-port: a listening socket per worker, between which the kernel spreads connections
+    two = Gunicorn(database_url, redis_url, tmp_path / "log", workers=2, options=["--reuse-port"],
+                   BOARDLOG_STREAMS_PER_PLAYER="2")
+    try:
+        wait_until(lambda: (tmp_path / "log").read_text().count("Booting worker") == 2, what="both workers")
+        ada = Client(two.base, "ada")
+        path = "/v1/players/me/stream"
+        # both workers take some of these: neither lets more than the cap in, with the other's streams
+        tries = [raw_request(two.port, path, ada.auth) for _ in range(20)]
+        answers = [read_until(sock, b"\r\n\r\n") for sock in tries]
+        opened = [sock for sock, answer in zip(tries, answers) if answer.startswith(b"HTTP/1.1 200")]
+        refused = [answer for answer in answers if answer.startswith(b"HTTP/1.1 429")]
+        assert (len(opened), len(refused)) == (2, 18)
+        assert all(b"retry-after:" in answer.lower() for answer in refused)
+        for sock in tries:
+            sock.close()  # the worker of each open one hears of it at its next write, a heartbeat at the latest
+
+        def opens():
+            answer = requests.get(f"{two.base}{path}", headers=ada.auth, timeout=10, stream=True)
+            answer.close()
+            return answer.status_code == 200
+
+        wait_until(opens, timeout=30, what="a stream to open once the held ones closed")
+    finally:
+        two.stop(signal.SIGQUIT)  # no need to wait for a graceful end here
 
 
 class EventReader:
