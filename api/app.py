@@ -255,6 +255,9 @@ def _streams(app, service, redis):
     return Streams(service, redis=redis, **{**settings_from_env(), **app.config.get("STREAMS", {})})
 
 
+REDIS_TIMEOUT = 2.0  # seconds; the API's own Redis calls take well under a millisecond
+
+
 def _connect(config):
     from eventstore import PostgresEventStore, migrate
 
@@ -269,6 +272,10 @@ def _connect(config):
 
         from workers.scheduling import RQScheduler
 
-        redis = Redis.from_url(config["REDIS_URL"])
+        # A Redis that hangs instead of refusing must fail like one that is down
+        # (rate limits and stream caps let requests through, the sweeper re-makes
+        # jobs), not hold requests: explicit, since the redis-py versions we allow
+        # differ in their default (none at all in older ones).
+        redis = Redis.from_url(config["REDIS_URL"], socket_connect_timeout=REDIS_TIMEOUT, socket_timeout=REDIS_TIMEOUT)
         scheduler = RQScheduler(redis)
     return GameService(store, scheduler), redis

@@ -1,3 +1,6 @@
+import socket
+import threading
+
 import pytest
 from flask import request
 
@@ -110,3 +113,21 @@ def test_health_probes_are_never_rate_limited(limited):
     assert client.get("/v1/rules").status_code == 429
     assert client.get("/healthz").status_code == 200
     assert client.get("/readyz").status_code == 200
+
+
+def test_a_redis_that_hangs_instead_of_refusing_does_not_hold_requests(database_url):
+    silent = socket.socket()
+    silent.bind(("127.0.0.1", 0))
+    silent.listen(16)  # accepts connections and never says a word
+    try:
+        app = create_app({"DATABASE_URL": database_url, "REDIS_URL": f"redis://127.0.0.1:{silent.getsockname()[1]}/0",
+                          "RATE_LIMIT_PER_MINUTE": 5})
+        answers = []
+        asking = threading.Thread(target=lambda: answers.append(app.test_client().get("/v1/rules").status_code),
+                                  daemon=True)
+        asking.start()
+        asking.join(60)
+        assert answers == [200], "the request was held by a Redis that never answers"
+        app.extensions["boardlog"].service.store.close()
+    finally:
+        silent.close()
