@@ -138,18 +138,21 @@ def test_a_rematch_retried_with_its_key_makes_exactly_one_new_game_even_when_the
 
 
 def test_a_resign_key_reused_for_an_abort_or_by_a_command_is_refused_and_changes_nothing(players, service):
-    ada, bob, cy = players(3)
-    game_id = started_game([ada, bob, cy])
+    seated = players(3)
+    game_id = started_game(seated)
+    # One who is not to act resigns, so the one to act still is (a resigned seat's turns are a bot's).
+    to_act = seated[0].view(game_id).json["to_act"]
+    acting = next(p for p in seated if p.view(game_id).json["seat"] in to_act)
+    leaving = next(p for p in seated if p is not acting)
     key = new_key()
-    assert bob.post(f"/v1/games/{game_id}/resign", headers=key).status_code == 200
+    assert leaving.post(f"/v1/games/{game_id}/resign", headers=key).status_code == 200
     after = version(service, game_id)
-    assert_key_reused(bob.post(f"/v1/games/{game_id}/abort", headers=key))
-    assert_key_reused(bob.post(f"/v1/games/{game_id}/rematch", headers=key))
-    assert_key_reused(bob.act(game_id, {"type": "DrawBuilding"}, headers=key))
+    assert_key_reused(leaving.post(f"/v1/games/{game_id}/abort", headers=key))
+    assert_key_reused(leaving.post(f"/v1/games/{game_id}/rematch", headers=key))
+    assert_key_reused(leaving.act(game_id, {"type": "DrawBuilding"}, headers=key))
     assert version(service, game_id) == after
 
     command_key = new_key()  # and the other way round: a command's key is not a resign's
-    acting = next(p for p in (ada, cy) if p.view(game_id).json["seat"] in p.view(game_id).json["to_act"])
     assert acting.act(game_id, acting.legal(game_id)[0], headers=command_key).status_code == 200
     moved = version(service, game_id)
     assert_key_reused(acting.post(f"/v1/games/{game_id}/resign", headers=command_key))
