@@ -1,6 +1,6 @@
 """Correspondence time banks, and per-seat turn deadlines.
 
-Options, beside ``turn_seconds`` (all off by default):
+Options, beside ``turn_seconds`` (the banks off by default):
 
 - ``time_bank_seconds``: each seat's bank at the start (60 s to 90 days);
 - ``time_increment_seconds``: what a seat gains for each move it makes itself
@@ -10,8 +10,9 @@ Options, beside ``turn_seconds`` (all off by default):
 - ``deadline_per_seat``: ``turn_seconds`` counts from when that seat became one
   to act, not from the last commit of any seat. This matters in simultaneous
   phases (The Coil), where before each commit gave the seats still to act a
-  fresh full deadline. Off by default so that games created before keep the
-  deadlines they were created with.
+  fresh full deadline. On unless a game is created with it off. GameCreated
+  records it resolved, so every game keeps the deadlines it was created with:
+  a game stored before the option existed has no such key and reads as off.
 
 A bank runs only while its seat is to act; in a simultaneous phase each seat
 to act runs its own. The server brings the clock: after each decision of a
@@ -40,6 +41,7 @@ LIMITS = {
     "time_cap_seconds": (60, 365 * DAY),
 }
 CLOCK_OPTIONS = (*LIMITS, "deadline_per_seat")
+DEADLINE_PER_SEAT_BY_DEFAULT = True
 
 
 def resolve_clock_options(given: dict) -> dict:
@@ -59,7 +61,7 @@ def resolve_clock_options(given: dict) -> dict:
             raise IllegalCommand(f"option time_cap_seconds ({cap}) may not be less than time_bank_seconds ({bank})")
     per_seat = values["deadline_per_seat"]
     if per_seat is None:
-        values["deadline_per_seat"] = False
+        values["deadline_per_seat"] = DEADLINE_PER_SEAT_BY_DEFAULT
     elif not isinstance(per_seat, bool):
         raise IllegalCommand("option deadline_per_seat must be true or false")
     return values

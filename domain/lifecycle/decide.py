@@ -14,7 +14,7 @@ from typing import Any, Iterable, Mapping
 from .. import session as sessions
 from ..engine import Event, IllegalCommand, Rules, Standing
 from . import bots as bot_registry
-from .clocks import resolve_clock_options
+from .clocks import DEADLINE_PER_SEAT_BY_DEFAULT, resolve_clock_options
 from .state import (
     BotSeated,
     GameAborted,
@@ -64,7 +64,7 @@ def described_options() -> list[dict]:
                choices=(PUBLIC, PRIVATE)),
         Option("abandon_after", "int", DEFAULT_ABANDON_AFTER,
                "consecutive timeouts after which a bot takes the seat; 0 never", minimum=0, maximum=MAX_ABANDON_AFTER),
-        Option("deadline_per_seat", "bool", False,
+        Option("deadline_per_seat", "bool", DEADLINE_PER_SEAT_BY_DEFAULT,
                "turn_seconds counts from when each seat became one to act, not from the last move of any seat"),
     ]
     texts = {"time_bank_seconds": "each seat's time bank; off when null",

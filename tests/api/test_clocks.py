@@ -20,8 +20,9 @@ def _simultaneous(players, options):
     return game_id, by_seat
 
 
-def test_with_deadline_per_seat_a_seat_s_deadline_stays_when_another_seat_acts_in_a_simultaneous_phase(players):
-    game_id, by_seat = _simultaneous(players(3), {"deadline_per_seat": True})
+def test_a_seat_s_deadline_stays_when_another_seat_acts_in_a_simultaneous_phase(players):
+    game_id, by_seat = _simultaneous(players(3), {})  # deadline_per_seat is on unless asked off
+    assert by_seat["p1"].get(f"/v1/games/{game_id}").json["options"]["deadline_per_seat"] is True
     before = summary(by_seat["p1"], game_id)["deadline"]
     clocks = by_seat["p1"].view(game_id).json["clocks"]
     since = {seat: c["to_act_since"] for seat, c in clocks["seats"].items() if c["running"]}
@@ -35,8 +36,8 @@ def test_with_deadline_per_seat_a_seat_s_deadline_stays_when_another_seat_acts_i
     assert summary(by_seat["p1"], game_id)["deadline"] == before
 
 
-def test_without_the_option_each_commit_still_gives_the_seats_a_fresh_deadline(players):
-    game_id, by_seat = _simultaneous(players(3), {})
+def test_a_game_created_with_the_option_off_gives_the_seats_a_fresh_deadline_at_each_commit(players):
+    game_id, by_seat = _simultaneous(players(3), {"deadline_per_seat": False})
     before = summary(by_seat["p1"], game_id)["deadline"]
     player = by_seat["p2"]
     assert player.act(game_id, player.legal(game_id)[0]).status_code == 200
@@ -61,7 +62,7 @@ def test_a_time_bank_is_shown_in_views_and_gains_the_increment_for_a_move(player
 
 
 def test_a_deadline_job_before_a_seat_s_own_deadline_times_nobody_out(players, service):
-    game_id, by_seat = _simultaneous(players(3), {"deadline_per_seat": True})
+    game_id, by_seat = _simultaneous(players(3), {})
     gid = uuid.UUID(game_id)
     version = service.load(gid)[1].version
     assert not service.fire_deadline(gid, version)

@@ -64,8 +64,19 @@ def test_per_seat_deadlines_count_from_when_each_seat_became_one_to_act():
     assert deadlines == {"p1": at(24), "p3": at(24)}  # not hour 20 + a day
 
 
-def test_without_the_option_a_deadline_counts_from_the_last_commit_as_before():
-    options = {"turn_seconds": DAY, **clocks.resolve_clock_options({})}
+def test_a_new_game_counts_each_seat_s_deadline_from_when_it_became_one_to_act_unless_asked_otherwise():
+    assert clocks.resolve_clock_options({})["deadline_per_seat"] is True
+    assert clocks.clocked({"turn_seconds": DAY, **clocks.resolve_clock_options({})})
+
+
+def test_a_game_stored_before_the_option_existed_keeps_its_deadline_from_the_last_commit():
+    options = {"turn_seconds": DAY}  # as its GameCreated recorded them then
+    assert not clocks.clocked(options)
+    assert clocks.seat_deadlines(options, None, frozenset({"p1", "p3"}), at(20)) == {"p1": at(44), "p3": at(44)}
+
+
+def test_with_the_option_off_a_deadline_counts_from_the_last_commit_as_before():
+    options = {"turn_seconds": DAY, **clocks.resolve_clock_options({"deadline_per_seat": False})}
     assert not clocks.clocked(options)
     assert clocks.seat_deadlines(options, None, frozenset({"p1", "p3"}), at(20)) == {"p1": at(44), "p3": at(44)}
 
@@ -90,5 +101,5 @@ def test_clock_options_are_kept_in_the_game_s_options_with_defaults_filled_in():
     table = Game("cronberg", {"players": 2, "time_bank_seconds": DAY})
     options = table.session.options
     assert (options["time_bank_seconds"], options["time_increment_seconds"], options["time_cap_seconds"],
-            options["deadline_per_seat"]) == (DAY, 0, DAY, False)
+            options["deadline_per_seat"]) == (DAY, 0, DAY, True)
     assert create  # the options pass through the lifecycle's create, as the API's do

@@ -88,9 +88,14 @@ class Table:
         self.store = store
         self.players = [service.players.register(f"worker-test-{uuid.uuid4().hex[:6]}-{n}")[0] for n in (1, 2)]
 
-    def game(self, game: str = "cronberg", turn_seconds: int | None = None) -> uuid.UUID:
+    def game(self, game: str = "cronberg", turn_seconds: int | None = None,
+             deadline_per_seat: bool = False) -> uuid.UUID:
+        """A started two-seat game. Its deadline is the game's, from its last
+        commit, unless ``deadline_per_seat``: these tests fire deadline jobs by
+        hand, early, and a game counting each seat's own deadline (the default
+        of new games) rightly times nobody out before it."""
         host, guest = self.players
-        options = {"players": 2}
+        options = {"players": 2, "deadline_per_seat": deadline_per_seat}
         if turn_seconds is not None:
             options["turn_seconds"] = turn_seconds
         game_id = self.service.create(host, game, options, None)

@@ -43,6 +43,23 @@ def test_a_deadline_times_out_the_seat_to_act_through_the_command_path_as_the_sy
     assert deadline_job_id(game_id, new_version) in scheduler.scheduled_job_ids(), "the next turn has its deadline"
 
 
+def test_with_each_seat_s_own_deadline_a_worker_times_the_seat_out_once_its_deadline_passed(
+    table, scheduler, redis, database_url, worker_env
+):
+    game_id = table.game(turn_seconds=1, deadline_per_seat=True)  # as a new game has it by default
+    version, deadline = table.deadline(game_id)
+    seat = sorted(table.service.load(game_id)[0].to_act(table.session(game_id).state))[0]
+    assert deadline_job_id(game_id, version) in scheduler.scheduled_job_ids()
+    wait_past(deadline)
+    run_worker(redis, database_url)
+
+    assert table.timeouts(game_id)[0] == (version, seat)
+    fired = [record for record in table.events(game_id) if record.version > version]
+    assert fired[-1].type == "ClocksComputed", "the clocks are computed again after the timeout"
+    new_version, new_deadline = table.deadline(game_id)
+    assert new_version == fired[-1].version and new_deadline > deadline
+
+
 def test_a_deadline_that_fires_twice_changes_nothing_the_second_time(
     table, scheduler, redis, database_url, worker_env
 ):
