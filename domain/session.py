@@ -30,6 +30,10 @@ from .lifecycle.state import LIFECYCLE_EVENTS, Life
 from .lifecycle.state import fold as fold_life
 
 LOBBY, ACTIVE, SCORING, FINISHED, CANCELLED = "lobby", "active", "scoring", "finished", "cancelled"
+# What new games are recorded with (openapi/verifying-a-game.md, section 1);
+# a game keeps the versions its GameCreated names, for ever.
+CHAIN_VERSION = 1
+RANDOMNESS_VERSION = 1
 SYSTEM = "system"
 
 
@@ -45,9 +49,12 @@ class NotSeated(IllegalCommand):
 class GameCreated(Event):
     """``rules_version``: the version of the game's rules it is played under,
     for ever; ``data_files``: the sha256 of each data file those rules read
-    (schema version 2; version 1 had neither, see domain/upcasting.py)."""
+    (schema version 2; version 1 had neither, see domain/upcasting.py);
+    ``chain_version`` and ``randomness_version``: how its hashed documents
+    are written and how its draws are taken, for ever (schema version 3;
+    openapi/verifying-a-game.md defines each version)."""
 
-    schema_version = 2
+    schema_version = 3
 
     game: str
     options: Mapping[str, Any]
@@ -56,6 +63,8 @@ class GameCreated(Event):
     seed_sha256: str
     rules_version: int
     data_files: Mapping[str, str]
+    chain_version: int = 1
+    randomness_version: int = 1
 
 
 @dataclass(frozen=True)
@@ -114,6 +123,8 @@ class Session:
     host: str
     seed_sha256: str
     rules_version: int = 1
+    chain_version: int = 1
+    randomness_version: int = 1
     players: Mapping[str, str] = field(default_factory=dict)  # seat -> player id
     status: str = LOBBY
     state: Any = None
@@ -165,7 +176,8 @@ def evolve(rules: Rules, session: Session | None, event: Event) -> Session:
     if isinstance(event, GameCreated):
         return Session(
             event.game, dict(event.options), tuple(event.seats), event.host, event.seed_sha256,
-            rules_version=event.rules_version, version=1,
+            rules_version=event.rules_version, chain_version=event.chain_version,
+            randomness_version=event.randomness_version, version=1,
         )
     assert session is not None, "a game stream starts with GameCreated"
     session = replace(session, version=session.version + 1)
@@ -216,7 +228,8 @@ def create(rules: Rules, host: str, options: Mapping[str, Any] | None, seed: byt
     resolved = {**resolve_options(rules.options, game_options), "turn_seconds": turn_seconds}
     seats = tuple(rules.seats(resolved))
     created = GameCreated(
-        rules.name, resolved, seats, host, seed_commitment(seed), rules.version, rules.data_digests()
+        rules.name, resolved, seats, host, seed_commitment(seed), rules.version, rules.data_digests(),
+        CHAIN_VERSION, RANDOMNESS_VERSION,
     )
     chosen = seat or seats[0]
     if chosen not in seats:

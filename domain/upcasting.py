@@ -45,8 +45,15 @@ def _game_created_1_to_2(data: dict) -> dict:
     return {**data, "rules_version": 1, "data_files": {}}
 
 
+def _game_created_2_to_3(data: dict) -> dict:
+    """Version 2 of GameCreated predates chain and randomness versions: those
+    games hashed plain documents and drew from CPython's random.Random."""
+    return {**data, "chain_version": 1, "randomness_version": 1}
+
+
 ENGINE_UPCASTERS: Mapping[tuple[str, int], Upcaster] = {
     ("GameCreated", 1): _game_created_1_to_2,
+    ("GameCreated", 2): _game_created_2_to_3,
 }
 
 

@@ -80,8 +80,8 @@ def test_a_game_recorded_before_data_digests_is_not_checked_for_them():
 # Event schema versions
 
 
-def test_game_created_is_at_schema_version_2_and_the_other_engine_events_at_1():
-    assert GameCreated.schema_version == 2
+def test_game_created_is_at_schema_version_3_and_the_other_engine_events_at_1():
+    assert GameCreated.schema_version == 3
     assert all(cls.schema_version == 1 for cls in sessions.ENGINE_EVENTS if cls is not GameCreated)
 
 
@@ -97,7 +97,14 @@ def test_a_game_created_event_of_schema_version_1_is_read_back_in_the_current_sh
 def test_the_current_shape_is_read_as_it_is():
     created = _created("cronberg")
     data = {k: v for k, v in created.to_json().items() if k != "type"}
-    assert sessions.decode_stored(games.get("cronberg"), "GameCreated", 2, data) == created
+    assert sessions.decode_stored(games.get("cronberg"), "GameCreated", 3, data) == created
+
+
+def test_a_game_created_before_chain_and_randomness_versions_reads_as_version_1_of_both():
+    created = _created("cronberg")
+    data = {k: v for k, v in created.to_json().items() if k not in ("type", "chain_version", "randomness_version")}
+    event = sessions.decode_stored(games.get("cronberg"), "GameCreated", 2, data)
+    assert (event.chain_version, event.randomness_version) == (1, 1)
 
 
 def test_game_created_of_schema_version_1_cannot_be_decoded_without_its_upcaster():
@@ -128,8 +135,8 @@ def test_upcasters_are_applied_step_by_step():
 
 
 def test_a_schema_version_newer_than_the_code_is_an_error_naming_the_event():
-    with pytest.raises(UpcastError, match="GameCreated has schema version 3, newer than this installation's 2"):
-        sessions.decode_stored(games.get("cronberg"), "GameCreated", 3, {})
+    with pytest.raises(UpcastError, match="GameCreated has schema version 4, newer than this installation's 3"):
+        sessions.decode_stored(games.get("cronberg"), "GameCreated", 4, {})
 
 
 def test_an_event_type_the_game_does_not_know_is_an_error_naming_it():
