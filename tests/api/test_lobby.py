@@ -121,3 +121,21 @@ def test_the_lobby_shows_every_seat_who_holds_it_and_which_are_free(players):
     assert joined["free_seats"] == ["p2"]
     listed = next(g for g in ada.get("/v1/games?game=cronberg&status=lobby&limit=200").json["games"] if g["id"] == game_id)
     assert listed["free_seats"] == ["p2"]
+
+
+def test_the_lobby_pages_through_public_games_and_the_callers_private_ones_most_recently_moved_first(players):
+    ada, bob = players(2)
+    made = [ada.create(game="cronberg", options={"players": 2, "visibility": "private" if n % 2 else "public"})
+            for n in range(6)]
+    newest_first = list(reversed(made))
+
+    def page(who, **query):
+        text = "&".join(f"{key}={value}" for key, value in {"game": "cronberg", "status": "lobby", **query}.items())
+        return [g["id"] for g in who.get(f"/v1/games?{text}").json["games"] if g["id"] in made]
+
+    assert page(ada, limit=200) == newest_first, "ada sees her private games among the public ones, in order"
+    pages = [page(ada, limit=2, offset=offset) for offset in range(0, 200, 2)]
+    assert [game for part in pages for game in part] == newest_first, "pages neither skip nor repeat a game"
+    assert page(bob, limit=200) == [g for g in newest_first if made.index(g) % 2 == 0], "bob sees the public ones"
+    assert page(bob, limit=200, player=ada.id) == [g for g in newest_first if made.index(g) % 2 == 0]
+    assert page(ada, limit=200, player=ada.id) == newest_first
