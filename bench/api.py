@@ -46,12 +46,15 @@ GTHREAD = ("-w", "2", "-k", "gthread", "--threads", "8")
 GEVENT = ("-c", "python:api.gunicorn_conf", "-w", "2")  # boardlog's production settings
 
 
-def gunicorn(app: str, env: dict, workers: tuple = GTHREAD) -> tuple[subprocess.Popen, str]:
+def gunicorn(app: str, env: dict, workers: tuple = GTHREAD, log=None) -> tuple[subprocess.Popen, str]:
+    """``log``: a file for the server's output (as a deployment sends it to
+    its log collector), else this process's own."""
     port = free_port()
     process = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", *workers,
          "-b", f"127.0.0.1:{port}", "--log-level", "warning", app],
         cwd=ROOT, env={**os.environ, **env, "PYTHONPATH": str(ROOT)},
+        stdout=log, stderr=log,
     )
     url = f"http://127.0.0.1:{port}"
     for _ in range(200):

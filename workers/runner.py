@@ -21,6 +21,7 @@ from rq import SimpleWorker, Worker
 from rq.exceptions import StopRequested
 
 from api.environment import env_number
+from api.service.logs import BatchedLineHandler
 
 from .jobs import forget_services
 from .scheduling import ALIVE_SECONDS, QUEUE_NAME, RQScheduler, alive_key, default_job_timeout, utcnow
@@ -150,7 +151,7 @@ def make_worker(
 def configure_logging(level: int = logging.INFO) -> None:
     root = logging.getLogger()
     if not root.handlers:
-        handler = logging.StreamHandler(sys.stderr)
+        handler = BatchedLineHandler(sys.stderr)
         handler.setFormatter(logging.Formatter(LOG_FORMAT))
         root.addHandler(handler)
     root.setLevel(level)

@@ -131,3 +131,44 @@ def test_a_redis_that_hangs_instead_of_refusing_does_not_hold_requests(database_
         app.extensions["boardlog"].service.store.close()
     finally:
         silent.close()
+
+
+def _keys(redis):
+    return {key.decode(): int(redis.get(key)) for key in redis.keys("boardlog:rate:*")}
+
+
+def test_a_request_is_admitted_without_a_redis_round_trip_and_counted_in_redis_at_the_next_exchange(app, redis):
+    limiter = RateLimiter(redis, 5, clock=lambda: 630.0, sync_every=None)
+    with app.test_request_context("/v1/rules"):
+        assert [limiter.check(request) for _ in range(3)] == [None] * 3
+        assert _keys(redis) == {}, "nothing was sent while admitting"
+        limiter.sync()
+    assert list(_keys(redis).values()) == [3]
+
+
+def test_two_processes_share_one_limit_once_they_have_exchanged_counts(app, redis):
+    first, second = (RateLimiter(redis, 5, clock=lambda: 630.0, sync_every=None) for _ in range(2))
+    with app.test_request_context("/v1/rules"):
+        assert [first.check(request) for _ in range(3)] == [None] * 3
+        first.sync()
+        assert second.check(request) is None  # second has not heard of first's three yet
+        second.sync()  # now it has: 4 of 5 are spent
+        assert second.check(request) is None
+        refused = second.check(request)
+        assert refused is not None and refused.status_code == 429
+        second.sync()
+        first.sync()
+        assert first.check(request).status_code == 429, "first has learnt what second let in"
+    assert list(_keys(redis).values()) == [5]
+
+
+def test_while_redis_is_unreachable_a_process_still_limits_on_its_own_counts(app):
+    from redis import Redis
+
+    unreachable = Redis(host="127.0.0.1", port=1, socket_connect_timeout=0.2, socket_timeout=0.2)
+    limiter = RateLimiter(unreachable, 5, clock=lambda: 630.0, sync_every=None)
+    with app.test_request_context("/v1/rules"):
+        assert [limiter.check(request) for _ in range(5)] == [None] * 5
+        limiter.sync()  # fails, and keeps the counts
+        refused = limiter.check(request)
+    assert refused is not None and refused.status_code == 429
