@@ -86,7 +86,7 @@ class Watch:
 
 class VersionListener:
     def __init__(self, connect: Callable[[], psycopg.Connection],
-                 current_version: Callable[[str], int], recent=None):
+                 current_version: Callable[[str], int], recent=None, sweeper=None):
         """``current_version``: the stream's version, which may come from
         what this process heard or read within the last second (the store's
         ``recent_version``): every notification is recorded there before any
@@ -94,6 +94,10 @@ class VersionListener:
         self._connect = connect
         self._current_version = current_version
         self._recent = recent  # a RecentVersions told of every notification, or None
+        # ``sweeper(conn, cursor) -> (moved, cursor)``: the streams that moved in
+        # the commit-ordered feed after ``cursor`` (None: start from now), so
+        # that a lost notification is made good within a sweep (versions.py).
+        self._sweeper = sweeper
         self._lock = threading.Lock()
         self._watches: dict[str, set[Watch]] = {}
         self._all: set[Watch] = set()
@@ -120,6 +124,8 @@ class VersionListener:
                     conn.execute(f"listen {CHANNEL}")
                     if self._recent is not None:
                         self._recent.forget_all()
+                    epoch = self._recent.epoch() if self._recent is not None else 0
+                    cursor = self._sweep(conn, None, epoch)
                     self.wake_all()  # versions heard before may be stale now
                     self._ready.set()
                     while not self._stopping.is_set():
@@ -127,12 +133,22 @@ class VersionListener:
                             parsed = parse_payload(notify.payload)
                             if parsed is not None:
                                 self._dispatch(*parsed)
+                        cursor = self._sweep(conn, cursor, epoch)
             except psycopg.Error as error:
                 if self._stopping.is_set():
                     break
                 _log.warning("eventstore LISTEN connection lost (%s); reconnecting", error)
                 self._ready.clear()
                 time.sleep(0.5)
+
+    def _sweep(self, conn, cursor, epoch: int):
+        if self._sweeper is None or self._recent is None:
+            return cursor
+        moved, cursor = self._sweeper(conn, cursor)
+        for stream_id, version in moved.items():
+            self._dispatch(stream_id, version)  # a waiter whose notification was lost is woken too
+        self._recent.swept(moved, epoch)
+        return cursor
 
     def _dispatch(self, stream_id: str, version: int) -> None:
         if self._recent is not None:

@@ -36,7 +36,33 @@ _READ_ALL = (
     " order by tx_id, global_position limit %(limit)s"
 )
 
+# The LISTEN connection's sweep (versions.py): where the commit-ordered feed
+# ends now, and which streams moved after a point of it.
+_FEED_END = (
+    "select tx_id::text, global_position from events"
+    " where tx_id < pg_snapshot_xmin(pg_current_snapshot())"
+    " order by tx_id desc, global_position desc limit 1"
+)
+_MOVED_SINCE = (
+    "select stream_id, version, tx_id::text, global_position from events"
+    " where (tx_id, global_position) > (%s::xid8, %s)"
+    " and tx_id < pg_snapshot_xmin(pg_current_snapshot())"
+    " order by tx_id, global_position limit 10000"
+)
 _READ_ALL_OF = _READ_ALL.replace(" order by", " and stream_id = any(%(streams)s) order by")
+
+
+def _moved_since(conn, cursor):
+    """The streams that moved in the feed after ``cursor`` (a (tx_id, position)
+    of it; None: from its end now), at their versions, and the cursor after them."""
+    if cursor is None:
+        return {}, conn.execute(_FEED_END).fetchone() or ("0", 0)
+    moved: dict[str, int] = {}
+    rows = conn.execute(_MOVED_SINCE, cursor).fetchall()
+    for stream_id, version, tx_id, position in rows:
+        moved[stream_id] = max(version, moved.get(stream_id, 0))
+        cursor = (tx_id, position)
+    return moved, cursor
 
 
 def _record(row) -> RecordedEvent:
@@ -69,7 +95,7 @@ class PostgresEventStore:
         self.pool = pool
         self._owns_pool = False
         self.recent = RecentVersions()
-        self._listener = VersionListener(self._autocommit_connect, self.recent_version, self.recent)
+        self._listener = VersionListener(self._autocommit_connect, self.recent_version, self.recent, _moved_since)
         self._notifier = Notifier(self._autocommit_connect)
 
     @classmethod

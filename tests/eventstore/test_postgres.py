@@ -233,12 +233,12 @@ def _drain(store, after):
         after = page[-1].global_position
 
 
-def _terminate_backends_running(database_url, query_start):
+def _terminate_backends_running(database_url, *query_starts):
     with psycopg.connect(database_url, autocommit=True) as admin:
         return admin.execute(
             "select count(pg_terminate_backend(pid)) from pg_stat_activity"
             " where datname = current_database() and pid <> pg_backend_pid()"
-            " and query ilike %s", (query_start + "%",)).fetchone()[0]
+            " and query ilike any(%s)", ([start + "%" for start in query_starts],)).fetchone()[0]
 
 
 def test_waiting_survives_the_listen_connection_being_cut(database_url, stream_id):
@@ -246,7 +246,8 @@ def test_waiting_survives_the_listen_connection_being_cut(database_url, stream_i
     try:
         store.append(stream_id, events("A"), NO_STREAM)
         assert store.wait_for_version(stream_id, 0, timeout=30) == 1  # listening now
-        assert _terminate_backends_running(database_url, "listen boardlog_events") >= 1
+        # The LISTEN connection's last statement is its LISTEN or its sweep of the feed.
+        assert _terminate_backends_running(database_url, "listen boardlog_events", "select stream_id, version, tx_id") >= 1
         assert wakes_up_when_appended(store, stream_id)
     finally:
         store.close()
@@ -264,4 +265,23 @@ def test_a_notification_is_not_lost_when_the_idle_notifier_connection_was_cut(da
             store.append(stream_id, events("B"), 1)
             assert _next_payload_for(listener, stream_id) == f"{stream_id}:2"
     finally:
+        store.close()
+
+
+def test_a_poll_learns_of_a_commit_whose_notification_was_lost_within_a_sweep(database_url, stream_id):
+    store = PostgresEventStore.connect(database_url, max_size=4)
+    other = PostgresEventStore.connect(database_url, max_size=2)
+    try:
+        store.append(stream_id, events("A"), NO_STREAM)
+        assert store.wait_for_version(stream_id, 0, timeout=30) == 1  # listening, and the version is known
+        assert store.recent_version(stream_id) == 1
+        store.recent.max_age = 3600  # so that only a sweep, not an expiry and a read, can tell it
+        # Another process commits and dies before its NOTIFY: nothing is announced.
+        other.append(stream_id, events("B"), 1, announce_later=True)
+        deadline = time.monotonic() + 10
+        while store.recent_version(stream_id) != 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert store.recent_version(stream_id) == 2
+    finally:
+        other.close()
         store.close()

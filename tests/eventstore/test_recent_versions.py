@@ -56,3 +56,33 @@ def test_the_store_knows_its_own_appends_at_once(event_store):
     assert event_store.recent_version(stream) == 0
     event_store.append(stream, [NewEvent("Moved", {"n": 1})], 0)
     assert event_store.recent_version(stream) == 1
+
+
+def test_a_version_is_trusted_past_its_max_age_while_sweeps_of_the_feed_keep_coming():
+    now = [0.0]
+    recent = RecentVersions(max_age=1.0, clock=lambda: now[0], sweep_trust=2.0)
+    recent.heard("game-a", 3)
+    now[0] = 30.0
+    assert recent.get("game-a") is None, "no sweep yet: trusted for max_age only"
+    recent.swept({}, recent.epoch())
+    assert recent.get("game-a") == 3
+    now[0] = 32.5
+    assert recent.get("game-a") is None, "the last sweep is too old to vouch for it"
+
+
+def test_a_sweep_makes_good_a_notification_that_was_lost():
+    now = [0.0]
+    recent = RecentVersions(clock=lambda: now[0])
+    recent.confirmed("game-a", 3, recent.epoch())
+    recent.swept({"game-a": 5, "game-b": 2}, recent.epoch())
+    assert recent.get("game-a") == 5
+    assert recent.get("game-b") is None, "a stream nobody asked about is not kept"
+
+
+def test_a_sweep_from_before_a_reconnection_vouches_for_nothing():
+    recent = RecentVersions(clock=lambda: 0.0)
+    epoch = recent.epoch()
+    recent.forget_all()
+    recent.heard("game-a", 1)
+    recent.swept({"game-a": 9}, epoch)
+    assert recent.get("game-a") == 1
