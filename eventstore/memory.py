@@ -142,6 +142,9 @@ class InMemoryEventStore:
         head = (len(stream), stream[-1].hash if stream else None)
         return verify_chain(stream, head)
 
+    def known_version(self, stream_id: str) -> int | None:
+        return self.stream_version(stream_id)
+
     def recent_version(self, stream_id: str, max_age: float | None = None) -> int:
         return self.stream_version(stream_id)
 

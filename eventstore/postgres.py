@@ -265,6 +265,11 @@ class PostgresEventStore:
         """The server is shutting down: end every wait now."""
         self._listener.drain()
 
+    def known_version(self, stream_id: str) -> int | None:
+        """The stream's version as this process knows it without a query
+        (eventstore/versions.py says how stale it may be), or None."""
+        return self.recent.get(stream_id)
+
     def recent_version(self, stream_id: str, max_age: float | None = None) -> int:
         """The stream's version as this process confirmed it within the last
         ``max_age`` seconds (default ``recent.max_age``; read, appended or

@@ -98,12 +98,19 @@ class GameService(LifecycleCommands, Idempotent):
     def rules_of_session(self, session: Session):
         return registry.rules_at(session.game, session.rules_version)
 
-    def load(self, game_id: uuid.UUID) -> tuple[Any, Session]:
-        """The current session: cached or snapshot state, then the tail of events."""
+    def load(self, game_id: uuid.UUID, trust_known: bool = False) -> tuple[Any, Session]:
+        """The current session: cached or snapshot state, then the tail of
+        events, so that a read follows every commit before it, whichever
+        process made it. With ``trust_known``, a session this process holds at
+        the version it knows the game to be at (eventstore/versions.py) is
+        taken without a query: for a decision, whose append refuses a stale
+        version anyway and is then taken again on a fresh load."""
         with self._lock:
             session = self._cache.get(game_id)
         stream = stream_of(game_id)
         rules = self.rules_of_session(session) if session else None
+        if session is not None and trust_known and self.store.known_version(stream) == session.version:
+            return rules, session
         if session is None:
             records = self.store.read_stream(stream, 1, 1)
             if not records:
@@ -249,7 +256,8 @@ class GameService(LifecycleCommands, Idempotent):
         On a conflict the decision is taken again once on the fresh state,
         unless the caller pinned the version with If-Match."""
         for attempt in (1, 2):
-            rules, session = self.load(game_id)
+            # If-Match is judged against the stored version, never a known one.
+            rules, session = self.load(game_id, trust_known=attempt == 1 and if_match is None)
             if if_match is not None and session.version != if_match:
                 raise PreconditionFailed(
                     f"the game is at version {session.version}, not {if_match}", version=session.version

@@ -131,9 +131,9 @@ def race(monkeypatch, service, stale, key_looked_up_early: bool = False) -> dict
     real_load, real_earlier = service.load, service._earlier_response
     calls = {"load": 0, "earlier": 0}
 
-    def load(gid):
+    def load(gid, trust_known=False):
         calls["load"] += 1
-        return stale if calls["load"] == 1 else real_load(gid)
+        return stale if calls["load"] == 1 else real_load(gid, trust_known)
 
     def earlier(*args):
         calls["earlier"] += 1

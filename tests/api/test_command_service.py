@@ -143,3 +143,18 @@ def test_a_snapshot_that_cannot_be_read_back_is_ignored(event_store):
     event_store.save_snapshot(stream_of(game_id), expected.version, version, b"not a pickle")
     _, loaded = GameService(event_store).load(game_id)
     assert loaded == expected
+
+
+def test_a_command_on_a_game_this_process_holds_at_its_known_version_reads_no_events(service, monkeypatch):
+    game_id, players = _new_game(service)
+    rng = random.Random(2)
+    _play_one(service, game_id, players, rng)  # the process now holds the game, and knows its version
+    reads = []
+    real_read = service.store.read_stream
+    monkeypatch.setattr(service.store, "read_stream", lambda *a, **k: reads.append(a) or real_read(*a, **k))
+    rules, session = service.cached(game_id)
+    seat = sorted(sessions.to_act(rules, session))[0]
+    service.act(game_id, players[seat], random_command(rules, session.state, seat, rng).to_json())
+    assert reads == [], "the decision was taken on the session held, its append guarding the version"
+    assert service.store.stream_version(stream_of(game_id)) > session.version
+
