@@ -230,9 +230,12 @@ def resign(rules: Rules, session, player: str, seed: bytes) -> list[Event]:
 
 def abort(session, player: str, acted: Iterable[str]) -> list[Event]:
     """Any seat may abort before every seat has acted once (a timeout or a
-    bot's move counts as acting); the game ends with no result."""
+    bot's move counts as acting, and so does resigning: a seat that resigned
+    before it ever acted, whose pieces went to other seats, never acts again,
+    and the game could otherwise be wiped at any time, result and all); the
+    game ends with no result."""
     seat = seat_to_leave(session, player, "abort")
-    if set(session.seats) <= set(acted):
+    if set(session.seats) <= set(acted) | set(session.life.resigned):
         raise NotNow("every seat has acted at least once: the game can no longer be aborted; resign instead")
     return [GameAborted(seat, player)]
 

@@ -74,6 +74,18 @@ def test_coronation_lind_resigning_over_http_ends_the_game_with_the_detectives_w
     assert "detectives win" in response.json["outcome"]
 
 
+def test_coronation_the_last_detective_seat_resigning_over_http_makes_lind_win_at_once(players, service):
+    ada, bob, cy = players(3)
+    game_id = started_game([ada, bob, cy], "coronation", {"detective_seats": 2})
+    assert bob.post(f"/v1/games/{game_id}/resign").status_code == 200
+    response = cy.post(f"/v1/games/{game_id}/resign")
+    assert response.status_code == 200, response.json
+    assert response.json["status"] == "scoring" and response.json["bots"] == {}
+    assert "lind wins" in response.json["outcome"]
+    assert service.score(__import__("uuid").UUID(game_id))
+    assert ada.view(game_id).json["standings"][0]["seat"] == "lind"
+
+
 def test_resigning_without_a_seat_in_the_lobby_or_twice_is_refused_and_changes_nothing(players):
     ada, bob, cy, stranger = players(4)
     lobby = ada.create(options={"players": 3})
@@ -110,6 +122,20 @@ def test_abort_is_refused_once_every_seat_has_acted_and_nothing_changes(players)
     assert_refused(response, 409, "wrong-status")
     assert "resign instead" in response.json["detail"]
     assert summary(ada, game_id)["version"] == version
+
+
+def test_coronation_a_detective_seat_that_resigned_before_acting_no_longer_lets_the_game_be_aborted(players):
+    ada, bob, cy = players(3)
+    game_id = started_game([ada, bob, cy], "coronation", {"detective_seats": 2})
+    assert bob.post(f"/v1/games/{game_id}/resign").status_code == 200  # detective-1 never acted
+    seats = {"lind": ada, "detective-2": cy}
+    act_until(seats, game_id, lambda view: {"lind", "detective-2"} <= {e["seat"] for e in feed(ada, game_id)},
+              random.Random(4))
+    version = summary(ada, game_id)["version"]
+    response = ada.post(f"/v1/games/{game_id}/abort")
+    assert_refused(response, 409, "wrong-status")
+    assert "can no longer be aborted" in response.json["detail"]
+    assert summary(ada, game_id)["version"] == version and summary(ada, game_id)["status"] == "active"
 
 
 def _both_acted(player, game_id) -> bool:

@@ -44,14 +44,19 @@ def test_coronation_a_detective_seat_resigning_hands_its_detectives_to_the_other
     assert table.session.status == sessions.ACTIVE
 
 
-def test_coronation_the_last_detective_seat_resigning_leaves_its_detectives_to_a_bot():
-    table = started("coronation", {"detective_seats": 2})
-    table.apply(lifecycle.resign(table.rules, table.session, table.player("detective-1"), table.seed))
-    events = table.apply(lifecycle.resign(table.rules, table.session, table.player("detective-2"), table.seed))
-    assert events == [SeatResigned("detective-2", table.player("detective-2"), events[0].bot)]
-    assert events[0].bot in ("random", "heuristic")
-    assert table.session.life.plays("detective-2") is not None
-    assert table.to_act == {"detective-2"}  # setup: it places every detective now
+@pytest.mark.parametrize("detective_seats", [1, 2])
+def test_coronation_the_last_detective_seat_resigning_makes_lind_win_at_once(detective_seats):
+    table = started("coronation", {"detective_seats": detective_seats})
+    for n in range(1, detective_seats):
+        table.apply(lifecycle.resign(table.rules, table.session, table.player(f"detective-{n}"), table.seed))
+    last = f"detective-{detective_seats}"
+    events = table.apply(lifecycle.resign(table.rules, table.session, table.player(last), table.seed))
+    assert events[0] == SeatResigned(last, table.player(last), None)
+    assert isinstance(events[-1], sessions.GameOver) and "lind wins" in events[-1].outcome
+    assert table.session.status == sessions.SCORING and not table.session.life.bots
+    standings = scored(table)
+    assert standings[0]["seat"] == "lind" and standings[0]["rank"] == 1
+    assert [s["seat"] for s in standings[1:]] == [f"detective-{n}" for n in range(detective_seats, 0, -1)]
 
 
 def test_coronation_a_resigned_detective_seat_ranks_last_when_the_detectives_win():
@@ -124,6 +129,16 @@ def test_abort_is_refused_once_every_seat_has_acted():
     table = started("cronberg", {"players": 2})
     with pytest.raises(lifecycle.NotNow, match="can no longer be aborted"):
         lifecycle.abort(table.session, table.player("p1"), acted={"p1", "p2"})
+
+
+def test_coronation_a_detective_seat_that_resigned_before_acting_counts_as_having_acted():
+    table = started("coronation", {"detective_seats": 2})
+    table.apply(lifecycle.resign(table.rules, table.session, table.player("detective-1"), table.seed))
+    # detective-1's detectives went to detective-2: that seat can never act again.
+    with pytest.raises(lifecycle.NotNow, match="can no longer be aborted"):
+        lifecycle.abort(table.session, table.player("lind"), acted={"lind", "detective-2"})
+    assert lifecycle.abort(table.session, table.player("lind"), acted={"lind"}) == [
+        GameAborted("lind", table.player("lind"))]
 
 
 def test_history_counts_acting_seats_and_runs_of_timeouts_that_a_replacement_restarts():
