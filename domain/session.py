@@ -124,10 +124,30 @@ class Session:
     life: Life = field(default_factory=Life)  # bots, resignations, invites, clocks: see domain.lifecycle
 
     def seat_of(self, player: str) -> str | None:
+        """The seat ``player`` holds (even one he resigned or was abandoned from)."""
         for seat, holder in self.players.items():
             if holder == player:
                 return seat
         return None
+
+    def seat_seen_by(self, player: str | None, version: int | None = None) -> str | None:
+        """The seat whose secrets ``player`` sees at ``version`` (default: now);
+        None: what a spectator sees. Every door that shows a game to a player
+        (view, view?at, feed, game stream, legal commands) asks this.
+
+        A holder sees his seat, its whole past included (so does a new holder
+        after a replacement). From his SeatResigned or SeatAbandoned on, the
+        former holder sees what a spectator sees, and keeps the seat's view of
+        the versions before it; an abandoned player who takes the seat back is
+        a holder again. A player who left one seat and later took another sees
+        the one he holds (or held last)."""
+        if not player:
+            return None
+        held = self.life.left.get(player)
+        if held is None:
+            return self.seat_of(player)
+        seat, until = held
+        return seat if (self.version if version is None else version) < until else None
 
     @property
     def over(self) -> bool:

@@ -270,8 +270,11 @@ class View(MethodView):
         player = current_player(required=False)
         if "at" in args:
             rules, session = service().load_at(gid, args["at"])
-            ended = service().load(gid)[1].over
-            answer = envelope(gid, rules, session, viewer_seat(session, player), ended)
+            now = service().load(gid)[1]
+            # Who sees which seat is the game's now, applied to that version (a
+            # replacement sees the seat's past; a resigner keeps what he saw).
+            answer = envelope(gid, rules, session, viewer_seat(now, player, session.version), now.over)
+            ended = now.over
             return answer, 200, {"ETag": _etag(session.version, player) if not ended else _etag(session.version, "*")}
         known = _known_version(player)
         current = service().current_version(gid)
@@ -306,7 +309,7 @@ class LegalCommands(MethodView):
         gid = parse_game_id(game_id)
         player = current_player()
         rules, session = service().load(gid)
-        seat = session.seat_of(player)
+        seat = viewer_seat(session, player)
         return {"game": session.game, "version": session.version, "seat": seat,
                 "commands": legal_commands(rules, session, seat)}
 
@@ -323,6 +326,6 @@ class Events(MethodView):
         player = current_player(required=False)
         rules, session = service().load(gid)
         records = service().store.read_stream(stream_of(gid), args["after"] + 1, args["after"] + args["limit"])
-        events = feed(rules, session, records, viewer_seat(session, player))
+        events = feed(rules, session, records, player)
         return {"game": session.game, "version": session.version, "events": events,
                 "next_after": args["after"] + len(events)}

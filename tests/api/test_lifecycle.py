@@ -43,7 +43,7 @@ def assert_refused(response, status, kind):
 # Resign
 
 
-def test_a_resigned_seat_is_played_by_a_bot_its_player_is_refused_and_everyone_is_told(players, service):
+def test_a_resigned_seat_is_played_by_a_bot_its_player_is_refused_and_everyone_is_told(players, service, client):
     ada, bob, cy = players(3)
     game_id = started_game([ada, bob, cy])
     response = bob.post(f"/v1/games/{game_id}/resign")
@@ -55,7 +55,7 @@ def test_a_resigned_seat_is_played_by_a_bot_its_player_is_refused_and_everyone_i
 
     act_until({"p1": ada, "p3": cy}, game_id, lambda view: "p2" in view["to_act"], random.Random(1))
     version = summary(ada, game_id)["version"]
-    assert bob.view(game_id).json["seat"] == "p2"  # bob still sees the seat he left
+    assert bob.view(game_id).json == client.get(f"/v1/games/{game_id}/view").json  # a spectator's now
     assert bob.legal(game_id) == []
     inbox = bob.get("/v1/players/me/inbox").json["games"]
     assert [g["your_turn"] for g in inbox if g["id"] == game_id] == [False]  # p2 is to act, but a bot plays it
@@ -163,7 +163,7 @@ def test_a_replacement_sees_everything_the_abandoned_seat_saw_and_the_others_onl
     ada, bob, cy, dan = players(4)
     game_id = started_game([ada, bob, cy], "court-of-miracles", {"players": 3, "abandon_after": 1})
     _abandon(service, game_id, "p2", {"p1": ada, "p2": bob, "p3": cy}, random.Random(3))
-    bobs_view, bobs_feed = bob.view(game_id).json, feed(bob, game_id)
+    bobs_feed = feed(bob, game_id)  # the seat's until it was abandoned, a spectator's from then on
     told = [e for e in feed(cy, game_id) if e["type"] == "SeatAbandoned"]
     assert [(e["data"]["seat"], e["data"]["player"], e["data"]["timeouts"]) for e in told] == [("p2", bob.id, 1)]
 
@@ -176,10 +176,13 @@ def test_a_replacement_sees_everything_the_abandoned_seat_saw_and_the_others_onl
     assert response.json["bots"] == {}
 
     dans_view = dan.view(game_id).json
-    assert dans_view["seat"] == "p2" and dans_view["view"] == bobs_view["view"]
+    abandoned_at = told[0]["version"]
+    before = bob.view(game_id, query_string={"at": abandoned_at - 1}).json
+    assert dans_view["seat"] == "p2" and before["seat"] == "p2"
+    assert dan.view(game_id, query_string={"at": abandoned_at - 1}).json["view"] == before["view"]
     assert ada.view(game_id).json["view"] != dans_view["view"]  # p2's hand is p2's alone
     dans_feed = feed(dan, game_id)
-    assert [e["data"] for e in dans_feed[: len(bobs_feed)]] == [e["data"] for e in bobs_feed]
+    assert [e["data"] for e in dans_feed[: abandoned_at - 1]] == [e["data"] for e in bobs_feed[: abandoned_at - 1]]
     changed = [e for e in feed(ada, game_id) if e["type"] == "SeatReplaced"]
     assert [e["data"] for e in changed] == [{"type": "SeatReplaced", "seat": "p2", "player_before": bob.id, "player": dan.id}]
     assert bob.view(game_id).json["seat"] is None  # bob holds no seat now
