@@ -28,6 +28,7 @@ from .engine import (
 from .upcasting import ENGINE_UPCASTERS, UnknownEventType, upcast
 from .lifecycle.state import LIFECYCLE_EVENTS, Life
 from .lifecycle.state import fold as fold_life
+from .lifecycle.standings import OUTCOME_FOLLOWS_STANDINGS, agreeing_outcome
 
 LOBBY, ACTIVE, SCORING, FINISHED, CANCELLED = "lobby", "active", "scoring", "finished", "cancelled"
 SYSTEM = "system"
@@ -318,8 +319,19 @@ def _ending(rules: Rules, session: Session, events: list[Event], seed: bytes) ->
     state = session.state
     for event in events:
         state = rules.evolve(state, event)
-    outcome = rules.outcome(state)
+    outcome = outcome_of(rules, session, state, session.life.resigned)
     return [] if outcome is None else [GameOver(outcome, seed.hex())]
+
+
+def outcome_of(rules: Rules, session: Session, state: Any, resigned: tuple[str, ...]) -> str | None:
+    """The GameOver sentence of ``state``, or None while it runs: the rules'
+    own, or, in a game created with ``outcome_follows_standings`` (every game
+    since that option was recorded), one that agrees with the standings when
+    the rules' names a resigned seat among the winners (domain.lifecycle.standings)."""
+    told = rules.outcome(state)
+    if told is None or not resigned or not session.options.get(OUTCOME_FOLLOWS_STANDINGS):
+        return told
+    return agreeing_outcome(told, rules.score(state), resigned)
 
 
 def scored(rules: Rules, session: Session) -> list[Event]:

@@ -279,3 +279,40 @@ def test_the_catalogue_lists_each_game_s_bots_and_the_options_of_a_game_s_life(c
     names = {option["name"] for option in cronberg["options"]}
     assert {"visibility", "abandon_after", "deadline_per_seat", "time_bank_seconds", "time_increment_seconds",
             "time_cap_seconds"} <= names
+
+
+def test_when_a_resigned_seat_s_bot_wins_the_summary_feed_and_notices_say_the_winner_the_standings_rank_first(
+        players, service):
+    import uuid
+
+    from domain.notices import notices_of
+
+    for attempt in range(12):
+        ada, bob, cy = players(3)
+        game_id = started_game([ada, bob, cy], "cronberg", {"players": 3, "rounds": 1})
+        assert bob.post(f"/v1/games/{game_id}/resign").status_code == 200
+        rng = random.Random(attempt)
+        for _ in range(500):
+            view = ada.view(game_id).json
+            if view["status"] != "active":
+                break
+            seat = view["to_act"][0]
+            if seat == "p2":
+                assert service.play_bots(uuid.UUID(game_id), view["version"])
+            else:
+                player = {"p1": ada, "p3": cy}[seat]
+                assert player.act(game_id, rng.choice(player.legal(game_id))).status_code == 200
+        rules, session = service.load(uuid.UUID(game_id))
+        if any(s.seat == "p2" and s.rank == 1 for s in rules.score(session.state)):
+            break
+    else:
+        raise AssertionError("the resigned seat's bot never won")
+    assert service.score(uuid.UUID(game_id))
+    standings = ada.view(game_id).json["standings"]
+    first = [s["seat"] for s in standings if s["rank"] == 1]
+    assert standings[-1]["seat"] == "p2" and "p2" not in first
+    outcome = summary(ada, game_id)["outcome"]
+    assert outcome.startswith(first[0]) and "p2 wins" not in outcome and "p2 resigned" in outcome
+    assert [e["data"]["outcome"] for e in feed(cy, game_id) if e["type"] == "GameOver"] == [outcome]
+    ended = [n for r in service.store.read_stream(f"game-{game_id}") for n in notices_of(r) if n.kind == "ended"]
+    assert [n.data["outcome"] for n in ended] == [outcome]

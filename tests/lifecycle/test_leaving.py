@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from domain import session as sessions
+from domain.engine import IllegalCommand
 from domain.lifecycle import decide as lifecycle
 from domain.lifecycle.state import GameAborted, SeatAbandoned, SeatResigned
 
@@ -229,3 +230,60 @@ def test_a_private_game_s_rematch_lets_its_invited_players_in_without_a_code_and
     assert lifecycle.join(rematch, table.player("p1"), None) == [sessions.SeatTaken("p1", table.player("p1"))]
     with pytest.raises(lifecycle.NotAllowed, match="kept for"):
         lifecycle.join(rematch, table.player("p1"), "p2")
+
+
+# One result everywhere: the outcome agrees with the standings
+
+
+def _won_by_a_resigned_seat(game, created_before_the_option=False):
+    """A 3-seat game in which p2 resigned at once and its bot, played at random
+    like everyone, finished first by the game's own standings."""
+    import random
+    from dataclasses import replace
+
+    from domain.lifecycle.standings import OUTCOME_FOLLOWS_STANDINGS
+
+    for attempt in range(40):
+        table = Game(game, {"players": 3}, seed=b"outcome-%d" % attempt)
+        if created_before_the_option:
+            created = table.events[0]
+            options = {k: v for k, v in created.options.items() if k != OUTCOME_FOLLOWS_STANDINGS}
+            table.events[0] = replace(created, options=options)
+            table.session = sessions.replay(table.rules, table.events)
+        table.fill_and_start()
+        table.apply(lifecycle.resign(table.rules, table.session, table.player("p2"), table.seed))
+        rng = random.Random(attempt)
+        while table.session.status == sessions.ACTIVE:
+            table.move(rng=rng)
+        if any(s.seat == "p2" and s.rank == 1 for s in table.rules.score(table.session.state)):
+            return table
+    raise AssertionError(f"no {game} game was won by the resigned seat's bot")
+
+
+@pytest.mark.parametrize("game", ["cronberg", "court-of-miracles", "the-coil", "runebound"])
+def test_when_a_resigned_seat_s_bot_finishes_first_the_outcome_names_the_winner_the_standings_rank_first(game):
+    table = _won_by_a_resigned_seat(game)
+    standings = scored(table)
+    first = [s["seat"] for s in standings if s["rank"] == 1]
+    assert standings[-1]["seat"] == "p2" and "p2" not in first
+    outcome = table.session.outcome
+    named = outcome.split(" wins")[0] if len(first) == 1 else outcome.split(" share the win")[0]
+    assert named == (first[0] if len(first) == 1 else f"{', '.join(first[:-1])} and {first[-1]}"), outcome
+    assert "p2 wins" not in outcome and "(p2 resigned and ranks last)" in outcome
+    # The GameOver event says it, so the summary, the feed and the notices do.
+    [over] = [e for e in table.events if isinstance(e, sessions.GameOver)]
+    assert over.outcome == outcome
+
+
+def test_a_game_created_before_the_outcome_followed_the_standings_keeps_its_rules_own_sentence():
+    table = _won_by_a_resigned_seat("cronberg", created_before_the_option=True)
+    assert table.session.outcome == table.rules.outcome(table.session.state)
+    assert "p2" in table.session.outcome and "resigned" not in table.session.outcome
+
+
+def test_the_outcome_follows_the_standings_in_every_new_game_and_is_no_option_a_host_can_set():
+    from domain.lifecycle.standings import OUTCOME_FOLLOWS_STANDINGS
+
+    assert Game("cronberg", {"players": 3}).session.options[OUTCOME_FOLLOWS_STANDINGS] is True
+    with pytest.raises(IllegalCommand, match="unknown option"):
+        Game("cronberg", {"players": 3, OUTCOME_FOLLOWS_STANDINGS: False})
