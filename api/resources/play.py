@@ -45,7 +45,9 @@ class ViewArgs(ma.Schema):
     at = ma.fields.Integer(
         validate=ma.validate.Range(1, MAX_VERSION),
         metadata={"description": "your view as it was at this version (once the game is over, everything at that "
-                                 "version); a version in the middle of one move (events one decision wrote together) "
+                                 "version): a seat's holder sees his seat's, a new holder's too before he took it; "
+                                 "one who resigned or was abandoned, his seat's before that and a spectator's "
+                                 "from then on; a version in the middle of one move (events one decision wrote together) "
                                  "is a 422 naming the versions around it"},
     )
 
@@ -75,7 +77,9 @@ class ViewSchema(ma.Schema):
     )
     version = ma.fields.Integer(required=True)
     status = ma.fields.String(required=True)
-    seat = ma.fields.String(allow_none=True, required=True, metadata={"description": "your seat; null for a spectator"})
+    seat = ma.fields.String(allow_none=True, required=True, metadata={
+        "description": "the seat whose view this is: yours; null for a spectator, and for a player who resigned or "
+                       "was abandoned to a bot from that event on (before it, at ?at=, his seat's)"})
     to_act = ma.fields.List(ma.fields.String(), required=True)
     outcome = ma.fields.String(allow_none=True, required=True)
     standings = ma.fields.List(ma.fields.Dict(), allow_none=True, required=True)
