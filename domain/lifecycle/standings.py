@@ -51,11 +51,10 @@ def agreeing_outcome(told: str, ranking: Sequence[Standing], resigned: Sequence[
     if not any(s.seat in resigned and s.rank == 1 for s in ranking):
         return told
     first = [s.seat for s in ranked(ranking, (), resigned) if s.rank == 1]
-    gone = [seat for seat in resigned]
-    them = f"{_listed(gone)} resigned and {'ranks' if len(gone) == 1 else 'rank'} last"
+    them = f"{_listed(list(resigned))} resigned and {'ranks' if len(resigned) == 1 else 'rank'} last"
     if len(first) == 1:
         return f"{first[0]} wins, the best placed of the seats that did not resign ({them})"
-    return f"{_listed(first)} share the win, the best placed of the seats that did not resign ({them})"
+    return f"{_listed(first)} share first place, the best placed of the seats that did not resign ({them})"
 
 
 def _listed(seats: Sequence[str]) -> str:

@@ -267,7 +267,7 @@ def test_when_a_resigned_seat_s_bot_finishes_first_the_outcome_names_the_winner_
     first = [s["seat"] for s in standings if s["rank"] == 1]
     assert standings[-1]["seat"] == "p2" and "p2" not in first
     outcome = table.session.outcome
-    named = outcome.split(" wins")[0] if len(first) == 1 else outcome.split(" share the win")[0]
+    named = outcome.split(" wins")[0] if len(first) == 1 else outcome.split(" share first place")[0]
     assert named == (first[0] if len(first) == 1 else f"{', '.join(first[:-1])} and {first[-1]}"), outcome
     assert "p2 wins" not in outcome and "(p2 resigned and ranks last)" in outcome
     # The GameOver event says it, so the summary, the feed and the notices do.
@@ -287,3 +287,17 @@ def test_the_outcome_follows_the_standings_in_every_new_game_and_is_no_option_a_
     assert Game("cronberg", {"players": 3}).session.options[OUTCOME_FOLLOWS_STANDINGS] is True
     with pytest.raises(IllegalCommand, match="unknown option"):
         Game("cronberg", {"players": 3, OUTCOME_FOLLOWS_STANDINGS: False})
+
+
+def test_the_outcome_keeps_the_game_s_sentence_unless_a_resigned_seat_is_among_its_winners():
+    from domain.engine import Standing
+    from domain.lifecycle.standings import agreeing_outcome
+
+    ranking = [Standing("p1", 3, 10), Standing("p2", 1, 40), Standing("p3", 1, 40), Standing("p4", 4, 5)]
+    assert agreeing_outcome("p2 and p3 share the win with 40 points", ranking, ("p4",)) == (
+        "p2 and p3 share the win with 40 points")
+    assert agreeing_outcome("p2 and p3 share the win with 40 points", ranking, ("p2",)) == (
+        "p3 wins, the best placed of the seats that did not resign (p2 resigned and ranks last)")
+    everyone = [Standing(seat, 1, None) for seat in ("p1", "p2", "p3", "p4")]
+    assert agreeing_outcome("nobody wins", everyone, ("p4", "p2")) == (
+        "p1 and p3 share first place, the best placed of the seats that did not resign (p4 and p2 resigned and rank last)")
