@@ -36,7 +36,7 @@ log = logging.getLogger("boardlog.service")
 
 # Snapshots carry the engine's version of the Session shape in the upper digits
 # and the game's own state version below, so a change of either ignores them.
-SESSION_SHAPE = 4  # 2: Session.rules_version; 3: Session.life; 4: Life.left
+SESSION_SHAPE = 5  # 2: Session.rules_version; 3: Session.life; 4: chain and randomness versions (main); 5: Life.left
 
 
 def stream_of(game_id) -> str:
