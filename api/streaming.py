@@ -253,11 +253,11 @@ class Streams:
             self.close(slot)
 
     def _moves(self, game_id, rules, session, after: int, player: str | None) -> str:
-        seat = viewer_seat(session, player)
         records = self.shared.records(game_id, after, session.version)
         parts = [_message(None, text, version) for version, text in
-                 self.shared.events_json(game_id, rules, session, records, seat)]
-        parts.append(_message("view", self.shared.view_json(game_id, rules, session, seat), session.version))
+                 self.shared.events_json(game_id, rules, session, records, player)]
+        view = self.shared.view_json(game_id, rules, session, viewer_seat(session, player))
+        parts.append(_message("view", view, session.version))
         return "".join(parts)
 
     def _next(self, watch, stream: str, sent: int, ends_at: float) -> int | None:

@@ -8,8 +8,10 @@ from domain.engine import EVERYONE
 from domain.lifecycle.clocks import shown as shown_clocks
 
 
-def viewer_seat(session, player: str | None) -> str | None:
-    return session.seat_of(player) if player else None
+def viewer_seat(session, player: str | None, version: int | None = None) -> str | None:
+    """The seat whose view ``player`` gets at ``version`` (default: now) of the
+    game ``session`` holds now: see Session.seat_seen_by."""
+    return session.seat_seen_by(player, version)
 
 
 def envelope(game_id, rules, session, seat: str | None, ended: bool = False) -> dict:
@@ -39,19 +41,21 @@ def legal_commands(rules, session, seat: str | None) -> list[dict]:
     return [command.to_json() for command in rules.legal_commands(session.state, seat)]
 
 
-def feed(rules, session, records, seat: str | None) -> list[dict]:
-    """Each event as ``seat`` may see it now (everything once the game is over)."""
-    return [
-        {
-            "version": record.version,
-            "type": visible.get("type", record.type),
-            "recorded_at": record.recorded_at,
-            "seat": record.metadata.get("seat"),
-            "data": {"type": record.type, **visible},
-        }
-        for record in records
-        for visible in [
-            sessions.visible(rules, session, sessions.decode_stored(rules, record.type, record.schema_version, record.data), seat)
-        ]
-    ]
+def feed(rules, session, records, player: str | None) -> list[dict]:
+    """Each event as ``player`` may see it now (everything once the game is
+    over): as the seat he sees at that event's version (viewer_seat)."""
+    return [feed_item(rules, session, record, viewer_seat(session, player, record.version)) for record in records]
+
+
+def feed_item(rules, session, record, seat: str | None) -> dict:
+    """One stored event as ``seat`` may see it (everything once the game is over)."""
+    event = sessions.decode_stored(rules, record.type, record.schema_version, record.data)
+    visible = sessions.visible(rules, session, event, seat)
+    return {
+        "version": record.version,
+        "type": visible.get("type", record.type),
+        "recorded_at": record.recorded_at,
+        "seat": record.metadata.get("seat"),
+        "data": {"type": record.type, **visible},
+    }
 

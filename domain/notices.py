@@ -16,7 +16,9 @@ of what it appends, what only a replay would know:
   TurnTimedOut, GameOver, GameScored and the lifecycle events of
   domain/lifecycle/state.py) and on the last event of each append;
 - ``to_act``: the seats to act after the decision, and ``turn_came``: those
-  of them that were not to act before it, on the last event of each append.
+  of them that were not to act before it and whose holder plays them (not a
+  seat a bot plays since its player resigned or was abandoned: he is told
+  no more turns of it), on the last event of each append.
 
 Events stored without these keys (before they existed) still give the
 notices their own data allows (``started`` from PlayersSeated's players,

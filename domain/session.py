@@ -28,6 +28,7 @@ from .engine import (
 from .upcasting import ENGINE_UPCASTERS, UnknownEventType, upcast
 from .lifecycle.state import LIFECYCLE_EVENTS, Life
 from .lifecycle.state import fold as fold_life
+from .lifecycle.standings import OUTCOME_FOLLOWS_STANDINGS, agreeing_outcome
 
 LOBBY, ACTIVE, SCORING, FINISHED, CANCELLED = "lobby", "active", "scoring", "finished", "cancelled"
 # What new games are recorded with (openapi/verifying-a-game.md, section 1);
@@ -135,10 +136,30 @@ class Session:
     life: Life = field(default_factory=Life)  # bots, resignations, invites, clocks: see domain.lifecycle
 
     def seat_of(self, player: str) -> str | None:
+        """The seat ``player`` holds (even one he resigned or was abandoned from)."""
         for seat, holder in self.players.items():
             if holder == player:
                 return seat
         return None
+
+    def seat_seen_by(self, player: str | None, version: int | None = None) -> str | None:
+        """The seat whose secrets ``player`` sees at ``version`` (default: now);
+        None: what a spectator sees. Every door that shows a game to a player
+        (view, view?at, feed, game stream, legal commands) asks this.
+
+        A holder sees his seat, its whole past included (so does a new holder
+        after a replacement). From his SeatResigned or SeatAbandoned on, the
+        former holder sees what a spectator sees, and keeps the seat's view of
+        the versions before it; an abandoned player who takes the seat back is
+        a holder again. A player who left one seat and later took another sees
+        the one he holds (or held last)."""
+        if not player:
+            return None
+        held = self.life.left.get(player)
+        if held is None:
+            return self.seat_of(player)
+        seat, until = held
+        return seat if (self.version if version is None else version) < until else None
 
     @property
     def over(self) -> bool:
@@ -311,8 +332,19 @@ def _ending(rules: Rules, session: Session, events: list[Event], seed: bytes) ->
     state = session.state
     for event in events:
         state = rules.evolve(state, event)
-    outcome = rules.outcome(state)
+    outcome = outcome_of(rules, session, state, session.life.resigned)
     return [] if outcome is None else [GameOver(outcome, seed.hex())]
+
+
+def outcome_of(rules: Rules, session: Session, state: Any, resigned: tuple[str, ...]) -> str | None:
+    """The GameOver sentence of ``state``, or None while it runs: the rules'
+    own, or, in a game created with ``outcome_follows_standings`` (every game
+    since that option was recorded), one that agrees with the standings when
+    the rules' names a resigned seat among the winners (domain.lifecycle.standings)."""
+    told = rules.outcome(state)
+    if told is None or not resigned or not session.options.get(OUTCOME_FOLLOWS_STANDINGS):
+        return told
+    return agreeing_outcome(told, rules.score(state), resigned)
 
 
 def scored(rules: Rules, session: Session) -> list[Event]:

@@ -45,7 +45,9 @@ class ViewArgs(ma.Schema):
     at = ma.fields.Integer(
         validate=ma.validate.Range(1, MAX_VERSION),
         metadata={"description": "your view as it was at this version (once the game is over, everything at that "
-                                 "version); a version in the middle of one move (events one decision wrote together) "
+                                 "version): a seat's holder sees his seat's, a new holder's too before he took it; "
+                                 "one who resigned or was abandoned, his seat's before that and a spectator's "
+                                 "from then on; a version in the middle of one move (events one decision wrote together) "
                                  "is a 422 naming the versions around it"},
     )
 
@@ -75,7 +77,9 @@ class ViewSchema(ma.Schema):
     )
     version = ma.fields.Integer(required=True)
     status = ma.fields.String(required=True)
-    seat = ma.fields.String(allow_none=True, required=True, metadata={"description": "your seat; null for a spectator"})
+    seat = ma.fields.String(allow_none=True, required=True, metadata={
+        "description": "the seat whose view this is: yours; null for a spectator, and for a player who resigned or "
+                       "was abandoned to a bot from that event on (before it, at ?at=, his seat's)"})
     to_act = ma.fields.List(ma.fields.String(), required=True)
     outcome = ma.fields.String(allow_none=True, required=True)
     standings = ma.fields.List(ma.fields.Dict(), allow_none=True, required=True)
@@ -270,8 +274,11 @@ class View(MethodView):
         player = current_player(required=False)
         if "at" in args:
             rules, session = service().load_at(gid, args["at"])
-            ended = service().load(gid)[1].over
-            answer = envelope(gid, rules, session, viewer_seat(session, player), ended)
+            now = service().load(gid)[1]
+            # Who sees which seat is the game's now, applied to that version (a
+            # replacement sees the seat's past; a resigner keeps what he saw).
+            answer = envelope(gid, rules, session, viewer_seat(now, player, session.version), now.over)
+            ended = now.over
             return answer, 200, {"ETag": _etag(session.version, player) if not ended else _etag(session.version, "*")}
         known = _known_version(player)
         current = service().current_version(gid)
@@ -306,7 +313,7 @@ class LegalCommands(MethodView):
         gid = parse_game_id(game_id)
         player = current_player()
         rules, session = service().load(gid)
-        seat = session.seat_of(player)
+        seat = viewer_seat(session, player)
         return {"game": session.game, "version": session.version, "seat": seat,
                 "commands": legal_commands(rules, session, seat)}
 
@@ -323,6 +330,6 @@ class Events(MethodView):
         player = current_player(required=False)
         rules, session = service().load(gid)
         records = service().store.read_stream(stream_of(gid), args["after"] + 1, args["after"] + args["limit"])
-        events = feed(rules, session, records, viewer_seat(session, player))
+        events = feed(rules, session, records, player)
         return {"game": session.game, "version": session.version, "events": events,
                 "next_after": args["after"] + len(events)}

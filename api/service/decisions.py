@@ -58,7 +58,9 @@ def with_notice_facts(events: list[Event], metadata: list[dict], after: Session,
     """The metadata to store, with what domain/notices.py reads so that a
     notice never needs a replay: who sits where after the decision on every
     engine event and on the last event, and on the last event the seats to
-    act and those whose turn came with it."""
+    act and those whose turn came with it and whose holder plays them (a seat
+    a bot plays since its player resigned or was abandoned tells him nothing:
+    he sees the game as a spectator now)."""
     seated = dict(after.players)
     out = []
     last = len(events) - 1
@@ -68,7 +70,8 @@ def with_notice_facts(events: list[Event], metadata: list[dict], after: Session,
             meta["seated"] = seated
         if index == last:
             meta["to_act"] = sorted(to_act_after)
-            meta["turn_came"] = sorted(set(to_act_after) - set(to_act_before))
+            came = set(to_act_after) - set(to_act_before)
+            meta["turn_came"] = sorted(seat for seat in came if after.seat_seen_by(after.players.get(seat)) == seat)
         out.append(meta)
     return out
 

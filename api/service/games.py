@@ -36,7 +36,7 @@ log = logging.getLogger("boardlog.service")
 
 # Snapshots carry the engine's version of the Session shape in the upper digits
 # and the game's own state version below, so a change of either ignores them.
-SESSION_SHAPE = 4  # 2: Session.rules_version; 3: Session.life; 4: chain and randomness versions
+SESSION_SHAPE = 5  # 2: Session.rules_version; 3: Session.life; 4: chain and randomness versions; 5: Life.left
 
 
 def stream_of(game_id) -> str:
@@ -402,7 +402,7 @@ class GameService(LifecycleCommands, Idempotent):
             return decisions.by(player, seat, command.to_json(), session, events)
 
         def answer(conn, session, events):
-            return respond(session, events, session.seat_of(player) or "") if respond else {"version": session.version}
+            return respond(session, events, session.seat_seen_by(player)) if respond else {"version": session.version}
 
         # The command's JSON alone is what is hashed (with the game), as it
         # was before other requests took keys, so remembered keys still answer.

@@ -19,7 +19,7 @@ from typing import Any, Callable
 
 from domain import session as sessions
 
-from ..views import envelope, feed
+from ..views import envelope, feed_item, viewer_seat
 from .games import GameService, stream_of
 
 
@@ -135,16 +135,16 @@ class SharedWork:
             return self.service.store.read_stream(stream_of(game_id), after + 1, upto)
         return found
 
-    def events_json(self, game_id: uuid.UUID, rules, session, records, seat: str | None) -> list[tuple[int, str]]:
-        """Each record as ``seat`` may see it at the session's version, serialized: (version, json)."""
-        viewer = sessions.viewer_for(session, seat)
+    def events_json(self, game_id: uuid.UUID, rules, session, records, player: str | None) -> list[tuple[int, str]]:
+        """Each record as ``player`` may see it at the session's version
+        (as the seat he sees at the record's version), serialized: (version, json)."""
         out = []
         for record in records:
-            key = (game_id, record.version, viewer)
+            seat = viewer_seat(session, player, record.version)
+            key = (game_id, record.version, sessions.viewer_for(session, seat))
             text = self._events.get(key)
             if text is None:
                 self.computed["events"] += 1
-                [item] = feed(rules, session, [record], seat)
-                text = self._events.put(key, dumps(item))
+                text = self._events.put(key, dumps(feed_item(rules, session, record, seat)))
             out.append((record.version, text))
         return out

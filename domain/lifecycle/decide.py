@@ -12,8 +12,9 @@ from dataclasses import replace
 from typing import Any, Iterable, Mapping
 
 from .. import session as sessions
-from ..engine import Event, IllegalCommand, Rules, Standing
+from ..engine import Event, IllegalCommand, Rules
 from . import bots as bot_registry
+from . import standings
 from .clocks import DEADLINE_PER_SEAT_BY_DEFAULT, resolve_clock_options
 from .state import (
     BotSeated,
@@ -102,7 +103,10 @@ def create(
     clocks = resolve_clock_options(given)
     events = sessions.create(rules, host, given, seed, seat)
     created = events[0]
-    resolved = {**created.options, "visibility": visibility, "abandon_after": abandon_after, **clocks}
+    # Recorded, not chosen: games created before it keep their rules' own
+    # GameOver sentence, so that their decisions re-run to the events stored.
+    resolved = {**created.options, "visibility": visibility, "abandon_after": abandon_after, **clocks,
+                standings.OUTCOME_FOLLOWS_STANDINGS: True}
     events[0] = replace(created, options=resolved)
     return events + seat_bots(rules, created.seats, events[1].seat, bots)
 
@@ -224,15 +228,18 @@ def resign(rules: Rules, session, player: str, seed: bytes) -> list[Event]:
     state = session.state
     for event in resignation.events:
         state = rules.evolve(state, event)
-    outcome = rules.outcome(state)
+    outcome = sessions.outcome_of(rules, session, state, (*session.life.resigned, seat))
     return events if outcome is None else events + [sessions.GameOver(outcome, seed.hex())]
 
 
 def abort(session, player: str, acted: Iterable[str]) -> list[Event]:
     """Any seat may abort before every seat has acted once (a timeout or a
-    bot's move counts as acting); the game ends with no result."""
+    bot's move counts as acting, and so does resigning: a seat that resigned
+    before it ever acted, whose pieces went to other seats, never acts again,
+    and the game could otherwise be wiped at any time, result and all); the
+    game ends with no result."""
     seat = seat_to_leave(session, player, "abort")
-    if set(session.seats) <= set(acted):
+    if set(session.seats) <= set(acted) | set(session.life.resigned):
         raise NotNow("every seat has acted at least once: the game can no longer be aborted; resign instead")
     return [GameAborted(seat, player)]
 
@@ -279,7 +286,8 @@ def rematch(rules: Rules, old, player: str, old_id: str, seed: bytes) -> list[Ev
         raise NotNow(f"this game has its rematch already: game {old.life.rematch}")
     bots = {s: kind for s, kind in old.life.bots.items() if s not in old.players}
     # GameCreated keeps every option resolved, so they are all valid again as given.
-    events = create(rules, player, {**old.options, "bots": bots}, seed, seat)
+    options = {name: value for name, value in old.options.items() if name != standings.OUTCOME_FOLLOWS_STANDINGS}
+    events = create(rules, player, {**options, "bots": bots}, seed, seat)
     invited = {s: p for s, p in old.players.items() if p != player and s not in bots}
     return events + [RematchInvited(old_id, invited)]
 
@@ -290,28 +298,13 @@ def rematch(rules: Rules, old, player: str, old_id: str, seed: bytes) -> list[Ev
 def scored(rules: Rules, session) -> list[Event]:
     """The game's standings, with resigned seats moved to the end (the last
     to resign ranks highest among them); a game ended by resignation before
-    its rules ended it ranks the seats still standing first, equal."""
+    its rules ended it ranks the seats still standing first, equal (see
+    ``standings``, which the outcome sentence of new games follows too)."""
     if session.status != sessions.SCORING:
         raise sessions.LobbyRefusal(f"the game is {session.status}, not awaiting its score")
     resigned = session.life.resigned
     if not resigned and not session.life.abandoned:
         return sessions.scored(rules, session)
-    if rules.outcome(session.state) is None:
-        standing = [Standing(seat, 1, None) for seat in session.seats if seat not in resigned]
-    else:
-        standing = [s for s in rules.score(session.state) if s.seat not in resigned]
-    ranks = sorted({s.rank for s in standing})
-    places = {rank: 1 + sum(1 for s in standing if s.rank < rank) for rank in ranks}
-    result = [replace(s, rank=places[s.rank], detail=_marked(session, s)) for s in standing]
-    place = len(result)
-    for seat in reversed(resigned):
-        place += 1
-        result.append(Standing(seat, place, None, {"resigned": True}))
+    ranking = None if rules.outcome(session.state) is None else rules.score(session.state)
+    result = standings.ranked(ranking, session.seats, resigned, session.life.abandoned)
     return [sessions.GameScored(tuple(standing.to_json() for standing in result))]
-
-
-def _marked(session, standing: Standing) -> dict:
-    detail = dict(standing.detail)
-    if standing.seat in session.life.abandoned:
-        detail["abandoned"] = True
-    return detail

@@ -123,6 +123,10 @@ class Life:
     rematch_of: str | None = None
     rematch: str | None = None
     clocks: ClocksComputed | None = None
+    # player -> (seat, version): a former holder who stopped seeing the seat at
+    # that version (the version of his SeatResigned or SeatAbandoned); he keeps
+    # the seat's view of what came before (see Session.seat_seen_by).
+    left: Mapping[str, tuple[str, int]] = field(default_factory=dict)
 
     def plays(self, seat: str) -> str | None:
         """The bot kind that plays ``seat``, if a bot does."""
@@ -136,12 +140,14 @@ def fold(session: Any, event: Event) -> Any:
         return replace(session, life=replace(life, bots={**life.bots, event.seat: event.kind}))
     if isinstance(event, SeatResigned):
         bots = {**life.bots, event.seat: event.bot} if event.bot else dict(life.bots)
-        return replace(session, life=replace(life, bots=bots, resigned=(*life.resigned, event.seat)))
+        left = {**life.left, event.player: (event.seat, session.version)}
+        return replace(session, life=replace(life, bots=bots, resigned=(*life.resigned, event.seat), left=left))
     if isinstance(event, GameAborted):
         return replace(session, status=CANCELLED, outcome=f"aborted by {event.seat} before every seat had acted")
     if isinstance(event, SeatAbandoned):
+        left = {**life.left, event.player: (event.seat, session.version)}
         return replace(session, life=replace(
-            life, bots={**life.bots, event.seat: event.bot}, abandoned=(*life.abandoned, event.seat)))
+            life, bots={**life.bots, event.seat: event.bot}, abandoned=(*life.abandoned, event.seat), left=left))
     if isinstance(event, InviteIssued):
         return replace(session, life=replace(life, invites={**life.invites, event.code_sha256: event.seat}))
     if isinstance(event, InviteRedeemed):
@@ -150,8 +156,14 @@ def fold(session: Any, event: Event) -> Any:
     if isinstance(event, SeatReplaced):
         bots = {seat: kind for seat, kind in life.bots.items() if seat != event.seat}
         abandoned = tuple(seat for seat in life.abandoned if seat != event.seat)
+        # The new holder sees the seat, its past too, as any holder does (the
+        # vanished player taking it back as well); one handed over without a
+        # SeatAbandoned stops seeing it here.
+        left = {player: held for player, held in life.left.items() if player != event.player}
+        if event.player_before not in (None, event.player) and event.player_before not in left:
+            left[event.player_before] = (event.seat, session.version)
         return replace(session, players={**session.players, event.seat: event.player},
-                       life=replace(life, bots=bots, abandoned=abandoned))
+                       life=replace(life, bots=bots, abandoned=abandoned, left=left))
     if isinstance(event, RematchInvited):
         return replace(session, life=replace(life, rematch_of=event.of_game, reserved=dict(event.invited)))
     if isinstance(event, RematchCreated):

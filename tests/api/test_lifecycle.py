@@ -43,7 +43,7 @@ def assert_refused(response, status, kind):
 # Resign
 
 
-def test_a_resigned_seat_is_played_by_a_bot_its_player_is_refused_and_everyone_is_told(players, service):
+def test_a_resigned_seat_is_played_by_a_bot_its_player_is_refused_and_everyone_is_told(players, service, client):
     ada, bob, cy = players(3)
     game_id = started_game([ada, bob, cy])
     response = bob.post(f"/v1/games/{game_id}/resign")
@@ -55,7 +55,7 @@ def test_a_resigned_seat_is_played_by_a_bot_its_player_is_refused_and_everyone_i
 
     act_until({"p1": ada, "p3": cy}, game_id, lambda view: "p2" in view["to_act"], random.Random(1))
     version = summary(ada, game_id)["version"]
-    assert bob.view(game_id).json["seat"] == "p2"  # bob still sees the seat he left
+    assert bob.view(game_id).json == client.get(f"/v1/games/{game_id}/view").json  # a spectator's now
     assert bob.legal(game_id) == []
     inbox = bob.get("/v1/players/me/inbox").json["games"]
     assert [g["your_turn"] for g in inbox if g["id"] == game_id] == [False]  # p2 is to act, but a bot plays it
@@ -72,6 +72,18 @@ def test_coronation_lind_resigning_over_http_ends_the_game_with_the_detectives_w
     assert response.status_code == 200
     assert response.json["status"] == "scoring"
     assert "detectives win" in response.json["outcome"]
+
+
+def test_coronation_the_last_detective_seat_resigning_over_http_makes_lind_win_at_once(players, service):
+    ada, bob, cy = players(3)
+    game_id = started_game([ada, bob, cy], "coronation", {"detective_seats": 2})
+    assert bob.post(f"/v1/games/{game_id}/resign").status_code == 200
+    response = cy.post(f"/v1/games/{game_id}/resign")
+    assert response.status_code == 200, response.json
+    assert response.json["status"] == "scoring" and response.json["bots"] == {}
+    assert "lind wins" in response.json["outcome"]
+    assert service.score(__import__("uuid").UUID(game_id))
+    assert ada.view(game_id).json["standings"][0]["seat"] == "lind"
 
 
 def test_resigning_without_a_seat_in_the_lobby_or_twice_is_refused_and_changes_nothing(players):
@@ -112,6 +124,20 @@ def test_abort_is_refused_once_every_seat_has_acted_and_nothing_changes(players)
     assert summary(ada, game_id)["version"] == version
 
 
+def test_coronation_a_detective_seat_that_resigned_before_acting_no_longer_lets_the_game_be_aborted(players):
+    ada, bob, cy = players(3)
+    game_id = started_game([ada, bob, cy], "coronation", {"detective_seats": 2})
+    assert bob.post(f"/v1/games/{game_id}/resign").status_code == 200  # detective-1 never acted
+    seats = {"lind": ada, "detective-2": cy}
+    act_until(seats, game_id, lambda view: {"lind", "detective-2"} <= {e["seat"] for e in feed(ada, game_id)},
+              random.Random(4))
+    version = summary(ada, game_id)["version"]
+    response = ada.post(f"/v1/games/{game_id}/abort")
+    assert_refused(response, 409, "wrong-status")
+    assert "can no longer be aborted" in response.json["detail"]
+    assert summary(ada, game_id)["version"] == version and summary(ada, game_id)["status"] == "active"
+
+
 def _both_acted(player, game_id) -> bool:
     seats = {e["seat"] for e in feed(player, game_id) if e["seat"]}
     return {"p1", "p2"} <= seats
@@ -137,7 +163,7 @@ def test_a_replacement_sees_everything_the_abandoned_seat_saw_and_the_others_onl
     ada, bob, cy, dan = players(4)
     game_id = started_game([ada, bob, cy], "court-of-miracles", {"players": 3, "abandon_after": 1})
     _abandon(service, game_id, "p2", {"p1": ada, "p2": bob, "p3": cy}, random.Random(3))
-    bobs_view, bobs_feed = bob.view(game_id).json, feed(bob, game_id)
+    bobs_feed = feed(bob, game_id)  # the seat's until it was abandoned, a spectator's from then on
     told = [e for e in feed(cy, game_id) if e["type"] == "SeatAbandoned"]
     assert [(e["data"]["seat"], e["data"]["player"], e["data"]["timeouts"]) for e in told] == [("p2", bob.id, 1)]
 
@@ -150,10 +176,13 @@ def test_a_replacement_sees_everything_the_abandoned_seat_saw_and_the_others_onl
     assert response.json["bots"] == {}
 
     dans_view = dan.view(game_id).json
-    assert dans_view["seat"] == "p2" and dans_view["view"] == bobs_view["view"]
+    abandoned_at = told[0]["version"]
+    before = bob.view(game_id, query_string={"at": abandoned_at - 1}).json
+    assert dans_view["seat"] == "p2" and before["seat"] == "p2"
+    assert dan.view(game_id, query_string={"at": abandoned_at - 1}).json["view"] == before["view"]
     assert ada.view(game_id).json["view"] != dans_view["view"]  # p2's hand is p2's alone
     dans_feed = feed(dan, game_id)
-    assert [e["data"] for e in dans_feed[: len(bobs_feed)]] == [e["data"] for e in bobs_feed]
+    assert [e["data"] for e in dans_feed[: abandoned_at - 1]] == [e["data"] for e in bobs_feed[: abandoned_at - 1]]
     changed = [e for e in feed(ada, game_id) if e["type"] == "SeatReplaced"]
     assert [e["data"] for e in changed] == [{"type": "SeatReplaced", "seat": "p2", "player_before": bob.id, "player": dan.id}]
     assert bob.view(game_id).json["seat"] is None  # bob holds no seat now
@@ -250,3 +279,40 @@ def test_the_catalogue_lists_each_game_s_bots_and_the_options_of_a_game_s_life(c
     names = {option["name"] for option in cronberg["options"]}
     assert {"visibility", "abandon_after", "deadline_per_seat", "time_bank_seconds", "time_increment_seconds",
             "time_cap_seconds"} <= names
+
+
+def test_when_a_resigned_seat_s_bot_wins_the_summary_feed_and_notices_say_the_winner_the_standings_rank_first(
+        players, service):
+    import uuid
+
+    from domain.notices import notices_of
+
+    for attempt in range(12):
+        ada, bob, cy = players(3)
+        game_id = started_game([ada, bob, cy], "cronberg", {"players": 3, "rounds": 1})
+        assert bob.post(f"/v1/games/{game_id}/resign").status_code == 200
+        rng = random.Random(attempt)
+        for _ in range(500):
+            view = ada.view(game_id).json
+            if view["status"] != "active":
+                break
+            seat = view["to_act"][0]
+            if seat == "p2":
+                assert service.play_bots(uuid.UUID(game_id), view["version"])
+            else:
+                player = {"p1": ada, "p3": cy}[seat]
+                assert player.act(game_id, rng.choice(player.legal(game_id))).status_code == 200
+        rules, session = service.load(uuid.UUID(game_id))
+        if any(s.seat == "p2" and s.rank == 1 for s in rules.score(session.state)):
+            break
+    else:
+        raise AssertionError("the resigned seat's bot never won")
+    assert service.score(uuid.UUID(game_id))
+    standings = ada.view(game_id).json["standings"]
+    first = [s["seat"] for s in standings if s["rank"] == 1]
+    assert standings[-1]["seat"] == "p2" and "p2" not in first
+    outcome = summary(ada, game_id)["outcome"]
+    assert outcome.startswith(first[0]) and "p2 wins" not in outcome and "p2 resigned" in outcome
+    assert [e["data"]["outcome"] for e in feed(cy, game_id) if e["type"] == "GameOver"] == [outcome]
+    ended = [n for r in service.store.read_stream(f"game-{game_id}") for n in notices_of(r) if n.kind == "ended"]
+    assert [n.data["outcome"] for n in ended] == [outcome]

@@ -102,3 +102,37 @@ def test_no_detective_seat_or_spectator_can_tell_apart_the_streams_of_two_games_
                            a_game) != _normalised(
             client.get(f"/v1/games/{b_game}/stream?after=0", headers=lind).get_data(as_text=True), b_game)
     assert compared >= 6 and differing >= 10, (compared, differing)
+
+
+def test_an_abandoned_lind_s_player_cannot_tell_apart_the_streams_of_the_twin_games_from_the_abandonment_on(
+        service, players):
+    from domain.lifecycle.state import SeatAbandoned
+
+    client = create_app({"RATE_LIMIT_PER_MINUTE": 0, "STREAMS": {"lifetime": 0.01}}, service=service).test_client()
+    compared = 0
+    for seed in range(6):
+        options = {"detective_seats": 1 + seed % 3, "equipment": "recommended"}
+        playout, a_log, b_log, differs = _twin_games(options, seed)
+        setup = sum(1 for seat, _ in a_log if seat is None)
+        if differs < 2 or len(a_log) - setup < 10:
+            continue
+        seats = list(playout.seats)
+        people = players(len(seats))
+        ids = {seat: person.id for seat, person in zip(seats, people)}
+        cut = setup + (len(a_log) - setup) // 3  # Lind's player vanishes a third of the way in
+        abandoned = (None, SeatAbandoned(LIND_SEAT, ids[LIND_SEAT], 3, "random"))
+        games = [_store_game(service, seats, ids, dict(playout.options), [*log[:cut], abandoned, *log[cut:]])
+                 for log in (a_log, b_log)]
+        frame = len(seats) + 2  # GameCreated, a SeatTaken per seat, PlayersSeated
+        since = frame + cut + 1  # the SeatAbandoned's version
+        lind = people[seats.index(LIND_SEAT)].auth
+        streams = [_normalised(client.get(f"/v1/games/{game}/stream?after=0", headers=lind).get_data(as_text=True),
+                               game) for game in games]
+        later = [[m for m in stream if m[1] is not None and int(m[1]) >= since] for stream in streams]
+        assert later[0] and later[0] == later[1], seed
+        assert any("SeatAbandoned" in m[2] for m in later[0])
+        # Before it, his stream showed Lind's route: the two differ there.
+        assert [m for m in streams[0] if m[1] is not None and int(m[1]) < since] != [
+            m for m in streams[1] if m[1] is not None and int(m[1]) < since]
+        compared += 1
+    assert compared >= 3, compared

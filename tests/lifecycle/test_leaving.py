@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from domain import session as sessions
+from domain.engine import IllegalCommand
 from domain.lifecycle import decide as lifecycle
 from domain.lifecycle.state import GameAborted, SeatAbandoned, SeatResigned
 
@@ -44,14 +45,19 @@ def test_coronation_a_detective_seat_resigning_hands_its_detectives_to_the_other
     assert table.session.status == sessions.ACTIVE
 
 
-def test_coronation_the_last_detective_seat_resigning_leaves_its_detectives_to_a_bot():
-    table = started("coronation", {"detective_seats": 2})
-    table.apply(lifecycle.resign(table.rules, table.session, table.player("detective-1"), table.seed))
-    events = table.apply(lifecycle.resign(table.rules, table.session, table.player("detective-2"), table.seed))
-    assert events == [SeatResigned("detective-2", table.player("detective-2"), events[0].bot)]
-    assert events[0].bot in ("random", "heuristic")
-    assert table.session.life.plays("detective-2") is not None
-    assert table.to_act == {"detective-2"}  # setup: it places every detective now
+@pytest.mark.parametrize("detective_seats", [1, 2])
+def test_coronation_the_last_detective_seat_resigning_makes_lind_win_at_once(detective_seats):
+    table = started("coronation", {"detective_seats": detective_seats})
+    for n in range(1, detective_seats):
+        table.apply(lifecycle.resign(table.rules, table.session, table.player(f"detective-{n}"), table.seed))
+    last = f"detective-{detective_seats}"
+    events = table.apply(lifecycle.resign(table.rules, table.session, table.player(last), table.seed))
+    assert events[0] == SeatResigned(last, table.player(last), None)
+    assert isinstance(events[-1], sessions.GameOver) and "lind wins" in events[-1].outcome
+    assert table.session.status == sessions.SCORING and not table.session.life.bots
+    standings = scored(table)
+    assert standings[0]["seat"] == "lind" and standings[0]["rank"] == 1
+    assert [s["seat"] for s in standings[1:]] == [f"detective-{n}" for n in range(detective_seats, 0, -1)]
 
 
 def test_coronation_a_resigned_detective_seat_ranks_last_when_the_detectives_win():
@@ -124,6 +130,16 @@ def test_abort_is_refused_once_every_seat_has_acted():
     table = started("cronberg", {"players": 2})
     with pytest.raises(lifecycle.NotNow, match="can no longer be aborted"):
         lifecycle.abort(table.session, table.player("p1"), acted={"p1", "p2"})
+
+
+def test_coronation_a_detective_seat_that_resigned_before_acting_counts_as_having_acted():
+    table = started("coronation", {"detective_seats": 2})
+    table.apply(lifecycle.resign(table.rules, table.session, table.player("detective-1"), table.seed))
+    # detective-1's detectives went to detective-2: that seat can never act again.
+    with pytest.raises(lifecycle.NotNow, match="can no longer be aborted"):
+        lifecycle.abort(table.session, table.player("lind"), acted={"lind", "detective-2"})
+    assert lifecycle.abort(table.session, table.player("lind"), acted={"lind"}) == [
+        GameAborted("lind", table.player("lind"))]
 
 
 def test_history_counts_acting_seats_and_runs_of_timeouts_that_a_replacement_restarts():
@@ -214,3 +230,74 @@ def test_a_private_game_s_rematch_lets_its_invited_players_in_without_a_code_and
     assert lifecycle.join(rematch, table.player("p1"), None) == [sessions.SeatTaken("p1", table.player("p1"))]
     with pytest.raises(lifecycle.NotAllowed, match="kept for"):
         lifecycle.join(rematch, table.player("p1"), "p2")
+
+
+# One result everywhere: the outcome agrees with the standings
+
+
+def _won_by_a_resigned_seat(game, created_before_the_option=False):
+    """A 3-seat game in which p2 resigned at once and its bot, played at random
+    like everyone, finished first by the game's own standings."""
+    import random
+    from dataclasses import replace
+
+    from domain.lifecycle.standings import OUTCOME_FOLLOWS_STANDINGS
+
+    for attempt in range(40):
+        table = Game(game, {"players": 3}, seed=b"outcome-%d" % attempt)
+        if created_before_the_option:
+            created = table.events[0]
+            options = {k: v for k, v in created.options.items() if k != OUTCOME_FOLLOWS_STANDINGS}
+            table.events[0] = replace(created, options=options)
+            table.session = sessions.replay(table.rules, table.events)
+        table.fill_and_start()
+        table.apply(lifecycle.resign(table.rules, table.session, table.player("p2"), table.seed))
+        rng = random.Random(attempt)
+        while table.session.status == sessions.ACTIVE:
+            table.move(rng=rng)
+        if any(s.seat == "p2" and s.rank == 1 for s in table.rules.score(table.session.state)):
+            return table
+    raise AssertionError(f"no {game} game was won by the resigned seat's bot")
+
+
+@pytest.mark.parametrize("game", ["cronberg", "court-of-miracles", "the-coil", "runebound"])
+def test_when_a_resigned_seat_s_bot_finishes_first_the_outcome_names_the_winner_the_standings_rank_first(game):
+    table = _won_by_a_resigned_seat(game)
+    standings = scored(table)
+    first = [s["seat"] for s in standings if s["rank"] == 1]
+    assert standings[-1]["seat"] == "p2" and "p2" not in first
+    outcome = table.session.outcome
+    named = outcome.split(" wins")[0] if len(first) == 1 else outcome.split(" share first place")[0]
+    assert named == (first[0] if len(first) == 1 else f"{', '.join(first[:-1])} and {first[-1]}"), outcome
+    assert "p2 wins" not in outcome and "(p2 resigned and ranks last)" in outcome
+    # The GameOver event says it, so the summary, the feed and the notices do.
+    [over] = [e for e in table.events if isinstance(e, sessions.GameOver)]
+    assert over.outcome == outcome
+
+
+def test_a_game_created_before_the_outcome_followed_the_standings_keeps_its_rules_own_sentence():
+    table = _won_by_a_resigned_seat("cronberg", created_before_the_option=True)
+    assert table.session.outcome == table.rules.outcome(table.session.state)
+    assert "p2" in table.session.outcome and "resigned" not in table.session.outcome
+
+
+def test_the_outcome_follows_the_standings_in_every_new_game_and_is_no_option_a_host_can_set():
+    from domain.lifecycle.standings import OUTCOME_FOLLOWS_STANDINGS
+
+    assert Game("cronberg", {"players": 3}).session.options[OUTCOME_FOLLOWS_STANDINGS] is True
+    with pytest.raises(IllegalCommand, match="unknown option"):
+        Game("cronberg", {"players": 3, OUTCOME_FOLLOWS_STANDINGS: False})
+
+
+def test_the_outcome_keeps_the_game_s_sentence_unless_a_resigned_seat_is_among_its_winners():
+    from domain.engine import Standing
+    from domain.lifecycle.standings import agreeing_outcome
+
+    ranking = [Standing("p1", 3, 10), Standing("p2", 1, 40), Standing("p3", 1, 40), Standing("p4", 4, 5)]
+    assert agreeing_outcome("p2 and p3 share the win with 40 points", ranking, ("p4",)) == (
+        "p2 and p3 share the win with 40 points")
+    assert agreeing_outcome("p2 and p3 share the win with 40 points", ranking, ("p2",)) == (
+        "p3 wins, the best placed of the seats that did not resign (p2 resigned and ranks last)")
+    everyone = [Standing(seat, 1, None) for seat in ("p1", "p2", "p3", "p4")]
+    assert agreeing_outcome("nobody wins", everyone, ("p4", "p2")) == (
+        "p1 and p3 share first place, the best placed of the seats that did not resign (p4 and p2 resigned and rank last)")

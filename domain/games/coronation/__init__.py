@@ -45,8 +45,8 @@ Decisions made where the rulebook and brief are silent:
 - Leaving the game: Lind resigning ends it at once, and the detectives win
   (LindResigned). A detective seat resigning hands its detectives to the
   detective seats still playing, dealt in seat order (DetectivesHandedOver),
-  and is never to act again; the last detective seat resigning keeps its
-  detectives and a bot plays them. A resigned seat ranks last.
+  and is never to act again; the last detective seat resigning leaves Lind
+  the last seat standing, and he wins at once. A resigned seat ranks last.
 - Board and card stand-ins live in board.json and cards.json beside this
   module, each file naming its assumptions.
 """

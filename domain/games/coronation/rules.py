@@ -103,13 +103,15 @@ class CoronationRules(Rules):
 
     def resign(self, state: State, seat: str) -> Resignation:
         """Lind resigns: the detectives win. A detective seat hands its
-        detectives to the detective seats still playing, in turn (seat order),
-        or, when none is left, keeps them and a bot plays them."""
+        detectives to the detective seats still playing, in turn (seat order);
+        the last one leaves Lind the last seat standing, and he wins at once
+        (a bot playing on for the detectives could only produce a result the
+        standings contradict: a resigned seat ranks last, so Lind ranks first)."""
         if seat == LIND_SEAT:
             return Resignation((m.LindResigned(),), bot=False, last_standing_wins=False)
         others = [s for s in state.seats if s not in (LIND_SEAT, seat) and s not in state.retired]
         if not others:
-            return Resignation((), bot=True, last_standing_wins=False)
+            return Resignation((), bot=False, last_standing_wins=True)
         mine = [d.id for d in state.detectives if d.seat == seat]
         control = tuple((detective, others[n % len(others)]) for n, detective in enumerate(mine))
         return Resignation((m.DetectivesHandedOver(seat, control),), bot=False, last_standing_wins=False)

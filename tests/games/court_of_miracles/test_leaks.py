@@ -256,3 +256,47 @@ def test_leak_whole_games_differing_only_in_hidden_facts_look_the_same_to_each_s
     # The alternatives really differ: other hands, the bag, and the rogues placed face down.
     assert totals["relabelled tokens"] > 100, totals
     assert totals["PlotsDrawn"] > 10 and totals["RoguePlaced"] > 10 and totals["RogueDrawn"] > 3, totals
+
+
+# Seat life: a player who resigned or was abandoned sees what a spectator sees
+
+
+def _spectators_twin_state(state, rng):
+    """Every fact a spectator may not know drawn again (counts kept): hands,
+    supplies, the kinds of the rogues on the board, the drawn rogue, sealed
+    Swordsmen answers, the pile's and the bag's order and the Seine."""
+    from domain.games.court_of_miracles.data import PLOT_KINDS, ROGUES
+
+    kinds = sorted(ROGUES)
+    players = tuple(replace(p, hand=tuple(rng.choice(PLOT_KINDS) for _ in p.hand),
+                            supply=tuple(sorted(rng.choice(kinds) for _ in p.supply))) for p in state.players)
+    board = tuple(tuple(None if o is None else (o[0], rng.choice(kinds)) for o in row) for row in state.board)
+    standoff = state.standoff
+    if standoff is not None:
+        standoff = replace(standoff, chosen=tuple((s, rng.randint(0, 3)) for s, _ in standoff.chosen))
+    return replace(state, players=players, board=board, standoff=standoff,
+                   drawn=None if state.drawn is None else rng.choice(kinds),
+                   pile=tuple(rng.sample(state.pile, len(state.pile))), bag=tuple(rng.sample(state.bag, len(state.bag))),
+                   seine=tuple(rng.choice(kinds) for _ in state.seine))
+
+
+def _spectators_twin_event(event, rng):
+    from domain.games.court_of_miracles.data import PLOT_KINDS, ROGUES
+
+    if isinstance(event, m.PlotsDrawn):
+        return replace(event, cards=tuple(rng.choice(PLOT_KINDS) for _ in event.cards))
+    if isinstance(event, (m.RoguePlaced, m.RogueDrawn, m.RogueDiscarded)):
+        return replace(event, rogue=rng.choice(sorted(ROGUES)))
+    if isinstance(event, m.SwordsmenChosen):
+        return replace(event, count=rng.randint(0, 3))
+    if isinstance(event, m.PlotPileReshuffled):
+        return replace(event, pile=tuple(rng.sample(event.pile, len(event.pile))))
+    return event
+
+
+def test_leak_a_seat_s_former_holder_cannot_tell_twin_games_apart_once_he_resigned_or_was_abandoned():
+    from tests.games.seat_life import compare_every_scenario
+
+    compared = compare_every_scenario("court-of-miracles", {"players": 3}, "p2",
+                                      _spectators_twin_state, _spectators_twin_event)
+    assert all(n >= 60 for n in compared.values()), compared

@@ -134,3 +134,13 @@ def test_legal_commands_are_exactly_the_commands_that_are_accepted():
                     else:
                         raise AssertionError(f"{seat} may {command} though it is not listed")
     assert checked > 30
+
+
+def test_leak_a_seat_s_former_holder_cannot_tell_twin_games_apart_once_he_resigned_or_was_abandoned():
+    from tests.games.seat_life import compare_every_scenario
+
+    def twin_event(event, rng):
+        return rerandomised(event, rng) if isinstance(event, RoundStarted) else event
+
+    compared = compare_every_scenario("cronberg", {"players": 3}, "p2", rerandomised, twin_event)
+    assert all(n >= 60 for n in compared.values()), compared

@@ -1,0 +1,140 @@
+"""Seat-life leak comparisons, shared by every game's leak tests.
+
+A seat's player resigns, is abandoned to a bot, or is abandoned and his seat
+handed to a newcomer; the game goes on, a bot's moves played by whoever is to
+act. At each later position the hidden state is twinned: everything a
+spectator may not know is drawn again, by the game's own re-randomisers, in
+the state and in every event since the player left. The former holder's doors,
+as the API shapes them (``api.views``: his view now and at every version
+since he left, his feed of those versions, his legal commands), must be
+byte-identical between the twins, and the same as a spectator's.
+
+What his seat showed him before he left is his to keep (the game's own leak
+tests cover the seat's doors): only versions from his SeatResigned or
+SeatAbandoned on are compared, and at those versions a spectator's twin may
+differ from his seat's past.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass, replace
+from typing import Any, Callable
+
+from api.views import envelope, feed, legal_commands, viewer_seat
+from domain import session as sessions
+from domain.lifecycle import decide as lifecycle
+
+from tests.lifecycle.support import Game
+
+GAME_ID = "00000000-0000-0000-0000-000000000000"
+NEWCOMER = "newcomer"
+SCENARIOS = ("resign", "abandon", "replace")
+
+
+@dataclass(frozen=True)
+class Record:
+    """A stored event as the API's feed reads it."""
+
+    version: int
+    type: str
+    schema_version: int
+    data: dict
+    metadata: dict
+    recorded_at: Any = None
+
+
+def records(events, first_version: int = 1) -> list[Record]:
+    out = []
+    for version, event in enumerate(events, first_version):
+        data = event.to_json()
+        name = data.pop("type")
+        out.append(Record(version, name, event.schema_version, data, {}))
+    return out
+
+
+def dump(value) -> str:
+    return json.dumps(value, sort_keys=True, default=str)
+
+
+def leave(table: Game, seat: str, scenario: str) -> str:
+    """The seat's player leaves it as ``scenario`` says; returns that player."""
+    player = table.player(seat)
+    if scenario == "resign":
+        table.apply(lifecycle.resign(table.rules, table.session, player, table.seed))
+        return player
+    limit = table.session.options["abandon_after"]
+    events = table.apply(lifecycle.abandon(table.rules, table.session, seat, limit))
+    assert events, "the seat was not abandoned"
+    if scenario == "replace":
+        code = f"code-{seat}"
+        table.apply(lifecycle.issue_invite(table.session, table.session.host, seat, code))
+        table.apply(lifecycle.redeem(table.session, NEWCOMER, code))
+        assert table.session.players[seat] == NEWCOMER
+    return player
+
+
+def former_holder_doors(rules, table: Game, sessions_at: dict, player: str, since: int, session=None,
+                        events=None) -> list[str]:
+    """What ``player`` is shown of the game now and of every version from
+    ``since`` on (views at the versions the game rested at, the feed, legal
+    commands), each serialized."""
+    now = session or table.session
+    shown = [dump(envelope(GAME_ID, rules, now, viewer_seat(now, player))),
+             dump(legal_commands(rules, now, viewer_seat(now, player)))]
+    for version, at in sorted(sessions_at.items()):
+        if version >= since:
+            shown.append(dump(envelope(GAME_ID, rules, at, viewer_seat(now, player, version), now.over)))
+    log = records(events if events is not None else table.events)
+    shown += [dump(item) for item in feed(rules, now, [r for r in log if r.version >= since], player)]
+    return shown
+
+
+def compare(game: str, options: dict, seat: str, scenario: str, twin_state: Callable, twin_event: Callable,
+            seed: int, before: int = 12, after: int = 40) -> int:
+    """Play ``before`` random steps, ``scenario`` at ``seat``, then up to
+    ``after`` steps, comparing the former holder's doors between twins at
+    each; returns how many positions were compared."""
+    table = Game(game, {"abandon_after": 1, **options})
+    table.fill_and_start()
+    rng = random.Random(seed)
+    for _ in range(before):
+        if table.session.status != sessions.ACTIVE:
+            return 0
+        table.move(rng=rng)
+    if table.session.status != sessions.ACTIVE:
+        return 0
+    player = leave(table, seat, scenario)
+    since = table.session.life.left[player][1]
+    rules = table.rules
+    sessions_at = {table.session.version: table.session}
+    compared = 0
+    for _ in range(after):
+        if table.session.status != sessions.ACTIVE:
+            break
+        table.move(rng=rng)
+        if table.session.status != sessions.ACTIVE:
+            break
+        sessions_at[table.session.version] = table.session
+        # view?at=V: the version he left at and the last few (every one is met as the last).
+        versions = sorted(sessions_at)
+        recent = {v: sessions_at[v] for v in {versions[0], *versions[-3:]}}
+        spectator = former_holder_doors(rules, table, recent, None, since)
+        shown = former_holder_doors(rules, table, recent, player, since)
+        assert shown == spectator, f"{scenario}: the former holder of {seat} sees more than a spectator"
+        twins = {version: replace(at, state=twin_state(at.state, rng)) for version, at in recent.items()}
+        twin_events = [*table.events[: since - 1], *(twin_event(e, rng) for e in table.events[since - 1:])]
+        twinned = former_holder_doors(rules, table, twins, player, since, session=twins[table.session.version],
+                                      events=twin_events)
+        assert twinned == shown, f"{scenario}: the former holder of {seat} can tell twin games apart"
+        compared += 1
+    return compared
+
+
+def compare_every_scenario(game: str, options: dict, seat: str, twin_state: Callable, twin_event: Callable,
+                           seeds=range(3), **steps) -> dict[str, int]:
+    """``compare`` for each scenario over ``seeds``: positions compared per scenario."""
+    return {scenario: sum(compare(game, options, seat, scenario, twin_state, twin_event, seed, **steps)
+                          for seed in seeds)
+            for scenario in SCENARIOS}
