@@ -158,3 +158,55 @@ def test_a_contribution_is_1_to_64_bytes_in_hex(text, why):
 
 def test_a_contribution_is_recorded_in_lowercase():
     assert randomness.contribution_hex("C0FFEE") == "c0ffee"
+
+
+# Contributions in the lobby (domain.session)
+
+
+def _lobby(randomness_version: int = 2):
+    from dataclasses import replace
+
+    from domain import games
+    from domain import session as sessions
+
+    rules = games.REGISTRY["cronberg"]
+    session = sessions.replay(rules, sessions.create(rules, "ada", {"players": 2}, bytes(32), None))
+    session = sessions.replay(rules, sessions.join(session, "bob", None), session)
+    return rules, replace(session, randomness_version=randomness_version)
+
+
+def test_a_contribution_is_recorded_for_the_seat_and_enters_the_key_of_the_start():
+    from domain import session as sessions
+
+    rules, session = _lobby()
+    [event] = sessions.contribute(session, "bob", "AB")
+    assert event == sessions.SeedContributed("p2", "ab")
+    session = sessions.replay(rules, [event], session)
+    assert session.contributions == {"p2": "ab"}
+    source = sessions.source(session, bytes(32))
+    assert source.game(session.version).below(2 ** 53) == \
+        randomness.Stream(randomness.key(bytes(32), {"p2": "ab"}), f"game/{session.version}").below(2 ** 53)
+
+
+def test_a_game_of_randomness_version_1_takes_no_contribution():
+    from domain import session as sessions
+
+    _, session = _lobby(randomness_version=1)
+    with pytest.raises(sessions.LobbyRefusal, match="randomness version 1"):
+        sessions.contribute(session, "bob", "ab")
+
+
+def test_a_contribution_needs_a_seat_the_lobby_and_no_earlier_one():
+    from domain import session as sessions
+
+    rules, session = _lobby()
+    with pytest.raises(sessions.NotSeated):
+        sessions.contribute(session, "eve", "ab")
+    session = sessions.replay(rules, sessions.contribute(session, "bob", "ab"), session)
+    assert sessions.contribute(session, "bob", "AB") == []
+    with pytest.raises(sessions.ContributionMade):
+        sessions.contribute(session, "bob", "cd")
+    started = sessions.replay(rules, sessions.start(rules, session, "ada", sessions.source(session, bytes(32)).game(3)),
+                              session)
+    with pytest.raises(sessions.LobbyRefusal, match="the game has started: contributions are fixed before the start"):
+        sessions.contribute(started, "ada", "ab")
