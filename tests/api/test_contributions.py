@@ -224,3 +224,25 @@ def test_an_export_of_an_unknown_randomness_version_is_not_audited(players, clie
     entries[0]["data"]["randomness_version"] = 3
     with pytest.raises(UnreadableHistory, match="randomness version 3"):
         audit_records(read_export(_rehashed(entries)))
+
+
+def test_timeouts_and_bots_list_their_own_labels_and_the_game_audits(players, client, service):
+    [ada] = players(1)
+    gid = service.create(ada.id, "cronberg", {"players": 2, "bots": {"p2": "random"}}, None)
+    service.contribute(gid, ada.id, "a1")
+    service.start(gid, ada.id)
+    for _ in range(500):
+        rules, session = service.load(gid)
+        if session.status != "active":
+            break
+        [seat] = sorted(rules.to_act(session.state))
+        moved = service.play_bots(gid, session.version) if session.life.plays(seat) else \
+            service.fire_deadline(gid, session.version)  # ada lets every deadline pass
+        assert moved
+    service.score(gid)
+    records = _records(service, gid)
+    assert _check_draw_lists(records, service.seed(gid), {"p1": "a1"}) > 0
+    labels = {label.rsplit("/", 1)[0] for _, _, draws in _decisions_draws(records) for label in draws}
+    assert {"game", "timeout", "bot/p2"} <= labels
+    audit = client.get(f"/v1/games/{gid}/audit").json
+    assert audit["status"] == "finished" and audit["rerun"]["ok"], audit["rerun"]
