@@ -14,7 +14,8 @@ from itertools import groupby
 from typing import Any, Iterable, Mapping
 
 from . import session as sessions
-from .engine import DecodeError, IllegalCommand, Rules, UnknownRulesVersion, rng_for, seed_commitment
+from .engine import DecodeError, IllegalCommand, Rules, UnknownRulesVersion, seed_commitment
+from .randomness import VERSIONS as RANDOMNESS_VERSIONS, UnknownRandomnessVersion
 from .upcasting import UpcastError
 from .lifecycle import bots
 from .lifecycle import decide as lifecycle
@@ -65,6 +66,10 @@ def rerun(rules: Rules, records: Iterable[Mapping[str, Any]], secret_seed: bytes
             f"the game was created under {rules.name} rules version {events[0].rules_version}; "
             f"it cannot be audited under version {rules.version}"
         )
+    if events[0].randomness_version not in RANDOMNESS_VERSIONS:
+        raise UnknownRandomnessVersion(
+            f"the game draws under randomness version {events[0].randomness_version}; this installation knows "
+            f"version(s) {', '.join(map(str, RANDOMNESS_VERSIONS))}")
     if not ended and secret_seed is None:
         result.fail("the game has not ended: its seed is still secret")
         return result
@@ -86,7 +91,9 @@ def rerun(rules: Rules, records: Iterable[Mapping[str, Any]], secret_seed: bytes
         batch = [event for _, event in group]
         meta = records[position]["metadata"]
         result.batches += 1
-        expected = _redecide(rules, session, meta, batch, seed, result)
+        source = sessions.source(session, seed) if session is not None else None
+        expected = _redecide(rules, session, meta, batch, seed, result, source)
+        _check_draws(source, records[position:position + len(batch)], position, result)
         # Equal objects are equal logs (the cheap test, passed by nearly every
         # batch); otherwise the canonical JSON decides (a list may equal a tuple).
         if expected is not None and expected != batch and _canon(expected) != _canon(batch):
@@ -101,14 +108,26 @@ def _batch_key(meta: Mapping[str, Any]) -> tuple:
     return (meta.get("decided_at"), meta.get("seat"), bool(meta.get("timeout")), json.dumps(meta.get("command"), sort_keys=True))
 
 
-def _redecide(rules, session, meta, batch, seed: bytes, result: Rerun):
+def _check_draws(source, batch_records, position: int, result: Rerun) -> None:
+    """Randomness version 2: every event of a decision lists the draws the
+    re-run took, label by label (verifying-a-game.md, section 4.4); version 1
+    lists none."""
+    taken = source.draws() if source is not None else {}
+    if any((record["metadata"].get("draws") or {}) != taken for record in batch_records):
+        result.fail(f"the draws recorded at versions {position + 1}-{position + len(batch_records)} "
+                    "are not the ones the seed and contributions give")
+
+
+def _redecide(rules, session, meta, batch, seed: bytes, result: Rerun, source):
     """The events the recorded command gives again, or None where nothing is
     random and the batch is only checked to fold (lobby and scoring)."""
     command = meta.get("command") or {}
     kind = command.get("type")
     try:
         if kind == "StartGame":
-            return sessions.start(rules, session, meta["actor"], rng_for(seed, session.version))
+            return sessions.start(rules, session, meta["actor"], source.game(session.version))
+        if kind == "ContributeRandomness":
+            return sessions.contribute(session, meta["actor"], command.get("contribution"))
         if kind in ("CreateGame", "JoinGame", "LeaveGame") or session is None or meta.get("lifecycle"):
             return None  # lobby and seat-life decisions: nothing random, only checked to fold
         if kind == "ScoreGame":
@@ -116,18 +135,18 @@ def _redecide(rules, session, meta, batch, seed: bytes, result: Rerun):
         if meta.get("bot"):
             seat = meta["seat"]
             bot = bots.make(rules.name, meta["bot"])
-            chosen = bots.decide_for(rules, session.state, seat, bot, bots.bot_rng(seed, seat, session.version))
+            chosen = bots.decide_for(rules, session.state, seat, bot, source.bot(seat, session.version))
             if chosen.to_json() != command:
                 result.fail(f"the {meta['bot']} bot at version {session.version} chose another command than the seed gives")
         if meta.get("timeout"):
-            chosen = rules.on_timeout(session.state, meta["seat"], rng_for(seed + b"/timeout", session.version))
+            chosen = rules.on_timeout(session.state, meta["seat"], source.timeout(session.version))
             if chosen.to_json() != command:
                 result.fail(f"the timeout at version {session.version} applied another command than the seed gives")
             return sessions.timed_out(
-                rules, session, meta["seat"], rules.decode_command(command), rng_for(seed, session.version), seed
+                rules, session, meta["seat"], rules.decode_command(command), source.game(session.version), seed
             )
         return sessions.play(
-            rules, session, meta["seat"], rules.decode_command(command), rng_for(seed, session.version), seed
+            rules, session, meta["seat"], rules.decode_command(command), source.game(session.version), seed
         )
     except (IllegalCommand, KeyError, ValueError, TypeError) as error:
         result.fail(f"the command decided at version {session.version if session else 0} is refused now: {error}")

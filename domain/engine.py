@@ -393,7 +393,8 @@ def rng_for(seed: bytes, version: int) -> random.Random:
 
     Derived from the game's secret seed and the version, so that anyone who
     learns the seed at the end can re-run every decision and get the same
-    shuffles and rolls."""
+    shuffles and rolls. This is randomness version 1, the games recorded
+    before version 2 (domain.randomness.Source chooses by the game's version)."""
     digest = hashlib.sha256(seed + b":" + str(version).encode()).digest()
     return random.Random(int.from_bytes(digest, "big"))
 

@@ -25,6 +25,7 @@ from .engine import (
     resolve_options,
     seed_commitment,
 )
+from . import randomness
 from .upcasting import ENGINE_UPCASTERS, UnknownEventType, upcast
 from .lifecycle.state import LIFECYCLE_EVENTS, Life
 from .lifecycle.state import fold as fold_life
@@ -34,7 +35,7 @@ LOBBY, ACTIVE, SCORING, FINISHED, CANCELLED = "lobby", "active", "scoring", "fin
 # What new games are recorded with (openapi/verifying-a-game.md, section 1);
 # a game keeps the versions its GameCreated names, for ever.
 CHAIN_VERSION = 1
-RANDOMNESS_VERSION = 1
+RANDOMNESS_VERSION = 2
 SYSTEM = "system"
 
 
@@ -44,6 +45,14 @@ class LobbyRefusal(IllegalCommand):
 
 class NotSeated(IllegalCommand):
     """The player holds no seat (or not that seat) in this game."""
+
+
+class ContributionMade(IllegalCommand):
+    """The seat has contributed to the randomness already."""
+
+
+class BadContribution(IllegalCommand):
+    """A contribution that is not 1 to 64 bytes written in hex."""
 
 
 @dataclass(frozen=True)
@@ -82,6 +91,15 @@ class SeatLeft(Event):
 
 
 @dataclass(frozen=True)
+class SeedContributed(Event):
+    """A seat's contribution to the game's randomness (hex, 1 to 64 bytes),
+    mixed into the generator's key with the seed (verifying-a-game.md, 4.2)."""
+
+    seat: str
+    contribution: str
+
+
+@dataclass(frozen=True)
 class GameCancelled(Event):
     reason: str
 
@@ -109,7 +127,7 @@ class GameScored(Event):
 
 
 ENGINE_EVENTS = (
-    GameCreated, SeatTaken, SeatLeft, GameCancelled, PlayersSeated, TurnTimedOut, GameOver, GameScored,
+    GameCreated, SeatTaken, SeatLeft, SeedContributed, GameCancelled, PlayersSeated, TurnTimedOut, GameOver, GameScored,
     *LIFECYCLE_EVENTS,
 )
 ENGINE_EVENT_TYPES = frozenset(cls.__name__ for cls in ENGINE_EVENTS)
@@ -127,6 +145,7 @@ class Session:
     chain_version: int = 1
     randomness_version: int = 1
     players: Mapping[str, str] = field(default_factory=dict)  # seat -> player id
+    contributions: Mapping[str, str] = field(default_factory=dict)  # seat -> hex, from SeedContributed
     status: str = LOBBY
     state: Any = None
     version: int = 0
@@ -207,6 +226,8 @@ def evolve(rules: Rules, session: Session | None, event: Event) -> Session:
     if isinstance(event, SeatLeft):
         players = {seat: player for seat, player in session.players.items() if seat != event.seat}
         return replace(session, players=players, host=event.new_host or session.host)
+    if isinstance(event, SeedContributed):
+        return replace(session, contributions={**session.contributions, event.seat: event.contribution})
     if isinstance(event, GameCancelled):
         return replace(session, status=CANCELLED)
     if isinstance(event, PlayersSeated):
@@ -288,6 +309,31 @@ def leave(session: Session, player: str) -> list[Event]:
     return [SeatLeft(seat, player, others[0])]
 
 
+def contribute(session: Session, player: str, contribution: Any) -> list[Event]:
+    """A seated player's contribution to the randomness: once per seat (a seat
+    keeps it when its holder leaves), in the lobby only, since the deal is
+    drawn at the start from the key it enters; the same one sent again is
+    nothing new."""
+    if session.status != LOBBY:
+        happened = "the game was cancelled" if session.status == CANCELLED else "the game has started"
+        raise LobbyRefusal(f"{happened}: contributions are fixed before the start (it is {session.status})")
+    if session.randomness_version < 2:
+        raise LobbyRefusal(f"this game draws under randomness version {session.randomness_version}, "
+                           "which takes no contributions")
+    seat = session.seat_of(player)
+    if seat is None:
+        raise NotSeated("only a player holding a seat in this game may contribute to its randomness")
+    try:
+        contribution = randomness.contribution_hex(contribution)
+    except randomness.BadContribution as error:
+        raise BadContribution(str(error)) from None
+    if session.contributions.get(seat) == contribution:
+        return []  # the same contribution sent again (a retried PUT) changes nothing
+    if seat in session.contributions:
+        raise ContributionMade(f"{seat} has contributed already; a contribution cannot be changed or added to")
+    return [SeedContributed(seat, contribution)]
+
+
 def start(rules: Rules, session: Session, player: str, rng: random.Random) -> list[Event]:
     _require_lobby(session, "start")
     if player != session.host:
@@ -304,6 +350,12 @@ def _require_lobby(session: Session, action: str) -> None:
 
 
 # Play
+
+
+def source(session: Session, seed: bytes) -> randomness.Source:
+    """The rngs of a decision taken on ``session``, under the game's randomness
+    version (with the contributions of its lobby, for version 2)."""
+    return randomness.Source(session.randomness_version, seed, session.contributions)
 
 
 def to_act(rules: Rules, session: Session) -> frozenset[str]:

@@ -44,6 +44,20 @@ class JoinSchema(ma.Schema):
     seat = ma.fields.String(load_default=None, allow_none=True, metadata={"description": "a free seat; the first free by default"})
 
 
+class ContributionSchema(ma.Schema):
+    contribution = ma.fields.String(
+        required=True,
+        validate=[
+            ma.validate.Length(2, 128, error="a contribution is 1 to 64 bytes: 2 to 128 hex digits"),
+            ma.validate.Regexp(r"^(?:[0-9a-fA-F]{2})+$",
+                               error="a contribution is written in hex, two digits a byte (0-9, a-f)"),
+        ],
+        metadata={"description": "1 to 64 bytes of your choice, in hex (recorded in lowercase); mixed with the "
+                                 "server's committed seed into the key every draw of the game comes from",
+                  "example": "5f3a9c0d2e7b41a8"},
+    )
+
+
 class SeatSchema(ma.Schema):
     seat = ma.fields.String(required=True)
     player = ma.fields.UUID(required=True)
@@ -177,4 +191,21 @@ class Start(MethodView):
         """Start the game (host only, every seat taken): deals and shuffles are recorded."""
         gid = parse_game_id(game_id)
         service().start(gid, current_player())
+        return summary(gid)
+
+
+@blp.route("/<game_id>/contribution")
+class Contribution(MethodView):
+    @blp.doc(security=BEARER, operationId="contributeRandomness")
+    @blp.arguments(ContributionSchema)
+    @blp.response(200, GameSummarySchema)
+    @declare(blp, "lobby-refused", "seat-required", "contribution-made")
+    def put(self, body, game_id):
+        """Contribute to the game's randomness, in the lobby, once per seat
+        (sending the same contribution again changes nothing): the server's
+        committed seed alone then no longer decides any draw
+        (openapi/verifying-a-game.md, section 4.2). Optional: a game whose
+        players send nothing plays as before."""
+        gid = parse_game_id(game_id)
+        service().contribute(gid, current_player(), body["contribution"])
         return summary(gid)

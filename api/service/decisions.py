@@ -36,15 +36,20 @@ class Scheduler:
         pass
 
 
-def by(player, seat, command_json, session: Session, events: list[Event]) -> Decision:
-    meta = metadata(player, seat, command_json, session.version)
+def by(player, seat, command_json, session: Session, events: list[Event], draws=None) -> Decision:
+    meta = metadata(player, seat, command_json, session.version, draws=draws)
     return Decision(events, [meta] * len(events))
 
 
-def metadata(actor: str, seat: str | None, command_json: Mapping[str, Any], version: int, timeout: bool = False) -> dict:
+def metadata(actor: str, seat: str | None, command_json: Mapping[str, Any], version: int, timeout: bool = False,
+             draws: Mapping[str, list] | None = None) -> dict:
+    """``draws``: the decision's draws by label (domain.randomness.Source.draws;
+    randomness version 2), left out when it drew nothing."""
     meta = {"actor": actor, "seat": seat, "command": dict(command_json), "decided_at": version}
     if timeout:
         meta["timeout"] = True
+    if draws:
+        meta["draws"] = dict(draws)
     return meta
 
 

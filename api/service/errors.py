@@ -96,3 +96,9 @@ class SeatPlayedByBot(Conflict):
     """A command from a player whose seat a bot now plays (resigned or abandoned)."""
 
     kind = "seat-played-by-bot"
+
+
+class ContributionMade(Conflict):
+    """A second, different contribution to the randomness from a seat that made one."""
+
+    kind = "contribution-made"

@@ -18,7 +18,7 @@ from typing import Any, Callable, Mapping
 from domain import games as registry
 from domain import engine
 from domain import session as sessions
-from domain.engine import DecodeError, Event, rng_for
+from domain.engine import DecodeError, Event
 from domain.lifecycle import decide as lifecycle
 from domain.session import SYSTEM, Session
 from eventstore import WrongExpectedVersion
@@ -36,7 +36,7 @@ log = logging.getLogger("boardlog.service")
 
 # Snapshots carry the engine's version of the Session shape in the upper digits
 # and the game's own state version below, so a change of either ignores them.
-SESSION_SHAPE = 5  # 2: Session.rules_version; 3: Session.life; 4: chain and randomness versions; 5: Life.left
+SESSION_SHAPE = 6  # 2: Session.rules_version; 3: Session.life; 4: chain and randomness versions; 5: Life.left; 6: contributions
 
 
 def stream_of(game_id) -> str:
@@ -368,8 +368,9 @@ class GameService(LifecycleCommands, Idempotent):
         command = {"type": "StartGame"}
 
         def decide(rules, session):
-            events = sessions.start(rules, session, player, rng_for(seed, session.version))
-            return decisions.by(player, None, command, session, events)
+            draws = sessions.source(session, seed)
+            events = sessions.start(rules, session, player, draws.game(session.version))
+            return decisions.by(player, None, command, session, events, draws.draws())
 
         return self.execute(game_id, decide)[0]
 
@@ -398,8 +399,9 @@ class GameService(LifecycleCommands, Idempotent):
                 command = rules.decode_command(command_json)
             except (DecodeError, TypeError) as error:
                 raise InvalidRequest(str(error)) from None
-            events = sessions.play(rules, session, seat, command, rng_for(seed, session.version), seed)
-            return decisions.by(player, seat, command.to_json(), session, events)
+            draws = sessions.source(session, seed)
+            events = sessions.play(rules, session, seat, command, draws.game(session.version), seed)
+            return decisions.by(player, seat, command.to_json(), session, events, draws.draws())
 
         def answer(conn, session, events):
             return respond(session, events, session.seat_seen_by(player)) if respond else {"version": session.version}
@@ -416,9 +418,11 @@ class GameService(LifecycleCommands, Idempotent):
         seed = self.seed(game_id)
 
         def time_out(rules, current, seat):
-            command = rules.on_timeout(current.state, seat, rng_for(seed + b"/timeout", current.version))
-            batch = sessions.timed_out(rules, current, seat, command, rng_for(seed, current.version), seed)
-            return batch, decisions.metadata(SYSTEM, seat, command.to_json(), current.version, timeout=True)
+            draws = sessions.source(current, seed)
+            command = rules.on_timeout(current.state, seat, draws.timeout(current.version))
+            batch = sessions.timed_out(rules, current, seat, command, draws.game(current.version), seed)
+            return batch, decisions.metadata(SYSTEM, seat, command.to_json(), current.version, timeout=True,
+                                             draws=draws.draws())
 
         return self.seat_by_seat(game_id, version, self.timed_out_seats, time_out,
                                  lambda rules, current, seats: self.abandonment(game_id, rules, current, seats))

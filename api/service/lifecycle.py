@@ -1,5 +1,6 @@
-"""The command path for a seat's life: resign, abort, invites and
-replacements, rematches, bots' moves, abandonment and clocks.
+"""The command path for a seat's life: a contribution to the randomness in
+the lobby, resign, abort, invites and replacements, rematches, bots' moves,
+abandonment and clocks.
 
 A mixin of ``GameService``: every decision here goes through its one write
 path, ``execute`` (load, decide, append with the expected version, project,
@@ -17,7 +18,7 @@ import uuid
 from typing import Any
 
 from domain import session as sessions
-from domain.engine import IllegalCommand, rng_for
+from domain.engine import IllegalCommand
 from domain.lifecycle import bots
 from domain.lifecycle import clocks as clock_rules
 from domain.lifecycle import decide as lifecycle
@@ -29,6 +30,8 @@ from . import decisions
 from .decisions import Decision
 from .idempotency import endpoint_request
 from .errors import (
+    ContributionMade,
+    Forbidden,
     InvalidRequest,
     InviteInvalid,
     InviteSpent,
@@ -84,6 +87,25 @@ def _lifecycle_decision(actor, seat, command, session, events) -> Decision:
 
 class LifecycleCommands:
     """Mixed into GameService (which provides execute, load, seed, store, pool, scheduler, once)."""
+
+    # The lobby: a seat's contribution to the randomness
+
+    def contribute(self, game_id: uuid.UUID, player: str, contribution: str) -> Session:
+        """Recorded as SeedContributed (domain.session.contribute); the same
+        contribution sent again appends nothing."""
+        def decide(rules, session):
+            try:
+                events = sessions.contribute(session, player, contribution)
+            except sessions.NotSeated as error:
+                raise Forbidden(error.message) from None
+            except sessions.ContributionMade as error:
+                raise ContributionMade(error.message) from None
+            except sessions.BadContribution as error:
+                raise InvalidRequest(error.message) from None
+            command = {"type": "ContributeRandomness", "contribution": contribution.lower()}
+            return decisions.by(player, session.seat_of(player), command, session, events)
+
+        return self.execute(game_id, decide)[0]
 
     # Leaving a running game
 
@@ -221,10 +243,12 @@ class LifecycleCommands:
 
         def bot_move(rules, current, seat):
             kind = current.life.plays(seat)
+            draws = sessions.source(current, seed)
             command = bots.decide_for(rules, current.state, seat, bots.make(rules.name, kind),
-                                      bots.bot_rng(seed, seat, current.version))
-            batch = sessions.play(rules, current, seat, command, rng_for(seed, current.version), seed)
-            return batch, {**decisions.metadata(f"bot:{kind}", seat, command.to_json(), current.version), "bot": kind}
+                                      draws.bot(seat, current.version))
+            batch = sessions.play(rules, current, seat, command, draws.game(current.version), seed)
+            meta = decisions.metadata(f"bot:{kind}", seat, command.to_json(), current.version, draws=draws.draws())
+            return batch, {**meta, "bot": kind}
 
         return self.seat_by_seat(game_id, version, self.bots_to_act, bot_move)
 

@@ -67,7 +67,8 @@ def test_a_game_of_bots_is_played_to_its_end_by_the_worker_and_audits(table, ser
     rules, session = service.load(game_id)
     assert session.status == "finished", session.status
     assert [s["seat"] for s in session.standings][-1] == "p1"
-    records = [{"type": r.type, "data": r.data, "metadata": r.metadata} for r in _records(service.store, game_id)]
+    records = [{"type": r.type, "schema_version": r.schema_version, "data": r.data, "metadata": r.metadata}
+               for r in _records(service.store, game_id)]
     result = rerun(rules, records)
     assert result.ok, result.problems
     actors = {r["metadata"].get("actor") for r in records if r["metadata"].get("bot")}
@@ -81,7 +82,8 @@ def test_a_log_naming_a_bot_this_server_lacks_fails_the_audit(table, service, re
     service.resign(game_id, host)
     run_worker(redis, database_url)
     rules, _ = service.load(game_id)
-    records = [{"type": r.type, "data": r.data, "metadata": dict(r.metadata)} for r in _records(service.store, game_id)]
+    records = [{"type": r.type, "schema_version": r.schema_version, "data": r.data, "metadata": dict(r.metadata)}
+               for r in _records(service.store, game_id)]
     next(r for r in records if r["metadata"].get("bot"))["metadata"]["bot"] = "no-such-bot"
     assert not rerun(rules, records).ok
 

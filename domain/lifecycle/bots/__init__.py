@@ -64,7 +64,8 @@ def make(game: str, kind: str) -> Bot:
 
 
 def bot_rng(seed: bytes, seat: str, version: int) -> random.Random:
-    """A bot's randomness: from the game's seed, so the auditor can re-run it."""
+    """A bot's randomness in games of randomness version 1: from the game's
+    seed, so the auditor can re-run it (version 2: domain.randomness.Source.bot)."""
     return rng_for(seed + b"/bot/" + seat.encode(), version)
 
 
