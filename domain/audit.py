@@ -104,7 +104,8 @@ def rerun(rules: Rules, records: Iterable[Mapping[str, Any]], secret_seed: bytes
         # Equal objects are equal logs (the cheap test, passed by nearly every
         # batch); otherwise the canonical JSON decides (a list may equal a tuple).
         if expected is not None and expected != batch and _canon(expected) != _canon(batch):
-            result.fail(f"the events at versions {position + 1}-{position + len(batch)} are not what the command gives")
+            result.fail(f"at version {position + 1}: the events at versions {position + 1}-{position + len(batch)} "
+                        "are not what the command gives")
         for offset, event in enumerate(batch):
             session = sessions.evolve(rules, session, event)
             recorded = records[position + offset]["metadata"].get("to_act")
@@ -137,10 +138,10 @@ def _check_actor(session, meta: Mapping[str, Any], result: Rerun) -> None:
         return
     seat, actor = meta.get("seat"), meta.get("actor")
     if seat is None or session.players.get(seat) != actor:
-        result.fail(f"the command decided at version {session.version} is credited to {actor}, "
-                    f"who does not hold seat {seat}")
+        result.fail(f"at version {session.version + 1}: the command is credited to {actor}, "
+                    f"who does not hold seat {seat} (held by {session.players.get(seat) or 'nobody'})")
     elif seat in session.life.resigned or session.life.plays(seat):
-        result.fail(f"the command decided at version {session.version} is a player's for {seat}, "
+        result.fail(f"at version {session.version + 1}: a player's command for {seat}, "
                     f"which {'resigned' if seat in session.life.resigned else 'a bot plays'}")
 
 
@@ -167,11 +168,12 @@ def _redecide(rules, session, meta, batch, seed: bytes, result: Rerun, past):
             bot = bots.make(rules.name, meta["bot"])
             chosen = bots.decide_for(rules, session.state, seat, bot, bots.bot_rng(seed, seat, session.version))
             if chosen.to_json() != command:
-                result.fail(f"the {meta['bot']} bot at version {session.version} chose another command than the seed gives")
+                result.fail(f"at version {session.version + 1}: the {meta['bot']} bot chose another command than "
+                            "the seed gives")
         if meta.get("timeout"):
             chosen = rules.on_timeout(session.state, meta["seat"], rng_for(seed + b"/timeout", session.version))
             if chosen.to_json() != command:
-                result.fail(f"the timeout at version {session.version} applied another command than the seed gives")
+                result.fail(f"at version {session.version + 1}: the timeout applied another command than the seed gives")
             return sessions.timed_out(
                 rules, session, meta["seat"], rules.decode_command(command), rng_for(seed, session.version), seed
             )
@@ -179,5 +181,7 @@ def _redecide(rules, session, meta, batch, seed: bytes, result: Rerun, past):
             rules, session, meta["seat"], rules.decode_command(command), rng_for(seed, session.version), seed
         )
     except (IllegalCommand, KeyError, ValueError, TypeError) as error:
-        result.fail(f"the command decided at version {session.version if session else 0} is refused now: {error}")
+        decided = session.version if session else 0
+        result.fail(f"at version {decided + 1}: the {kind or 'command'} decided on version {decided} is refused now: "
+                    f"{error}")
         return None
