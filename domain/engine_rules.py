@@ -187,7 +187,7 @@ def _batch_problems(game: Seats, kind: str, meta, batch, version: int, opened) -
         found.append(f"ClocksComputed was decided at version {meta.get('decided_at')!r}, after it (rule 5.2)")
     shape = _shape(kind, types)
     if shape:
-        found.append(f"a {kind} batch holds {', '.join(types)}: {shape} (rule 5.3)")
+        found.append(f"the {kind} batch holds {', '.join(types)}: {shape} (rule 5.3)")
     if "GameOver" in types[:-1]:
         found.append("GameOver is not the last event of its batch (rule 5.3)")
     if "GameCreated" in types and version != 1:
@@ -203,7 +203,7 @@ def _batch_problems(game: Seats, kind: str, meta, batch, version: int, opened) -
     if kind not in ALLOWED[game.status]:
         after = {SCORING: "after GameOver", FINISHED: "after GameScored", CANCELLED: "after the game was cancelled",
                  LOBBY: "in the lobby", ACTIVE: "while the game runs"}[game.status]
-        found.append(f"a {kind} batch {after}, where only {', '.join(sorted(ALLOWED[game.status])) or 'nothing'} "
+        found.append(f"the {kind} batch comes {after}, where only {', '.join(sorted(ALLOWED[game.status])) or 'nothing'} "
                      f"may come (rule 5.4)")
     if kind == "CreateRematch" and game.rematch is not None:
         found.append(f"a second rematch; the game had its rematch {game.rematch} already (rule 5.4)")
@@ -242,12 +242,14 @@ def _actor_problems(game: Seats, kind: str, meta, batch, opened) -> list[str]:
     found = []
     is_player = isinstance(actor, str) and actor != SYSTEM and not actor.startswith("bot:")
     if kind in PLAYER_KINDS and not is_player:
-        found.append(f"a {kind} batch must be a player's, not {actor!r}'s (rule 5.5)")
+        found.append(f"the {kind} batch must be a player's, not {actor!r}'s (rule 5.5)")
     if kind in SYSTEM_KINDS and actor != SYSTEM:
-        found.append(f"a {kind} batch is the system's, not {actor!r}'s (rule 5.5)")
-    if kind in ("AbandonSeat", "ComputeClocks", "ScoreGame", "JoinGame", "LeaveGame", "StartGame", "IssueInvite") \
+        found.append(f"the {kind} batch is the system's, not {actor!r}'s (rule 5.5)")
+    if kind in ("AbandonSeat", "ComputeClocks", "ScoreGame", "JoinGame", "LeaveGame", "StartGame") \
             and seat is not None:
-        found.append(f"a {kind} batch names no seat, not {seat!r} (rule 5.5)")
+        found.append(f"the {kind} batch names no seat, not {seat!r} (rule 5.5)")
+    if kind == "IssueInvite" and seat != game.seat_of(actor):
+        found.append(f"the IssueInvite batch names seat {seat}, not the seat its actor holds (rule 5.5)")
     held = game.holders.get(seat) if seat is not None else None
     if kind in ("move", "ResignSeat", "AbortGame"):
         if seat is None or held != actor:
