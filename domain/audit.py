@@ -87,9 +87,17 @@ def rerun(rules: Rules, records: Iterable[Mapping[str, Any]], secret_seed: bytes
     if seed_commitment(seed) != events[0].seed_sha256:
         result.fail("the published seed does not match the commitment in GameCreated")
         return result
-    for problem in engine_rules.check(
+    shapeless = engine_rules.metadata_problems(records)
+    if shapeless:
+        result.fail(shapeless[0])
+        return result
+    try:
+        framed = engine_rules.check(
             [{"type": r["type"], "data": e.to_json(), "metadata": r["metadata"]} for r, e in zip(records, events)],
-            complete):
+            complete)
+    except (AttributeError, KeyError, TypeError, ValueError) as error:  # metadata of shapes no server writes
+        framed = [f"the metadata does not read: {type(error).__name__}: {error}"]
+    for problem in framed:
         result.fail(problem)
     session = None
     position = 0
@@ -109,9 +117,11 @@ def rerun(rules: Rules, records: Iterable[Mapping[str, Any]], secret_seed: bytes
         for offset, event in enumerate(batch):
             session = sessions.evolve(rules, session, event)
             recorded = records[position + offset]["metadata"].get("to_act")
-            if recorded is not None and recorded != sorted(sessions.to_act(rules, session)):
-                result.fail(f"at version {session.version}: the metadata says {', '.join(recorded) or 'nobody'} "
-                            f"to act, the replay {', '.join(sorted(sessions.to_act(rules, session))) or 'nobody'}")
+            replayed = sorted(sessions.to_act(rules, session)) if recorded is not None else None
+            if recorded != replayed:
+                said = ", ".join(map(str, recorded)) if isinstance(recorded, list) else repr(recorded)
+                result.fail(f"at version {session.version}: the metadata says {said or 'nobody'} to act, "
+                            f"the replay {', '.join(replayed) or 'nobody'}")
         past.append(_seat_record(meta))
         position += len(batch)
     result.session = session
@@ -122,7 +132,7 @@ def _seat_record(meta: Mapping[str, Any]) -> tuple:
     """What ``lifecycle.history`` reads of a batch, as the service gives it
     (api/service/lifecycle.py ``seat_history``): seat-life batches other
     than a redemption do not count."""
-    command = (meta.get("command") or {}).get("type")
+    command = engine_rules.command_type(meta)
     if meta.get("lifecycle") and command != "RedeemInvite":
         return (None, False, False)
     return (meta.get("seat"), bool(meta.get("timeout")), command == "RedeemInvite")
@@ -133,11 +143,11 @@ def _check_actor(session, meta: Mapping[str, Any], result: Rerun) -> None:
     a seat a bot plays, or that resigned, takes none (as ``act`` refuses)."""
     if session is None or meta.get("lifecycle") or meta.get("timeout") or meta.get("bot") is not None:
         return
-    if (meta.get("command") or {}).get("type") in ("CreateGame", "CreateRematch", "JoinGame", "LeaveGame",
-                                                   "StartGame", "ScoreGame"):
+    if engine_rules.command_type(meta) in ("CreateGame", "CreateRematch", "JoinGame", "LeaveGame", "StartGame",
+                                           "ScoreGame"):
         return
     seat, actor = meta.get("seat"), meta.get("actor")
-    if seat is None or session.players.get(seat) != actor:
+    if not isinstance(seat, str) or session.players.get(seat) != actor:
         result.fail(f"at version {session.version + 1}: the command is credited to {actor}, "
                     f"who does not hold seat {seat} (held by {session.players.get(seat) or 'nobody'})")
     elif seat in session.life.resigned or session.life.plays(seat):
@@ -148,7 +158,7 @@ def _check_actor(session, meta: Mapping[str, Any], result: Rerun) -> None:
 def _redecide(rules, session, meta, batch, seed: bytes, result: Rerun, past):
     """The events the recorded command gives again, or None where the batch
     is only checked to fold (creation, clocks)."""
-    command = meta.get("command") or {}
+    command = meta.get("command") if isinstance(meta.get("command"), dict) else {}
     kind = command.get("type")
     try:
         if kind == "StartGame":

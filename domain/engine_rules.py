@@ -46,9 +46,14 @@ def batch_key(meta: Mapping[str, Any]) -> tuple:
             json.dumps(meta.get("command"), sort_keys=True))
 
 
+def command_type(meta: Mapping[str, Any]) -> Any:
+    command = meta.get("command")
+    return command.get("type") if isinstance(command, Mapping) else None
+
+
 def batch_kind(meta: Mapping[str, Any], first: bool) -> str:
     """Rule 5.3: what caused a batch."""
-    command = (meta.get("command") or {}).get("type")
+    command = command_type(meta)
     if first:
         return "create"
     if meta.get("timeout"):
@@ -132,12 +137,44 @@ class Seats:
         self.streak[seat] = self.streak.get(seat, 0) + 1 if kind == "timeout" else 0
 
 
+def _strings(value) -> bool:
+    return isinstance(value, list) and all(isinstance(item, str) for item in value)
+
+
+# Rule 5.0: the members of metadata and their types (a member left out is fine unless required).
+METADATA_TYPES = {
+    "actor": (lambda v: isinstance(v, str), "a string", True),
+    "seat": (lambda v: v is None or isinstance(v, str), "a string or null", True),
+    "command": (lambda v: isinstance(v, dict) and isinstance(v.get("type"), str), "an object with a string type", True),
+    "decided_at": (lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0, "a whole number", True),
+    "timeout": (lambda v: isinstance(v, bool), "true or false", False),
+    "lifecycle": (lambda v: isinstance(v, bool), "true or false", False),
+    "bot": (lambda v: v is None or isinstance(v, str), "a string", False),
+    "to_act": (_strings, "a list of seats", False),
+    "turn_came": (_strings, "a list of seats", False),
+    "seated": (lambda v: isinstance(v, dict) and all(isinstance(p, str) for p in v.values()), "an object of seats",
+               False),
+}
+
+
+def metadata_problems(records: Sequence[Mapping[str, Any]]) -> list[str]:
+    """Rule 5.0: every event's metadata has its members, of their types."""
+    for version, record in enumerate(records, 1):
+        meta = record["metadata"]
+        for name, (fits, kind, required) in METADATA_TYPES.items():
+            if (name in meta or required) and not fits(meta.get(name)):
+                return [f"at version {version}: the metadata's {name} is not {kind} (rule 5.0)"]
+    return []
+
+
 def check(records: Sequence[Mapping[str, Any]], complete: bool = False) -> list[str]:
     """The broken rules of a log (``records``: type, data, metadata, in
     version order), each a sentence naming its version and rule. ``complete``:
     the log is a finished game's whole log (an export), so it must end in
     its standings (rule 5.8)."""
-    problems: list[str] = []
+    problems = metadata_problems(records)
+    if problems:
+        return problems
     game = Seats()
     batches: list[tuple[int, list]] = []
     for version, record in enumerate(records, 1):
@@ -162,6 +199,9 @@ def check(records: Sequence[Mapping[str, Any]], complete: bool = False) -> list[
                 problems += [f"at version {version}: {p}" for p in _closing_problems(game, commit, closing)]
                 closing, commit = dict(record["metadata"]), []
         game.count(kind, meta)
+    if any("seated" in meta or "turn_came" in meta for _, meta in commit):
+        problems.append(f"at version {commit[-1][0]}: seated or turn_came is recorded, but no to_act closes the "
+                        "decision (rule 5.7)")
     over = [v for v, r in enumerate(records, 1) if r["type"] == "GameOver"]
     scored = [v for v, r in enumerate(records, 1) if r["type"] == "GameScored"]
     if complete and over and not scored:
@@ -178,7 +218,7 @@ def _batch_problems(game: Seats, kind: str, meta, batch, version: int, opened) -
     types = [record["type"] for record in batch]
     data = [record["data"] for record in batch]
     actor, seat = meta.get("actor"), meta.get("seat")
-    command = (meta.get("command") or {}).get("type")
+    command = command_type(meta)
     found = []
     if kind != "ComputeClocks" and meta.get("decided_at") != version - 1:
         found.append(f"the batch was decided at version {meta.get('decided_at')!r}, not on the version before it "
@@ -232,7 +272,7 @@ def _shape(kind: str, types: list[str]) -> str | None:
         "ComputeClocks": types == ["ClocksComputed"],
         "ScoreGame": types == ["GameScored"],
     }
-    return None if fits[kind] else "not the events such a batch holds"
+    return None if fits.get(kind, False) else "not the events such a batch holds"
 
 
 def _actor_problems(game: Seats, kind: str, meta, batch, opened) -> list[str]:
@@ -260,8 +300,10 @@ def _actor_problems(game: Seats, kind: str, meta, batch, opened) -> list[str]:
             found.append(f"{seat} resigned before: it takes no more player commands (rule 5.5)")
         elif kind == "move" and seat in game.bots:
             found.append(f"a {game.bots[seat]} bot plays {seat}: the seat takes no player commands (rule 5.5)")
-    if kind in ("move", "bot", "timeout") and opened is not None and seat not in opened.get("to_act", [seat]):
-        found.append(f"{seat} acts but was not to act (to_act: {', '.join(opened['to_act']) or 'nobody'}) (rule 5.7)")
+    if kind in ("move", "bot", "timeout") and opened is not None and isinstance(opened.get("to_act"), list) \
+            and seat not in opened["to_act"]:
+        found.append(f"{seat} acts but was not to act (to_act: {', '.join(map(str, opened['to_act'])) or 'nobody'}) "
+                     "(rule 5.7)")
     if kind == "bot":
         if actor != f"bot:{meta.get('bot')}" or game.bots.get(seat) != meta.get("bot"):
             found.append(f"a {meta.get('bot')} bot's batch for {seat} by {actor!r}, where "
@@ -289,7 +331,7 @@ def _actor_problems(game: Seats, kind: str, meta, batch, opened) -> list[str]:
         found += _taking(game, actor, first, None)
     if kind == "LeaveGame" and batch[0]["type"] == "SeatLeft":
         found += _leaving(game, actor, batch)
-    if kind == "IssueInvite" and first.get("seat") != (meta.get("command") or {}).get("seat"):
+    if kind == "IssueInvite" and first.get("seat") != meta["command"].get("seat"):
         found.append("InviteIssued names another seat than the command (rule 5.5)")
     if kind == "RedeemInvite" and len(batch) == 2:
         found += _redeeming(game, actor, seat, batch)
@@ -390,7 +432,7 @@ def _closing_problems(game: Seats, commit, closing) -> list[str]:
     version, meta = commit[-1]
     to_act = meta.get("to_act")
     found = []
-    if not isinstance(to_act, list) or to_act != sorted(set(to_act)) or any(s not in game.seats for s in to_act):
+    if not isinstance(to_act, list) or any(s not in game.seats for s in to_act) or to_act != sorted(set(to_act)):
         return ["to_act is not a sorted list of distinct seats of the game (rule 5.7)"]
     if game.status != ACTIVE and to_act:
         found.append(f"to_act names {', '.join(to_act)} while the game is {game.status} (rule 5.7)")

@@ -29,7 +29,8 @@ def redecide_seat_life(rules: Rules, session, meta: Mapping[str, Any], batch: li
     (``past``: each earlier batch's (seat, timed out, replaced), as
     ``lifecycle.history`` reads them), or None where it is only checked to
     fold. Raises IllegalCommand where the live server refuses it."""
-    kind = (meta.get("command") or {}).get("type")
+    command = meta.get("command") if isinstance(meta.get("command"), Mapping) else {}
+    kind = command.get("type")
     actor = meta.get("actor")
     if kind == "ResignSeat":
         return lifecycle.resign(rules, session, actor, seed)
@@ -37,7 +38,7 @@ def redecide_seat_life(rules: Rules, session, meta: Mapping[str, Any], batch: li
         acted, _ = lifecycle.history(past)
         return lifecycle.abort(session, actor, acted)
     if kind == "IssueInvite":
-        events = lifecycle.issue_invite(session, actor, (meta.get("command") or {}).get("seat"), STAND_IN_CODE)
+        events = lifecycle.issue_invite(session, actor, command.get("seat"), STAND_IN_CODE)
         recorded = batch[0].code_sha256 if isinstance(batch[0], InviteIssued) else STAND_IN
         return [replace(event, code_sha256=recorded) for event in events]
     if kind == "RedeemInvite":
