@@ -380,6 +380,9 @@ def _redeeming(game: Seats, actor, seat, batch) -> list[str]:
     if digest not in game.invites:
         return [f"the code {digest} was {'redeemed already' if digest in game.spent else 'never issued'} (rule 5.5)"]
     invited = game.invites[digest]
+    if placed["type"] != ("SeatTaken" if game.status == LOBBY else "SeatReplaced"):
+        return [f"a redemption {'in the lobby' if game.status == LOBBY else 'in a running game'} "
+                f"records {placed['type']} (rule 5.3)"]
     if placed["type"] == "SeatTaken":
         return _taking(game, actor, placed["data"], invited) + (
             [] if placed["data"].get("seat") == seat else ["the batch names another seat than SeatTaken (rule 5.5)"])
