@@ -153,12 +153,17 @@ class Export(MethodView):
                   content_type="application/x-ndjson")
     @declare(blp, "game-not-over")
     def get(self, game_id):
-        """The whole finished game as JSON lines, for offline audit."""
+        """The whole finished game as JSON lines, for offline audit; once its standings are recorded."""
         gid = parse_game_id(game_id)
         # The rows as stored, never decoded: a damaged log is exported too, and
         # `boardlog audit` names the break.
-        if summary(gid)["status"] not in OVER:
+        status = summary(gid)["status"]
+        if status not in OVER:
             raise Conflict("the game is not over: its log is exported once it ends", kind="game-not-over")
+        if status == "scoring":
+            # An export ends in the standings, and an audit refuses one that does not.
+            raise Conflict("the game is over but its standings are still being computed: it can be exported once "
+                           "they are recorded, in a few seconds", kind="game-not-over")
         records = service().store.read_stream(stream_of(gid))
         lines = (json.dumps({"stream_id": stream_of(gid), **log_entry(r)}, default=str) + "\n" for r in records)
         return Response("".join(lines), mimetype="application/x-ndjson",

@@ -142,3 +142,13 @@ def test_the_api_audit_gives_the_standings_it_checked_with_who_held_each_seat(ex
     seated = answer["log"][-1]["metadata"]["seated"]
     assert sorted((s["seat"], s["player"]) for s in answer["standings"]) == sorted(seated.items())
     assert [s["detail"].get("resigned", False) for s in answer["standings"]].count(True) == 1
+
+
+def test_a_game_whose_standings_are_not_recorded_yet_is_not_exported(app, players):
+    ada, bob = players(2)
+    game_id = started_game([ada, bob], "cronberg", {"players": 2, "rounds": 1})
+    assert ada.post(f"/v1/games/{game_id}/resign").status_code == 200
+    assert ada.view(game_id).json["status"] == "scoring"
+    answer = ada.get(f"/v1/games/{game_id}/export")
+    assert answer.status_code == 409 and answer.json["type"].endswith("/game-not-over")
+    assert "standings" in answer.json["detail"]
