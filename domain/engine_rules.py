@@ -12,11 +12,20 @@ then re-decides every batch with the rules, which proves more.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .seat_holders import (
+    ACTIVE,
+    CANCELLED,
+    FINISHED,
+    LOBBY,
+    SCORING,
+    SEAT_LIFE_COMMANDS,
+    Seats,
+)
 
 SYSTEM = "system"
-LOBBY, ACTIVE, SCORING, FINISHED, CANCELLED = "lobby", "active", "scoring", "finished", "cancelled"
 DEFAULT_ABANDON_AFTER = 3
 # Every type the engine records; any other type is a game's own event.
 ENGINE_TYPES = frozenset({
@@ -36,8 +45,7 @@ ALLOWED = {
 PLAYER_KINDS = {"JoinGame", "LeaveGame", "StartGame", "IssueInvite", "RedeemInvite", "move", "ResignSeat",
                 "AbortGame", "CreateRematch"}
 SYSTEM_KINDS = {"timeout", "AbandonSeat", "ComputeClocks", "ScoreGame"}
-LIFECYCLE_COMMANDS = {"ResignSeat", "AbortGame", "IssueInvite", "RedeemInvite", "CreateRematch", "AbandonSeat",
-                      "ComputeClocks"}
+LIFECYCLE_COMMANDS = SEAT_LIFE_COMMANDS
 
 
 def batch_key(meta: Mapping[str, Any]) -> tuple:
@@ -65,76 +73,6 @@ def batch_kind(meta: Mapping[str, Any], first: bool) -> str:
     if command in ("CreateGame", "JoinGame", "LeaveGame", "StartGame", "ScoreGame"):
         return command
     return "move"
-
-
-@dataclass
-class Seats:
-    """The engine's part of a game, folded from its engine events (rule 5.1)."""
-
-    seats: tuple = ()
-    host: str = ""
-    options: Mapping[str, Any] = field(default_factory=dict)
-    status: str = LOBBY
-    holders: dict = field(default_factory=dict)  # seat -> player, in the order the seats were taken
-    bots: dict = field(default_factory=dict)  # seat -> bot kind
-    resigned: list = field(default_factory=list)
-    abandoned: list = field(default_factory=list)
-    invites: dict = field(default_factory=dict)  # open code sha256 -> seat or None
-    spent: set = field(default_factory=set)
-    rematch: str | None = None
-    acted: set = field(default_factory=set)
-    streak: dict = field(default_factory=dict)  # seat -> consecutive timeouts
-
-    def fold(self, kind: str, data: Mapping[str, Any]) -> None:
-        if kind == "GameCreated":
-            self.seats, self.host, self.options = tuple(data["seats"]), data["host"], dict(data["options"])
-        elif kind == "SeatTaken":
-            self.holders[data["seat"]] = data["player"]
-        elif kind == "SeatLeft":
-            self.holders.pop(data["seat"], None)
-            self.host = data.get("new_host") or self.host
-        elif kind in ("GameCancelled", "GameAborted"):
-            self.status = CANCELLED
-        elif kind == "PlayersSeated":
-            self.status, self.holders = ACTIVE, dict(data["players"])
-        elif kind == "GameOver":
-            self.status = SCORING
-        elif kind == "GameScored":
-            self.status = FINISHED
-        elif kind == "BotSeated":
-            self.bots[data["seat"]] = data["kind"]
-        elif kind == "SeatResigned":
-            self.resigned.append(data["seat"])
-            if data.get("bot"):
-                self.bots[data["seat"]] = data["bot"]
-        elif kind == "SeatAbandoned":
-            self.bots[data["seat"]] = data["bot"]
-            self.abandoned.append(data["seat"])
-        elif kind == "InviteIssued":
-            self.invites[data["code_sha256"]] = data.get("seat")
-        elif kind == "InviteRedeemed":
-            self.invites.pop(data["code_sha256"], None)
-            self.spent.add(data["code_sha256"])
-        elif kind == "SeatReplaced":
-            self.holders[data["seat"]] = data["player"]
-            self.bots.pop(data["seat"], None)
-            self.abandoned = [s for s in self.abandoned if s != data["seat"]]
-        elif kind == "RematchCreated":
-            self.rematch = data["game_id"]
-
-    def seat_of(self, player: str) -> str | None:
-        return next((seat for seat, holder in self.holders.items() if holder == player), None)
-
-    def count(self, kind: str, meta: Mapping[str, Any]) -> None:
-        """Rule 5.6: who has acted, and each seat's run of consecutive timeouts."""
-        seat = meta.get("seat")
-        if seat is None or (kind in LIFECYCLE_COMMANDS and kind != "RedeemInvite"):
-            return
-        if kind == "RedeemInvite":
-            self.streak[seat] = 0
-            return
-        self.acted.add(seat)
-        self.streak[seat] = self.streak.get(seat, 0) + 1 if kind == "timeout" else 0
 
 
 def _strings(value) -> bool:
@@ -217,7 +155,7 @@ def _batch_problems(game: Seats, kind: str, meta, batch, version: int, opened) -
     when this batch opens the next commit."""
     types = [record["type"] for record in batch]
     data = [record["data"] for record in batch]
-    actor, seat = meta.get("actor"), meta.get("seat")
+    actor = meta.get("actor")
     command = command_type(meta)
     found = []
     if kind != "ComputeClocks" and meta.get("decided_at") != version - 1:
@@ -304,11 +242,9 @@ def _actor_problems(game: Seats, kind: str, meta, batch, opened) -> list[str]:
             and seat not in opened["to_act"]:
         found.append(f"{seat} acts but was not to act (to_act: {', '.join(map(str, opened['to_act'])) or 'nobody'}) "
                      "(rule 5.7)")
-    if kind == "bot":
-        if actor != f"bot:{meta.get('bot')}" or game.bots.get(seat) != meta.get("bot"):
-            found.append(f"a {meta.get('bot')} bot's batch for {seat} by {actor!r}, where "
-                         f"{'a ' + game.bots[seat] + ' bot plays it' if seat in game.bots else 'no bot plays it'} "
-                         f"(rule 5.5)")
+    if kind == "bot" and (actor != f"bot:{meta.get('bot')}" or game.bots.get(seat) != meta.get("bot")):
+        playing = f"a {game.bots[seat]} bot plays it" if seat in game.bots else "no bot plays it"
+        found.append(f"a {meta.get('bot')} bot's batch for {seat} by {actor!r}, where {playing} (rule 5.5)")
     if kind == "timeout" and (seat is None or first.get("seat") != seat
                               or first.get("deadline_version") != meta.get("decided_at")):
         found.append(f"the timeout of {seat} does not start with its TurnTimedOut at the version decided on (rule 5.5)")
@@ -381,8 +317,8 @@ def _redeeming(game: Seats, actor, seat, batch) -> list[str]:
         return [f"the code {digest} was {'redeemed already' if digest in game.spent else 'never issued'} (rule 5.5)"]
     invited = game.invites[digest]
     if placed["type"] != ("SeatTaken" if game.status == LOBBY else "SeatReplaced"):
-        return [f"a redemption {'in the lobby' if game.status == LOBBY else 'in a running game'} "
-                f"records {placed['type']} (rule 5.3)"]
+        where = "in the lobby" if game.status == LOBBY else "in a running game"
+        return [f"a redemption {where} records {placed['type']} (rule 5.3)"]
     if placed["type"] == "SeatTaken":
         return _taking(game, actor, placed["data"], invited) + (
             [] if placed["data"].get("seat") == seat else ["the batch names another seat than SeatTaken (rule 5.5)"])
@@ -390,8 +326,8 @@ def _redeeming(game: Seats, actor, seat, batch) -> list[str]:
     if (data.get("seat"), data.get("player_before"), data.get("player")) != (invited, game.holders.get(invited), actor) \
             or seat != invited or invited not in game.bots or invited in game.resigned \
             or game.seat_of(actor) not in (None, invited):
-        return [f"SeatReplaced of {data.get('seat')} is not the replacement the invite allows: the invite's seat, "
-                f"played by a bot, not resigned, taken by the actor (rule 5.5)"]
+        return [(f"SeatReplaced of {data.get('seat')} is not the replacement the invite allows: the invite's seat, "
+                 "played by a bot, not resigned, taken by the actor (rule 5.5)")]
     return []
 
 
@@ -432,7 +368,7 @@ def _standings(game: Seats, standings) -> list[str]:
 
 def _closing_problems(game: Seats, commit, closing) -> list[str]:
     """Rule 5.7: what the closing event of a commit records (to_act, turn_came, seated)."""
-    version, meta = commit[-1]
+    meta = commit[-1][1]
     to_act = meta.get("to_act")
     found = []
     if not isinstance(to_act, list) or any(s not in game.seats for s in to_act) or to_act != sorted(set(to_act)):

@@ -11,8 +11,9 @@ code whose sha256 the log records; clocks are only checked to fold.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any, Mapping
+from typing import Any
 
 from .engine import IllegalCommand, Rules
 from .lifecycle import clocks as clock_rules
@@ -54,7 +55,9 @@ def redecide_seat_life(rules: Rules, session, meta: Mapping[str, Any], batch: li
             events += lifecycle.abandon(rules, session, event.seat, streak.get(event.seat, 0))
         return events
     if kind == "CreateRematch":
-        from . import games  # a rematch is created under the rules installed when it is asked for
+        from . import (
+            games,  # a rematch is created under the rules installed when it is asked for
+        )
 
         lifecycle.rematch(games.get(rules.name) or rules, session, actor, "", bytes(32))
         return [RematchCreated(getattr(batch[0], "game_id", ""))]

@@ -10,7 +10,6 @@ import uuid
 from types import SimpleNamespace
 
 import pytest
-
 from psycopg.types.json import Jsonb
 
 from api import offline_audit
@@ -89,7 +88,7 @@ def test_a_game_ended_by_a_resignation_audits_verified_and_its_standings_are_pri
 @pytest.mark.parametrize("case", tampering.CASES, ids=[name for name, _ in tampering.CASES])
 @pytest.mark.parametrize("game", GAMES)
 def test_boardlog_audit_refuses_a_tampered_export_naming_the_version(exports, game, case, tmp_path):
-    name, tamper = case
+    tamper = case[1]
     tampered, version = tamper(tampering.read(exports[game]))
     status, report = audit(tampering.write(tampered), tmp_path)
     assert (status, report[-1]) == (1, "NOT VERIFIED"), "\n".join(report)
@@ -120,7 +119,7 @@ def store_instead(service, game_id: str, lines: list[dict]) -> None:
 @pytest.mark.parametrize("game", GAMES)
 def test_the_api_audit_reports_what_boardlog_audit_reports_of_a_game_tampered_with_in_postgresql(
         app, service, game, case, tmp_path):
-    name, tamper = case
+    tamper = case[1]
     client = app.test_client()
     game_id = play_and_resign(client, service, game, seed=6)
     tampered, version = tamper(tampering.read(client.get(f"/v1/games/{game_id}/export").get_data(as_text=True)))
