@@ -93,7 +93,9 @@ def rerun(rules: Rules, records: Iterable[Mapping[str, Any]], secret_seed: bytes
         return result
     try:
         framed = engine_rules.check(
-            [{"type": r["type"], "data": e.to_json(), "metadata": r["metadata"]} for r, e in zip(records, events)],
+            # The engine's events as decoded (upcast); a game's own are not read there.
+            [{"type": r["type"], "data": e.to_json() if r["type"] in engine_rules.ENGINE_TYPES else r["data"],
+              "metadata": r["metadata"]} for r, e in zip(records, events)],
             complete)
     except (AttributeError, KeyError, TypeError, ValueError) as error:  # metadata of shapes no server writes
         framed = [f"the metadata does not read: {type(error).__name__}: {error}"]

@@ -115,11 +115,14 @@ def check(records: Sequence[Mapping[str, Any]], complete: bool = False) -> list[
         return problems
     game = Seats()
     batches: list[tuple[int, list]] = []
+    previous = None
     for version, record in enumerate(records, 1):
-        if batches and batch_key(batches[-1][1][-1]["metadata"]) == batch_key(record["metadata"]):
+        key = batch_key(record["metadata"])
+        if batches and key == previous:
             batches[-1][1].append(record)
         else:
             batches.append((version, [record]))
+        previous = key
     closing: dict | None = None  # metadata of the last event that closed a commit (rule 5.7)
     commit: list[tuple[int, Mapping]] = []  # events since then: (version, metadata)
     for first_version, batch in batches:
