@@ -91,10 +91,25 @@ def _rerun_report(records, chain, report) -> tuple[bool, list[str]]:
     result = rerun(rules, [
         {"type": r.type, "schema_version": getattr(r, "schema_version", 1), "data": r.data, "metadata": r.metadata}
         for r in records
-    ])
+    ], complete=True)
     report.append(f"seed and decisions: {'ok' if result.ok else 'FAILED'} ({result.batches} batches re-run)")
     report.extend(f"  - {problem}" for problem in result.problems)
+    report.extend(standings_lines(result.session))
     return chain.ok and result.ok, report
+
+
+def standings_lines(session) -> list[str]:
+    """The standings the audit checked, a line per seat (rank, seat, score,
+    who held the seat at the end); none when the log holds none."""
+    if session is None or not session.standings:
+        return ["standings: none in the log"]
+    lines = ["standings checked:"]
+    for standing in session.standings:
+        marks = ", ".join(key for key, value in sorted((standing.get("detail") or {}).items()) if value is True)
+        lines.append(f"  {standing['rank']}. {standing['seat']}"
+                     f" (score {standing.get('score')}, held by {session.players.get(standing['seat'], 'nobody')}"
+                     f"{', ' + marks if marks else ''})")
+    return lines
 
 
 def main(args) -> int:

@@ -17,8 +17,10 @@ from . import session as sessions
 from .engine import DecodeError, IllegalCommand, Rules, UnknownRulesVersion, seed_commitment
 from .randomness import VERSIONS as RANDOMNESS_VERSIONS, UnknownRandomnessVersion
 from .upcasting import UpcastError
+from . import engine_rules
 from .lifecycle import bots
 from .lifecycle import decide as lifecycle
+from .seat_life_audit import redecide_seat_life
 
 
 @dataclass
@@ -40,14 +42,20 @@ def _canon(events) -> str:
     return json.dumps([event.to_json() for event in events], sort_keys=True)
 
 
-def rerun(rules: Rules, records: Iterable[Mapping[str, Any]], secret_seed: bytes | None = None) -> Rerun:
+def rerun(rules: Rules, records: Iterable[Mapping[str, Any]], secret_seed: bytes | None = None,
+          complete: bool = False) -> Rerun:
     """``records``: the game's log in order, each with type, schema_version,
     data, metadata; ``rules``: the rules version the game was created under
     (``domain.games.rules_for``). The last GameOver must carry the seed.
     A log this installation cannot read (UnreadableHistory) raises: that is
     no finding about the game, and must not read as one. ``secret_seed``:
     the server's stored seed, to re-run a game that has not ended yet
-    (``boardlog check-history``)."""
+    (``boardlog check-history``). ``complete``: the records are a finished
+    game's whole log (an export), which must end in its standings.
+
+    The rules every game obeys (``domain.engine_rules``) are checked first,
+    from the engine's events and the metadata alone; then every batch, seat
+    decisions included, is decided again with the rules and compared."""
     records = list(records)
     result = Rerun()
     try:
@@ -84,28 +92,59 @@ def rerun(rules: Rules, records: Iterable[Mapping[str, Any]], secret_seed: bytes
     if seed_commitment(seed) != events[0].seed_sha256:
         result.fail("the published seed does not match the commitment in GameCreated")
         return result
+    shapeless = engine_rules.metadata_problems(records)
+    if shapeless:
+        result.fail(shapeless[0])
+        return result
+    try:
+        framed = engine_rules.check(
+            # The engine's events as decoded (upcast); a game's own are not read there.
+            [{"type": r["type"], "data": e.to_json() if r["type"] in engine_rules.ENGINE_TYPES else r["data"],
+              "metadata": r["metadata"]} for r, e in zip(records, events)],
+            complete)
+    except (AttributeError, KeyError, TypeError, ValueError) as error:  # metadata of shapes no server writes
+        framed = [f"the metadata does not read: {type(error).__name__}: {error}"]
+    for problem in framed:
+        result.fail(problem)
     session = None
     position = 0
-    keyed = [(_batch_key(r["metadata"]), e) for r, e in zip(records, events)]
+    past: list[tuple] = []  # each batch's (seat, timed out, is a replacement), as lifecycle.history reads them
+    keyed = [(engine_rules.batch_key(r["metadata"]), e) for r, e in zip(records, events)]
     for key, group in groupby(keyed, key=lambda pair: pair[0]):
         batch = [event for _, event in group]
         meta = records[position]["metadata"]
         result.batches += 1
+        _check_actor(session, meta, result)
         source = sessions.source(session, seed) if session is not None else None
-        expected = _redecide(rules, session, meta, batch, seed, result, source)
+        expected = _redecide(rules, session, meta, batch, seed, result, past, source)
         _check_draws(source, records[position:position + len(batch)], position, result)
         # Equal objects are equal logs (the cheap test, passed by nearly every
         # batch); otherwise the canonical JSON decides (a list may equal a tuple).
         if expected is not None and expected != batch and _canon(expected) != _canon(batch):
-            result.fail(f"the events at versions {position + 1}-{position + len(batch)} are not what the command gives")
-        session = sessions.replay(rules, batch, session)
+            result.fail(f"at version {position + 1}: the events at versions {position + 1}-{position + len(batch)} "
+                        "are not what the command gives")
+        for offset, event in enumerate(batch):
+            session = sessions.evolve(rules, session, event)
+            recorded = records[position + offset]["metadata"].get("to_act")
+            replayed = sorted(sessions.to_act(rules, session)) if recorded is not None else None
+            if recorded != replayed:
+                said = ", ".join(map(str, recorded)) if isinstance(recorded, list) else repr(recorded)
+                result.fail(f"at version {session.version}: the metadata says {said or 'nobody'} to act, "
+                            f"the replay {', '.join(replayed) or 'nobody'}")
+        past.append(_seat_record(meta))
         position += len(batch)
     result.session = session
     return result
 
 
-def _batch_key(meta: Mapping[str, Any]) -> tuple:
-    return (meta.get("decided_at"), meta.get("seat"), bool(meta.get("timeout")), json.dumps(meta.get("command"), sort_keys=True))
+def _seat_record(meta: Mapping[str, Any]) -> tuple:
+    """What ``lifecycle.history`` reads of a batch, as the service gives it
+    (api/service/lifecycle.py ``seat_history``): seat-life batches other
+    than a redemption do not count."""
+    command = engine_rules.command_type(meta)
+    if meta.get("lifecycle") and command != "RedeemInvite":
+        return (None, False, False)
+    return (meta.get("seat"), bool(meta.get("timeout")), command == "RedeemInvite")
 
 
 def _check_draws(source, batch_records, position: int, result: Rerun) -> None:
@@ -118,18 +157,41 @@ def _check_draws(source, batch_records, position: int, result: Rerun) -> None:
                     "are not the ones the seed and contributions give")
 
 
-def _redecide(rules, session, meta, batch, seed: bytes, result: Rerun, source):
-    """The events the recorded command gives again, or None where nothing is
-    random and the batch is only checked to fold (lobby and scoring)."""
-    command = meta.get("command") or {}
+def _check_actor(session, meta: Mapping[str, Any], result: Rerun) -> None:
+    """A player's command is the command of the seat the player holds, and
+    a seat a bot plays, or that resigned, takes none (as ``act`` refuses)."""
+    if session is None or meta.get("lifecycle") or meta.get("timeout") or meta.get("bot") is not None:
+        return
+    if engine_rules.command_type(meta) in ("CreateGame", "CreateRematch", "JoinGame", "LeaveGame", "StartGame",
+                                           "ScoreGame"):
+        return
+    seat, actor = meta.get("seat"), meta.get("actor")
+    if not isinstance(seat, str) or session.players.get(seat) != actor:
+        result.fail(f"at version {session.version + 1}: the command is credited to {actor}, "
+                    f"who does not hold seat {seat} (held by {session.players.get(seat) or 'nobody'})")
+    elif seat in session.life.resigned or session.life.plays(seat):
+        result.fail(f"at version {session.version + 1}: a player's command for {seat}, "
+                    f"which {'resigned' if seat in session.life.resigned else 'a bot plays'}")
+
+
+def _redecide(rules, session, meta, batch, seed: bytes, result: Rerun, past, source):
+    """The events the recorded command gives again, or None where the batch
+    is only checked to fold (creation, clocks)."""
+    command = meta.get("command") if isinstance(meta.get("command"), dict) else {}
     kind = command.get("type")
     try:
         if kind == "StartGame":
             return sessions.start(rules, session, meta["actor"], source.game(session.version))
+        if session is None or kind == "CreateGame":
+            return None  # the creation: engine_rules checks its host and seat
+        if kind == "JoinGame":
+            return lifecycle.join(session, meta["actor"], command.get("seat"))
+        if kind == "LeaveGame":
+            return sessions.leave(session, meta["actor"])
         if kind == "ContributeRandomness":
             return sessions.contribute(session, meta["actor"], command.get("contribution"))
-        if kind in ("CreateGame", "JoinGame", "LeaveGame") or session is None or meta.get("lifecycle"):
-            return None  # lobby and seat-life decisions: nothing random, only checked to fold
+        if meta.get("lifecycle"):
+            return redecide_seat_life(rules, session, meta, batch, seed, past)
         if kind == "ScoreGame":
             return lifecycle.scored(rules, session)
         if meta.get("bot"):
@@ -137,11 +199,12 @@ def _redecide(rules, session, meta, batch, seed: bytes, result: Rerun, source):
             bot = bots.make(rules.name, meta["bot"])
             chosen = bots.decide_for(rules, session.state, seat, bot, source.bot(seat, session.version))
             if chosen.to_json() != command:
-                result.fail(f"the {meta['bot']} bot at version {session.version} chose another command than the seed gives")
+                result.fail(f"at version {session.version + 1}: the {meta['bot']} bot chose another command than "
+                            "the seed gives")
         if meta.get("timeout"):
             chosen = rules.on_timeout(session.state, meta["seat"], source.timeout(session.version))
             if chosen.to_json() != command:
-                result.fail(f"the timeout at version {session.version} applied another command than the seed gives")
+                result.fail(f"at version {session.version + 1}: the timeout applied another command than the seed gives")
             return sessions.timed_out(
                 rules, session, meta["seat"], rules.decode_command(command), source.game(session.version), seed
             )
@@ -149,5 +212,7 @@ def _redecide(rules, session, meta, batch, seed: bytes, result: Rerun, source):
             rules, session, meta["seat"], rules.decode_command(command), source.game(session.version), seed
         )
     except (IllegalCommand, KeyError, ValueError, TypeError) as error:
-        result.fail(f"the command decided at version {session.version if session else 0} is refused now: {error}")
+        decided = session.version if session else 0
+        result.fail(f"at version {decided + 1}: the {kind or 'command'} decided on version {decided} is refused now: "
+                    f"{error}")
         return None

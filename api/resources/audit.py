@@ -37,6 +37,15 @@ class RerunSchema(ma.Schema):
     problems = ma.fields.List(ma.fields.String(), required=True)
 
 
+class CheckedStandingSchema(ma.Schema):
+    seat = ma.fields.String(required=True)
+    rank = ma.fields.Integer(required=True, metadata={"description": "1 for the winner; equal ranks share a place"})
+    score = ma.fields.Float(allow_none=True, required=True)
+    detail = ma.fields.Dict(required=True, metadata={"description": "resigned, abandoned, and what the game adds"})
+    player = ma.fields.String(allow_none=True, required=True,
+                              metadata={"description": "the player who held the seat at the end; null for none"})
+
+
 class LogEntrySchema(ma.Schema):
     version = ma.fields.Integer(required=True)
     event_id = ma.fields.UUID(required=True)
@@ -56,6 +65,8 @@ class AuditSchema(ma.Schema):
     chain = ma.fields.Nested(ChainSchema, required=True)
     seed = ma.fields.String(allow_none=True, required=True, metadata={"description": "published when the game ends"})
     rerun = ma.fields.Nested(RerunSchema, allow_none=True, required=True)
+    standings = ma.fields.List(ma.fields.Nested(CheckedStandingSchema), allow_none=True, required=True, metadata={
+        "description": "the standings the re-run checked (GameScored), a seat each; null until they are recorded"})
     log = ma.fields.List(ma.fields.Nested(LogEntrySchema), allow_none=True, required=True)
 
 
@@ -101,6 +112,7 @@ class Audit(MethodView):
             "chain": {"ok": chain.ok, "checked": chain.checked, "broken_at": chain.broken_at, "reason": chain.reason},
             "seed": None,
             "rerun": None,
+            "standings": None,
             "log": None,
         }
         if not chain.ok:
@@ -121,8 +133,17 @@ class Audit(MethodView):
         answer.update(status=session.status, version=session.version, seed_sha256=session.seed_sha256)
         if session.over:
             records = service().store.read_stream(stream_of(gid))
-            answer.update(seed=session.seed, rerun=rerun(rules, _records(records)).to_json(), log=[log_entry(r) for r in records])
+            # A game the read model calls finished must hold its standings.
+            result = rerun(rules, _records(records), complete=stored["status"] == "finished")
+            answer.update(seed=session.seed, rerun=result.to_json(), standings=checked_standings(result.session),
+                          log=[log_entry(r) for r in records])
         return answer
+
+
+def checked_standings(session) -> list[dict] | None:
+    if session is None or not session.standings:
+        return None
+    return [{**standing, "player": session.players.get(standing["seat"])} for standing in session.standings]
 
 
 @blp.route("/<game_id>/export")
@@ -132,12 +153,17 @@ class Export(MethodView):
                   content_type="application/x-ndjson")
     @declare(blp, "game-not-over")
     def get(self, game_id):
-        """The whole finished game as JSON lines, for offline audit."""
+        """The whole finished game as JSON lines, for offline audit; once its standings are recorded."""
         gid = parse_game_id(game_id)
         # The rows as stored, never decoded: a damaged log is exported too, and
         # `boardlog audit` names the break.
-        if summary(gid)["status"] not in OVER:
+        status = summary(gid)["status"]
+        if status not in OVER:
             raise Conflict("the game is not over: its log is exported once it ends", kind="game-not-over")
+        if status == "scoring":
+            # An export ends in the standings, and an audit refuses one that does not.
+            raise Conflict("the game is over but its standings are still being computed: it can be exported once "
+                           "they are recorded, in a few seconds", kind="game-not-over")
         records = service().store.read_stream(stream_of(gid))
         lines = (json.dumps({"stream_id": stream_of(gid), **log_entry(r)}, default=str) + "\n" for r in records)
         return Response("".join(lines), mimetype="application/x-ndjson",

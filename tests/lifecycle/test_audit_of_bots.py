@@ -17,9 +17,13 @@ def _log(forge_at: int | None = None):
     resigns after a while. ``forge_at``: the bot decision (counted from 0)
     at which another legal command is played and recorded as the bot's."""
     table = Game("cronberg", {"players": 2, "bots": {"p2": "random"}})
-    records = [(event, {"command": {"type": "CreateGame"}, "decided_at": 0}) for event in table.events]
-    start = sessions.start(table.rules, table.session, "player-1", rng_for(table.seed, table.session.version))
-    records += [(e, {"actor": "player-1", "command": {"type": "StartGame"}, "decided_at": table.session.version})
+    # The metadata the service records: the host creates, and the start is
+    # decided on the version before it (the audit checks both).
+    records = [(event, {"actor": "player-1", "seat": None, "command": {"type": "CreateGame"}, "decided_at": 0})
+               for event in table.events]
+    version = table.session.version
+    start = sessions.start(table.rules, table.session, "player-1", rng_for(table.seed, version))
+    records += [(e, {"actor": "player-1", "seat": None, "command": {"type": "StartGame"}, "decided_at": version})
                 for e in table.apply(start)]
     bot_decisions = forged = 0
     while bot_decisions < 12:
