@@ -18,6 +18,14 @@ Retry-After. Long-polls are not counted per player. A stream whose client
 does not take a message within ``write_timeout`` seconds is closed (under gevent; the watchdog kills the
 greenlet blocked in the write). ``drain()``, on shutdown, ends every stream
 with a ``retry:`` hint so that clients reconnect, to another process.
+
+Revocation: a stream opened with a bearer token (or with a ticket, which
+names the token it was issued for) ends when that token is revoked, its last
+message a ``problem`` (``token-revoked``): at once in the process that
+revoked it (``tokens_revoked``), and in every other within
+``revocation_check`` seconds (half the token cache time by default, so
+within the bound a revoked token's requests have), by one query per process
+that asks which of its open streams' tokens were revoked.
 """
 
 from __future__ import annotations
@@ -34,6 +42,7 @@ from contextlib import contextmanager
 from domain import notices as notice_rules
 from domain import session as sessions
 
+from .errors import problem_body
 from .service.games import player_channel, stream_of
 from .service.shared import SharedWork, dumps
 from .stream_leases import Refused, StreamLeases
@@ -64,14 +73,17 @@ def settings_from_env(env=os.environ) -> dict:
 class Slot:
     """One open stream or long-poll."""
 
-    __slots__ = ("player", "greenlet", "writing_since", "registry", "lease")
+    __slots__ = ("player", "token", "greenlet", "writing_since", "registry", "lease", "watch", "revoked")
 
-    def __init__(self, registry: "Streams", player: str | None):
+    def __init__(self, registry: "Streams", player: str | None, token: str | None = None):
         self.registry = registry
         self.player = player
+        self.token = token  # the id of the bearer token the stream was opened with, if any
         self.greenlet = _current_greenlet()
         self.writing_since: float | None = None
         self.lease = None  # the stream's lease in Redis, if any
+        self.watch = None  # what the stream waits on, once it runs
+        self.revoked = False  # its token was revoked: the stream ends
 
 
 def _current_greenlet():
@@ -89,8 +101,9 @@ def _current_greenlet():
 class Streams:
     def __init__(self, service, per_player: int = 8, total: int = 12000, heartbeat: float = 15.0,
                  write_timeout: float = 10.0, retry_ms: int = 3000, lifetime: float = 3600.0,
-                 redis=None, clock=time.time):
-        """``redis``: where the per-player cap is counted across processes (None: in this one)."""
+                 redis=None, clock=time.time, revocation_check: float | None = None):
+        """``redis``: where the per-player cap is counted across processes (None: in this one);
+        ``revocation_check``: seconds between two looks for revoked tokens (None: half the token cache time)."""
         self.service = service
         self.shared = SharedWork(service)
         self.per_player = per_player
@@ -105,12 +118,16 @@ class Streams:
         self._streams_of: Counter = Counter()
         self._watchdog = None
         self.closed_slow = 0
+        cache = getattr(getattr(service, "players", None), "cache_seconds", 10.0)
+        self.revocation_check = cache / 2 if revocation_check is None else revocation_check
+        self._sweeper = None  # the thread (greenlet under gevent) that looks for revoked tokens
         self.leases = StreamLeases(redis, per_player, heartbeat, clock) if redis is not None else None
 
     # -- limits --------------------------------------------------------------
 
-    def open(self, player: str | None, stream: bool = True) -> Slot:
-        """A slot for a new waiter, or StreamLimit (429 per player, 503 in all)."""
+    def open(self, player: str | None, stream: bool = True, token: str | None = None) -> Slot:
+        """A slot for a new waiter, or StreamLimit (429 per player, 503 in all);
+        ``token``: the id of the token a stream is opened with, which ends it when revoked."""
         with self._lock:
             if self.draining:
                 raise StreamLimit(503, "this server is shutting down; connect again", "shutting-down",
@@ -120,10 +137,14 @@ class Streams:
                                        "try again shortly", "server-busy", random.randint(2, 10))
             if stream and player is not None and self._streams_of[player] >= self.per_player:
                 raise self._too_many()
-            slot = Slot(self, player if stream else None)
+            slot = Slot(self, player if stream else None, token if stream else None)
             self._slots.add(slot)
             if slot.player is not None:
                 self._streams_of[player] += 1
+            if slot.token is not None and self._sweeper is None:
+                self._sweeper = threading.Thread(target=self._sweep_revocations, name="stream-revocations",
+                                                 daemon=True)
+                self._sweeper.start()
         if slot.player is not None and self.leases is not None:
             try:
                 slot.lease = self.leases.take(slot.player)  # outside the lock: a round trip to Redis
@@ -167,6 +188,41 @@ class Streams:
     def count(self) -> int:
         with self._lock:
             return len(self._slots)
+
+    # -- revoked tokens --------------------------------------------------------
+
+    def tokens_revoked(self, token_ids) -> None:
+        """End the streams opened with these tokens (each at its next look, which this wakes)."""
+        revoked = set(token_ids)
+        with self._lock:
+            ending = [s for s in self._slots if s.token in revoked and not s.revoked]
+        for slot in ending:
+            slot.revoked = True
+            if slot.watch is not None:
+                slot.watch.wake()
+
+    def _sweep_revocations(self) -> None:
+        """Every ``revocation_check`` seconds, while streams opened with tokens
+        are open: which of their tokens were revoked (here or in another process)."""
+        while True:
+            time.sleep(self.revocation_check)
+            with self._lock:
+                tokens = {s.token for s in self._slots if s.token is not None and not s.revoked}
+                if not tokens:
+                    self._sweeper = None  # the next stream with a token starts another
+                    return
+            try:
+                revoked = self.service.players.revoked_among(tokens)
+            except Exception as error:  # the database away: look again next time
+                log.warning("could not look for revoked tokens of open streams: %s", error)
+                continue
+            if revoked:
+                self.tokens_revoked(revoked)
+
+    def _revoked(self) -> str:
+        return _message("problem", dumps(problem_body(
+            401, "the token this stream was opened with has been revoked: sign in again (get a new token), "
+                 "then open the stream again", kind="token-revoked")))
 
     # -- shutdown and slow clients ---------------------------------------------
 
@@ -221,7 +277,7 @@ class Streams:
         (each with ``id:`` = its version), then a ``view``; None: the view now."""
         store = self.service.store
         stream = stream_of(game_id)
-        watch = store.watch([stream])
+        watch = slot.watch = store.watch([stream])
         ends_at = time.monotonic() + self.lifetime
         try:
             rules, session = self.shared.session(game_id, after or 0)
@@ -232,6 +288,9 @@ class Streams:
                 yield from self._send(slot, _message("view", self.shared.view_json(game_id, rules, session, seat),
                                                      session.version))
             while True:
+                if slot.revoked:
+                    yield from self._send(slot, self._revoked())
+                    return
                 if session.version > sent:
                     yield from self._send(slot, self._moves(game_id, rules, session, sent, player))
                     sent = session.version
@@ -279,7 +338,7 @@ class Streams:
         position ``after`` (each with ``id:`` = that position); None: from now."""
         store = self.service.store
         channel = player_channel(player)
-        watch = store.watch([channel])  # first: a seat taken from now on is heard of
+        watch = slot.watch = store.watch([channel])  # first: a seat taken from now on is heard of
         ends_at = time.monotonic() + self.lifetime
         try:
             games = self._games_of(player)
@@ -288,6 +347,9 @@ class Streams:
             cursor = store.last_position() if after is None else after
             yield from self._send(slot, self._retry())
             while True:
+                if slot.revoked:
+                    yield from self._send(slot, self._revoked())
+                    return
                 batch, cursor = self._notices(player, games, cursor)
                 if batch:
                     yield from self._send(slot, batch)
