@@ -73,7 +73,8 @@ def settings_from_env(env=os.environ) -> dict:
 class Slot:
     """One open stream or long-poll."""
 
-    __slots__ = ("player", "token", "greenlet", "writing_since", "registry", "lease", "watch", "revoked")
+    __slots__ = ("player", "token", "greenlet", "writing_since", "written_at", "registry", "lease", "watch",
+                 "revoked")
 
     def __init__(self, registry: "Streams", player: str | None, token: str | None = None):
         self.registry = registry
@@ -81,6 +82,7 @@ class Slot:
         self.token = token  # the id of the bearer token the stream was opened with, if any
         self.greenlet = _current_greenlet()
         self.writing_since: float | None = None
+        self.written_at = time.monotonic()  # when the stream last wrote anything (a heartbeat is due 15 s on)
         self.lease = None  # the stream's lease in Redis, if any
         self.watch = None  # what the stream waits on, once it runs
         self.revoked = False  # its token was revoked: the stream ends
@@ -261,12 +263,26 @@ class Streams:
 
     def _send(self, slot: Slot, text: str):
         """Mark the write, so the watchdog can tell a client that stopped reading."""
-        slot.writing_since = time.monotonic()
+        slot.writing_since = slot.written_at = time.monotonic()
         yield text.encode()
         slot.writing_since = None
 
-    def _retry(self) -> str:
-        return f"retry: {self.retry_ms}\n\n"
+    def _opening(self, resume_at: int) -> str:
+        """The first message: the retry hint, and an ``id:`` the client may
+        resume from even if nothing else comes before the connection drops
+        (an id with no data sets EventSource's lastEventId and dispatches
+        nothing: WHATWG HTML, "dispatch the event", steps 1-2)."""
+        return f"retry: {self.retry_ms}\nid: {resume_at}\n\n"
+
+    def _quiet_for(self, slot: Slot, ends_at: float) -> float:
+        """How long the stream may wait before a heartbeat is due (or its lifetime ends)."""
+        now = time.monotonic()
+        return max(0.0, min(slot.written_at + self.heartbeat - now, ends_at - now))
+
+    def _heartbeat(self, slot: Slot):
+        """A comment, when nothing was written for a heartbeat interval, whatever woke the stream meanwhile."""
+        if time.monotonic() - slot.written_at >= self.heartbeat and not self.draining:
+            yield from self._send(slot, ": heartbeat\n\n")
 
     def _closing(self) -> str:
         """The server closes the stream (shutting down, or the stream's lifetime is over): reconnect."""
@@ -282,7 +298,7 @@ class Streams:
         try:
             rules, session = self.shared.session(game_id, after or 0)
             sent = session.version if after is None else after
-            yield from self._send(slot, self._retry())
+            yield from self._send(slot, self._opening(sent))
             if after is None:
                 seat = viewer_seat(session, player)
                 yield from self._send(slot, _message("view", self.shared.view_json(game_id, rules, session, seat),
@@ -301,11 +317,10 @@ class Streams:
                 if self.draining or time.monotonic() >= ends_at:
                     yield from self._send(slot, self._closing())
                     return
-                target = self._next(watch, stream, sent, ends_at)
+                yield from self._heartbeat(slot)
+                target = self._next(watch, stream, sent, self._quiet_for(slot, ends_at))
                 self._keep(slot)
-                if target is None:
-                    yield from self._send(slot, ": heartbeat\n\n")
-                elif target > sent:
+                if target > sent:
                     rules, session = self.shared.session(game_id, target)
         finally:
             watch.close()
@@ -319,18 +334,17 @@ class Streams:
         parts.append(_message("view", self.shared.view_json(game_id, rules, session, seat), session.version))
         return "".join(parts)
 
-    def _next(self, watch, stream: str, sent: int, ends_at: float) -> int | None:
-        """The version to catch up to; None when a heartbeat is due instead."""
-        happened = watch.wait(min(self.heartbeat, ends_at - time.monotonic()))
+    def _next(self, watch, stream: str, sent: int, wait: float) -> int:
+        """The version to catch up to (``sent`` when nothing moved) after waiting at most ``wait`` seconds."""
+        happened = watch.wait(wait)
         heard, woken = watch.take()
         if self.draining:
             return sent
         if not happened:
-            # A heartbeat also checks the version, in case a notification was
+            # A quiet wait also checks the version, in case a notification was
             # lost (a process that died between its commit and its NOTIFY):
             # from the database at most once a minute per game, shared.
-            version = self.service.store.recent_version(stream, max_age=max(60.0, 4 * self.heartbeat))
-            return version if version > sent else None
+            return self.service.store.recent_version(stream, max_age=max(60.0, 4 * self.heartbeat))
         return max(heard.get(stream, 0), self.service.store.recent_version(stream) if woken or not heard else 0)
 
     def player(self, slot: Slot, player: str, after: int | None):
@@ -345,7 +359,7 @@ class Streams:
             for game in games:
                 watch.follow(game)
             cursor = store.last_position() if after is None else after
-            yield from self._send(slot, self._retry())
+            yield from self._send(slot, self._opening(cursor))
             while True:
                 if slot.revoked:
                     yield from self._send(slot, self._revoked())
@@ -356,15 +370,16 @@ class Streams:
                 if self.draining or time.monotonic() >= ends_at:
                     yield from self._send(slot, self._closing())
                     return
-                happened = watch.wait(min(self.heartbeat, ends_at - time.monotonic()))
+                # Any move of any of the player's games wakes the wait, with or
+                # without a notice for him: the heartbeat goes by what was written.
+                yield from self._heartbeat(slot)
+                watch.wait(self._quiet_for(slot, ends_at))
                 heard, woken = watch.take()
                 self._keep(slot)
                 if channel in heard or woken:
                     for stream in self._games_of(player) - games:
                         watch.follow(stream)
                         games.add(stream)
-                if not happened and not self.draining:
-                    yield from self._send(slot, ": heartbeat\n\n")
         finally:
             watch.close()
             self.close(slot)
