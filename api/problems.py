@@ -39,7 +39,7 @@ REGISTRY: dict[str, ProblemType] = {p.slug: p for p in (
     ProblemType("token-unknown", 401, "Token unknown", "The token is unknown or revoked."),
     ProblemType("seat-required", 403, "No seat in this game", "Only a player holding a seat in the game may do this; spectators may only look."),
     ProblemType("not-found", 404, "Not found", "No such path."),
-    ProblemType("game-not-found", 404, "Game not found", "No game has this id."),
+    ProblemType("game-not-found", 404, "Game not found", "No game has this id, or none you may see: a private game is its players' alone, and answers others as no game does."),
     ProblemType("unknown-game", 404, "Unknown game", "No hosted game has this name; GET /v1/rules lists them."),
     ProblemType("method-not-allowed", 405, "Method not allowed", "The path does not take this method; the Allow header lists those it takes."),
     ProblemType("not-your-turn", 409, "Not your turn", "Your seat is not to act now; the detail names who is."),

@@ -10,6 +10,7 @@ from flask_smorest import Blueprint
 from domain import session as sessions
 from domain.notices import KINDS as NOTICE_KINDS
 
+from .. import access
 from ..auth import BEARER, current_player
 from ..context import service, streams
 from ..contract import declare
@@ -186,11 +187,12 @@ class GameStream(MethodView):
     @blp.alt_response(204, description="the game is over and you have seen all of it: nothing more will come")
     @declare(blp, "ticket-invalid", "resume-point-invalid", "too-many-streams", "server-busy", "shutting-down")
     def get(self, game_id, **args):
-        """Follow a game as it moves (spectators need no token)."""
+        """Follow a game as it moves (spectators need no token; a private game: its players only)."""
         gid = parse_game_id(game_id)
         player, token = _caller(args, required=False)
         after = _resume_point(args)
         rules, session = service().load(gid)
+        access.check(session, gid, player)
         if after is not None and after > session.version:
             raise InvalidRequest(f"the game is at version {session.version}; you cannot resume after {after}",
                                  version=session.version, kind="resume-point-invalid")
