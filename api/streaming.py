@@ -219,6 +219,7 @@ class Streams:
                 log.warning("could not look for revoked tokens of open streams: %s", error)
                 continue
             if revoked:
+                self.service.players.forget_tokens(revoked)  # its reconnection is refused here at once too
                 self.tokens_revoked(revoked)
 
     def _revoked(self) -> str:

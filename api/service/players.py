@@ -95,6 +95,14 @@ class Players:
             for digest in [d for d, (who, _) in self._tokens.items() if who.player == player]:
                 del self._tokens[digest]
 
+    def forget_tokens(self, token_ids) -> None:
+        """Trust these tokens no more (found revoked by another means than a
+        request: a look for the revoked tokens of open streams)."""
+        gone = set(token_ids)
+        with self._lock:
+            for digest in [d for d, (who, _) in self._tokens.items() if who.token_id in gone]:
+                del self._tokens[digest]
+
     # The player's own tokens
 
     def tokens(self, player: str) -> list[dict]:
