@@ -47,22 +47,27 @@ class ProblemSchema(ma.Schema):
 def problem(status: int, detail: str, kind: str | None = None, headers: dict | None = None, **extra) -> Response:
     """``kind``: a slug of api/problems.py; without one, the status's generic
     type, or ``about:blank`` (RFC 9457: nothing more than the status says)."""
+    response = Response(json.dumps(problem_body(status, detail, kind, **extra)) + "\n", status=status,
+                        mimetype=PROBLEM)
+    for name, value in (headers or {}).items():
+        response.headers[name] = value
+    return response
+
+
+def problem_body(status: int, detail: str, kind: str | None = None, **extra) -> dict:
+    """The problem document itself (also the data of a stream's last ``problem`` message)."""
     from http import HTTPStatus
 
     registered = problems.get(kind) if kind else problems.for_status(status)
     if kind and registered is None:
         log.warning("problem kind %r is not registered in api/problems.py", kind)
-    body = {
+    return {
         "type": registered.uri if registered else (problems.BASE + kind if kind else "about:blank"),
         "title": registered.title if registered else HTTPStatus(status).phrase,
         "status": status,
         "detail": detail,
         **extra,
     }
-    response = Response(json.dumps(body) + "\n", status=status, mimetype=PROBLEM)
-    for name, value in (headers or {}).items():
-        response.headers[name] = value
-    return response
 
 
 def from_http_exception(error: HTTPException) -> Response:

@@ -18,6 +18,14 @@ Retry-After. Long-polls are not counted per player. A stream whose client
 does not take a message within ``write_timeout`` seconds is closed (under gevent; the watchdog kills the
 greenlet blocked in the write). ``drain()``, on shutdown, ends every stream
 with a ``retry:`` hint so that clients reconnect, to another process.
+
+Revocation: a stream opened with a bearer token (or with a ticket, which
+names the token it was issued for) ends when that token is revoked, its last
+message a ``problem`` (``token-revoked``): at once in the process that
+revoked it (``tokens_revoked``), and in every other within
+``revocation_check`` seconds (half the token cache time by default, so
+within the bound a revoked token's requests have), by one query per process
+that asks which of its open streams' tokens were revoked.
 """
 
 from __future__ import annotations
@@ -34,6 +42,7 @@ from contextlib import contextmanager
 from domain import notices as notice_rules
 from domain import session as sessions
 
+from .errors import problem_body
 from .service.games import player_channel, stream_of
 from .service.shared import SharedWork, dumps
 from .stream_leases import Refused, StreamLeases
@@ -64,14 +73,19 @@ def settings_from_env(env=os.environ) -> dict:
 class Slot:
     """One open stream or long-poll."""
 
-    __slots__ = ("player", "greenlet", "writing_since", "registry", "lease")
+    __slots__ = ("player", "token", "greenlet", "writing_since", "written_at", "registry", "lease", "watch",
+                 "revoked")
 
-    def __init__(self, registry: "Streams", player: str | None):
+    def __init__(self, registry: "Streams", player: str | None, token: str | None = None):
         self.registry = registry
         self.player = player
+        self.token = token  # the id of the bearer token the stream was opened with, if any
         self.greenlet = _current_greenlet()
         self.writing_since: float | None = None
+        self.written_at = time.monotonic()  # when the stream last wrote anything (a heartbeat is due 15 s on)
         self.lease = None  # the stream's lease in Redis, if any
+        self.watch = None  # what the stream waits on, once it runs
+        self.revoked = False  # its token was revoked: the stream ends
 
 
 def _current_greenlet():
@@ -89,8 +103,9 @@ def _current_greenlet():
 class Streams:
     def __init__(self, service, per_player: int = 8, total: int = 12000, heartbeat: float = 15.0,
                  write_timeout: float = 10.0, retry_ms: int = 3000, lifetime: float = 3600.0,
-                 redis=None, clock=time.time):
-        """``redis``: where the per-player cap is counted across processes (None: in this one)."""
+                 redis=None, clock=time.time, revocation_check: float | None = None):
+        """``redis``: where the per-player cap is counted across processes (None: in this one);
+        ``revocation_check``: seconds between two looks for revoked tokens (None: half the token cache time)."""
         self.service = service
         self.shared = SharedWork(service)
         self.per_player = per_player
@@ -105,12 +120,16 @@ class Streams:
         self._streams_of: Counter = Counter()
         self._watchdog = None
         self.closed_slow = 0
+        cache = getattr(getattr(service, "players", None), "cache_seconds", 10.0)
+        self.revocation_check = cache / 2 if revocation_check is None else revocation_check
+        self._sweeper = None  # the thread (greenlet under gevent) that looks for revoked tokens
         self.leases = StreamLeases(redis, per_player, heartbeat, clock) if redis is not None else None
 
     # -- limits --------------------------------------------------------------
 
-    def open(self, player: str | None, stream: bool = True) -> Slot:
-        """A slot for a new waiter, or StreamLimit (429 per player, 503 in all)."""
+    def open(self, player: str | None, stream: bool = True, token: str | None = None) -> Slot:
+        """A slot for a new waiter, or StreamLimit (429 per player, 503 in all);
+        ``token``: the id of the token a stream is opened with, which ends it when revoked."""
         with self._lock:
             if self.draining:
                 raise StreamLimit(503, "this server is shutting down; connect again", "shutting-down",
@@ -120,10 +139,14 @@ class Streams:
                                        "try again shortly", "server-busy", random.randint(2, 10))
             if stream and player is not None and self._streams_of[player] >= self.per_player:
                 raise self._too_many()
-            slot = Slot(self, player if stream else None)
+            slot = Slot(self, player if stream else None, token if stream else None)
             self._slots.add(slot)
             if slot.player is not None:
                 self._streams_of[player] += 1
+            if slot.token is not None and self._sweeper is None:
+                self._sweeper = threading.Thread(target=self._sweep_revocations, name="stream-revocations",
+                                                 daemon=True)
+                self._sweeper.start()
         if slot.player is not None and self.leases is not None:
             try:
                 slot.lease = self.leases.take(slot.player)  # outside the lock: a round trip to Redis
@@ -168,6 +191,42 @@ class Streams:
         with self._lock:
             return len(self._slots)
 
+    # -- revoked tokens --------------------------------------------------------
+
+    def tokens_revoked(self, token_ids) -> None:
+        """End the streams opened with these tokens (each at its next look, which this wakes)."""
+        revoked = set(token_ids)
+        with self._lock:
+            ending = [s for s in self._slots if s.token in revoked and not s.revoked]
+        for slot in ending:
+            slot.revoked = True
+            if slot.watch is not None:
+                slot.watch.wake()
+
+    def _sweep_revocations(self) -> None:
+        """Every ``revocation_check`` seconds, while streams opened with tokens
+        are open: which of their tokens were revoked (here or in another process)."""
+        while True:
+            time.sleep(self.revocation_check)
+            with self._lock:
+                tokens = {s.token for s in self._slots if s.token is not None and not s.revoked}
+                if not tokens:
+                    self._sweeper = None  # the next stream with a token starts another
+                    return
+            try:
+                revoked = self.service.players.revoked_among(tokens)
+            except Exception as error:  # the database away: look again next time
+                log.warning("could not look for revoked tokens of open streams: %s", error)
+                continue
+            if revoked:
+                self.service.players.forget_tokens(revoked)  # its reconnection is refused here at once too
+                self.tokens_revoked(revoked)
+
+    def _revoked(self) -> str:
+        return _message("problem", dumps(problem_body(
+            401, "the token this stream was opened with has been revoked: sign in again (get a new token), "
+                 "then open the stream again", kind="token-revoked")))
+
     # -- shutdown and slow clients ---------------------------------------------
 
     def drain(self) -> None:
@@ -205,12 +264,26 @@ class Streams:
 
     def _send(self, slot: Slot, text: str):
         """Mark the write, so the watchdog can tell a client that stopped reading."""
-        slot.writing_since = time.monotonic()
+        slot.writing_since = slot.written_at = time.monotonic()
         yield text.encode()
         slot.writing_since = None
 
-    def _retry(self) -> str:
-        return f"retry: {self.retry_ms}\n\n"
+    def _opening(self, resume_at: int) -> str:
+        """The first message: the retry hint, and an ``id:`` the client may
+        resume from even if nothing else comes before the connection drops
+        (an id with no data sets EventSource's lastEventId and dispatches
+        nothing: WHATWG HTML, "dispatch the event", steps 1-2)."""
+        return f"retry: {self.retry_ms}\nid: {resume_at}\n\n"
+
+    def _quiet_for(self, slot: Slot, ends_at: float) -> float:
+        """How long the stream may wait before a heartbeat is due (or its lifetime ends)."""
+        now = time.monotonic()
+        return max(0.0, min(slot.written_at + self.heartbeat - now, ends_at - now))
+
+    def _heartbeat(self, slot: Slot):
+        """A comment, when nothing was written for a heartbeat interval, whatever woke the stream meanwhile."""
+        if time.monotonic() - slot.written_at >= self.heartbeat and not self.draining:
+            yield from self._send(slot, ": heartbeat\n\n")
 
     def _closing(self) -> str:
         """The server closes the stream (shutting down, or the stream's lifetime is over): reconnect."""
@@ -221,17 +294,20 @@ class Streams:
         (each with ``id:`` = its version), then a ``view``; None: the view now."""
         store = self.service.store
         stream = stream_of(game_id)
-        watch = store.watch([stream])
+        watch = slot.watch = store.watch([stream])
         ends_at = time.monotonic() + self.lifetime
         try:
             rules, session = self.shared.session(game_id, after or 0)
             sent = session.version if after is None else after
-            yield from self._send(slot, self._retry())
+            yield from self._send(slot, self._opening(sent))
             if after is None:
                 seat = viewer_seat(session, player)
                 yield from self._send(slot, _message("view", self.shared.view_json(game_id, rules, session, seat),
                                                      session.version))
             while True:
+                if slot.revoked:
+                    yield from self._send(slot, self._revoked())
+                    return
                 if session.version > sent:
                     yield from self._send(slot, self._moves(game_id, rules, session, sent, player))
                     sent = session.version
@@ -242,11 +318,10 @@ class Streams:
                 if self.draining or time.monotonic() >= ends_at:
                     yield from self._send(slot, self._closing())
                     return
-                target = self._next(watch, stream, sent, ends_at)
+                yield from self._heartbeat(slot)
+                target = self._next(watch, stream, sent, self._quiet_for(slot, ends_at))
                 self._keep(slot)
-                if target is None:
-                    yield from self._send(slot, ": heartbeat\n\n")
-                elif target > sent:
+                if target > sent:
                     rules, session = self.shared.session(game_id, target)
         finally:
             watch.close()
@@ -260,18 +335,17 @@ class Streams:
         parts.append(_message("view", view, session.version))
         return "".join(parts)
 
-    def _next(self, watch, stream: str, sent: int, ends_at: float) -> int | None:
-        """The version to catch up to; None when a heartbeat is due instead."""
-        happened = watch.wait(min(self.heartbeat, ends_at - time.monotonic()))
+    def _next(self, watch, stream: str, sent: int, wait: float) -> int:
+        """The version to catch up to (``sent`` when nothing moved) after waiting at most ``wait`` seconds."""
+        happened = watch.wait(wait)
         heard, woken = watch.take()
         if self.draining:
             return sent
         if not happened:
-            # A heartbeat also checks the version, in case a notification was
+            # A quiet wait also checks the version, in case a notification was
             # lost (a process that died between its commit and its NOTIFY):
             # from the database at most once a minute per game, shared.
-            version = self.service.store.recent_version(stream, max_age=max(60.0, 4 * self.heartbeat))
-            return version if version > sent else None
+            return self.service.store.recent_version(stream, max_age=max(60.0, 4 * self.heartbeat))
         return max(heard.get(stream, 0), self.service.store.recent_version(stream) if woken or not heard else 0)
 
     def player(self, slot: Slot, player: str, after: int | None):
@@ -279,30 +353,34 @@ class Streams:
         position ``after`` (each with ``id:`` = that position); None: from now."""
         store = self.service.store
         channel = player_channel(player)
-        watch = store.watch([channel])  # first: a seat taken from now on is heard of
+        watch = slot.watch = store.watch([channel])  # first: a seat taken from now on is heard of
         ends_at = time.monotonic() + self.lifetime
         try:
             games = self._games_of(player)
             for game in games:
                 watch.follow(game)
             cursor = store.last_position() if after is None else after
-            yield from self._send(slot, self._retry())
+            yield from self._send(slot, self._opening(cursor))
             while True:
+                if slot.revoked:
+                    yield from self._send(slot, self._revoked())
+                    return
                 batch, cursor = self._notices(player, games, cursor)
                 if batch:
                     yield from self._send(slot, batch)
                 if self.draining or time.monotonic() >= ends_at:
                     yield from self._send(slot, self._closing())
                     return
-                happened = watch.wait(min(self.heartbeat, ends_at - time.monotonic()))
+                # Any move of any of the player's games wakes the wait, with or
+                # without a notice for him: the heartbeat goes by what was written.
+                yield from self._heartbeat(slot)
+                watch.wait(self._quiet_for(slot, ends_at))
                 heard, woken = watch.take()
                 self._keep(slot)
                 if channel in heard or woken:
                     for stream in self._games_of(player) - games:
                         watch.follow(stream)
                         games.add(stream)
-                if not happened and not self.draining:
-                    yield from self._send(slot, ": heartbeat\n\n")
         finally:
             watch.close()
             self.close(slot)

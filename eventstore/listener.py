@@ -58,6 +58,11 @@ class Watch:
         self.woken = True
         self._event.set()
 
+    def wake(self) -> None:
+        """End the current (or next) wait now though nothing moved: the waiter
+        has another reason to look (its stream's token was revoked)."""
+        self._event.set()
+
     def wait(self, timeout: float) -> bool:
         """True if something happened since the last call (then cleared)."""
         happened = self._event.wait(max(0.0, timeout))

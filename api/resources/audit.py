@@ -12,6 +12,8 @@ from flask_smorest import Blueprint
 
 from domain.audit import rerun
 
+from .. import access
+from ..auth import OPTIONAL_BEARER, current_player
 from ..context import service
 from ..service import readmodels
 from ..service.errors import Conflict, UnreadableHistory
@@ -95,15 +97,16 @@ def _published_seed(gid) -> str | None:
 
 @blp.route("/<game_id>/audit")
 class Audit(MethodView):
-    @blp.doc(operationId="auditGame")
+    @blp.doc(operationId="auditGame", security=OPTIONAL_BEARER)
     @blp.response(200, AuditSchema)
     def get(self, game_id):
         """Verify the hash chain; once the game is over, also the seed and every decision."""
         gid = parse_game_id(game_id)
+        stored = summary(gid)  # the read model: nothing decoded
+        access.check_summary(stored, gid, current_player(required=False))
         # The chain first, over the rows as stored: an event changed behind the
         # server's back may not even decode, and the audit exists to name it.
         chain = service().store.verify(stream_of(gid))
-        stored = summary(gid)  # the read model: nothing decoded
         answer = {
             "game_id": gid,
             "status": stored["status"],
@@ -148,7 +151,7 @@ def checked_standings(session) -> list[dict] | None:
 
 @blp.route("/<game_id>/export")
 class Export(MethodView):
-    @blp.doc(operationId="exportGame")
+    @blp.doc(operationId="exportGame", security=OPTIONAL_BEARER)
     @blp.response(200, description="JSON lines: one event per line with its hash; `boardlog audit FILE` checks it",
                   content_type="application/x-ndjson")
     @declare(blp, "game-not-over")
@@ -157,7 +160,9 @@ class Export(MethodView):
         gid = parse_game_id(game_id)
         # The rows as stored, never decoded: a damaged log is exported too, and
         # `boardlog audit` names the break.
-        status = summary(gid)["status"]
+        stored = summary(gid)
+        access.check_summary(stored, gid, current_player(required=False))
+        status = stored["status"]
         if status not in OVER:
             raise Conflict("the game is not over: its log is exported once it ends", kind="game-not-over")
         if status == "scoring":

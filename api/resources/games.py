@@ -9,8 +9,8 @@ from flask_smorest import Blueprint
 
 from domain import games as registry
 
-from .. import option_names
-from ..auth import BEARER, current_player
+from .. import access, option_names
+from ..auth import BEARER, OPTIONAL_BEARER, current_player
 from ..game_schemas import camel
 from ..context import service
 from ..contract import SHARED, declare
@@ -150,11 +150,14 @@ class Games(MethodView):
 
 @blp.route("/<game_id>")
 class Game(MethodView):
-    @blp.doc(operationId="getGame")
+    @blp.doc(operationId="getGame", security=OPTIONAL_BEARER)
     @blp.response(200, GameSummarySchema)
     def get(self, game_id):
-        """A game's public summary: seats, status, version, who is to act, deadline."""
-        return summary(parse_game_id(game_id))
+        """A game's summary: seats, status, version, who is to act, deadline (a private game: its players only)."""
+        gid = parse_game_id(game_id)
+        answer = summary(gid)
+        access.check_summary(answer, gid, current_player(required=False))
+        return answer
 
 
 @blp.route("/<game_id>/join")
@@ -166,7 +169,9 @@ class Join(MethodView):
     def post(self, body, game_id):
         """Take a seat in a game's lobby."""
         gid = parse_game_id(game_id)
-        service().join(gid, current_player(), body["seat"])
+        player = current_player()
+        access.check_cheaply(gid, player)  # a private game is no game to those not invited
+        service().join(gid, player, body["seat"])
         return summary(gid)
 
 
@@ -178,7 +183,9 @@ class Leave(MethodView):
     def post(self, game_id):
         """Give up your seat while the game is in its lobby."""
         gid = parse_game_id(game_id)
-        service().leave(gid, current_player())
+        player = current_player()
+        access.check_cheaply(gid, player)
+        service().leave(gid, player)
         return summary(gid)
 
 
@@ -190,7 +197,9 @@ class Start(MethodView):
     def post(self, game_id):
         """Start the game (host only, every seat taken): deals and shuffles are recorded."""
         gid = parse_game_id(game_id)
-        service().start(gid, current_player())
+        player = current_player()
+        access.check_cheaply(gid, player)
+        service().start(gid, player)
         return summary(gid)
 
 

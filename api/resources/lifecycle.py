@@ -8,6 +8,7 @@ from flask import jsonify, url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
+from .. import access
 from ..auth import BEARER, current_player
 from ..context import service
 from ..contract import declare
@@ -48,6 +49,14 @@ def _answer(body: dict, status: int, headers: dict | None = None):
     return jsonify(body), status, headers or {}
 
 
+def _member(game_id) -> str:
+    """The caller, who must be one of a private game's players to learn it
+    exists (api/access.py); redeeming an invite code needs only the code."""
+    player = current_player()
+    access.check_cheaply(game_id, player)
+    return player
+
+
 def _once(operation_id: str):
     """The operation's documentation: an optional Idempotency-Key, as for commands."""
     return blp.doc(security=BEARER, operationId=operation_id, parameters=[IDEMPOTENCY_KEY])
@@ -63,7 +72,7 @@ class Resign(MethodView):
         docstring): the other side wins a two-sided game; in a multiplayer game
         you rank last and a bot plays your turns."""
         gid = parse_game_id(game_id)
-        return _answer(service().resign_once(gid, current_player(), idempotency_key(), _summary_json), 200)
+        return _answer(service().resign_once(gid, _member(gid), idempotency_key(), _summary_json), 200)
 
 
 @blp.route("/<game_id>/abort")
@@ -74,7 +83,7 @@ class Abort(MethodView):
     def post(self, game_id):
         """End a running game with no result, before every seat has acted once."""
         gid = parse_game_id(game_id)
-        return _answer(service().abort_once(gid, current_player(), idempotency_key(), _summary_json), 200)
+        return _answer(service().abort_once(gid, _member(gid), idempotency_key(), _summary_json), 200)
 
 
 @blp.route("/<game_id>/invites")
@@ -87,7 +96,7 @@ class Invites(MethodView):
         """A single-use invite code (host only): to a seat of the lobby (the
         only way into a private game), or to take over a seat a bot plays."""
         gid = parse_game_id(game_id)
-        answer = service().invite_once(gid, current_player(), body["seat"], idempotency_key())
+        answer = service().invite_once(gid, _member(gid), body["seat"], idempotency_key())
         return _answer(InviteSchema().dump(answer), 201)
 
 
@@ -116,5 +125,6 @@ class Rematch(MethodView):
         A game has one rematch: asking again (you or another player) is a
         409 naming it; a repeat with the first request's Idempotency-Key
         answers the same new game."""
-        answer = service().rematch_once(parse_game_id(game_id), current_player(), idempotency_key(), _summary_json)
+        gid = parse_game_id(game_id)
+        answer = service().rematch_once(gid, _member(gid), idempotency_key(), _summary_json)
         return _answer(answer, 201, {"Location": url_for("games.Game", game_id=answer["id"])})

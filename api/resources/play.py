@@ -12,7 +12,7 @@ from werkzeug.exceptions import BadRequest
 
 from domain import session as sessions
 
-from .. import game_schemas
+from .. import access, game_schemas
 from ..auth import BEARER, OPTIONAL_BEARER, current_player
 from ..context import service, streams
 from ..contract import declare
@@ -196,6 +196,7 @@ class Commands(MethodView):
         """Send a command for your seat (its schema: the game's commands, a union on `type`)."""
         gid = parse_game_id(game_id)
         player = current_player()
+        access.check_cheaply(gid, player)
         body = _command_body()
         key = idempotency_key()
         messages = game_schemas.validate_command(service().game_of(gid), body)
@@ -272,6 +273,7 @@ class View(MethodView):
         args = _view_args()
         gid = parse_game_id(game_id)
         player = current_player(required=False)
+        access.check_cheaply(gid, player)
         if "at" in args:
             rules, session = service().load_at(gid, args["at"])
             now = service().load(gid)[1]
@@ -313,6 +315,7 @@ class LegalCommands(MethodView):
         gid = parse_game_id(game_id)
         player = current_player()
         rules, session = service().load(gid)
+        access.check(session, gid, player)
         seat = viewer_seat(session, player)
         return {"game": session.game, "version": session.version, "seat": seat,
                 "commands": legal_commands(rules, session, seat)}
@@ -329,6 +332,7 @@ class Events(MethodView):
         gid = parse_game_id(game_id)
         player = current_player(required=False)
         rules, session = service().load(gid)
+        access.check(session, gid, player)
         records = service().store.read_stream(stream_of(gid), args["after"] + 1, args["after"] + args["limit"])
         events = feed(rules, session, records, player)
         return {"game": session.game, "version": session.version, "events": events,

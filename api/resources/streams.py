@@ -10,6 +10,7 @@ from flask_smorest import Blueprint
 from domain import session as sessions
 from domain.notices import KINDS as NOTICE_KINDS
 
+from .. import access
 from ..auth import BEARER, current_player
 from ..context import service, streams
 from ..contract import declare
@@ -36,7 +37,9 @@ class GameMessageSchema(ma.Schema):
     you may see them (as in the feed; ``id:`` is the version), ``view``
     messages are your view (as GET /view, ``id:`` the version), ``end`` says
     the game is over and the stream closes, ``shutdown`` that the server
-    closes it (reconnect)."""
+    closes it (reconnect). A ``problem`` message (either stream) is the last
+    one of a stream whose token was revoked: its data is a problem document
+    (type token-revoked, status 401), not this schema; sign in again."""
 
     version = ma.fields.Integer(required=True)
     type = ma.fields.String(metadata={"description": "the event's type (unnamed messages)"})
@@ -65,7 +68,9 @@ class ServerSentEventSchema(ma.Schema):
     """One message of a text/event-stream body."""
 
     event = ma.fields.String(required=True, metadata={"description": "the message's name; 'message' when unnamed"})
-    data = ma.fields.String(required=True, metadata={"description": "JSON: a GameMessage or a Notice"})
+    data = ma.fields.String(required=True, metadata={
+        "description": "JSON: a GameMessage or a Notice; for the `problem` message that ends a stream whose "
+                       "token was revoked, a problem document (type token-revoked)"})
     id = ma.fields.String(metadata={"description": "send it back as Last-Event-ID (or ?after=) to resume"})
     retry = ma.fields.Integer(metadata={"description": "milliseconds to wait before reconnecting"})
 
@@ -92,7 +97,8 @@ class StreamArgs(ma.Schema):
         "description": "resume after this id (as Last-Event-ID); omitted: from now"})
     ticket = ma.fields.String(validate=ma.validate.Length(1, 200), metadata={
         "description": "a stream ticket from POST /v1/stream-tickets, for clients that cannot send "
-                       "Authorization (a browser's EventSource); single use, valid 60 s"})
+                       "Authorization (a browser's EventSource); single use, valid 60 s, spent only by a "
+                       "stream that starts (a refused request leaves it usable)"})
 
 
 class TicketSchema(ma.Schema):
@@ -101,13 +107,32 @@ class TicketSchema(ma.Schema):
     expires_in = ma.fields.Integer(required=True, metadata={"description": "seconds"})
 
 
-def _caller(args, required: bool) -> str | None:
-    """A ticket, if given, else the bearer token (or nobody, where allowed)."""
+def _caller(args, required: bool) -> tuple[str | None, str | None]:
+    """The player and the id of their token: from a ticket, if given (checked,
+    not spent: ``_start`` spends it), else from the bearer token (or nobody,
+    where allowed)."""
     if "ticket" in args:
-        player = tickets.redeem(service().pool, args["ticket"])
-        g.player = player
-        return player
-    return current_player(required=required)
+        holder = tickets.holder(service().pool, args["ticket"])
+        g.player = holder.player
+        return holder.player, holder.token_id
+    player = current_player(required=required)
+    return player, g.get("token_id") if player is not None else None
+
+
+def _start(args, player: str | None, token: str | None, body) -> Response:
+    """Take a slot, spend the ticket (if any) and start the stream: a request
+    refused before this point leaves its ticket usable."""
+    try:
+        slot = streams().open(player, token=token)
+    except StreamLimit as error:
+        return _limited(error)
+    if "ticket" in args:
+        try:
+            tickets.spend(service().pool, args["ticket"])
+        except BaseException:
+            streams().close(slot)
+            raise
+    return _event_stream(body(slot), slot)
 
 
 def _resume_point(args) -> int | None:
@@ -157,26 +182,24 @@ class GameStream(MethodView):
         "Server-Sent Events: each event of the game as you may see it (`id:` its version), then a `view` "
         "message with your view after each move; comments as heartbeats. Resume with Last-Event-ID or "
         "?after=. Without either, the stream starts with your view now. Each message's data is a "
-        "GameMessage (see components)."))
+        "GameMessage (see components). A stream whose token (or ticket's token) is revoked ends with a "
+        "`problem` message (token-revoked)."))
     @blp.alt_response(204, description="the game is over and you have seen all of it: nothing more will come")
     @declare(blp, "ticket-invalid", "resume-point-invalid", "too-many-streams", "server-busy", "shutting-down")
     def get(self, game_id, **args):
-        """Follow a game as it moves (spectators need no token)."""
+        """Follow a game as it moves (spectators need no token; a private game: its players only)."""
         gid = parse_game_id(game_id)
-        player = _caller(args, required=False)
+        player, token = _caller(args, required=False)
         after = _resume_point(args)
         rules, session = service().load(gid)
+        access.check(session, gid, player)
         if after is not None and after > session.version:
             raise InvalidRequest(f"the game is at version {session.version}; you cannot resume after {after}",
                                  version=session.version, kind="resume-point-invalid")
         if after is not None and after == session.version and session.status in (sessions.FINISHED,
                                                                                   sessions.CANCELLED):
             return Response(status=204)  # EventSource stops reconnecting on a 204
-        try:
-            slot = streams().open(player)
-        except StreamLimit as error:
-            return _limited(error)
-        return _event_stream(streams().game(slot, gid, player, after), slot)
+        return _start(args, player, token, lambda slot: streams().game(slot, gid, player, after))
 
 
 @blp.route("/players/me/stream")
@@ -188,19 +211,16 @@ class PlayerStream(MethodView):
         "Server-Sent Events: what concerns you in any of your games, one message per notice, named by its "
         f"kind ({', '.join(NOTICE_KINDS)}), `id:` the global position "
         "of the event it comes from. Resume with Last-Event-ID or ?after=; without either, from now. Each "
-        "message's data is a Notice (see components)."))
+        "message's data is a Notice (see components). A stream whose token (or ticket's token) is revoked "
+        "ends with a `problem` message (token-revoked)."))
     @declare(blp, "ticket-invalid", "resume-point-invalid", "too-many-streams", "server-busy", "shutting-down")
     def get(self, **args):
         """Follow everything that concerns you across your games."""
-        player = _caller(args, required=True)
+        player, token = _caller(args, required=True)
         after = _resume_point(args)
         if after is not None and after > service().store.last_position():
             raise InvalidRequest(f"there is no position {after} yet; resume from an id this stream sent", kind="resume-point-invalid")
-        try:
-            slot = streams().open(player)
-        except StreamLimit as error:
-            return _limited(error)
-        return _event_stream(streams().player(slot, player, after), slot)
+        return _start(args, player, token, lambda slot: streams().player(slot, player, after))
 
 
 @blp.route("/stream-tickets")
@@ -211,5 +231,5 @@ class StreamTickets(MethodView):
     def post(self):
         """A single-use ticket, valid 60 s, that opens one stream as you (for EventSource)."""
         player = current_player()
-        ticket, expires_at = tickets.issue(service().pool, player)
+        ticket, expires_at = tickets.issue(service().pool, player, g.get("token_id"))
         return {"ticket": ticket, "expires_at": expires_at, "expires_in": tickets.TICKET_SECONDS}

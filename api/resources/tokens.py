@@ -2,7 +2,9 @@
 
 A revoked token is refused at once by the process that revoked it and by
 every other API process within BOARDLOG_TOKEN_CACHE_SECONDS (10 s by
-default; see api/service/players.py).
+default; see api/service/players.py). The streams it opened end within the
+same bound (at once in this process), their last message a ``token-revoked``
+problem; the stream tickets issued for it open nothing any more.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from ..auth import BEARER, current_player
-from ..context import service
+from ..context import service, streams
 from ..contract import declare
 from ..service.players import MAX_LIVE_TOKENS
 
@@ -77,7 +79,7 @@ class Token(MethodView):
     def delete(self, token_id):
         """Revoke one of your tokens (the one you are using, too, if you name it)."""
         player = current_player()
-        service().players.revoke(player, token_id)
+        _end_streams([service().players.revoke(player, token_id)])
         return None
 
 
@@ -90,4 +92,12 @@ class RevokeAll(MethodView):
         """After a leak: revoke every token you hold, this one included, and get one new token in exchange."""
         player = current_player()
         revoked, token = service().players.revoke_all(player, body["label"] or "after revoking all")
-        return {"revoked": revoked, "token": {**token, "current": False}}
+        _end_streams(revoked)
+        return {"revoked": len(revoked), "token": {**token, "current": False}}
+
+
+def _end_streams(token_ids) -> None:
+    """This process's streams opened with these tokens end now (the other
+    processes' within the revocation bound, see api/streaming.py)."""
+    if streams() is not None:
+        streams().tokens_revoked(token_ids)

@@ -6,7 +6,8 @@ Each process remembers the tokens it has seen for ``cache_seconds``
 for its token. That is the bound on revocation: a revoked token stops working
 at once in the process that revoked it, and in every other process within
 ``cache_seconds``. (A long-poll already waiting when its token is revoked
-runs to its end, at most ?wait= seconds.)
+runs to its end, at most ?wait= seconds; an open stream ends within the same
+bound, see api/streaming.py.)
 """
 
 from __future__ import annotations
@@ -94,6 +95,14 @@ class Players:
             for digest in [d for d, (who, _) in self._tokens.items() if who.player == player]:
                 del self._tokens[digest]
 
+    def forget_tokens(self, token_ids) -> None:
+        """Trust these tokens no more (found revoked by another means than a
+        request: a look for the revoked tokens of open streams)."""
+        gone = set(token_ids)
+        with self._lock:
+            for digest in [d for d, (who, _) in self._tokens.items() if who.token_id in gone]:
+                del self._tokens[digest]
+
     # The player's own tokens
 
     def tokens(self, player: str) -> list[dict]:
@@ -109,7 +118,8 @@ class Players:
             row = readmodels.insert_token(conn, uuid.uuid4(), player, hash_token(token), label)
         return {**row, "token": token}
 
-    def revoke(self, player: str, token_id: str) -> None:
+    def revoke(self, player: str, token_id: str) -> str:
+        """The id of the token revoked (its streams are to end: api/streaming.py)."""
         try:
             token_uuid = uuid.UUID(str(token_id))
         except ValueError:
@@ -119,13 +129,21 @@ class Players:
         if not revoked:
             raise NotFound(f"you hold no live token {token_id}: it is someone else's, unknown, or revoked already", kind="token-not-found")
         self._forget_player(player)
+        return revoked[0]
 
-    def revoke_all(self, player: str, label: str) -> tuple[int, dict]:
-        """Every token of the player revoked, and one new token given in the
-        same transaction: the way out after a leak that keeps the account."""
+    def revoke_all(self, player: str, label: str) -> tuple[list[str], dict]:
+        """Every token of the player revoked (their ids), and one new token given
+        in the same transaction: the way out after a leak that keeps the account."""
         token = new_token()
         with self.pool.connection() as conn, conn.transaction():
             revoked = readmodels.revoke_tokens(conn, player)
             row = readmodels.insert_token(conn, uuid.uuid4(), player, hash_token(token), label)
         self._forget_player(player)
         return revoked, {**row, "token": token}
+
+    def revoked_among(self, token_ids) -> set[str]:
+        """Which of these token ids are revoked (one query, by primary key)."""
+        with self.pool.connection() as conn:
+            rows = conn.execute("select id from player_tokens where id = any(%s::uuid[]) and revoked_at is not null",
+                                (list(token_ids),)).fetchall()
+        return {str(row[0]) for row in rows}

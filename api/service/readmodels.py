@@ -45,14 +45,18 @@ def live_tokens(conn, player_id, lock: bool = False) -> list[dict]:
     ).fetchall()
 
 
-def revoke_tokens(conn, player_id, token_id: uuid.UUID | None = None) -> int:
-    """Revoke one of the player's live tokens, or all of them; how many."""
+def revoke_tokens(conn, player_id, token_id: uuid.UUID | None = None) -> list[str]:
+    """Revoke one of the player's live tokens, or all of them; the ids of the
+    tokens revoked. (Stream tickets name their token, which must be live.)"""
     query = "update player_tokens set revoked_at = now() where player_id = %s and revoked_at is null"
     params: tuple = (player_id,)
     if token_id is not None:
         query += " and id = %s"
         params += (token_id,)
-    return conn.execute(query, params).rowcount
+    revoked = [str(row[0]) for row in conn.execute(query + " returning id", params).fetchall()]
+    if token_id is None:  # revoking all voids the tickets that name no token (issued before they did)
+        conn.execute("delete from stream_tickets where player_id = %s and token_id is null", (player_id,))
+    return revoked
 def player(conn, player_id) -> dict | None:
     return conn.cursor(row_factory=dict_row).execute(
         "select id, name, created_at from players where id = %s", (player_id,)

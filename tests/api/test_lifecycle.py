@@ -215,7 +215,8 @@ def test_a_private_game_is_not_listed_and_is_joined_by_invite_code_only(players)
     listed = lambda player: {g["id"] for g in player.get("/v1/games", query_string={"limit": 200}).json["games"]}
     assert public in listed(bob) and private not in listed(bob)
     assert private in listed(ada)
-    assert_refused(bob.post(f"/v1/games/{private}/join", json={}), 403, "not-permitted")
+    # Not invited: the game is no game to him (tests/api/test_private_games.py)
+    assert_refused(bob.post(f"/v1/games/{private}/join", json={}), 404, "game-not-found")
     code = ada.post(f"/v1/games/{private}/invites", json={}).json["code"]
     assert bob.post(f"/v1/games/{private}/invites/redeem", json={"code": code}).status_code == 200
     assert private in listed(bob)
