@@ -16,7 +16,9 @@ of what it appends, what only a replay would know:
   TurnTimedOut, GameOver, GameScored and the lifecycle events of
   domain/lifecycle/state.py) and on the last event of each append;
 - ``to_act``: the seats to act after the decision, and ``turn_came``: those
-  of them that were not to act before it, on the last event of each append.
+  of them that were not to act before it, on the last event of each append;
+- ``timeout_step``: on the second and later steps of a turn that one deadline
+  played out (TurnTimedOut of each step), so that a missed turn is told once.
 
 Events stored without these keys (before they existed) still give the
 notices their own data allows (``started`` from PlayersSeated's players,
@@ -144,7 +146,8 @@ def notices(stream_id: str, version: int, type: str, data: Mapping[str, Any],
     elif type == "PlayersSeated":
         players = dict(data.get("players") or seated)
         add(STARTED, sorted(players), players.values(), {"players": players})
-    elif type == "TurnTimedOut":
+    elif type == "TurnTimedOut" and metadata.get("timeout_step", 1) == 1:
+        # One notice per missed turn: the later steps of a timed-out turn carry ``timeout_step``.
         add(TIMED_OUT, [data.get("seat")], everyone, {"seat": data.get("seat")})
     elif type == "GameOver":
         add(ENDED, [], everyone, {"outcome": data.get("outcome")})

@@ -111,6 +111,8 @@ class LifecycleCommands:
         last = None
         for record in self.store.read_stream(f"game-{game_id}"):
             meta = record.metadata
+            if meta.get("timeout_step", 1) > 1:
+                continue  # a later step of a timed-out turn: its deadline counted once, at its first step
             key = (meta.get("decided_at"), meta.get("seat"), meta.get("timeout"), meta.get("lifecycle"))
             if key == last:
                 continue
@@ -224,14 +226,16 @@ class LifecycleCommands:
             command = bots.decide_for(rules, current.state, seat, bots.make(rules.name, kind),
                                       bots.bot_rng(seed, seat, current.version))
             batch = sessions.play(rules, current, seat, command, rng_for(seed, current.version), seed)
-            return batch, {**decisions.metadata(f"bot:{kind}", seat, command.to_json(), current.version), "bot": kind}
+            meta = {**decisions.metadata(f"bot:{kind}", seat, command.to_json(), current.version), "bot": kind}
+            return batch, [meta] * len(batch)
 
         return self.seat_by_seat(game_id, version, self.bots_to_act, bot_move)
 
     def seat_by_seat(self, game_id, version: int, seats_of, one_seat, afterwards=None) -> bool:
         """One decision for several seats at ``version`` (timeouts, bots):
         each seat still to act in turn moves on the state the previous left;
-        nothing if the game moved since. ``afterwards`` may add a decision."""
+        nothing if the game moved since. ``one_seat`` gives a seat's events
+        and the metadata of each. ``afterwards`` may add a decision."""
 
         def decide(rules, session):
             if session.version != version or session.status != sessions.ACTIVE:
@@ -243,7 +247,7 @@ class LifecycleCommands:
                     continue
                 batch, meta = one_seat(rules, current, seat)
                 events += batch
-                metadata += [meta] * len(batch)
+                metadata += meta
                 current = sessions.replay(rules, batch, current)
             if afterwards is not None and current.status == sessions.ACTIVE:
                 more = afterwards(rules, current, seats)
@@ -276,7 +280,7 @@ class LifecycleCommands:
         clocks = session.life.clocks
         if not clock_rules.clocked(session.options) or clocks is None:
             return sorted(to_act)
-        now = dt.datetime.now(dt.timezone.utc) + dt.timedelta(seconds=1)  # RQ fires on whole seconds
+        now = self.clock() + dt.timedelta(seconds=1)  # RQ fires on whole seconds
         deadlines = clock_rules.seat_deadlines(session.options, clocks, to_act, dt.datetime.fromisoformat(clocks.at))
         return sorted(seat for seat, at in deadlines.items() if at <= now)
 
@@ -299,17 +303,18 @@ class LifecycleCommands:
             return decision
         first = decision.metadata[0]
         moved_itself = not first.get("timeout") and not first.get("bot") and not first.get("lifecycle")
+        timed_out = frozenset(meta["seat"] for meta in decision.metadata if meta.get("timeout"))
         tick = clock_rules.tick(
             after.options, before.life.clocks, after.seats, sessions.to_act(rules, before),
             sessions.to_act(rules, after), first.get("seat") if moved_itself else None,
-            dt.datetime.now(dt.timezone.utc),
+            self.clock(), timed_out=timed_out,
         )
         meta = {**decisions.metadata(SYSTEM, None, {"type": "ComputeClocks"}, before.version), "lifecycle": True}
         return Decision([*decision.events, tick], [*decision.metadata, meta])
 
     def deadline_of(self, session: Session, to_act) -> dt.datetime | None:
         deadlines = clock_rules.seat_deadlines(session.options, session.life.clocks, frozenset(to_act),
-                                               dt.datetime.now(dt.timezone.utc))
+                                               self.clock())
         return min(deadlines.values()) if deadlines else None
 
     def check_may_command(self, session: Session, seat: str) -> None:

@@ -42,6 +42,19 @@ LIMITS = {
 }
 CLOCK_OPTIONS = (*LIMITS, "deadline_per_seat")
 DEADLINE_PER_SEAT_BY_DEFAULT = True
+# A timed-out turn is played out step by step; no game's turn has this many
+# steps, so reaching it means on_timeout leaves the seat to act for good.
+MOST_STEPS_OF_A_TIMED_OUT_TURN = 50
+
+
+def turn_goes_on(seat: str, before: frozenset[str], after: frozenset[str]) -> bool:
+    """Whether ``seat``'s turn goes on after a step that took the seats to act
+    from ``before`` to ``after``. A turn ends when its seat stops being to
+    act, or when a seat that was not to act becomes one (a new round or
+    phase begins, as in The Coil, where the last seat of a simultaneous phase
+    is to act again in the next): a turn of several commands (Cronberg's draw
+    then lay, Runebound's moves then its end) is one turn."""
+    return seat in after and after <= before
 
 
 def resolve_clock_options(given: dict) -> dict:
@@ -77,11 +90,14 @@ def _time(text: str) -> dt.datetime:
 
 
 def tick(options: Mapping[str, Any], clocks: ClocksComputed | None, seats, before: frozenset[str],
-         after: frozenset[str], mover: str | None, now: dt.datetime) -> ClocksComputed:
+         after: frozenset[str], mover: str | None, now: dt.datetime,
+         timed_out: frozenset[str] = frozenset()) -> ClocksComputed:
     """The clocks after a decision taken at ``now``: seats to act ``before``
     pay the time since the last computation; ``mover`` (a seat that moved
     itself) gains the increment; seats to act ``after`` run from when they
-    became to act."""
+    became to act. A seat ``timed_out`` by the decision whose deadline passed
+    is to act again only in a new turn: it runs from now, with a fresh
+    deadline, not from the old turn whose deadline is past."""
     bank = options.get("time_bank_seconds")
     if clocks is None:
         banks = {seat: float(bank) for seat in seats} if bank else {}
@@ -96,7 +112,8 @@ def tick(options: Mapping[str, Any], clocks: ClocksComputed | None, seats, befor
         if mover is not None and mover in banks:
             banks[mover] = min(float(options["time_cap_seconds"]), banks[mover] + options["time_increment_seconds"])
     stamp = now.isoformat()
-    running = {seat: since[seat] if seat in since and seat != mover else stamp for seat in after}
+    running = {seat: since[seat] if seat in since and seat != mover and seat not in timed_out else stamp
+               for seat in after}
     return ClocksComputed(stamp, {seat: round(value, 3) for seat, value in sorted(banks.items())}, dict(sorted(running.items())))
 
 

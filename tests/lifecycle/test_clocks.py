@@ -103,3 +103,21 @@ def test_clock_options_are_kept_in_the_game_s_options_with_defaults_filled_in():
     assert (options["time_bank_seconds"], options["time_increment_seconds"], options["time_cap_seconds"],
             options["deadline_per_seat"]) == (DAY, 0, DAY, True)
     assert create  # the options pass through the lifecycle's create, as the API's do
+
+
+def test_a_seat_timed_out_and_to_act_again_runs_from_then_with_a_fresh_deadline():
+    options = {"turn_seconds": DAY, **clocks.resolve_clock_options({})}
+    start = clocks.tick(options, None, SEATS, frozenset(), frozenset({"p1", "p2"}), None, at(0))
+    # p2 moved at hour 1; p1's deadline passed at hour 24 and its timed-out turn ended
+    # a phase, after which both are to act again.
+    one = clocks.tick(options, start, SEATS, frozenset({"p1", "p2"}), frozenset({"p1"}), "p2", at(1))
+    timed_out = clocks.tick(options, one, SEATS, frozenset({"p1"}), frozenset({"p1", "p2"}), None, at(25),
+                            timed_out=frozenset({"p1"}))
+    assert clocks.seat_deadlines(options, timed_out, frozenset({"p1", "p2"}), at(25)) == {"p1": at(49), "p2": at(49)}
+
+
+def test_a_turn_goes_on_while_its_seat_alone_stays_to_act_and_ends_when_a_new_round_or_phase_begins():
+    assert clocks.turn_goes_on("p1", frozenset({"p1"}), frozenset({"p1"}))  # drew, now lays
+    assert not clocks.turn_goes_on("p1", frozenset({"p1"}), frozenset({"p2"}))
+    assert not clocks.turn_goes_on("p1", frozenset({"p1"}), frozenset({"p1", "p2"}))  # a new simultaneous phase
+    assert not clocks.turn_goes_on("p1", frozenset({"p1", "p2"}), frozenset({"p2"}))
