@@ -16,7 +16,7 @@ import uuid
 import pytest
 
 from api.service.games import GameService
-from domain import playout
+from domain import audit, playout
 from domain.engine import rng_for
 
 HOUR = 3600
@@ -122,3 +122,7 @@ def test_abandon_after_three_abandons_a_seat_only_after_three_missed_turns_whate
                 "a seat still to act after its timed-out turn has a fresh deadline"
     abandoned = [r for r in table.events(game_id) if r.type == "SeatAbandoned"]
     assert [(r.data["seat"], r.data["timeouts"]) for r in abandoned] == [(target, 3)]
+    records = [{"type": r.type, "schema_version": r.schema_version, "data": r.data, "metadata": r.metadata}
+               for r in table.events(game_id)]
+    rerun = audit.rerun(service.load(game_id)[0], records, secret_seed=service.seed(game_id))
+    assert rerun.ok, "the audit re-runs every step of the timed-out turns: " + "; ".join(rerun.problems)
