@@ -3,8 +3,11 @@
 Options, beside ``turn_seconds`` (the banks off by default):
 
 - ``time_bank_seconds``: each seat's bank at the start (60 s to 90 days);
-- ``time_increment_seconds``: what a seat gains for each move it makes itself
-  (0 to 30 days; a timeout or a bot's move gains nothing);
+- ``time_increment_seconds``: what a seat gains for each turn it plays itself
+  (0 to 30 days), at the turn's end: a turn of several commands (Runebound's
+  moves, then its end) earns it once, with its last command, the one after
+  which the seat is no longer to act (or a new round or phase begins; see
+  ``turn_goes_on``). A turn ended by a timeout or a bot's move gains nothing;
 - ``time_cap_seconds``: the most a bank may hold (from the bank to 365 days;
   the starting bank by default);
 - ``deadline_per_seat``: ``turn_seconds`` counts from when that seat became one
@@ -21,8 +24,8 @@ since when each seat to act has been to act. A seat's deadline is the
 earliest of ``since + turn_seconds`` (or the commit + ``turn_seconds``
 without ``deadline_per_seat``) and ``at + bank``; when it passes, the game's
 ``on_timeout`` acts for that seat (and only for the seats whose deadline
-passed). An empty bank stays empty until the seat's own move adds the
-increment, so a seat out of time is timed out on each of its turns (and then
+passed). An empty bank stays empty until a turn the seat plays itself adds
+the increment, so a seat out of time is timed out on each of its turns (and then
 abandoned to a bot after ``abandon_after`` of them).
 """
 
@@ -94,7 +97,8 @@ def tick(options: Mapping[str, Any], clocks: ClocksComputed | None, seats, befor
          timed_out: frozenset[str] = frozenset()) -> ClocksComputed:
     """The clocks after a decision taken at ``now``: seats to act ``before``
     pay the time since the last computation; ``mover`` (a seat that moved
-    itself) gains the increment; seats to act ``after`` run from when they
+    itself) gains the increment if this command ended its turn
+    (``turn_goes_on``); seats to act ``after`` run from when they
     became to act. A seat ``timed_out`` by the decision whose deadline passed
     is to act again only in a new turn: it runs from now, with a fresh
     deadline, not from the old turn whose deadline is past."""
@@ -109,7 +113,8 @@ def tick(options: Mapping[str, Any], clocks: ClocksComputed | None, seats, befor
     if bank:
         for seat in before & set(since):
             banks[seat] = max(0.0, banks[seat] - spent)
-        if mover is not None and mover in banks:
+        if mover is not None and mover in banks and not turn_goes_on(mover, before, after):
+            # Fischer's rule: the increment is earned once per turn, at its end.
             banks[mover] = min(float(options["time_cap_seconds"]), banks[mover] + options["time_increment_seconds"])
     stamp = now.isoformat()
     running = {seat: since[seat] if seat in since and seat != mover and seat not in timed_out else stamp

@@ -121,3 +121,19 @@ def test_a_turn_goes_on_while_its_seat_alone_stays_to_act_and_ends_when_a_new_ro
     assert not clocks.turn_goes_on("p1", frozenset({"p1"}), frozenset({"p2"}))
     assert not clocks.turn_goes_on("p1", frozenset({"p1"}), frozenset({"p1", "p2"}))  # a new simultaneous phase
     assert not clocks.turn_goes_on("p1", frozenset({"p1", "p2"}), frozenset({"p2"}))
+
+
+def test_a_turn_of_several_commands_earns_one_increment_when_its_seat_stops_being_to_act():
+    """Runebound: p1 moves three times, then ends its turn; only the end earns."""
+    clock = clocks.tick(BANK, None, SEATS, frozenset(), frozenset({"p1"}), None, at(0))
+    for hour in (1, 2, 3):
+        clock = clocks.tick(BANK, clock, SEATS, frozenset({"p1"}), frozenset({"p1"}), "p1", at(hour))
+        assert clock.banks["p1"] == 3 * DAY - hour * HOUR
+    clock = clocks.tick(BANK, clock, SEATS, frozenset({"p1"}), frozenset({"p2"}), "p1", at(4))
+    assert clock.banks["p1"] == 3 * DAY - 4 * HOUR + DAY
+
+
+def test_the_last_command_of_a_simultaneous_phase_ends_its_seat_s_turn_though_it_is_to_act_again():
+    clock = clocks.tick(BANK, None, SEATS, frozenset(), frozenset({"p1"}), None, at(0))
+    clock = clocks.tick(BANK, clock, SEATS, frozenset({"p1"}), frozenset(SEATS), "p1", at(1))
+    assert clock.banks["p1"] == 3 * DAY - HOUR + DAY
