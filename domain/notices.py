@@ -147,7 +147,8 @@ def notices(stream_id: str, version: int, type: str, data: Mapping[str, Any],
         players = dict(data.get("players") or seated)
         add(STARTED, sorted(players), players.values(), {"players": players})
     elif type == "TurnTimedOut" and metadata.get("timeout_step", 1) == 1:
-        # One notice per missed turn: the later steps of a timed-out turn carry ``timeout_step``.
+        # One notice per missed turn: the later steps of a timed-out turn carry ``timeout_step``
+        # (domain.lifecycle.clocks.continues_missed_turn; not imported, to keep this module standalone).
         add(TIMED_OUT, [data.get("seat")], everyone, {"seat": data.get("seat")})
     elif type == "GameOver":
         add(ENDED, [], everyone, {"outcome": data.get("outcome")})

@@ -111,7 +111,7 @@ class LifecycleCommands:
         last = None
         for record in self.store.read_stream(f"game-{game_id}"):
             meta = record.metadata
-            if meta.get("timeout_step", 1) > 1:
+            if clock_rules.continues_missed_turn(meta):
                 continue  # a later step of a timed-out turn: its deadline counted once, at its first step
             key = (meta.get("decided_at"), meta.get("seat"), meta.get("timeout"), meta.get("lifecycle"))
             if key == last:

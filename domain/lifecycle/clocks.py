@@ -50,6 +50,16 @@ DEADLINE_PER_SEAT_BY_DEFAULT = True
 MOST_STEPS_OF_A_TIMED_OUT_TURN = 50
 
 
+def continues_missed_turn(metadata: Mapping[str, Any]) -> bool:
+    """Whether a recorded timeout is a later step of a turn one deadline
+    played out (its metadata's ``timeout_step`` is 2 or more): it is the same
+    missed turn as the step before it, so it counts nothing towards
+    ``abandon_after`` (and resets nothing). Timeouts recorded before turns
+    were played out whole have no such key: each counts, as it did."""
+    step = metadata.get("timeout_step", 1)
+    return bool(metadata.get("timeout")) and isinstance(step, int) and step > 1
+
+
 def turn_goes_on(seat: str, before: frozenset[str], after: frozenset[str]) -> bool:
     """Whether ``seat``'s turn goes on after a step that took the seats to act
     from ``before`` to ``after``. A turn ends when its seat stops being to

@@ -137,3 +137,9 @@ def test_the_last_command_of_a_simultaneous_phase_ends_its_seat_s_turn_though_it
     clock = clocks.tick(BANK, None, SEATS, frozenset(), frozenset({"p1"}), None, at(0))
     clock = clocks.tick(BANK, clock, SEATS, frozenset({"p1"}), frozenset(SEATS), "p1", at(1))
     assert clock.banks["p1"] == 3 * DAY - HOUR + DAY
+
+
+def test_only_the_later_steps_of_a_timed_out_turn_continue_its_missed_turn():
+    assert not clocks.continues_missed_turn({"timeout": True})  # the first step, or a timeout stored before
+    assert clocks.continues_missed_turn({"timeout": True, "timeout_step": 2})
+    assert not clocks.continues_missed_turn({"timeout_step": 2})  # not a timeout at all
