@@ -72,7 +72,10 @@ class _Sweeping:
         """RQ's scheduler, looking for due jobs every ``scheduler_seconds``
         rather than every second (a burst worker's moves them once, as RQ's).
         Only the worker that takes the scheduler lock runs one; RQ's
-        maintenance starts it again if it dies, with the same interval."""
+        maintenance starts it again if it dies, with the same interval.
+        RQ's worker calls this private method from ``work``; were a later RQ
+        to rename it, RQ's one-second scheduler would run instead, and
+        tests/workers/test_deadlines.py (four passes a second) says so."""
         if burst:
             return super()._start_scheduler(burst, logging_level, *formats)  # type: ignore[misc]
         names = ("date_format", "log_format")
