@@ -1,8 +1,9 @@
 """Fault experiments that take too long for CI: races, a PostgreSQL restart
-under load, Redis killed for 30 s under two workers. Prints one table whose
-goal is zero in every bad column.
+under load, Redis killed for 30 s under two workers, and, with no fault at
+all, how late deadlines fire at two rates. Prints one table whose goal is zero
+in every bad column; deadline lateness is measured where deadlines fire.
 
-    python bench/faults.py [--racers 50] [--load-seconds 20] [--redis-outage 30] 2>/dev/null
+    python bench/faults.py [--racers 50] [--load-seconds 20] [--redis-outage 30] [--only deadlines] 2>/dev/null
 
 (the API's one line per request goes to standard error; the table to standard output)
 
@@ -302,6 +303,7 @@ def redis_outage(outage: float, games: int, sweep_every: int) -> None:
             died = sum(1 for worker in workers if worker.poll() is not None)
             fired, twice, overdue = _deadline_outcomes(url, ids, grace=sweep_every + 15)
             scored_twice = _scored_twice(url, ids)
+            late = _lateness(url, ids, 2)
         finally:
             for worker in workers:
                 worker.terminate()
@@ -314,20 +316,122 @@ def redis_outage(outage: float, games: int, sweep_every: int) -> None:
             redis_server.kill()
             shutil.rmtree(folder, ignore_errors=True)
     report(f"Redis killed {outage:.0f} s under 2 workers, {games} games",
-           f"{fired} deadlines fired (before, during and after the outage)",
+           f"{fired} deadlines fired (before, during and after the outage); " + _lateness_figures(late),
            fired_twice=twice + scored_twice, overdue_at_end=overdue, workers_died=died)
 
 
 def _deadline_outcomes(url: str, ids, grace: float) -> tuple[int, int, int]:
+    """Deadlines fired (a timed-out turn of several steps is one), fired twice, overdue."""
     with psycopg.connect(url) as conn:
         rows_ = conn.execute(
             "select stream_id, data->>'deadline_version', data->>'seat', count(*) from events"
-            " where type = 'TurnTimedOut' and stream_id = any(%s) group by 1, 2, 3",
-            ([f"game-{game}" for game in ids],)).fetchall()
+            " where type = 'TurnTimedOut' and stream_id = any(%s) and metadata->'timeout_step' is null"
+            " group by 1, 2, 3", ([f"game-{game}" for game in ids],)).fetchall()
         overdue = conn.execute(
             "select count(*) from games where id = any(%s) and status = 'active'"
             " and deadline < now() - make_interval(secs => %s)", (list(ids), grace)).fetchone()[0]
     return sum(row[3] for row in rows_), sum(1 for row in rows_ if row[3] > 1), overdue
+
+
+def _lateness(url: str, ids, turn_seconds: float) -> list[float]:
+    """How late each deadline fired, in seconds: when its TurnTimedOut was
+    recorded, less the deadline the players were shown (the seat's
+    ``to_act_since`` + ``turn_seconds`` in the ClocksComputed of the version
+    the deadline was set at, as views show it)."""
+    import datetime as dt
+
+    late = []
+    with psycopg.connect(url) as conn:
+        for game in ids:
+            clocks = None
+            for version, type_, data, meta, recorded in conn.execute(
+                    "select version, type, data, metadata, recorded_at from events where stream_id = %s"
+                    " order by version", (f"game-{game}",)):
+                if type_ == "ClocksComputed":
+                    clocks = (version, data)
+                elif type_ == "TurnTimedOut" and "timeout_step" not in meta and clocks is not None:
+                    since = clocks[1]["since"].get(data["seat"])
+                    if since is not None and clocks[0] <= data["deadline_version"]:
+                        due = dt.datetime.fromisoformat(since) + dt.timedelta(seconds=turn_seconds)
+                        late.append((recorded - due).total_seconds())
+    return late
+
+
+def _lateness_figures(late: list[float]) -> str:
+    if not late:
+        return "no deadline fired"
+    late = sorted(late)
+    at = lambda q: late[min(len(late) - 1, int(q * len(late)))]  # noqa: E731
+    return f"late p50 {at(0.5):.2f} s, p95 {at(0.95):.2f} s, max {late[-1]:.2f} s"
+
+
+# No fault: how late deadlines fire on a machine as busy as it is -------------------------
+
+
+def deadlines_without_fault(games: int, turn_seconds: int, seconds: float, workers: int) -> None:
+    """``games`` Cronberg games whose players never move, so that every
+    deadline fires (``games / turn_seconds`` deadline jobs a second, each a
+    whole turn), under ``workers`` workers, for ``seconds``. The games start
+    spread over one turn, as deadlines of games started by people are."""
+    from redis import Redis
+
+    from api.service.games import GameService
+    from eventstore import PostgresEventStore
+    from workers.scheduling import RQScheduler
+
+    folder = Path(tempfile.mkdtemp(prefix="boardlog-faults-late-"))
+    redis_server = PrivateRedis(folder)
+    redis_server.start()
+    with temporary_server(os.environ.get("DATABASE_URL")) as server, \
+            temporary_database(server, "boardlog_faults") as url:
+        migrate(url)
+        store = PostgresEventStore.connect(url, max_size=4)
+        service = GameService(store, RQScheduler(Redis.from_url(redis_server.url)))
+        env = {**os.environ, "DATABASE_URL": url, "REDIS_URL": redis_server.url, "PYTHONPATH": str(ROOT)}
+        logs = [open(folder / f"worker-{n}.log", "wb") for n in range(workers)]
+        started = [subprocess.Popen([sys.executable, "-m", "api.cli", "worker", "--no-notifier"], cwd=ROOT, env=env,
+                                    stdout=log, stderr=subprocess.STDOUT) for log in logs]
+        try:
+            time.sleep(3)  # the workers are up
+            ids = []
+            for n in range(games):
+                host, guest = (service.players.register(f"late-{n}-{side}")[0] for side in "ab")
+                game_id = service.create(host, "cronberg", {"players": 2, "turn_seconds": turn_seconds}, None)
+                service.join(game_id, guest, None)
+                service.start(game_id, host)
+                ids.append(game_id)
+                time.sleep(turn_seconds / games)
+            time.sleep(seconds)
+            died = sum(1 for worker in started if worker.poll() is not None)
+            fired, twice, _ = _deadline_outcomes(url, ids, grace=0)
+            late = _lateness(url, ids, turn_seconds)
+        finally:
+            for worker in started:
+                worker.terminate()
+            for worker in started:
+                try:
+                    worker.wait(timeout=60)
+                except subprocess.TimeoutExpired:
+                    worker.kill()
+            for log in logs:
+                log.close()
+            jobs = _job_milliseconds(folder.glob("worker-*.log"))
+            store.close()
+            redis_server.kill()
+            shutil.rmtree(folder, ignore_errors=True)
+    report(f"no fault: {games} games, {turn_seconds} s turns, {workers} workers",
+           f"{fired} deadlines fired in {seconds:.0f} s ({games / turn_seconds:.1f} due a second); "
+           + _lateness_figures(late) + f"; a deadline job took {jobs}",
+           fired_twice=twice, workers_died=died)
+
+
+def _job_milliseconds(logs) -> str:
+    """The deadline jobs' own times, from the workers' one line per job."""
+    import re
+
+    times = sorted(float(m.group(1)) for log in logs for m in
+                   re.finditer(r"deadline game=\S+ version=\d+ fired (\d+\.\d)ms", log.read_text(errors="replace")))
+    return f"{times[len(times) // 2]:.0f} ms at p50, {times[-1]:.0f} ms at most" if times else "(no job logged)"
 
 
 def _scored_twice(url: str, ids) -> int:
@@ -346,19 +450,32 @@ def main() -> None:
     parser.add_argument("--redis-outage", type=float, default=30)
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--sweep-every", type=int, default=5)
+    parser.add_argument("--late-games", default="20,40",
+                        help="games in the no-fault deadline experiments, one experiment per number")
+    parser.add_argument("--late-turn", type=int, default=5, help="their turn_seconds")
+    parser.add_argument("--late-seconds", type=float, default=40)
+    parser.add_argument("--only", choices=("races", "postgres", "redis", "deadlines"), action="append",
+                        help="run only these experiments (repeatable)")
     args = parser.parse_args()
+    only = set(args.only or ("races", "postgres", "redis", "deadlines"))
 
-    with temporary_server(os.environ.get("DATABASE_URL")) as server, \
-            temporary_database(server, "boardlog_faults") as url:
-        migrate(url)
-        api, base = gunicorn("api.wsgi:app", {"DATABASE_URL": url, "REDIS_URL": "", "BOARDLOG_RATE_LIMIT": "0"})
-        try:
-            races(base, url, args.racers)
-        finally:
-            api.terminate()
-            api.wait(timeout=30)
-    postgres_restart(args.load_seconds, args.pg_outage, args.writers)
-    redis_outage(args.redis_outage, args.games, args.sweep_every)
+    if "races" in only:
+        with temporary_server(os.environ.get("DATABASE_URL")) as server, \
+                temporary_database(server, "boardlog_faults") as url:
+            migrate(url)
+            api, base = gunicorn("api.wsgi:app", {"DATABASE_URL": url, "REDIS_URL": "", "BOARDLOG_RATE_LIMIT": "0"})
+            try:
+                races(base, url, args.racers)
+            finally:
+                api.terminate()
+                api.wait(timeout=30)
+    if "postgres" in only:
+        postgres_restart(args.load_seconds, args.pg_outage, args.writers)
+    if "deadlines" in only:
+        for games in (int(n) for n in args.late_games.split(",")):
+            deadlines_without_fault(games, args.late_turn, args.late_seconds, workers=2)
+    if "redis" in only:
+        redis_outage(args.redis_outage, args.games, args.sweep_every)
     print_table()
 
 

@@ -20,6 +20,7 @@ from .upcasting import UpcastError
 from . import engine_rules
 from .lifecycle import bots
 from .lifecycle import decide as lifecycle
+from .lifecycle.clocks import continues_missed_turn
 from .seat_life_audit import redecide_seat_life
 
 
@@ -142,7 +143,7 @@ def _seat_record(meta: Mapping[str, Any]) -> tuple:
     (api/service/lifecycle.py ``seat_history``): seat-life batches other
     than a redemption do not count."""
     command = engine_rules.command_type(meta)
-    if meta.get("lifecycle") and command != "RedeemInvite":
+    if (meta.get("lifecycle") and command != "RedeemInvite") or continues_missed_turn(meta):
         return (None, False, False)
     return (meta.get("seat"), bool(meta.get("timeout")), command == "RedeemInvite")
 

@@ -258,8 +258,8 @@ def _actor_problems(game: Seats, kind: str, meta, batch, opened) -> list[str]:
     if kind == "AbortGame":
         if (first.get("seat"), first.get("player")) != (seat, actor):
             found.append("GameAborted names another seat or player than the batch's (rule 5.5)")
-        if set(game.seats) <= game.acted:
-            found.append("the game is aborted after every seat had acted (rule 5.6)")
+        if set(game.seats) <= game.acted | set(game.resigned):
+            found.append("the game is aborted after every seat had acted or resigned (rule 5.6)")
     if kind in ("StartGame", "IssueInvite") and actor != game.host:
         found.append(f"only the host ({game.host}) may {'start the game' if kind == 'StartGame' else 'invite'}, "
                      f"not {actor} (rule 5.5)")

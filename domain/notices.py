@@ -18,7 +18,9 @@ of what it appends, what only a replay would know:
 - ``to_act``: the seats to act after the decision, and ``turn_came``: those
   of them that were not to act before it and whose holder plays them (not a
   seat a bot plays since its player resigned or was abandoned: he is told
-  no more turns of it), on the last event of each append.
+  no more turns of it), on the last event of each append;
+- ``timeout_step``: on the second and later steps of a turn that one deadline
+  played out (TurnTimedOut of each step), so that a missed turn is told once.
 
 Events stored without these keys (before they existed) still give the
 notices their own data allows (``started`` from PlayersSeated's players,
@@ -146,7 +148,9 @@ def notices(stream_id: str, version: int, type: str, data: Mapping[str, Any],
     elif type == "PlayersSeated":
         players = dict(data.get("players") or seated)
         add(STARTED, sorted(players), players.values(), {"players": players})
-    elif type == "TurnTimedOut":
+    elif type == "TurnTimedOut" and metadata.get("timeout_step", 1) == 1:
+        # One notice per missed turn: the later steps of a timed-out turn carry ``timeout_step``
+        # (domain.lifecycle.clocks.continues_missed_turn; not imported, to keep this module standalone).
         add(TIMED_OUT, [data.get("seat")], everyone, {"seat": data.get("seat")})
     elif type == "GameOver":
         add(ENDED, [], everyone, {"outcome": data.get("outcome")})

@@ -9,6 +9,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .lifecycle.clocks import continues_missed_turn
+
 LOBBY, ACTIVE, SCORING, FINISHED, CANCELLED = "lobby", "active", "scoring", "finished", "cancelled"
 SEAT_LIFE_COMMANDS = {"ResignSeat", "AbortGame", "IssueInvite", "RedeemInvite", "CreateRematch", "AbandonSeat",
                       "ComputeClocks"}
@@ -80,7 +82,7 @@ class Seats:
     def count(self, kind: str, meta: Mapping[str, Any]) -> None:
         """Rule 5.6: who has acted, and each seat's run of consecutive timeouts."""
         seat = meta.get("seat")
-        if seat is None or (kind in SEAT_LIFE_COMMANDS and kind != "RedeemInvite"):
+        if seat is None or (kind in SEAT_LIFE_COMMANDS and kind != "RedeemInvite") or continues_missed_turn(meta):
             return
         if kind == "RedeemInvite":
             self.streak[seat] = 0

@@ -19,6 +19,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from rq import SimpleWorker, Worker
 from rq.exceptions import StopRequested
+from rq.scheduler import RQScheduler as RQSchedulerLoop
 
 from api.environment import env_number
 from api.service.logs import BatchedLineHandler
@@ -30,7 +31,25 @@ from .sweeper import sweep
 log = logging.getLogger("boardlog.workers")
 
 DEFAULT_SWEEP_SECONDS = 30
+# How often the scheduler looks for due deadlines (RQ's own is every second):
+# with deadlines rounded up to the whole second, a deadline is moved onto the
+# queue at most this long after that second.
+DEFAULT_SCHEDULER_SECONDS = 0.25
 LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+
+
+class FrequentScheduler(RQSchedulerLoop):
+    """RQ's scheduler, passing over the due jobs every ``poll_seconds``.
+    RQ's ``interval`` (whole seconds: it waits that long between passes) is
+    also added to the 60 s its lock and its key live; run with interval 0
+    (60 s), it waits ``poll_seconds`` itself after each pass instead."""
+
+    poll_seconds = DEFAULT_SCHEDULER_SECONDS
+
+    def enqueue_scheduled_jobs(self):
+        super().enqueue_scheduled_jobs()
+        if not self.interval:
+            time.sleep(self.poll_seconds)
 
 
 class _Sweeping:
@@ -46,8 +65,27 @@ class _Sweeping:
     notifier = None  # the `boardlog notifier` child process, when the worker runs one
     max_connection_wait_time = 10.0  # RQ's backoff cap while idle and Redis is away
     stopping = False  # SIGTERM or SIGINT received: a stop, not an outage
+    scheduler_seconds = DEFAULT_SCHEDULER_SECONDS
     alive_seconds = ALIVE_SECONDS
     _redis_lost = False
+
+    def _start_scheduler(self, burst=False, logging_level="INFO", *formats):
+        """RQ's scheduler, looking for due jobs every ``scheduler_seconds``
+        rather than every second (a burst worker's moves them once, as RQ's).
+        Only the worker that takes the scheduler lock runs one; RQ's
+        maintenance starts it again if it dies, with the same interval.
+        RQ's worker calls this private method from ``work``; were a later RQ
+        to rename it, RQ's one-second scheduler would run instead, and
+        tests/workers/test_deadlines.py (four passes a second) says so."""
+        if burst:
+            return super()._start_scheduler(burst, logging_level, *formats)  # type: ignore[misc]
+        names = ("date_format", "log_format")
+        self.scheduler = FrequentScheduler(self.queues, connection=self.connection,  # type: ignore[attr-defined]
+                                           interval=0, logging_level=logging_level,
+                                           serializer=self.serializer,  # type: ignore[attr-defined]
+                                           **dict(zip(names, formats)))
+        self.scheduler.poll_seconds = self.scheduler_seconds
+        self.scheduler.acquire_locks(auto_start=True)
 
     def request_stop(self, signum, frame):
         self.stopping = True
@@ -145,6 +183,8 @@ def make_worker(
         job_monitoring_interval=ALIVE_SECONDS // 3,  # a busy worker's heartbeat, which keeps alive_key alive
     )
     worker.database_url = database_url
+    worker.scheduler_seconds = env_number("BOARDLOG_SCHEDULER_SECONDS", DEFAULT_SCHEDULER_SECONDS, minimum=0.05,
+                                          kind=float)
     return worker
 
 

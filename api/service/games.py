@@ -19,6 +19,7 @@ from domain import games as registry
 from domain import engine
 from domain import session as sessions
 from domain.engine import DecodeError, Event
+from domain.lifecycle import clocks as clock_rules
 from domain.lifecycle import decide as lifecycle
 from domain.session import SYSTEM, Session
 from eventstore import WrongExpectedVersion
@@ -64,8 +65,11 @@ def _rests_at(records, version: int) -> bool:
 
 
 class GameService(LifecycleCommands, Idempotent):
-    def __init__(self, store, scheduler: Scheduler | None = None, cache_size: int = 1024, snapshot_every: int = 200):
+    def __init__(self, store, scheduler: Scheduler | None = None, cache_size: int = 1024, snapshot_every: int = 200,
+                 clock: Callable[[], dt.datetime] | None = None):
         self.store = store
+        # What "now" is for clocks and deadlines (tests let time pass with their own).
+        self.clock = clock or (lambda: dt.datetime.now(dt.timezone.utc))
         self.pool = store.pool
         self.scheduler = scheduler or Scheduler()
         self.cache_size = cache_size
@@ -414,15 +418,30 @@ class GameService(LifecycleCommands, Idempotent):
     def fire_deadline(self, game_id: uuid.UUID, version: int) -> bool:
         """Time out every seat whose deadline passed, if the game is still
         where the deadline was set; a deadline that fires twice or late
-        changes nothing. Seats timed out too often in a row are abandoned."""
+        changes nothing. One deadline is one missed turn: the seat's whole
+        turn is played out with ``on_timeout``, step after step, until it is
+        over (``clocks.turn_goes_on``), and it counts once towards
+        ``abandon_after``. Seats timed out too often in a row are abandoned."""
         seed = self.seed(game_id)
 
         def time_out(rules, current, seat):
-            draws = sessions.source(current, seed)
-            command = rules.on_timeout(current.state, seat, draws.timeout(current.version))
-            batch = sessions.timed_out(rules, current, seat, command, draws.game(current.version), seed)
-            return batch, decisions.metadata(SYSTEM, seat, command.to_json(), current.version, timeout=True,
-                                             draws=draws.draws())
+            events, metadata = [], []
+            for step in range(1, clock_rules.MOST_STEPS_OF_A_TIMED_OUT_TURN + 1):
+                draws = sessions.source(current, seed)  # each step is a decision of its own, at its own version
+                command = rules.on_timeout(current.state, seat, draws.timeout(current.version))
+                batch = sessions.timed_out(rules, current, seat, command, draws.game(current.version), seed)
+                meta = decisions.metadata(SYSTEM, seat, command.to_json(), current.version, timeout=True,
+                                          draws=draws.draws())
+                if step > 1:  # the same missed turn: not counted again, nobody told again
+                    meta["timeout_step"] = step
+                events += batch
+                metadata += [meta] * len(batch)
+                before = sessions.to_act(rules, current)
+                current = sessions.replay(rules, batch, current)
+                if current.status != sessions.ACTIVE or not clock_rules.turn_goes_on(
+                        seat, before, sessions.to_act(rules, current)):
+                    break
+            return events, metadata
 
         return self.seat_by_seat(game_id, version, self.timed_out_seats, time_out,
                                  lambda rules, current, seats: self.abandonment(game_id, rules, current, seats))

@@ -133,6 +133,8 @@ class LifecycleCommands:
         last = None
         for record in self.store.read_stream(f"game-{game_id}"):
             meta = record.metadata
+            if clock_rules.continues_missed_turn(meta):
+                continue  # a later step of a timed-out turn: its deadline counted once, at its first step
             key = (meta.get("decided_at"), meta.get("seat"), meta.get("timeout"), meta.get("lifecycle"))
             if key == last:
                 continue
@@ -248,14 +250,15 @@ class LifecycleCommands:
                                       draws.bot(seat, current.version))
             batch = sessions.play(rules, current, seat, command, draws.game(current.version), seed)
             meta = decisions.metadata(f"bot:{kind}", seat, command.to_json(), current.version, draws=draws.draws())
-            return batch, {**meta, "bot": kind}
+            return batch, [{**meta, "bot": kind}] * len(batch)
 
         return self.seat_by_seat(game_id, version, self.bots_to_act, bot_move)
 
     def seat_by_seat(self, game_id, version: int, seats_of, one_seat, afterwards=None) -> bool:
         """One decision for several seats at ``version`` (timeouts, bots):
         each seat still to act in turn moves on the state the previous left;
-        nothing if the game moved since. ``afterwards`` may add a decision."""
+        nothing if the game moved since. ``one_seat`` gives a seat's events
+        and the metadata of each. ``afterwards`` may add a decision."""
 
         def decide(rules, session):
             if session.version != version or session.status != sessions.ACTIVE:
@@ -267,7 +270,7 @@ class LifecycleCommands:
                     continue
                 batch, meta = one_seat(rules, current, seat)
                 events += batch
-                metadata += [meta] * len(batch)
+                metadata += meta
                 current = sessions.replay(rules, batch, current)
             if afterwards is not None and current.status == sessions.ACTIVE:
                 more = afterwards(rules, current, seats)
@@ -300,7 +303,7 @@ class LifecycleCommands:
         clocks = session.life.clocks
         if not clock_rules.clocked(session.options) or clocks is None:
             return sorted(to_act)
-        now = dt.datetime.now(dt.timezone.utc) + dt.timedelta(seconds=1)  # RQ fires on whole seconds
+        now = self.clock() + dt.timedelta(seconds=1)  # RQ fires on whole seconds
         deadlines = clock_rules.seat_deadlines(session.options, clocks, to_act, dt.datetime.fromisoformat(clocks.at))
         return sorted(seat for seat, at in deadlines.items() if at <= now)
 
@@ -323,17 +326,18 @@ class LifecycleCommands:
             return decision
         first = decision.metadata[0]
         moved_itself = not first.get("timeout") and not first.get("bot") and not first.get("lifecycle")
+        timed_out = frozenset(meta["seat"] for meta in decision.metadata if meta.get("timeout"))
         tick = clock_rules.tick(
             after.options, before.life.clocks, after.seats, sessions.to_act(rules, before),
             sessions.to_act(rules, after), first.get("seat") if moved_itself else None,
-            dt.datetime.now(dt.timezone.utc),
+            self.clock(), timed_out=timed_out,
         )
         meta = {**decisions.metadata(SYSTEM, None, {"type": "ComputeClocks"}, before.version), "lifecycle": True}
         return Decision([*decision.events, tick], [*decision.metadata, meta])
 
     def deadline_of(self, session: Session, to_act) -> dt.datetime | None:
         deadlines = clock_rules.seat_deadlines(session.options, session.life.clocks, frozenset(to_act),
-                                               dt.datetime.now(dt.timezone.utc))
+                                               self.clock())
         return min(deadlines.values()) if deadlines else None
 
     def check_may_command(self, session: Session, seat: str) -> None:

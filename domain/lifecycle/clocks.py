@@ -3,8 +3,11 @@
 Options, beside ``turn_seconds`` (the banks off by default):
 
 - ``time_bank_seconds``: each seat's bank at the start (60 s to 90 days);
-- ``time_increment_seconds``: what a seat gains for each move it makes itself
-  (0 to 30 days; a timeout or a bot's move gains nothing);
+- ``time_increment_seconds``: what a seat gains for each turn it plays itself
+  (0 to 30 days), at the turn's end: a turn of several commands (Runebound's
+  moves, then its end) earns it once, with its last command, the one after
+  which the seat is no longer to act (or a new round or phase begins; see
+  ``turn_goes_on``). A turn ended by a timeout or a bot's move gains nothing;
 - ``time_cap_seconds``: the most a bank may hold (from the bank to 365 days;
   the starting bank by default);
 - ``deadline_per_seat``: ``turn_seconds`` counts from when that seat became one
@@ -21,8 +24,8 @@ since when each seat to act has been to act. A seat's deadline is the
 earliest of ``since + turn_seconds`` (or the commit + ``turn_seconds``
 without ``deadline_per_seat``) and ``at + bank``; when it passes, the game's
 ``on_timeout`` acts for that seat (and only for the seats whose deadline
-passed). An empty bank stays empty until the seat's own move adds the
-increment, so a seat out of time is timed out on each of its turns (and then
+passed). An empty bank stays empty until a turn the seat plays itself adds
+the increment, so a seat out of time is timed out on each of its turns (and then
 abandoned to a bot after ``abandon_after`` of them).
 """
 
@@ -42,6 +45,29 @@ LIMITS = {
 }
 CLOCK_OPTIONS = (*LIMITS, "deadline_per_seat")
 DEADLINE_PER_SEAT_BY_DEFAULT = True
+# A timed-out turn is played out step by step; no game's turn has this many
+# steps, so reaching it means on_timeout leaves the seat to act for good.
+MOST_STEPS_OF_A_TIMED_OUT_TURN = 50
+
+
+def continues_missed_turn(metadata: Mapping[str, Any]) -> bool:
+    """Whether a recorded timeout is a later step of a turn one deadline
+    played out (its metadata's ``timeout_step`` is 2 or more): it is the same
+    missed turn as the step before it, so it counts nothing towards
+    ``abandon_after`` (and resets nothing). Timeouts recorded before turns
+    were played out whole have no such key: each counts, as it did."""
+    step = metadata.get("timeout_step", 1)
+    return bool(metadata.get("timeout")) and isinstance(step, int) and step > 1
+
+
+def turn_goes_on(seat: str, before: frozenset[str], after: frozenset[str]) -> bool:
+    """Whether ``seat``'s turn goes on after a step that took the seats to act
+    from ``before`` to ``after``. A turn ends when its seat stops being to
+    act, or when a seat that was not to act becomes one (a new round or
+    phase begins, as in The Coil, where the last seat of a simultaneous phase
+    is to act again in the next): a turn of several commands (Cronberg's draw
+    then lay, Runebound's moves then its end) is one turn."""
+    return seat in after and after <= before
 
 
 def resolve_clock_options(given: dict) -> dict:
@@ -77,11 +103,15 @@ def _time(text: str) -> dt.datetime:
 
 
 def tick(options: Mapping[str, Any], clocks: ClocksComputed | None, seats, before: frozenset[str],
-         after: frozenset[str], mover: str | None, now: dt.datetime) -> ClocksComputed:
+         after: frozenset[str], mover: str | None, now: dt.datetime,
+         timed_out: frozenset[str] = frozenset()) -> ClocksComputed:
     """The clocks after a decision taken at ``now``: seats to act ``before``
     pay the time since the last computation; ``mover`` (a seat that moved
-    itself) gains the increment; seats to act ``after`` run from when they
-    became to act."""
+    itself) gains the increment if this command ended its turn
+    (``turn_goes_on``); seats to act ``after`` run from when they
+    became to act. A seat ``timed_out`` by the decision whose deadline passed
+    is to act again only in a new turn: it runs from now, with a fresh
+    deadline, not from the old turn whose deadline is past."""
     bank = options.get("time_bank_seconds")
     if clocks is None:
         banks = {seat: float(bank) for seat in seats} if bank else {}
@@ -93,10 +123,12 @@ def tick(options: Mapping[str, Any], clocks: ClocksComputed | None, seats, befor
     if bank:
         for seat in before & set(since):
             banks[seat] = max(0.0, banks[seat] - spent)
-        if mover is not None and mover in banks:
+        if mover is not None and mover in banks and not turn_goes_on(mover, before, after):
+            # Fischer's rule: the increment is earned once per turn, at its end.
             banks[mover] = min(float(options["time_cap_seconds"]), banks[mover] + options["time_increment_seconds"])
     stamp = now.isoformat()
-    running = {seat: since[seat] if seat in since and seat != mover else stamp for seat in after}
+    running = {seat: since[seat] if seat in since and seat != mover and seat not in timed_out else stamp
+               for seat in after}
     return ClocksComputed(stamp, {seat: round(value, 3) for seat, value in sorted(banks.items())}, dict(sorted(running.items())))
 
 

@@ -69,7 +69,7 @@ def described_options() -> list[dict]:
                "turn_seconds counts from when each seat became one to act, not from the last move of any seat"),
     ]
     texts = {"time_bank_seconds": "each seat's time bank; off when null",
-             "time_increment_seconds": "what a seat's own move adds to its bank",
+             "time_increment_seconds": "what a seat's own turn adds to its bank, at the turn's end",
              "time_cap_seconds": "the most a bank may hold; the starting bank when null"}
     for name, (low, high) in LIMITS.items():
         options.append(Option(name, "int", None, texts[name], minimum=low, maximum=high))

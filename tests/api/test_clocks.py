@@ -45,7 +45,7 @@ def test_a_game_created_with_the_option_off_gives_the_seats_a_fresh_deadline_at_
     assert by_seat["p1"].view(game_id).json["clocks"] is None
 
 
-def test_a_time_bank_is_shown_in_views_and_gains_the_increment_for_a_move(players):
+def test_a_time_bank_is_shown_in_views_and_gains_the_increment_for_a_turn(players):
     ada, bob = players(2)
     game_id = started_game([ada, bob], "cronberg",
                            {"players": 2, "time_bank_seconds": DAY, "time_increment_seconds": DAY,
@@ -56,9 +56,36 @@ def test_a_time_bank_is_shown_in_views_and_gains_the_increment_for_a_move(player
     first = view["to_act"][0]
     assert view["clocks"]["seats"][first]["running"] and summary(ada, game_id)["deadline"] is not None
     mover = {"p1": ada, "p2": bob}[first]
-    assert mover.act(game_id, mover.legal(game_id)[0]).status_code == 200
+    for _ in range(2):  # a Cronberg turn: draw a building, then lay it
+        assert mover.act(game_id, mover.legal(game_id)[0]).status_code == 200
+    assert ada.view(game_id).json["to_act"] != [first]
     bank = ada.view(game_id).json["clocks"]["seats"][first]["bank_seconds"]
-    assert DAY < bank <= 2 * DAY  # a day less the seconds the move took, plus a day
+    assert DAY < bank <= 2 * DAY  # a day less the seconds the turn took, plus a day
+
+
+def test_a_time_bank_earns_its_increment_once_per_turn_however_many_commands_the_turn_has(players):
+    """Fischer's rule: a Runebound turn of several commands (moves, then its
+    end) earns one increment, when the seat stops being to act."""
+    ada, bob = players(2)
+    game_id = started_game([ada, bob], "runebound",
+                           {"players": 2, "time_bank_seconds": DAY, "time_increment_seconds": DAY,
+                            "time_cap_seconds": 10 * DAY})
+    by_seat = {"p1": ada, "p2": bob}
+    for _ in range(2):  # each seat's first turn is its choice of hero
+        seat = ada.view(game_id).json["to_act"][0]
+        assert by_seat[seat].act(game_id, by_seat[seat].legal(game_id)[0]).status_code == 200
+    seat = ada.view(game_id).json["to_act"][0]
+    mover = by_seat[seat]
+    start = ada.view(game_id).json["clocks"]["seats"][seat]["bank_seconds"]
+    commands, banks = 0, []
+    while ada.view(game_id).json["to_act"] == [seat] and commands < 30:
+        legal = mover.legal(game_id)  # anything but the end of the turn, for as long as there is
+        assert mover.act(game_id, next((c for c in legal if c["type"] != "EndTurn"), legal[0])).status_code == 200
+        commands += 1
+        banks.append(ada.view(game_id).json["clocks"]["seats"][seat]["bank_seconds"])
+    assert commands >= 2, "the turn had several commands"
+    assert all(bank <= start for bank in banks[:-1]), "no increment while the turn goes on"
+    assert start < banks[-1] <= start + DAY, "one increment for the turn (less the seconds it took)"
 
 
 def test_a_deadline_job_before_a_seat_s_own_deadline_times_nobody_out(players, service):

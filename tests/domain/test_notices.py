@@ -70,6 +70,13 @@ def test_a_timeout_tells_everyone_in_the_game_which_seat_timed_out():
     assert (notice.kind, notice.seats, notice.players) == ("timed-out", ("p1",), (ADA, BOB))
 
 
+def test_a_turn_of_two_steps_played_out_by_one_deadline_is_told_as_one_timeout():
+    first = {"seated": {"p1": ADA, "p2": BOB}, "timeout": True}
+    later = {**first, "timeout_step": 2}
+    assert len(n.notices(STREAM, 30, "TurnTimedOut", {"seat": "p1", "deadline_version": 29}, first)) == 1
+    assert n.notices(STREAM, 32, "TurnTimedOut", {"seat": "p1", "deadline_version": 31}, later) == []
+
+
 def test_the_end_and_the_score_tell_everyone_with_the_public_outcome_and_standings():
     meta = {"seated": {"p1": ADA, "p2": BOB}, "to_act": [], "turn_came": []}
     [ended] = n.notices(STREAM, 40, "GameOver", {"outcome": "p2 wins", "seed": "ab"}, meta)

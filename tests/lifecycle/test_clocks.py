@@ -103,3 +103,43 @@ def test_clock_options_are_kept_in_the_game_s_options_with_defaults_filled_in():
     assert (options["time_bank_seconds"], options["time_increment_seconds"], options["time_cap_seconds"],
             options["deadline_per_seat"]) == (DAY, 0, DAY, True)
     assert create  # the options pass through the lifecycle's create, as the API's do
+
+
+def test_a_seat_timed_out_and_to_act_again_runs_from_then_with_a_fresh_deadline():
+    options = {"turn_seconds": DAY, **clocks.resolve_clock_options({})}
+    start = clocks.tick(options, None, SEATS, frozenset(), frozenset({"p1", "p2"}), None, at(0))
+    # p2 moved at hour 1; p1's deadline passed at hour 24 and its timed-out turn ended
+    # a phase, after which both are to act again.
+    one = clocks.tick(options, start, SEATS, frozenset({"p1", "p2"}), frozenset({"p1"}), "p2", at(1))
+    timed_out = clocks.tick(options, one, SEATS, frozenset({"p1"}), frozenset({"p1", "p2"}), None, at(25),
+                            timed_out=frozenset({"p1"}))
+    assert clocks.seat_deadlines(options, timed_out, frozenset({"p1", "p2"}), at(25)) == {"p1": at(49), "p2": at(49)}
+
+
+def test_a_turn_goes_on_while_its_seat_alone_stays_to_act_and_ends_when_a_new_round_or_phase_begins():
+    assert clocks.turn_goes_on("p1", frozenset({"p1"}), frozenset({"p1"}))  # drew, now lays
+    assert not clocks.turn_goes_on("p1", frozenset({"p1"}), frozenset({"p2"}))
+    assert not clocks.turn_goes_on("p1", frozenset({"p1"}), frozenset({"p1", "p2"}))  # a new simultaneous phase
+    assert not clocks.turn_goes_on("p1", frozenset({"p1", "p2"}), frozenset({"p2"}))
+
+
+def test_a_turn_of_several_commands_earns_one_increment_when_its_seat_stops_being_to_act():
+    """Runebound: p1 moves three times, then ends its turn; only the end earns."""
+    clock = clocks.tick(BANK, None, SEATS, frozenset(), frozenset({"p1"}), None, at(0))
+    for hour in (1, 2, 3):
+        clock = clocks.tick(BANK, clock, SEATS, frozenset({"p1"}), frozenset({"p1"}), "p1", at(hour))
+        assert clock.banks["p1"] == 3 * DAY - hour * HOUR
+    clock = clocks.tick(BANK, clock, SEATS, frozenset({"p1"}), frozenset({"p2"}), "p1", at(4))
+    assert clock.banks["p1"] == 3 * DAY - 4 * HOUR + DAY
+
+
+def test_the_last_command_of_a_simultaneous_phase_ends_its_seat_s_turn_though_it_is_to_act_again():
+    clock = clocks.tick(BANK, None, SEATS, frozenset(), frozenset({"p1"}), None, at(0))
+    clock = clocks.tick(BANK, clock, SEATS, frozenset({"p1"}), frozenset(SEATS), "p1", at(1))
+    assert clock.banks["p1"] == 3 * DAY - HOUR + DAY
+
+
+def test_only_the_later_steps_of_a_timed_out_turn_continue_its_missed_turn():
+    assert not clocks.continues_missed_turn({"timeout": True})  # the first step, or a timeout stored before
+    assert clocks.continues_missed_turn({"timeout": True, "timeout_step": 2})
+    assert not clocks.continues_missed_turn({"timeout_step": 2})  # not a timeout at all

@@ -185,6 +185,59 @@ def test_postgresql_restarted_under_a_notifier_loses_nothing(tmp_path, receiver,
         shutil.rmtree(folder, ignore_errors=True)
 
 
+def test_a_notifier_started_alone_while_postgresql_is_down_waits_for_it_and_then_delivers(
+        tmp_path, receiver, processes):
+    """As the worker waits for Redis: nothing answers at the notifier's
+    DATABASE_URL when it starts (a private PostgreSQL, not created yet);
+    it retries instead of exiting, and once the server is up it migrates and
+    delivers."""
+    import shutil
+    import tempfile
+
+    from api.service.games import GameService
+    from eventstore import PostgresEventStore
+    from workers.embedded import EmbeddedPostgres
+
+    folder = Path(tempfile.mkdtemp(prefix="boardlog-notify-pg-"))
+    folder.chmod(0o755)
+    pgdata = (folder / "pgdata").resolve()
+    down_url = f"postgresql://postgres@/postgres?host={pgdata}"  # where the server will listen, once started
+    server = EmbeddedPostgres(pgdata, settings={"fsync": "off"})
+    try:
+        notifier = processes(down_url)
+        log = tmp_path / "notifier-0.log"
+        wait_until(lambda: log.read_text(errors="replace").count("PostgreSQL unavailable") >= 3, timeout=30,
+                   what="the notifier retrying while PostgreSQL is down")
+        assert notifier.process.poll() is None, "the notifier waits for PostgreSQL rather than exiting"
+        assert server.start() == down_url
+        wait_until(lambda: "notifier (pid" in log.read_text(errors="replace"), timeout=60,
+                   what="the notifier started once PostgreSQL answers (its migrations applied)")
+        store = PostgresEventStore.connect(down_url, min_size=1, max_size=2)
+        try:
+            service = GameService(store)
+            players = [service.players.register(f"d{i}")[0] for i in range(2)]
+            webhook_for_everyone(down_url, players, receiver)
+            game_id = started_game(service, players)
+            wait_until(lambda: any(str(game_id) in r["body"].decode() for r in list(receiver.received)), timeout=30,
+                       what="a delivery by the notifier that waited")
+        finally:
+            store.close()
+        assert notifier.stop() == 0
+    finally:
+        server.stop()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_a_notifier_waiting_for_postgresql_stops_at_once_when_asked(tmp_path, processes):
+    notifier = processes(f"postgresql://postgres@/postgres?host={tmp_path / 'no-server-here'}")
+    log = tmp_path / "notifier-0.log"
+    wait_until(lambda: "PostgreSQL unavailable" in log.read_text(errors="replace"), timeout=30,
+               what="the notifier waiting for PostgreSQL")
+    began = time.monotonic()
+    assert notifier.stop() == 0
+    assert time.monotonic() - began < 5
+
+
 def test_the_operator_lists_dead_letters_of_every_channel_and_queues_them_again(fresh_url, game_service):
     import uuid
 

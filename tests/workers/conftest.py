@@ -127,8 +127,12 @@ class Table:
         return sum(1 for record in self.events(game_id) if record.type == event_type)
 
     def timeouts(self, game_id) -> list[tuple[int, str]]:
-        """(deadline version, seat) of every TurnTimedOut, in order."""
-        return [(r.data["deadline_version"], r.data["seat"]) for r in self.events(game_id) if r.type == "TurnTimedOut"]
+        """(deadline version, seat) of every timed-out turn, in order: one per
+        deadline that passed over a seat, however many steps of the seat's turn
+        it played (each step has its TurnTimedOut; the later ones are marked
+        ``timeout_step``)."""
+        return [(r.data["deadline_version"], r.data["seat"]) for r in self.events(game_id)
+                if r.type == "TurnTimedOut" and r.metadata.get("timeout_step", 1) == 1]
 
     def status(self, game_id) -> str:
         with self.service.pool.connection() as conn:

@@ -111,3 +111,21 @@ def test_a_game_whose_rules_raise_is_logged_and_left_unchanged_while_the_next_ga
                for record in caplog.records), caplog.text
     for game_id in healthy:
         assert len(table.timeouts(game_id)) == 1
+
+
+def test_the_worker_s_scheduler_looks_for_due_deadlines_four_times_a_second(worker_processes, redis):
+    """RQ's scheduler looks once a second; with deadlines rounded up to the
+    whole second, that made a deadline up to 2 s late before its job even
+    started. Each pass of the scheduler writes its heartbeat."""
+    import time
+
+    from .conftest import wait_until
+
+    worker_processes()
+    (key,) = wait_until(lambda: list(redis.scan_iter("rq:scheduler:*")), 30, "the worker's scheduler")
+    seen = set()
+    end = time.monotonic() + 3
+    while time.monotonic() < end:
+        seen.add(redis.hget(key, "last_heartbeat"))
+        time.sleep(0.02)
+    assert len(seen - {None}) >= 7, f"{len(seen)} passes in 3 s"

@@ -144,14 +144,14 @@ def run() -> int:
     database_url = os.environ.get("DATABASE_URL")
     if not database_url:
         raise SystemExit("DATABASE_URL is not set: the notifier follows the games in PostgreSQL")
-    from eventstore import migrate
-
-    migrate(database_url)
     stopped = threading.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: stopped.set())
     # A worker starts its notifier with these blocked (see workers/runner.py); the mask is inherited.
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
+    if not migrated(database_url, stopped):
+        log.info("notifier stopped before PostgreSQL answered")
+        return 0
     notifier = Notifier(database_url, batch_size=int(os.environ.get("BOARDLOG_NOTIFY_BATCH", "1000"))).start()
     config = settings()
     log.info("notifier (pid %d) started; mail %s", os.getpid(),
@@ -162,6 +162,30 @@ def run() -> int:
         notifier.close()
     log.info("notifier stopped")
     return 0
+
+
+RECONNECT_FIRST_SECONDS = 0.5
+RECONNECT_MAX_SECONDS = 10.0
+
+
+def migrated(database_url: str, stopped: threading.Event) -> bool:
+    """The migrations applied (True), or a stop asked for first (False).
+    A notifier started while PostgreSQL is down or restarting waits for it,
+    trying again with backoff (0.5 s doubling to 10 s, as the worker waits
+    for Redis), rather than exiting: started alone, nothing would start it
+    again but its supervisor."""
+    from eventstore import migrate
+
+    delay = RECONNECT_FIRST_SECONDS
+    while not stopped.is_set():
+        try:
+            migrate(database_url)
+            return True
+        except psycopg.OperationalError as error:
+            log.warning("PostgreSQL unavailable (%s); next try in %.1fs", str(error).strip(), delay)
+        stopped.wait(delay)
+        delay = min(delay * 2, RECONNECT_MAX_SECONDS)
+    return False
 
 
 def dead_letters(redeliver: list[int] | None = None) -> int:
