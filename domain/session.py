@@ -32,7 +32,7 @@ from .lifecycle.state import fold as fold_life
 LOBBY, ACTIVE, SCORING, FINISHED, CANCELLED = "lobby", "active", "scoring", "finished", "cancelled"
 # What new games are recorded with (openapi/verifying-a-game.md, section 1);
 # a game keeps the versions its GameCreated names, for ever.
-CHAIN_VERSION = 1
+CHAIN_VERSION = 2  # 2: every event's metadata holds a salt, so receipts hide (section 3.2)
 RANDOMNESS_VERSION = 1
 SYSTEM = "system"
 

@@ -276,6 +276,8 @@ class GameService(LifecycleCommands, Idempotent):
         to_act = sessions.to_act(rules, after)
         metadata = decisions.with_notice_facts(decision.events, decision.metadata, after,
                                                sessions.to_act(rules, before), to_act)
+        if after.chain_version >= 2:
+            metadata = decisions.with_salts(metadata, after, self.seed(game_id), before.version + 1)
         new_events = [decisions.new_event(event, meta) for event, meta in zip(decision.events, metadata)]
         deadline = self._deadline(after, to_act)
         stream = stream_of(game_id)
@@ -327,7 +329,8 @@ class GameService(LifecycleCommands, Idempotent):
         once it commits, the caller calls ``_inserted``."""
         session = sessions.replay(rules, events)
         meta = decisions.metadata(player, None, command, 0)
-        metadata = decisions.with_notice_facts(events, [meta] * len(events), session, (), ())
+        metadata = decisions.with_salts(decisions.with_notice_facts(events, [meta] * len(events), session, (), ()),
+                                        session, seed, 1)
         new_events = [decisions.new_event(e, m) for e, m in zip(events, metadata)]
         readmodels.insert_game(conn, game_id, session, seed)
         self.store.append(stream_of(game_id), new_events, 0, conn=conn, announce_later=True)
