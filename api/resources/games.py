@@ -17,6 +17,7 @@ from ..contract import SHARED, declare
 from ..service import readmodels
 from ..service.errors import NotFound
 from ..service.games import parse_game_id
+from .keys import receipt_field
 
 blp = Blueprint("games", __name__, url_prefix="/v1/games", description="Create, list, join, leave and start games")
 
@@ -75,6 +76,13 @@ class GameSummarySchema(ma.Schema):
     updated_at = ma.fields.DateTime(required=True)
 
 
+class GameAnswerSchema(GameSummarySchema):
+    """The answer of a lobby or lifecycle command: the summary, and the
+    signed head of the version the command made."""
+
+    receipt = receipt_field("the version this command made")
+
+
 class GameListArgs(ma.Schema):
     game = ma.fields.String(validate=ma.validate.OneOf(sorted(registry.REGISTRY)) if registry.REGISTRY else None)
     status = ma.fields.String(validate=ma.validate.OneOf(STATUSES))
@@ -85,6 +93,11 @@ class GameListArgs(ma.Schema):
 
 class GameListSchema(ma.Schema):
     games = ma.fields.List(ma.fields.Nested(GameSummarySchema), required=True)
+
+
+def _answer(gid, session) -> dict:
+    """The summary after a lobby command, with the receipt of the version it made."""
+    return {**summary(gid), "receipt": service().receipt_for(gid, session)}
 
 
 def summary(game_id) -> dict:
@@ -112,14 +125,16 @@ def _shaped(row: dict) -> dict:
 class Games(MethodView):
     @blp.doc(security=BEARER, operationId="createGame")
     @blp.arguments(CreateGameSchema)
-    @blp.response(201, GameSummarySchema)
+    @blp.response(201, GameAnswerSchema)
     @declare(blp, "unknown-game", "illegal-command", "lobby-refused")
     def post(self, body):
         """Create a game in its lobby; the host takes a seat."""
         player = current_player()
         options = option_names.incoming(body["game"], body["options"])
         game_id = service().create(player, body["game"], options, body["seat"])
-        return summary(game_id), 201, {"Location": url_for("games.Game", game_id=game_id)}
+        answer = summary(game_id)
+        answer["receipt"] = service().receipt(game_id, answer["version"])  # new games' heads hide
+        return answer, 201, {"Location": url_for("games.Game", game_id=game_id)}
 
     @blp.doc(operationId="listGames")
     @blp.arguments(GameListArgs, location="query")
@@ -147,34 +162,31 @@ class Game(MethodView):
 class Join(MethodView):
     @blp.doc(security=BEARER, operationId="joinGame")
     @blp.arguments(JoinSchema)
-    @blp.response(200, GameSummarySchema)
+    @blp.response(200, GameAnswerSchema)
     @declare(blp, "lobby-refused", "not-permitted")
     def post(self, body, game_id):
         """Take a seat in a game's lobby."""
         gid = parse_game_id(game_id)
-        service().join(gid, current_player(), body["seat"])
-        return summary(gid)
+        return _answer(gid, service().join(gid, current_player(), body["seat"]))
 
 
 @blp.route("/<game_id>/leave")
 class Leave(MethodView):
     @blp.doc(security=BEARER, operationId="leaveGame")
-    @blp.response(200, GameSummarySchema)
+    @blp.response(200, GameAnswerSchema)
     @declare(blp, "lobby-refused", "not-seated")
     def post(self, game_id):
         """Give up your seat while the game is in its lobby."""
         gid = parse_game_id(game_id)
-        service().leave(gid, current_player())
-        return summary(gid)
+        return _answer(gid, service().leave(gid, current_player()))
 
 
 @blp.route("/<game_id>/start")
 class Start(MethodView):
     @blp.doc(security=BEARER, operationId="startGame")
-    @blp.response(200, GameSummarySchema)
+    @blp.response(200, GameAnswerSchema)
     @declare(blp, "lobby-refused", "not-seated")
     def post(self, game_id):
         """Start the game (host only, every seat taken): deals and shuffles are recorded."""
         gid = parse_game_id(game_id)
-        service().start(gid, current_player())
-        return summary(gid)
+        return _answer(gid, service().start(gid, current_player()))

@@ -29,6 +29,7 @@ from .decisions import Decision, Scheduler
 from .idempotency import Idempotent
 from .lifecycle import LifecycleCommands, access_refusals
 from .players import Players
+from .receipts import Receipts, Signer
 from .errors import (Conflict, DamagedHistory, Forbidden, InvalidRequest, NotFound, PreconditionFailed,
                      UnreadableHistory)
 
@@ -63,8 +64,9 @@ def _rests_at(records, version: int) -> bool:
     return version == len(records) or records[version].metadata.get("decided_at", version) == version
 
 
-class GameService(LifecycleCommands, Idempotent):
-    def __init__(self, store, scheduler: Scheduler | None = None, cache_size: int = 1024, snapshot_every: int = 200):
+class GameService(LifecycleCommands, Idempotent, Receipts):
+    def __init__(self, store, scheduler: Scheduler | None = None, cache_size: int = 1024, snapshot_every: int = 200,
+                 signer: Signer | None = None):
         self.store = store
         self.pool = store.pool
         self.scheduler = scheduler or Scheduler()
@@ -74,6 +76,7 @@ class GameService(LifecycleCommands, Idempotent):
         self._seeds: dict[uuid.UUID, bytes] = {}
         self.players = Players(self.pool)
         self._lock = threading.Lock()
+        self._init_receipts(signer)
 
     # Loading
 
@@ -112,6 +115,8 @@ class GameService(LifecycleCommands, Idempotent):
             session = self._from_snapshot(stream, rules)
         tail = self.store.read_stream(stream, (session.version if session else 0) + 1)
         session = self._fold(rules, session, tail)
+        if tail:
+            self.note_heads(game_id, [(tail[-1].version, tail[-1].hash)])
         self._remember(game_id, session)
         return rules, session
 
@@ -154,6 +159,7 @@ class GameService(LifecycleCommands, Idempotent):
                 f"together); ask for version {after}" + (f" or {before}" if before else "")
             )
         rules = self.rules_of_stream(records)
+        self.note_heads(game_id, [(version, records[version - 1].hash)])
         return rules, self._fold(rules, None, records[:version])
 
     def game_of(self, game_id: uuid.UUID) -> str:
@@ -281,17 +287,23 @@ class GameService(LifecycleCommands, Idempotent):
         new_events = [decisions.new_event(event, meta) for event, meta in zip(decision.events, metadata)]
         deadline = self._deadline(after, to_act)
         stream = stream_of(game_id)
-        with self.pool.connection() as conn, conn.transaction():
-            # NOTIFY inside the transaction would make concurrent commits wait
-            # for each other; the store announces the new version once committed.
-            self.store.append(stream, new_events, before.version, conn=conn, announce_later=True)
-            readmodels.project(conn, game_id, after, decision.events, to_act, deadline)
-            if in_transaction:
-                in_transaction(conn, after, decision.events)
-            if after.version // self.snapshot_every > before.version // self.snapshot_every:
-                self.store.save_snapshot(
-                    stream, after.version, self._snapshot_version(rules), pickle.dumps(after), conn=conn
-                )
+        try:
+            with self.pool.connection() as conn, conn.transaction():
+                # NOTIFY inside the transaction would make concurrent commits wait
+                # for each other; the store announces the new version once committed.
+                self.store.append(stream, new_events, before.version, conn=conn, announce_later=True)
+                # Before the answer is shaped (in_transaction), which carries the new head.
+                self.appended_heads(game_id, stream, before.version, new_events, conn)
+                readmodels.project(conn, game_id, after, decision.events, to_act, deadline)
+                if in_transaction:
+                    in_transaction(conn, after, decision.events)
+                if after.version // self.snapshot_every > before.version // self.snapshot_every:
+                    self.store.save_snapshot(
+                        stream, after.version, self._snapshot_version(rules), pickle.dumps(after), conn=conn
+                    )
+        except BaseException:
+            self.forget_heads(game_id, range(before.version + 1, after.version + 1))  # never committed
+            raise
         self.store.announce(stream, after.version)
         return deadline
 
@@ -334,6 +346,7 @@ class GameService(LifecycleCommands, Idempotent):
         new_events = [decisions.new_event(e, m) for e, m in zip(events, metadata)]
         readmodels.insert_game(conn, game_id, session, seed)
         self.store.append(stream_of(game_id), new_events, 0, conn=conn, announce_later=True)
+        self.appended_heads(game_id, stream_of(game_id), 0, new_events, conn)
         readmodels.project(conn, game_id, session, events, frozenset(), None)
         return session
 
