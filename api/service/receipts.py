@@ -162,6 +162,13 @@ class Signer:
         self._current = None
         return next(key for key in self.keys() if key.retired_at is None)
 
+    def public_key(self, key_id: str) -> str:
+        """The hex public key of ``key_id`` (the current key's without a query)."""
+        current_id, private = self.current()
+        if key_id == current_id:
+            return raw_public(private).hex()
+        return next(key.public_key for key in self.keys() if key.key_id == key_id)
+
     def keys(self) -> list[PublicKey]:
         """Every key, current and retired, oldest first (GET /v1/keys)."""
         self.current()  # a server asked for its keys before it signed anything has one all the same
@@ -256,6 +263,11 @@ class Receipts:
     def receipt(self, game_id, version: int, hash_hex: str | None = None) -> dict | None:
         hash_hex = hash_hex or self.head_hash(game_id, version)
         return self.signer.receipt(f"game-{game_id}", version, hash_hex) if hash_hex else None
+
+    def signed_head(self, game_id, version: int, hash_hex: str) -> dict:
+        """An export's last line: the receipt of its last event with the public key that signed it."""
+        receipt = self.receipt(game_id, version, hash_hex)
+        return {**receipt, "public_key": self.signer.public_key(receipt["key_id"])}
 
     def receipt_for(self, game_id, session, version: int | None = None, hash_hex: str | None = None,
                     ended: bool = False) -> dict | None:
