@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import random
 import uuid
 
@@ -63,3 +64,30 @@ def test_the_salt_of_one_game_is_not_the_salt_of_another(players, service):
     first, second = (uuid.UUID(started_game([ada, bob])) for _ in range(2))
     salts = [service.store.read_stream(stream_of(gid), 1, 1)[0].metadata["salt"] for gid in (first, second)]
     assert salts[0] != salts[1]
+
+
+def test_no_door_shows_a_salt_or_the_metadata_before_the_end(players, client, service):
+    from domain.notices import notices_of
+    from workers.notify.derive import derive
+
+    ada, bob = players(2)
+    game_id = started_game([ada, bob])
+    gid = uuid.UUID(game_id)
+    rng = random.Random(6)
+    shown = []
+    for _ in range(6):
+        view = ada.view(game_id)
+        shown.append(view.get_data(as_text=True))
+        acting = ada if view.json["seat"] in view.json["to_act"] else bob
+        shown.append(acting.act(game_id, rng.choice(acting.legal(game_id))).get_data(as_text=True))
+    for viewer in (ada, bob):
+        shown.append(viewer.get(f"/v1/games/{game_id}/events", query_string={"limit": 1000}).get_data(as_text=True))
+        shown.append(viewer.get(f"/v1/games/{game_id}/stream?after=0").get_data(as_text=True))
+    shown.append(client.get(f"/v1/games/{game_id}/audit").get_data(as_text=True))
+    records = service.store.read_stream(stream_of(gid))
+    shown += [json.dumps(notice.to_json()) for record in records for notice in notices_of(record)]
+    shown += [json.dumps(notification.payload) for notification in derive(records, {game_id: "cronberg"})]
+    assert client.get(f"/v1/games/{game_id}/export").status_code == 409
+    salts = [record.metadata["salt"] for record in records]
+    assert len(shown) > 15 and all(salt not in text for salt in salts for text in shown)
+    assert not any('"salt"' in text or '"decided_at"' in text or '"seated"' in text for text in shown)
