@@ -114,6 +114,11 @@ def test_a_retired_key_still_verifies_what_it_signed_and_the_new_key_signs_from_
     assert [key for key in keys.values() if key["retired_at"] is None] == [keys[after["key_id"]]]
     assert _holds(before, keys) and _holds(after, keys)
     assert all(key["algorithm"] == "Ed25519" and len(key["public_key"]) == 64 for key in keys.values())
+    assert cli.main(["keys", "list"]) == 0
+    import json
+
+    listed = json.loads(capsys.readouterr().out)["keys"]
+    assert {key["key_id"]: key["public_key"] for key in listed} == {k: v["public_key"] for k, v in keys.items()}
 
 
 def test_a_running_game_recorded_before_receipts_shows_none_until_it_is_over(players, client, service, monkeypatch):
