@@ -151,8 +151,9 @@ def check_receipts(receipts, stream_id: str, keys: dict[str, str]) -> list[dict]
             raise BadReceipts(f"receipt {index} is of {receipt['stream_id']}, not of this game ({stream_id})")
         public_key = keys.get(receipt["key_id"])
         if public_key is None:
+            known = ", ".join(sorted(keys)) or "none known: pass --keys with the answer of GET /v1/keys"
             raise BadReceipts(f"receipt {index} is signed by key {receipt['key_id']}, which is not one of the "
-                              f"server's keys ({', '.join(sorted(keys)) or 'none known'})")
+                              f"server's keys ({known})")
         if not signature_holds(receipt, public_key):
             raise BadReceipts(f"receipt {index}'s signature does not hold under key {receipt['key_id']}: it was "
                               "altered, or was never signed by the server")
