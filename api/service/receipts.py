@@ -245,7 +245,7 @@ class Receipts:
                         "version": before_version + offset}
             previous = link_hash(previous, canonical_json(document))
             pairs.append((before_version + offset, previous))
-        self.note_heads(game_id, pairs)
+        self.note_heads(game_id, pairs[-1:])  # the head an answer shows; the feed has each record's own hash
         return pairs
 
     def head_hash(self, game_id, version: int, conn=None) -> str | None:

@@ -163,3 +163,23 @@ def test_an_operators_key_signs_and_is_served_but_its_private_half_stays_in_its_
     service.signer._current = None
     assert service.signer.current()[0] != receipt["key_id"]
     assert _keys(client)[receipt["key_id"]]["retired_at"] is not None
+
+
+def test_another_process_knows_each_head_from_what_it_reads_and_what_it_appends(players, service):
+    from api.service.games import GameService
+
+    ada, bob = players(2)
+    game_id = started_game([ada, bob])
+    gid = uuid.UUID(game_id)
+    other = GameService(service.store, signer=service.signer, snapshot_every=1)  # snapshots at every commit
+    rules, session = other.load(gid)
+    assert other.receipt_for(gid, session)["hash"] == _stored(service, game_id)[session.version]
+    seat = sorted(sessions.to_act(rules, session))[0]
+    command = rules.legal_commands(session.state, seat)[0]
+    answer = other.act(gid, session.players[seat], command.to_json(),
+                       respond=lambda s, events, seat: {"receipt": other.receipt_for(gid, s)})
+    assert answer["receipt"]["hash"] == _stored(service, game_id)[answer["receipt"]["version"]]
+    # A third process starts from the snapshot, with nothing after it to read: one row gives the head.
+    third = GameService(service.store, signer=service.signer)
+    _, latest = third.load(gid)
+    assert third.receipt_for(gid, latest)["hash"] == _stored(service, game_id)[latest.version]
