@@ -43,11 +43,11 @@ from eventstore.servers import temporary_database, temporary_server  # noqa: E40
 def _new_game(service, chain_version: int):
     ada, _ = service.players.register("bench-a")
     bob, _ = service.players.register("bench-b")
-    sessions.CHAIN_VERSION = chain_version
+    new_games, sessions.CHAIN_VERSION = sessions.CHAIN_VERSION, chain_version
     try:
         game_id = service.create(ada, "cronberg", {"players": 2, "rounds": 4}, None)
     finally:
-        sessions.CHAIN_VERSION = 2
+        sessions.CHAIN_VERSION = new_games
     service.join(game_id, bob, None)
     service.start(game_id, ada)
     return game_id, {"p1": ada, "p2": bob}
