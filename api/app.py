@@ -120,10 +120,11 @@ def create_app(config: dict | None = None, service: GameService | None = None, r
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=app.config["TRUSTED_PROXIES"])
     game_contract.document_games(api.spec)
 
-    from .resources import audit, catalogue, games, health, lifecycle, play, players, notifications, problems, streams, tokens, webhooks
+    from .resources import (audit, catalogue, games, health, keys, lifecycle, play, players, notifications, problems,
+                            streams, tokens, webhooks)
 
     for blueprint in (players.blp, catalogue.blp, games.blp, play.blp, audit.blp, tokens.blp, lifecycle.blp, problems.blp,
-                      streams.blp):
+                      streams.blp, keys.blp):
         api.register_blueprint(blueprint)
     streams.document(api)
     for blueprint in (webhooks.blp, notifications.blp, notifications.links):
@@ -278,4 +279,6 @@ def _connect(config):
         # differ in their default (none at all in older ones).
         redis = Redis.from_url(config["REDIS_URL"], socket_connect_timeout=REDIS_TIMEOUT, socket_timeout=REDIS_TIMEOUT)
         scheduler = RQScheduler(redis)
-    return GameService(store, scheduler), redis
+    service = GameService(store, scheduler)
+    service.signer.current()  # the signing key is made (or the operator's read) at start, not on a first answer
+    return service, redis

@@ -5,7 +5,8 @@
     boardlog notifier [--dead-letters] [--redeliver ID ...]
     boardlog migrate
     boardlog openapi [--output openapi/openapi.yaml] [--check]
-    boardlog audit FILE
+    boardlog audit FILE [--receipts RECEIPTS.json] [--keys KEYS.json]
+    boardlog keys rotate | list
     boardlog check-history [--jobs N] [--game NAME]
 
 ``serve`` with neither DATABASE_URL nor REDIS_URL set starts an embedded
@@ -73,7 +74,17 @@ def _parser() -> argparse.ArgumentParser:
 
     audit = commands.add_parser("audit", help="re-verify an exported game offline")
     audit.add_argument("file", metavar="FILE")
+    audit.add_argument("--receipts", metavar="RECEIPTS.json", default=None,
+                       help="a JSON list of receipts a player kept: say whether the history agrees with each")
+    audit.add_argument("--keys", metavar="KEYS.json", default=None,
+                       help="the server's keys as GET /v1/keys serves them: the signing key must be one of them")
     audit.set_defaults(run=lambda args: _lazy("api.offline_audit").main(args))
+
+    keys = commands.add_parser("keys", help="the server's signing keys (DATABASE_URL)")
+    keys.add_argument("action", choices=["rotate", "list"],
+                      help="rotate: retire the current key and make a new one (retired keys still verify); "
+                           "list: print every key as GET /v1/keys serves them")
+    keys.set_defaults(run=keys_command)
 
     history = commands.add_parser(
         "check-history",
@@ -103,6 +114,33 @@ def migrate_command(args) -> int:
 
     applied = migrate(_require("DATABASE_URL"))
     print(f"applied {len(applied)} migration(s)" + (f": {', '.join(applied)}" if applied else "; up to date"))
+    return 0
+
+
+def keys_command(args) -> int:
+    import json
+
+    import psycopg_pool
+
+    from api.service.receipts import Signer, SigningKeyError
+    from eventstore import migrate
+
+    database_url = _require("DATABASE_URL")
+    migrate(database_url)
+    with psycopg_pool.ConnectionPool(database_url, min_size=1, max_size=1, kwargs={"autocommit": True},
+                                     open=True) as pool:
+        signer = Signer(pool)
+        try:
+            if args.action == "rotate":
+                signer.current()  # a first key, if there was none, so that the rotation retires something
+                key = signer.rotate()
+                print(f"the current signing key is now {key.key_id}; the others are retired and still verify "
+                      f"(servers sign with it within {signer.refresh_seconds:.0f} s)")
+                return 0
+            print(json.dumps({"keys": [key.to_json() for key in signer.keys()]}, default=lambda v: v.isoformat(), indent=2))
+        except SigningKeyError as error:
+            print(f"cannot {args.action} the keys: {error}", file=sys.stderr)
+            return 2
     return 0
 
 

@@ -20,6 +20,8 @@ from domain.engine import UnreadableHistory
 from domain.session import created_from_stored
 from eventstore.chain import verify_chain
 
+from . import receipt_check
+
 HEX_HASH = re.compile(r"[0-9a-f]{64}")
 # Each line of an export: its field and the type that field must have.
 FIELDS = {"stream_id": str, "version": int, "event_id": str, "type": str, "schema_version": int,
@@ -59,10 +61,13 @@ def read_export(lines) -> list[SimpleNamespace]:
 
 def audit_lines(lines) -> tuple[bool, list[str]]:
     try:
+        lines, head = receipt_check.split_head(lines)
         records = read_export(lines)
-    except NotAnExport as error:
+    except (NotAnExport, receipt_check.BadReceipts) as error:
         return False, [str(error)]
-    return audit_records(records)
+    ok, report = audit_records(records)
+    signed_ok, signed = receipt_check.signed_report(records, head, None, None)
+    return ok and signed_ok, report + signed
 
 
 def audit_records(records) -> tuple[bool, list[str]]:
@@ -115,8 +120,9 @@ def standings_lines(session) -> list[str]:
 def main(args) -> int:
     try:
         with open(args.file, encoding="utf-8") as handle:
-            records = read_export(handle)
-    except NotAnExport as error:
+            lines, head = receipt_check.split_head(handle)
+        records = read_export(lines)
+    except (NotAnExport, receipt_check.BadReceipts) as error:
         print(f"cannot audit {args.file}: {error}", file=sys.stderr)
         return 2
     except (OSError, ValueError) as error:  # missing, unreadable, or not UTF-8 text
@@ -130,6 +136,13 @@ def main(args) -> int:
         print(f"cannot audit {args.file} with this installation: {error}", file=sys.stderr)
         print("NOT AUDITED")
         return 2
+    try:  # salts, the signed head, and --receipts (api/receipt_check.py)
+        signed_ok, signed = receipt_check.signed_report(records, head, getattr(args, "keys", None),
+                                                        getattr(args, "receipts", None))
+    except receipt_check.BadReceipts as error:
+        print(f"cannot audit {args.file}: {error}", file=sys.stderr)
+        return 2
+    ok, report = ok and signed_ok, report + signed
     print("\n".join(report))
     print("VERIFIED" if ok else "NOT VERIFIED")
     return 0 if ok else 1

@@ -45,6 +45,8 @@ REGISTRY: dict[str, ProblemType] = {p.slug: p for p in (
     ProblemType("not-your-turn", 409, "Not your turn", "Your seat is not to act now; the detail names who is."),
     ProblemType("game-moved", 409, "Game moved", "The game moved twice while your command was decided; send it again."),
     ProblemType("game-not-over", 409, "Game not over", "Only a finished game can be exported."),
+    ProblemType("receipt-invalid", 422, "Receipt invalid", "A receipt given to the audit is malformed, is not this game's, or is not signed by one of this server's keys (GET /v1/keys); the detail names it."),
+    ProblemType("receipts-not-shown", 409, "Receipts not shown yet", "The game was recorded before receipts (chain version 1): its chain heads are not hiding, so none is shown or compared until it is over."),
     ProblemType("precondition-failed", 412, "Stale If-Match", "If-Match named a version the game has moved past; `version` holds the current one."),
     ProblemType("body-too-large", 413, "Body too large", "The request body is larger than BOARDLOG_MAX_BODY bytes."),
     ProblemType("unsupported-media-type", 415, "Unsupported media type", "Send the body as application/json."),

@@ -312,8 +312,9 @@ class Streams:
                     yield from self._send(slot, self._moves(game_id, rules, session, sent, player))
                     sent = session.version
                 if session.status in ENDED:
-                    yield from self._send(slot, _message("end", dumps({"status": session.status,
-                                                                      "version": session.version})))
+                    yield from self._send(slot, _message("end", dumps({
+                        "status": session.status, "version": session.version,
+                        "receipt": self.service.receipt_for(game_id, session)})))
                     return
                 if self.draining or time.monotonic() >= ends_at:
                     yield from self._send(slot, self._closing())

@@ -34,8 +34,8 @@ from .lifecycle.standings import OUTCOME_FOLLOWS_STANDINGS, agreeing_outcome
 LOBBY, ACTIVE, SCORING, FINISHED, CANCELLED = "lobby", "active", "scoring", "finished", "cancelled"
 # What new games are recorded with (openapi/verifying-a-game.md, section 1);
 # a game keeps the versions its GameCreated names, for ever.
-CHAIN_VERSION = 1
-RANDOMNESS_VERSION = 2
+CHAIN_VERSION = 2  # 2: every event's metadata holds a salt, so receipts hide (section 3.2)
+RANDOMNESS_VERSION = 2  # 2: HMAC-SHA256 counter mode with players' contributions and draw lists (section 4)
 SYSTEM = "system"
 
 

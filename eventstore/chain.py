@@ -21,6 +21,7 @@ writes them is the party the chain cannot vouch for at write time.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 from typing import Any, Iterable
 
@@ -28,6 +29,14 @@ from typing import Any, Iterable
 def canonical_json(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
                       allow_nan=False)
+
+
+def salt(seed: bytes, version: int) -> str:
+    """The salt of the event at ``version`` in a game of chain version 2
+    (openapi/verifying-a-game.md, section 3.2): metadata that makes each
+    hashed document hiding, since nobody can compute it before the secret
+    seed is published at the end of the game."""
+    return hmac.new(seed, f"boardlog/salt/{version}".encode("ascii"), hashlib.sha256).hexdigest()
 
 
 def event_document(event) -> dict:

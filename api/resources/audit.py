@@ -4,6 +4,7 @@ and a re-run of every decision."""
 from __future__ import annotations
 
 import json
+import re
 
 import marshmallow as ma
 from flask import Response
@@ -15,8 +16,9 @@ from domain.audit import rerun
 from .. import access
 from ..auth import OPTIONAL_BEARER, current_player
 from ..context import service
+from ..receipt_check import BadReceipts, chain_version_of, check_receipts, compare
 from ..service import readmodels
-from ..service.errors import Conflict, UnreadableHistory
+from ..service.errors import Conflict, InvalidRequest, UnreadableHistory
 from ..contract import declare
 from ..service.games import parse_game_id, stream_of
 from .games import summary
@@ -59,6 +61,27 @@ class LogEntrySchema(ma.Schema):
     hash = ma.fields.String(required=True)
 
 
+RECEIPT_TEXT = re.compile(r"([0-9]{1,10}):([0-9a-f]{64})(?::([0-9a-f]{16}):([0-9a-f]{128}))?")
+
+
+class AuditArgs(ma.Schema):
+    receipt = ma.fields.List(ma.fields.String(validate=ma.validate.Length(max=240)), load_default=list,
+                             validate=ma.validate.Length(max=1000), metadata={
+        "description": "a receipt you kept, as <version>:<hash>, or <version>:<hash>:<key_id>:<signature> to have its "
+                       "signature checked too; repeat it for each receipt. The answer's `receipts` says whether the "
+                       "history agrees with every one, naming the first version where it does not"})
+
+
+class ReceiptsCheckSchema(ma.Schema):
+    ok = ma.fields.Boolean(required=True, metadata={"description": "the history agrees with every receipt given"})
+    checked = ma.fields.Integer(required=True)
+    disagrees_at = ma.fields.Integer(allow_none=True, required=True, metadata={
+        "description": "the lowest version whose receipt the history contradicts: it was changed at or before it"})
+    agrees_up_to = ma.fields.Integer(allow_none=True, required=True, metadata={
+        "description": "the highest version below disagrees_at (or of all, when ok) whose receipt the history agrees with"})
+    reason = ma.fields.String(allow_none=True, required=True)
+
+
 class AuditSchema(ma.Schema):
     game_id = ma.fields.UUID(required=True)
     status = ma.fields.String(required=True)
@@ -70,6 +93,8 @@ class AuditSchema(ma.Schema):
     standings = ma.fields.List(ma.fields.Nested(CheckedStandingSchema), allow_none=True, required=True, metadata={
         "description": "the standings the re-run checked (GameScored), a seat each; null until they are recorded"})
     log = ma.fields.List(ma.fields.Nested(LogEntrySchema), allow_none=True, required=True)
+    receipts = ma.fields.Nested(ReceiptsCheckSchema, allow_none=True, required=True,
+                                metadata={"description": "with ?receipt=: whether the history agrees with them"})
 
 
 def log_entry(record) -> dict:
@@ -89,6 +114,38 @@ def _records(records) -> list[dict]:
     return [{"type": r.type, "schema_version": r.schema_version, "data": r.data, "metadata": r.metadata} for r in records]
 
 
+def _parsed_receipts(gid, texts: list[str]) -> list[dict]:
+    """The ?receipt= values as receipts; a signed one must be this game's, by one of this server's keys."""
+    receipts, signed = [], []
+    for index, text in enumerate(texts, 1):
+        match = RECEIPT_TEXT.fullmatch(text)
+        if match is None:
+            raise InvalidRequest(f"receipt {index} ({text[:80]!r}) is not <version>:<hash> or "
+                                 "<version>:<hash>:<key_id>:<signature> (lowercase hex)", kind="receipt-invalid")
+        version, hash_hex, key_id, signature = match.groups()
+        receipt = {"stream_id": stream_of(gid), "version": int(version), "hash": hash_hex}
+        receipts.append(receipt)
+        if key_id:
+            signed.append({**receipt, "key_id": key_id, "signature": signature})
+    if signed:
+        keys = {key.key_id: key.public_key for key in service().signer.keys()}
+        try:
+            check_receipts(signed, stream_of(gid), keys)
+        except BadReceipts as error:
+            raise InvalidRequest(f"{error} (a receipt of another game does not hold for this one)",
+                                 kind="receipt-invalid") from None
+    return receipts
+
+
+def _compared(gid, receipts) -> dict:
+    """Receipts against the rows as stored, read now (never decoded)."""
+    records = service().store.read_stream(stream_of(gid))
+    if records and chain_version_of(records) < 2 and summary(gid)["status"] not in OVER:
+        raise Conflict("this game was recorded before receipts (chain version 1): its heads could reveal hidden "
+                       "information, so none is compared until it is over", kind="receipts-not-shown")
+    return compare({r.version: r.hash for r in records}, receipts)
+
+
 def _published_seed(gid) -> str | None:
     with service().pool.connection() as conn:
         seed = readmodels.seed_of(conn, gid)
@@ -98,12 +155,17 @@ def _published_seed(gid) -> str | None:
 @blp.route("/<game_id>/audit")
 class Audit(MethodView):
     @blp.doc(operationId="auditGame", security=OPTIONAL_BEARER)
+    @blp.arguments(AuditArgs, location="query")
     @blp.response(200, AuditSchema)
-    def get(self, game_id):
-        """Verify the hash chain; once the game is over, also the seed and every decision."""
+    @declare(blp, "receipt-invalid", "receipts-not-shown")
+    def get(self, args, game_id):
+        """Verify the hash chain; once the game is over, also the seed and every decision; with ?receipt=,
+        whether the history agrees with the receipts a player kept (a recomputed chain is intact, but
+        contradicts them)."""
         gid = parse_game_id(game_id)
         stored = summary(gid)  # the read model: nothing decoded
         access.check_summary(stored, gid, current_player(required=False))
+        receipts = _parsed_receipts(gid, args["receipt"])
         # The chain first, over the rows as stored: an event changed behind the
         # server's back may not even decode, and the audit exists to name it.
         chain = service().store.verify(stream_of(gid))
@@ -117,6 +179,7 @@ class Audit(MethodView):
             "rerun": None,
             "standings": None,
             "log": None,
+            "receipts": _compared(gid, receipts) if receipts else None,
         }
         if not chain.ok:
             # Nothing in a damaged log can be trusted, so nothing is decoded or
@@ -170,6 +233,8 @@ class Export(MethodView):
             raise Conflict("the game is over but its standings are still being computed: it can be exported once "
                            "they are recorded, in a few seconds", kind="game-not-over")
         records = service().store.read_stream(stream_of(gid))
-        lines = (json.dumps({"stream_id": stream_of(gid), **log_entry(r)}, default=str) + "\n" for r in records)
+        lines = [json.dumps({"stream_id": stream_of(gid), **log_entry(r)}, default=str) + "\n" for r in records]
+        if records and chain_version_of(records) >= 2:  # the signed final head: a cut-off export is refused offline
+            lines.append(json.dumps({"head": service().signed_head(gid, records[-1].version, records[-1].hash)}) + "\n")
         return Response("".join(lines), mimetype="application/x-ndjson",
                         headers={"Content-Disposition": f'attachment; filename="game-{gid}.jsonl"'})

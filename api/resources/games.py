@@ -17,6 +17,7 @@ from ..contract import SHARED, declare
 from ..service import readmodels
 from ..service.errors import NotFound
 from ..service.games import parse_game_id
+from .keys import receipt_field
 
 blp = Blueprint("games", __name__, url_prefix="/v1/games", description="Create, list, join, leave and start games")
 
@@ -89,6 +90,13 @@ class GameSummarySchema(ma.Schema):
     updated_at = ma.fields.DateTime(required=True)
 
 
+class GameAnswerSchema(GameSummarySchema):
+    """The answer of a lobby or lifecycle command: the summary, and the
+    signed head of the version the command made."""
+
+    receipt = receipt_field("the version this command made")
+
+
 class GameListArgs(ma.Schema):
     game = ma.fields.String(validate=ma.validate.OneOf(sorted(registry.REGISTRY)) if registry.REGISTRY else None)
     status = ma.fields.String(validate=ma.validate.OneOf(STATUSES))
@@ -99,6 +107,11 @@ class GameListArgs(ma.Schema):
 
 class GameListSchema(ma.Schema):
     games = ma.fields.List(ma.fields.Nested(GameSummarySchema), required=True)
+
+
+def _answer(gid, session) -> dict:
+    """The summary after a lobby command, with the receipt of the version it made."""
+    return {**summary(gid), "receipt": service().receipt_for(gid, session)}
 
 
 def summary(game_id) -> dict:
@@ -126,14 +139,16 @@ def _shaped(row: dict) -> dict:
 class Games(MethodView):
     @blp.doc(security=BEARER, operationId="createGame")
     @blp.arguments(CreateGameSchema)
-    @blp.response(201, GameSummarySchema)
+    @blp.response(201, GameAnswerSchema)
     @declare(blp, "unknown-game", "illegal-command", "lobby-refused")
     def post(self, body):
         """Create a game in its lobby; the host takes a seat."""
         player = current_player()
         options = option_names.incoming(body["game"], body["options"])
         game_id = service().create(player, body["game"], options, body["seat"])
-        return summary(game_id), 201, {"Location": url_for("games.Game", game_id=game_id)}
+        answer = summary(game_id)
+        answer["receipt"] = service().receipt(game_id, answer["version"])  # new games' heads hide
+        return answer, 201, {"Location": url_for("games.Game", game_id=game_id)}
 
     @blp.doc(operationId="listGames")
     @blp.arguments(GameListArgs, location="query")
@@ -164,50 +179,47 @@ class Game(MethodView):
 class Join(MethodView):
     @blp.doc(security=BEARER, operationId="joinGame")
     @blp.arguments(JoinSchema)
-    @blp.response(200, GameSummarySchema)
+    @blp.response(200, GameAnswerSchema)
     @declare(blp, "lobby-refused", "not-permitted")
     def post(self, body, game_id):
         """Take a seat in a game's lobby."""
         gid = parse_game_id(game_id)
         player = current_player()
         access.check_cheaply(gid, player)  # a private game is no game to those not invited
-        service().join(gid, player, body["seat"])
-        return summary(gid)
+        return _answer(gid, service().join(gid, player, body["seat"]))
 
 
 @blp.route("/<game_id>/leave")
 class Leave(MethodView):
     @blp.doc(security=BEARER, operationId="leaveGame")
-    @blp.response(200, GameSummarySchema)
+    @blp.response(200, GameAnswerSchema)
     @declare(blp, "lobby-refused", "not-seated")
     def post(self, game_id):
         """Give up your seat while the game is in its lobby."""
         gid = parse_game_id(game_id)
         player = current_player()
         access.check_cheaply(gid, player)
-        service().leave(gid, player)
-        return summary(gid)
+        return _answer(gid, service().leave(gid, player))
 
 
 @blp.route("/<game_id>/start")
 class Start(MethodView):
     @blp.doc(security=BEARER, operationId="startGame")
-    @blp.response(200, GameSummarySchema)
+    @blp.response(200, GameAnswerSchema)
     @declare(blp, "lobby-refused", "not-seated")
     def post(self, game_id):
         """Start the game (host only, every seat taken): deals and shuffles are recorded."""
         gid = parse_game_id(game_id)
         player = current_player()
         access.check_cheaply(gid, player)
-        service().start(gid, player)
-        return summary(gid)
+        return _answer(gid, service().start(gid, player))
 
 
 @blp.route("/<game_id>/contribution")
 class Contribution(MethodView):
     @blp.doc(security=BEARER, operationId="contributeRandomness")
     @blp.arguments(ContributionSchema)
-    @blp.response(200, GameSummarySchema)
+    @blp.response(200, GameAnswerSchema)
     @declare(blp, "lobby-refused", "seat-required", "contribution-made")
     def put(self, body, game_id):
         """Contribute to the game's randomness, in the lobby, once per seat
@@ -216,5 +228,6 @@ class Contribution(MethodView):
         (openapi/verifying-a-game.md, section 4.2). Optional: a game whose
         players send nothing plays as before."""
         gid = parse_game_id(game_id)
-        service().contribute(gid, current_player(), body["contribution"])
-        return summary(gid)
+        player = current_player()
+        access.check_cheaply(gid, player)
+        return _answer(gid, service().contribute(gid, player, body["contribution"]))

@@ -13,7 +13,7 @@ from ..auth import BEARER, current_player
 from ..context import service
 from ..contract import declare
 from ..service.games import parse_game_id
-from .games import GameSummarySchema, summary_on
+from .games import GameAnswerSchema, GameSummarySchema, summary_on
 from .play import IDEMPOTENCY_KEY, idempotency_key
 
 blp = Blueprint("lifecycle", __name__, url_prefix="/v1/games",
@@ -65,7 +65,7 @@ def _once(operation_id: str):
 @blp.route("/<game_id>/resign")
 class Resign(MethodView):
     @_once("resignSeat")
-    @blp.response(200, GameSummarySchema)
+    @blp.response(200, GameAnswerSchema)
     @declare(blp, "not-permitted", "wrong-status", "idempotency-key-reused")
     def post(self, game_id):
         """Resign your seat. What follows is the game's to say (its rules'
@@ -78,7 +78,7 @@ class Resign(MethodView):
 @blp.route("/<game_id>/abort")
 class Abort(MethodView):
     @_once("abortGame")
-    @blp.response(200, GameSummarySchema)
+    @blp.response(200, GameAnswerSchema)
     @declare(blp, "not-permitted", "wrong-status", "idempotency-key-reused")
     def post(self, game_id):
         """End a running game with no result, before every seat has acted once."""
@@ -104,7 +104,7 @@ class Invites(MethodView):
 class Redeem(MethodView):
     @_once("redeemInvite")
     @blp.arguments(RedeemSchema)
-    @blp.response(200, GameSummarySchema)
+    @blp.response(200, GameAnswerSchema)
     @declare(blp, "invite-invalid", "invite-spent", "wrong-status", "lobby-refused", "idempotency-key-reused")
     def post(self, body, game_id):
         """Take the seat an invite code opens: a lobby seat, or a seat a bot
@@ -117,7 +117,7 @@ class Redeem(MethodView):
 @blp.route("/<game_id>/rematch")
 class Rematch(MethodView):
     @_once("createRematch")
-    @blp.response(201, GameSummarySchema)
+    @blp.response(201, GameAnswerSchema)
     @declare(blp, "not-permitted", "wrong-status", "idempotency-key-reused")
     def post(self, game_id):
         """A new game with the same seats, options and bots and a new seed;

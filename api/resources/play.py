@@ -22,6 +22,7 @@ from ..service.errors import InvalidRequest
 from ..service.games import parse_game_id, stream_of
 from ..streaming import StreamLimit
 from ..views import envelope, feed, legal_commands, viewer_seat
+from .keys import receipt_field
 
 blp = Blueprint("play", __name__, url_prefix="/v1/games", description="Act, see your view, follow the event feed")
 
@@ -35,6 +36,7 @@ class ActResultSchema(ma.Schema):
     status = ma.fields.String(required=True)
     to_act = ma.fields.List(ma.fields.String(), required=True)
     events = ma.fields.List(ma.fields.Dict(), required=True, metadata={"description": "the new events, as you may see them"})
+    receipt = receipt_field("this command's last event (the answer's version)")
 
 
 class ViewArgs(ma.Schema):
@@ -94,6 +96,7 @@ class ViewSchema(ma.Schema):
     clocks = ma.fields.Nested(ClocksSchema, allow_none=True, required=True,
                               metadata={"description": "time banks and per-seat deadlines; null in a game without them"})
     rematch = ma.fields.UUID(allow_none=True, required=True, metadata={"description": "this game's rematch, once asked for"})
+    receipt = receipt_field("the view's version")
 
 
 class LegalCommandsSchema(ma.Schema):
@@ -114,6 +117,7 @@ class FeedEventSchema(ma.Schema):
     recorded_at = ma.fields.DateTime(required=True)
     seat = ma.fields.String(allow_none=True, required=True, metadata={"description": "the seat whose action this was"})
     data = ma.fields.Dict(required=True)
+    receipt = receipt_field("this event's version")
 
 
 class FeedSchema(ma.Schema):
@@ -213,6 +217,7 @@ class Commands(MethodView):
                 "status": session.status,
                 "to_act": sorted(sessions.to_act(rules, session)),
                 "events": [sessions.visible(rules, session, event, seat) for event in events],
+                "receipt": service().receipt_for(gid, session),
             }
 
         return service().act(gid, player, body, _if_match(), key, respond)
@@ -281,6 +286,7 @@ class View(MethodView):
             # replacement sees the seat's past; a resigner keeps what he saw).
             answer = envelope(gid, rules, session, viewer_seat(now, player, session.version), now.over)
             ended = now.over
+            answer["receipt"] = service().receipt_for(gid, session, ended=ended)
             return answer, 200, {"ETag": _etag(session.version, player) if not ended else _etag(session.version, "*")}
         known = _known_version(player)
         current = service().current_version(gid)
@@ -335,5 +341,7 @@ class Events(MethodView):
         access.check(session, gid, player)
         records = service().store.read_stream(stream_of(gid), args["after"] + 1, args["after"] + args["limit"])
         events = feed(rules, session, records, player)
+        for event, record in zip(events, records):
+            event["receipt"] = service().receipt_for(gid, session, record.version, record.hash)
         return {"game": session.game, "version": session.version, "events": events,
                 "next_after": args["after"] + len(events)}

@@ -19,6 +19,7 @@ from ..service import tickets
 from ..service.errors import InvalidRequest
 from ..service.games import parse_game_id
 from ..streaming import StreamLimit
+from .keys import ReceiptSchema
 
 blp = Blueprint("streams", __name__, url_prefix="/v1",
                 description="Server-Sent Events: a game's events and views, and what concerns you across your games")
@@ -48,6 +49,9 @@ class GameMessageSchema(ma.Schema):
     data = ma.fields.Dict(metadata={"description": "the event as you may see it (events)"})
     view = ma.fields.Dict(allow_none=True, metadata={"description": "your view (view messages; as GET /view)"})
     status = ma.fields.String(metadata={"description": "the game's status (view and end messages)"})
+    receipt = ma.fields.Nested(ReceiptSchema, allow_none=True, metadata={
+        "description": "every message: the signed chain head after the version it shows (as in the feed and the "
+                       "view); null in a game recorded before receipts (chain version 1) until it is over"})
 
 
 class NoticeSchema(ma.Schema):

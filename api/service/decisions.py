@@ -11,6 +11,7 @@ from typing import Any, Mapping
 
 from domain.engine import Event
 from eventstore import NewEvent
+from eventstore.chain import salt
 from domain.session import ENGINE_EVENT_TYPES, Session
 
 
@@ -79,6 +80,16 @@ def with_notice_facts(events: list[Event], metadata: list[dict], after: Session,
             meta["turn_came"] = sorted(seat for seat in came if after.seat_seen_by(after.players.get(seat)) == seat)
         out.append(meta)
     return out
+
+
+def with_salts(metadata: list[dict], session: Session, seed: bytes, first_version: int) -> list[dict]:
+    """The metadata of events to be stored at ``first_version`` on, each with
+    its salt in a game of chain version 2 (openapi/verifying-a-game.md,
+    section 3.2), so that the chain head a receipt shows hides what its
+    holder may not see; a game of chain version 1 is hashed as it always was."""
+    if session.chain_version < 2:
+        return metadata
+    return [{**meta, "salt": salt(seed, first_version + index)} for index, meta in enumerate(metadata)]
 
 
 def event_data(event: Event) -> dict:

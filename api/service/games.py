@@ -30,6 +30,7 @@ from .decisions import Decision, Scheduler
 from .idempotency import Idempotent
 from .lifecycle import LifecycleCommands, access_refusals
 from .players import Players
+from .receipts import Receipts, Signer
 from .errors import (Conflict, DamagedHistory, Forbidden, InvalidRequest, NotFound, PreconditionFailed,
                      UnreadableHistory)
 
@@ -64,9 +65,9 @@ def _rests_at(records, version: int) -> bool:
     return version == len(records) or records[version].metadata.get("decided_at", version) == version
 
 
-class GameService(LifecycleCommands, Idempotent):
+class GameService(LifecycleCommands, Idempotent, Receipts):
     def __init__(self, store, scheduler: Scheduler | None = None, cache_size: int = 1024, snapshot_every: int = 200,
-                 clock: Callable[[], dt.datetime] | None = None):
+                 clock: Callable[[], dt.datetime] | None = None, signer: Signer | None = None):
         self.store = store
         # What "now" is for clocks and deadlines (tests let time pass with their own).
         self.clock = clock or (lambda: dt.datetime.now(dt.timezone.utc))
@@ -78,6 +79,7 @@ class GameService(LifecycleCommands, Idempotent):
         self._seeds: dict[uuid.UUID, bytes] = {}
         self.players = Players(self.pool)
         self._lock = threading.Lock()
+        self._init_receipts(signer)
 
     # Loading
 
@@ -123,6 +125,8 @@ class GameService(LifecycleCommands, Idempotent):
             session = self._from_snapshot(stream, rules)
         tail = self.store.read_stream(stream, (session.version if session else 0) + 1)
         session = self._fold(rules, session, tail)
+        if tail:
+            self.note_heads(game_id, [(tail[-1].version, tail[-1].hash)])
         self._remember(game_id, session)
         return rules, session
 
@@ -165,6 +169,7 @@ class GameService(LifecycleCommands, Idempotent):
                 f"together); ask for version {after}" + (f" or {before}" if before else "")
             )
         rules = self.rules_of_stream(records)
+        self.note_heads(game_id, [(version, records[version - 1].hash)])
         return rules, self._fold(rules, None, records[:version])
 
     def game_of(self, game_id: uuid.UUID) -> str:
@@ -288,20 +293,28 @@ class GameService(LifecycleCommands, Idempotent):
         to_act = sessions.to_act(rules, after)
         metadata = decisions.with_notice_facts(decision.events, decision.metadata, after,
                                                sessions.to_act(rules, before), to_act)
+        if after.chain_version >= 2:
+            metadata = decisions.with_salts(metadata, after, self.seed(game_id), before.version + 1)
         new_events = [decisions.new_event(event, meta) for event, meta in zip(decision.events, metadata)]
         deadline = self._deadline(after, to_act)
         stream = stream_of(game_id)
-        with self.pool.connection() as conn, conn.transaction():
-            # NOTIFY inside the transaction would make concurrent commits wait
-            # for each other; the store announces the new version once committed.
-            self.store.append(stream, new_events, before.version, conn=conn, announce_later=True)
-            readmodels.project(conn, game_id, after, decision.events, to_act, deadline)
-            if in_transaction:
-                in_transaction(conn, after, decision.events)
-            if after.version // self.snapshot_every > before.version // self.snapshot_every:
-                self.store.save_snapshot(
-                    stream, after.version, self._snapshot_version(rules), pickle.dumps(after), conn=conn
-                )
+        try:
+            with self.pool.connection() as conn, conn.transaction():
+                # NOTIFY inside the transaction would make concurrent commits wait
+                # for each other; the store announces the new version once committed.
+                self.store.append(stream, new_events, before.version, conn=conn, announce_later=True)
+                # Before the answer is shaped (in_transaction), which carries the new head.
+                self.appended_heads(game_id, stream, before.version, new_events, conn)
+                readmodels.project(conn, game_id, after, decision.events, to_act, deadline)
+                if in_transaction:
+                    in_transaction(conn, after, decision.events)
+                if after.version // self.snapshot_every > before.version // self.snapshot_every:
+                    self.store.save_snapshot(
+                        stream, after.version, self._snapshot_version(rules), pickle.dumps(after), conn=conn
+                    )
+        except BaseException:
+            self.forget_heads(game_id, range(before.version + 1, after.version + 1))  # never committed
+            raise
         self.store.announce(stream, after.version)
         return deadline
 
@@ -339,10 +352,12 @@ class GameService(LifecycleCommands, Idempotent):
         once it commits, the caller calls ``_inserted``."""
         session = sessions.replay(rules, events)
         meta = decisions.metadata(player, None, command, 0)
-        metadata = decisions.with_notice_facts(events, [meta] * len(events), session, (), ())
+        metadata = decisions.with_salts(decisions.with_notice_facts(events, [meta] * len(events), session, (), ()),
+                                        session, seed, 1)
         new_events = [decisions.new_event(e, m) for e, m in zip(events, metadata)]
         readmodels.insert_game(conn, game_id, session, seed)
         self.store.append(stream_of(game_id), new_events, 0, conn=conn, announce_later=True)
+        self.appended_heads(game_id, stream_of(game_id), 0, new_events, conn)
         readmodels.project(conn, game_id, session, events, frozenset(), None)
         return session
 

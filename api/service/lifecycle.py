@@ -207,15 +207,19 @@ class LifecycleCommands:
     # (api/service/idempotency.py). ``shape(conn, game_id)`` is the game's
     # summary as the API answers it, read in the transaction of the events.
 
+    def _with_receipt(self, answer: dict, game_id, session) -> dict:
+        """A lifecycle answer (a game's summary) with the signed head of its version."""
+        return {**answer, "receipt": self.receipt_for(game_id, session)}
+
     def resign_once(self, game_id: uuid.UUID, player: str, key: str | None, shape) -> dict:
         return self.once(player, game_id, key, endpoint_request("resign"),
                          lambda in_transaction: self.resign(game_id, player, in_transaction),
-                         lambda conn, *_: shape(conn, game_id))
+                         lambda conn, after, *_: self._with_receipt(shape(conn, game_id), game_id, after))
 
     def abort_once(self, game_id: uuid.UUID, player: str, key: str | None, shape) -> dict:
         return self.once(player, game_id, key, endpoint_request("abort"),
                          lambda in_transaction: self.abort(game_id, player, in_transaction),
-                         lambda conn, *_: shape(conn, game_id))
+                         lambda conn, after, *_: self._with_receipt(shape(conn, game_id), game_id, after))
 
     def invite_once(self, game_id: uuid.UUID, player: str, seat: str | None, key: str | None) -> dict:
         """With a key, the answer (code included) is kept with the key for
@@ -228,13 +232,18 @@ class LifecycleCommands:
     def redeem_once(self, game_id: uuid.UUID, player: str, code: str, key: str | None, shape) -> dict:
         return self.once(player, game_id, key, endpoint_request("invites/redeem", {"code": code}),
                          lambda in_transaction: self.redeem(game_id, player, code, in_transaction),
-                         lambda conn, *_: shape(conn, game_id))
+                         lambda conn, after, *_: self._with_receipt(shape(conn, game_id), game_id, after))
 
     def rematch_once(self, game_id: uuid.UUID, player: str, key: str | None, shape) -> dict:
         """The new game's summary: a repeat of the key answers the same game."""
         return self.once(player, game_id, key, endpoint_request("rematch"),
                          lambda in_transaction: self.rematch(game_id, player, in_transaction),
-                         lambda conn, new_id: shape(conn, new_id), status=201)
+                         lambda conn, new_id: self._new_game_answer(shape(conn, new_id), new_id), status=201)
+
+    def _new_game_answer(self, answer: dict, new_id) -> dict:
+        """A rematch's summary with the head of the new game (created in this
+        transaction under the chain version of new games, whose heads hide)."""
+        return {**answer, "receipt": self.receipt(new_id, answer["version"])}
 
     # Bots
 

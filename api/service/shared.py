@@ -114,7 +114,9 @@ class SharedWork:
         text = self._views.get(key)
         if text is None:
             self.computed["views"] += 1
-            text = self._views.put(key, dumps(envelope(game_id, rules, session, seat)))
+            answer = envelope(game_id, rules, session, seat)
+            answer["receipt"] = self.service.receipt_for(game_id, session)
+            text = self._views.put(key, dumps(answer))
         return text
 
     def records(self, game_id: uuid.UUID, after: int, upto: int) -> list:
@@ -145,6 +147,8 @@ class SharedWork:
             text = self._events.get(key)
             if text is None:
                 self.computed["events"] += 1
-                text = self._events.put(key, dumps(feed_item(rules, session, record, seat)))
+                item = feed_item(rules, session, record, seat)
+                item["receipt"] = self.service.receipt_for(game_id, session, record.version, record.hash)
+                text = self._events.put(key, dumps(item))
             out.append((record.version, text))
         return out

@@ -72,8 +72,9 @@ def test_offline_audit_catches_an_edited_event(finished_game, client):
     assert not ok and "BROKEN at version 6" in report[0]
 
 
-def test_offline_audit_catches_a_forged_shuffle_even_with_a_rehashed_chain(finished_game, client):
-    lines = [json.loads(line) for line in _export(client, finished_game[0])]
+def test_offline_audit_catches_a_forged_shuffle_even_with_a_rehashed_chain(finished_game, client, service):
+    *lines, head = [json.loads(line) for line in _export(client, finished_game[0])]
+    assert set(head) == {"head"}
     setup = next(i for i, e in enumerate(lines) if e["type"] not in ("GameCreated", "SeatTaken", "PlayersSeated"))
     forged = json.loads(json.dumps(lines[setup]["data"]))
     stack_key = next(k for k, v in forged.items() if isinstance(v, list) and len(v) > 1)
@@ -83,9 +84,12 @@ def test_offline_audit_catches_a_forged_shuffle_even_with_a_rehashed_chain(finis
     for entry in lines:  # an evil server re-hashes the whole chain
         entry["hash"] = link_hash(previous, canonical_json(event_document(SimpleNamespace(**entry))))
         previous = entry["hash"]
-    ok, report = audit_lines([json.dumps(e) for e in lines])
+    # ... and signs the new head with its own key, which it holds
+    head = {"head": service.signed_head(uuid.UUID(finished_game[0]), lines[-1]["version"], previous)}
+    ok, report = audit_lines([json.dumps(e) for e in [*lines, head]])
     assert not ok
     assert report[0].startswith("hash chain: ok")
+    assert any(line.startswith("signed head: ok") for line in report)
     assert any("not what the command gives" in line for line in report)
 
 
