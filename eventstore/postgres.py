@@ -11,6 +11,7 @@ import psycopg_pool
 from eventstore.chain import verify_chain
 from eventstore.listener import VersionListener, Watch
 from eventstore.notifier import Notifier
+from eventstore.pool import CheckedPool
 from eventstore.versions import RecentVersions
 from eventstore.types import (
     EventIdConflict,
@@ -79,7 +80,7 @@ class PostgresEventStore:
         before psycopg_pool.PoolTimeout (an OperationalError: the API's 503).
         While PostgreSQL is down no connection comes back to the pool, so this
         is how long each request hangs before it fails."""
-        pool = psycopg_pool.ConnectionPool(
+        pool = CheckedPool(  # skips, at checkout, connections a PostgreSQL restart closed
             url, min_size=min_size, max_size=max_size, timeout=timeout,
             kwargs={"autocommit": True, "connect_timeout": CONNECT_TIMEOUT},
             open=True, name="eventstore",
