@@ -259,11 +259,15 @@ REDIS_TIMEOUT = 2.0  # seconds; the API's own Redis calls take well under a mill
 
 
 def _connect(config):
-    from eventstore import PostgresEventStore, migrate
+    """The store and Redis, without waiting for either: a process boots while
+    PostgreSQL is down (the pool connects in the background; requests that
+    need it answer 503 meanwhile). It does not migrate: that is done once, by
+    gunicorn's master before it forks (api/gunicorn_conf.py), by ``boardlog
+    serve`` or by ``boardlog migrate``, not by every booting web process."""
+    from eventstore import PostgresEventStore
 
     if not config["DATABASE_URL"]:
         raise RuntimeError("DATABASE_URL is not set (boardlog serve sets it up for you)")
-    migrate(config["DATABASE_URL"])
     store = PostgresEventStore.connect(config["DATABASE_URL"], max_size=config["POOL_SIZE"], timeout=config["POOL_TIMEOUT"])
     redis = None
     scheduler = None
