@@ -25,6 +25,7 @@ from .contract import NullableEnumPlugin, ProblemsPlugin
 from .context import Boardlog
 from .environment import env_number
 from .limits import RateLimiter
+from .operation_checks import check_before_arguments
 from .resources import docs_assets
 from .service.errors import InvalidRequest, ServiceError
 from .service.games import GameService
@@ -149,6 +150,7 @@ def create_app(config: dict | None = None, service: GameService | None = None, r
         limited = limiter.check(request)
         if limited is not None:
             return limited
+        check_before_arguments()  # the token (401) before any of the arguments, then a required body
         chunked = "chunked" in request.headers.get("Transfer-Encoding", "").lower()
         if request.method in ("POST", "PUT", "PATCH") and (request.content_length or chunked):
             if not request.is_json and request.endpoint not in notifications.FORM_ENDPOINTS:
