@@ -34,6 +34,10 @@ graceful_timeout = 15
 timeout = 60
 backlog = 4096
 bind = os.environ.get("BOARDLOG_BIND", "0.0.0.0:8000")
+# The longest request line gunicorn takes (its maximum; its default is 4,094):
+# the app answers what it refuses with a problem document; past this,
+# gunicorn answers itself, also with one (api/server_problems.py).
+limit_request_line = 8190
 
 
 def on_starting(server):
@@ -50,8 +54,10 @@ def on_starting(server):
 def post_worker_init(worker):
     import gevent
 
+    from api.server_problems import install_in_gunicorn
     from api.serving import limit_send_buffer, tune_garbage_collector
 
+    install_in_gunicorn()
     for listener in worker.sockets:
         limit_send_buffer(listener)
     tune_garbage_collector()
