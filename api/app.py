@@ -18,7 +18,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from domain import games as registry
 from domain.engine import IllegalCommand, UnreadableHistory
 
-from . import errors, game_contract, game_schemas, problems, request_defaults
+from . import errors, game_contract, game_schemas, problems, request_defaults, text_constraints
 from .auth import SECURITY_SCHEME
 from .bodylimit import ChunkedBodyLimit
 from .contract import NullableEnumPlugin, ProblemsPlugin
@@ -104,7 +104,9 @@ def create_app(config: dict | None = None, service: GameService | None = None, r
         API_SPEC_OPTIONS={
             "info": {
                 "description": "Turn-based board games with hidden information. Every action is an event; "
-                "each player sees only what that player may see. Errors are application/problem+json.",
+                "each player sees only what that player may see. Errors are application/problem+json. "
+                "No text sent (a body's strings, a query) may hold NUL (U+0000) or an unpaired surrogate "
+                "(a \\ud800-\\udfff escape without its pair): the pattern of every free-text field says so.",
             },
             "components": {"securitySchemes": {"bearerAuth": SECURITY_SCHEME}},
         },
@@ -113,7 +115,7 @@ def create_app(config: dict | None = None, service: GameService | None = None, r
         service, redis = _connect(app.config)
     api = BoardlogApi(app, spec_kwargs={
         "marshmallow_plugin": MarshmallowPlugin(schema_name_resolver=schema_name),
-        "extra_plugins": [ProblemsPlugin(), NullableEnumPlugin()],
+        "extra_plugins": [ProblemsPlugin(), NullableEnumPlugin(), text_constraints.TextPlugin()],
     })
     app.extensions["boardlog"] = Boardlog(service=service, redis=redis, api=api, streams=_streams(app, service, redis))
     app.wsgi_app = ChunkedBodyLimit(app.wsgi_app, app)
@@ -132,6 +134,7 @@ def create_app(config: dict | None = None, service: GameService | None = None, r
     app.register_blueprint(health.blp)
     app.register_blueprint(docs_assets.blp)
     request_defaults.rewrite(api.spec)
+    text_constraints.rewrite(api.spec)
 
     limiter = RateLimiter(redis, app.config["RATE_LIMIT_PER_MINUTE"])
     app.register_error_handler(HTTPException, errors.from_http_exception)
