@@ -11,7 +11,8 @@ idle connection is not (pooled connections LISTEN to nothing). So, on
 checkout, a connection whose socket has something to read gets a real check
 (one empty query); one that fails it is closed and the next one taken at
 once, with no pause. A healthy connection costs one poll(2) and no round
-trip.
+trip (poll, not select: select cannot take the descriptors past 1,024 that a
+process holding thousands of sockets has).
 
 psycopg_pool's own ``check=ConnectionPool.check_connection`` would cost a
 round trip on every checkout, and sleeps a growing backoff (1 s, 2 s, ...)
@@ -38,10 +39,12 @@ def closed_by_server(conn: psycopg.Connection) -> bool:
     something to read, and an empty query on it fails."""
     if conn.closed:
         return True
-    try:
-        readable, _, _ = select.select([conn.fileno()], [], [], 0)
+    try:  # poll, not select: a process holding thousands of sockets has descriptors past select's 1,024
+        poller = select.poll()
+        poller.register(conn.fileno(), select.POLLIN | select.POLLERR | select.POLLHUP)
+        readable = bool(poller.poll(0))
     except (OSError, ValueError):
-        return True
+        readable = True  # cannot tell: ask the server
     if not readable:
         return False
     try:  # an empty query reads whatever arrived: an error if it was a goodbye

@@ -105,3 +105,28 @@ def test_psycopg_pools_own_check_would_sleep_past_the_pool_timeout_on_dead_conne
         assert time.monotonic() - started > 2.5
     finally:
         pool.close()
+
+
+def test_a_connection_past_descriptor_1024_is_judged_like_any_other(postgres, monkeypatch):
+    """A process holding thousands of waiting sockets has descriptors that
+    select() cannot take; the check must not take them for dead ones."""
+    import os
+
+    from api.serving import raise_fd_limit
+
+    if raise_fd_limit(4096) < 2048:
+        pytest.skip("the open-file limit cannot be raised past 2,048 here")
+    checked = []
+    real_check = psycopg_pool.ConnectionPool.check_connection
+    monkeypatch.setattr(psycopg_pool.ConnectionPool, "check_connection",
+                        staticmethod(lambda conn: checked.append(conn) or real_check(conn)))
+    padding = []
+    try:
+        while not padding or padding[-1] < 1100:
+            padding.append(os.open(os.devnull, os.O_RDONLY))
+        with psycopg.connect(postgres.url, autocommit=True) as conn:
+            assert conn.fileno() > 1024
+            assert not closed_by_server(conn) and checked == []
+    finally:
+        for fd in padding:
+            os.close(fd)
