@@ -37,9 +37,11 @@ def _detail(status: int, message: str) -> str:
                 "long: check the link, or send long data in a body")
     if status == 431:
         return f"the request's headers are too large ({message})"
-    if status >= 500:
-        return "the server could not read the request"
-    return f"the request is not valid HTTP: {message}" if message else "the request is not valid HTTP"
+    if status == 500:
+        return "the server failed; this is a bug and has been logged"
+    if status == 400:
+        return f"the request is not valid HTTP: {message}" if message else "the request is not valid HTTP"
+    return f"the server refused the request: {message}" if message else "the server refused the request"
 
 
 def install_in_gunicorn() -> None:
