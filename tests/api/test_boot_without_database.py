@@ -154,3 +154,52 @@ def test_the_master_migrates_a_fresh_database_once_before_it_forks_and_workers_n
             assert schema_migrations(fresh) is None  # neither the master nor a worker migrated
         finally:
             gunicorn.stop()
+
+
+class Log:
+    def __init__(self):
+        self.lines = []
+
+    def info(self, *args):
+        self.lines.append(("info", args[0] % args[1:]))
+
+    warning = error = info
+
+
+def fake_migrate(monkeypatch, code: str):
+    import sys
+
+    from api import migrations_at_start
+
+    monkeypatch.setattr(migrations_at_start, "MIGRATE", (sys.executable, "-c", code))
+    return migrations_at_start
+
+
+def test_a_migration_that_fails_stops_the_start_and_says_why(monkeypatch):
+    migrations = fake_migrate(monkeypatch, "import sys; print('relation x does not exist', file=sys.stderr); sys.exit(1)")
+    with pytest.raises(migrations.MigrationFailed, match="relation x does not exist"):
+        migrations.run_in_master(Log())
+
+
+def test_an_unreachable_database_is_retried_in_the_background_until_it_answers(monkeypatch, tmp_path):
+    import threading
+
+    marker = tmp_path / "attempts"
+    code = (f"import sys, pathlib; p = pathlib.Path({str(marker)!r}); n = len(p.read_text()) if p.exists() else 0; "
+            "p.write_text('x' * (n + 1)); "
+            "(print('applied 1 migration(s): 0001', flush=True) if n >= 2 else "
+            "(print('PostgreSQL is unreachable, nothing migrated', file=sys.stderr), sys.exit(75)))")
+    migrations = fake_migrate(monkeypatch, code)
+    monkeypatch.setattr(migrations, "RETRY_SECONDS", 0.05)
+    log = Log()
+    thread = migrations.run_in_master(log, threading.Event())
+    assert thread is not None
+    thread.join(10)
+    assert not thread.is_alive() and len(marker.read_text()) == 3
+    assert log.lines[-1] == ("info", "PostgreSQL answers; migrations: applied 1 migration(s): 0001")
+
+
+def test_a_migration_reaped_by_gunicorn_is_not_taken_for_a_success(monkeypatch):
+    # gunicorn's master reaps every child on SIGCHLD; subprocess then reports 0 whatever happened.
+    migrations = fake_migrate(monkeypatch, "pass")  # status 0, and not a word: not "applied ..."
+    assert migrations._migrate_once()[0] == "failed"
