@@ -18,13 +18,14 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from domain import games as registry
 from domain.engine import IllegalCommand, UnreadableHistory
 
-from . import errors, game_contract, game_schemas, problems, request_defaults
+from . import errors, game_contract, game_schemas, problems, request_defaults, text_constraints
 from .auth import SECURITY_SCHEME
 from .bodylimit import ChunkedBodyLimit
 from .contract import NullableEnumPlugin, ProblemsPlugin
 from .context import Boardlog
 from .environment import env_number
 from .limits import RateLimiter
+from .operation_checks import check_before_arguments
 from .resources import docs_assets
 from .service.errors import InvalidRequest, ServiceError
 from .service.games import GameService
@@ -103,7 +104,9 @@ def create_app(config: dict | None = None, service: GameService | None = None, r
         API_SPEC_OPTIONS={
             "info": {
                 "description": "Turn-based board games with hidden information. Every action is an event; "
-                "each player sees only what that player may see. Errors are application/problem+json.",
+                "each player sees only what that player may see. Errors are application/problem+json. "
+                "No text sent (a body's strings, a query) may hold NUL (U+0000) or an unpaired surrogate "
+                "(a \\ud800-\\udfff escape without its pair): the pattern of every free-text field says so.",
             },
             "components": {"securitySchemes": {"bearerAuth": SECURITY_SCHEME}},
         },
@@ -112,7 +115,7 @@ def create_app(config: dict | None = None, service: GameService | None = None, r
         service, redis = _connect(app.config)
     api = BoardlogApi(app, spec_kwargs={
         "marshmallow_plugin": MarshmallowPlugin(schema_name_resolver=schema_name),
-        "extra_plugins": [ProblemsPlugin(), NullableEnumPlugin()],
+        "extra_plugins": [ProblemsPlugin(), NullableEnumPlugin(), text_constraints.TextPlugin()],
     })
     app.extensions["boardlog"] = Boardlog(service=service, redis=redis, api=api, streams=_streams(app, service, redis))
     app.wsgi_app = ChunkedBodyLimit(app.wsgi_app, app)
@@ -132,6 +135,7 @@ def create_app(config: dict | None = None, service: GameService | None = None, r
     app.register_blueprint(health.blp)
     app.register_blueprint(docs_assets.blp)
     request_defaults.rewrite(api.spec)
+    text_constraints.rewrite(api.spec)
 
     limiter = RateLimiter(redis, app.config["RATE_LIMIT_PER_MINUTE"])
     app.register_error_handler(HTTPException, errors.from_http_exception)
@@ -150,6 +154,7 @@ def create_app(config: dict | None = None, service: GameService | None = None, r
         limited = limiter.check(request)
         if limited is not None:
             return limited
+        check_before_arguments()  # the token (401) before any of the arguments, then a required body
         chunked = "chunked" in request.headers.get("Transfer-Encoding", "").lower()
         if request.method in ("POST", "PUT", "PATCH") and (request.content_length or chunked):
             if not request.is_json and request.endpoint not in notifications.FORM_ENDPOINTS:
@@ -260,11 +265,15 @@ REDIS_TIMEOUT = 2.0  # seconds; the API's own Redis calls take well under a mill
 
 
 def _connect(config):
-    from eventstore import PostgresEventStore, migrate
+    """The store and Redis, without waiting for either: a process boots while
+    PostgreSQL is down (the pool connects in the background; requests that
+    need it answer 503 meanwhile). It does not migrate: that is done once, by
+    gunicorn's master before it forks (api/gunicorn_conf.py), by ``boardlog
+    serve`` or by ``boardlog migrate``, not by every booting web process."""
+    from eventstore import PostgresEventStore
 
     if not config["DATABASE_URL"]:
         raise RuntimeError("DATABASE_URL is not set (boardlog serve sets it up for you)")
-    migrate(config["DATABASE_URL"])
     store = PostgresEventStore.connect(config["DATABASE_URL"], max_size=config["POOL_SIZE"], timeout=config["POOL_TIMEOUT"])
     redis = None
     scheduler = None
@@ -280,5 +289,11 @@ def _connect(config):
         redis = Redis.from_url(config["REDIS_URL"], socket_connect_timeout=REDIS_TIMEOUT, socket_timeout=REDIS_TIMEOUT)
         scheduler = RQScheduler(redis)
     service = GameService(store, scheduler)
-    service.signer.current()  # the signing key is made (or the operator's read) at start, not on a first answer
+    try:
+        service.signer.current()  # the signing key is made (or the operator's read) at start, not on a first answer
+    except psycopg.Error as error:
+        # A process boots without PostgreSQL, or before gunicorn's master has
+        # migrated it ("PostgreSQL restarts and outages"): the key is then made
+        # or read by the first answer that needs it. A bad key file still stops the start.
+        log.warning("the signing key will be loaded once PostgreSQL answers (%s)", type(error).__name__)
     return service, redis

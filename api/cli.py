@@ -109,11 +109,28 @@ def _require(name: str) -> str:
     return value
 
 
-def migrate_command(args) -> int:
-    from eventstore import migrate
+UNREACHABLE = 75  # EX_TEMPFAIL: ``boardlog migrate`` found no PostgreSQL; try again later
 
-    applied = migrate(_require("DATABASE_URL"))
-    print(f"applied {len(applied)} migration(s)" + (f": {', '.join(applied)}" if applied else "; up to date"))
+
+def migrate_command(args) -> int:
+    """Exit status 0 with ``applied ...`` on standard output; UNREACHABLE
+    when PostgreSQL cannot be reached (gunicorn's master retries then, see
+    api/migrations_at_start.py); anything else is a failed migration."""
+    import psycopg
+
+    from eventstore import migrate
+    from eventstore.postgres import CONNECT_TIMEOUT
+
+    url = _require("DATABASE_URL")
+    try:
+        conn = psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_TIMEOUT)
+    except psycopg.OperationalError as error:
+        print(f"PostgreSQL is unreachable, nothing migrated: {error}".strip(), file=sys.stderr)
+        return UNREACHABLE
+    with conn:
+        applied = migrate(conn)
+    print(f"applied {len(applied)} migration(s)" + (f": {', '.join(applied)}" if applied else "; up to date"),
+          flush=True)
     return 0
 
 

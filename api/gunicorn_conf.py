@@ -7,6 +7,10 @@ the command line (``-w``, ``--worker-connections``, ``-b``...) or with
 after gevent patched the process, which the worker does before loading the
 app.
 
+The master applies the migrations once before it forks (see
+api/migrations_at_start.py); workers never do, so that a worker boots, and
+answers 503 on what needs the database, while PostgreSQL is down.
+
 On SIGTERM a worker stops accepting; the hook below then ends every open
 stream with a ``retry:`` hint at once (clients reconnect to another process
 and resume with Last-Event-ID) instead of letting them hang until
@@ -17,6 +21,7 @@ from __future__ import annotations
 
 import os
 
+from api.migrations_at_start import run_in_master
 from api.serving import raise_fd_limit
 
 worker_class = "gevent"
@@ -29,6 +34,10 @@ graceful_timeout = 15
 timeout = 60
 backlog = 4096
 bind = os.environ.get("BOARDLOG_BIND", "0.0.0.0:8000")
+# The longest request line gunicorn takes (its maximum; its default is 4,094):
+# the app answers what it refuses with a problem document; past this,
+# gunicorn answers itself, also with one (api/server_problems.py).
+limit_request_line = 8190
 
 
 def on_starting(server):
@@ -39,13 +48,16 @@ def on_starting(server):
         server.log.warning("the open-file limit is %s, less than the %s connections of a worker need: "
                            "raise it (ulimit -n) or lower --worker-connections", limit, connections)
     server.log.info("%s gevent workers of up to %s connections each", count, connections)
+    run_in_master(server.log)
 
 
 def post_worker_init(worker):
     import gevent
 
+    from api.server_problems import install_in_gunicorn
     from api.serving import limit_send_buffer, tune_garbage_collector
 
+    install_in_gunicorn()
     for listener in worker.sockets:
         limit_send_buffer(listener)
     tune_garbage_collector()

@@ -49,6 +49,8 @@ REGISTRY: dict[str, ProblemType] = {p.slug: p for p in (
     ProblemType("receipts-not-shown", 409, "Receipts not shown yet", "The game was recorded before receipts (chain version 1): its chain heads are not hiding, so none is shown or compared until it is over."),
     ProblemType("precondition-failed", 412, "Stale If-Match", "If-Match named a version the game has moved past; `version` holds the current one."),
     ProblemType("body-too-large", 413, "Body too large", "The request body is larger than BOARDLOG_MAX_BODY bytes."),
+    ProblemType("uri-too-long", 414, "URI too long", "The request line (method, path and query) is longer than the server reads (8,190 bytes): no URL of boardlog's is that long."),
+    ProblemType("headers-too-large", 431, "Header fields too large", "A request header is longer than 8,190 bytes, or there are more than 100 of them."),
     ProblemType("unsupported-media-type", 415, "Unsupported media type", "Send the body as application/json."),
     ProblemType("invalid-request", 422, "Invalid request", "Well-formed JSON, a query or a header that does not match its schema; `errors` holds field-level messages."),
     ProblemType("unknown-command-type", 422, "Unknown command type", "The command's `type` is not one of this game's commands; the detail lists them."),
@@ -104,5 +106,5 @@ def for_status(status: int) -> ProblemType | None:
 
 
 _HTTP = {400: "bad-request", 404: "not-found", 405: "method-not-allowed", 413: "body-too-large",
-         415: "unsupported-media-type", 422: "invalid-request", 429: "rate-limited", 500: "internal-error",
+         414: "uri-too-long", 431: "headers-too-large", 415: "unsupported-media-type", 422: "invalid-request", 429: "rate-limited", 500: "internal-error",
          503: "database-unavailable"}

@@ -17,11 +17,11 @@ import re
 REF = re.compile(r'"#/components/schemas/([^"]+)"')
 
 
-def _refs(node) -> set[str]:
+def refs(node) -> set[str]:
     return set(REF.findall(json.dumps(node)))
 
 
-def _reachable(start: set[str], schemas: dict) -> set[str]:
+def reachable(start: set[str], schemas: dict) -> set[str]:
     seen: set[str] = set()
     todo = list(start)
     while todo:
@@ -29,7 +29,7 @@ def _reachable(start: set[str], schemas: dict) -> set[str]:
         if name in seen or name not in schemas:
             continue
         seen.add(name)
-        todo.extend(_refs(schemas[name]))
+        todo.extend(refs(schemas[name]))
     return seen
 
 
@@ -52,7 +52,7 @@ def rewrite(spec) -> None:
     for operations in document.get("paths", {}).values():
         for operation in operations.values():
             if isinstance(operation, dict) and "requestBody" in operation:
-                in_requests |= _refs(operation["requestBody"])
+                in_requests |= refs(operation["requestBody"])
     schemas = spec.components.schemas
-    for name in _reachable(in_requests, schemas):
+    for name in reachable(in_requests, schemas):
         without_defaults(schemas[name])

@@ -89,7 +89,10 @@ class ApiServer:
         from gevent.pywsgi import WSGIServer
 
         self.app = app
-        self.server = WSGIServer((host, port), app, log=None, error_log=_ErrorLog(), backlog=backlog)
+        from .server_problems import problem_handler
+
+        self.server = WSGIServer((host, port), app, log=None, error_log=_ErrorLog(), backlog=backlog,
+                                 handler_class=problem_handler())
         self.server.init_socket()
         limit_send_buffer(self.server.socket)
 

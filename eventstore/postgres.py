@@ -11,6 +11,7 @@ import psycopg_pool
 from eventstore.chain import verify_chain
 from eventstore.listener import VersionListener, Watch
 from eventstore.notifier import Notifier
+from eventstore.pool import CheckedPool
 from eventstore.versions import RecentVersions
 from eventstore.types import (
     EventIdConflict,
@@ -80,6 +81,12 @@ def _unique_violation_message(stream_id: str, error: psycopg.errors.UniqueViolat
 
 DEFAULT_POOL_TIMEOUT = 3.0
 CONNECT_TIMEOUT = 5  # seconds; a host that drops packets would otherwise hold a connect for minutes
+# Seconds the pool goes on retrying (1 s, 2 s, 4 s... apart) a connection it
+# could not open before it gives up on that attempt; the next request that
+# needs one starts a new attempt at once. psycopg_pool's default (300 s) lets
+# the pause between attempts grow past two minutes while PostgreSQL is down,
+# and requests would go on failing that long after it is back.
+RECONNECT_TIMEOUT = 5.0
 
 
 class PostgresEventStore:
@@ -105,10 +112,10 @@ class PostgresEventStore:
         before psycopg_pool.PoolTimeout (an OperationalError: the API's 503).
         While PostgreSQL is down no connection comes back to the pool, so this
         is how long each request hangs before it fails."""
-        pool = psycopg_pool.ConnectionPool(
+        pool = CheckedPool(  # skips, at checkout, connections a PostgreSQL restart closed
             url, min_size=min_size, max_size=max_size, timeout=timeout,
             kwargs={"autocommit": True, "connect_timeout": CONNECT_TIMEOUT},
-            open=True, name="eventstore",
+            reconnect_timeout=RECONNECT_TIMEOUT, open=True, name="eventstore",
         )
         store = cls(pool)
         store._owns_pool = True

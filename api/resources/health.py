@@ -33,8 +33,10 @@ def readyz():
     else:
         checks["redis"] = "not configured"
     ready = all(value in ("ok", "not configured") for value in checks.values())
+    # Without PostgreSQL there is no lag to read: not a second wait for a connection.
+    lag = _notification_lag(boardlog) if checks["postgres"] == "ok" else None
     return jsonify(status="ready" if ready else "not ready", checks=checks,
-                   notifications=_notification_lag(boardlog)), 200 if ready else 503
+                   notifications=lag), 200 if ready else 503
 
 
 def _notification_lag(boardlog) -> dict | None:

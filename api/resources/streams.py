@@ -27,9 +27,10 @@ blp = Blueprint("streams", __name__, url_prefix="/v1",
 SSE = "text/event-stream"
 MAX_ID = 2**63 - 1
 LAST_EVENT_ID = {
-    "in": "header", "name": "Last-Event-ID", "schema": {"type": "string"},
+    "in": "header", "name": "Last-Event-ID",
+    "schema": {"type": "string", "pattern": "^[0-9]*$", "maxLength": len(str(MAX_ID))},
     "description": "the id of the last message you received: the stream resumes right after it "
-                   "(browsers send it when they reconnect)",
+                   f"(browsers send it when they reconnect); ASCII digits, at most {MAX_ID}",
 }
 
 
@@ -143,7 +144,8 @@ def _resume_point(args) -> int | None:
     header = request.headers.get("Last-Event-ID")
     if header is not None and header.strip():
         text = header.strip()
-        if not text.isdigit() or int(text) > MAX_ID:
+        # ASCII digits only: "²" passes isdigit() and int() refuses it, "٣" would be read as 3.
+        if not (text.isascii() and text.isdigit()) or int(text) > MAX_ID:
             raise InvalidRequest(f"Last-Event-ID must be the id of a message of this stream (a whole number), "
                                  f"not {text[:40]!r}", kind="resume-point-invalid")
         return int(text)

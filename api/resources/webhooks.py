@@ -20,6 +20,10 @@ blp = Blueprint("webhooks", __name__, url_prefix="/v1/players/me/webhooks",
 
 
 
+# http(s) only, as hooks.check_url_form says (its scheme in any case), and no NUL or lone surrogate.
+URL_PATTERN = r"^[Hh][Tt][Tt][Pp][Ss]?://[^\u0000\ud800-\udfff]*$"
+
+
 def _check_url(url: str) -> None:
     problem = hooks.check_url_form(url) or hooks.literal_refused(url, settings().allow_private_targets)
     if problem:
@@ -28,7 +32,9 @@ def _check_url(url: str) -> None:
 
 class WebhookInSchema(ma.Schema):
     url = ma.fields.String(required=True, validate=ma.validate.Length(min=1, max=hooks.MAX_URL_LENGTH),
-                           metadata={"example": "https://chat.example/hooks/boardlog"})
+                           metadata={"example": "https://chat.example/hooks/boardlog", "format": "uri",
+                                     "pattern": URL_PATTERN,
+                                     "description": "an http:// or https:// URL (any other scheme is refused)"})
     kinds = ma.fields.List(ma.fields.String(validate=ma.validate.OneOf(accounts.WEBHOOK_KINDS)),
                            load_default=list(accounts.WEBHOOK_KINDS), validate=ma.validate.Length(min=1),
                            metadata={"description": "the notification kinds to send (default: all)"})

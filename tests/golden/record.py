@@ -113,7 +113,7 @@ def play(client, service, spec: Spec, seed: int):
     assert created.status_code == 201, created.json
     game_id = created.json["id"]
     for seat in seats[1:]:
-        assert seat.post(f"/v1/games/{game_id}/join").status_code == 200
+        assert seat.post(f"/v1/games/{game_id}/join", json={}).status_code == 200
     assert seats[0].post(f"/v1/games/{game_id}/start").status_code == 200
     for step in range(spec.max_commands):
         views = [seat.get(f"/v1/games/{game_id}/view").json for seat in seats]

@@ -28,6 +28,7 @@ import psycopg_pool
 from psycopg.rows import dict_row
 
 from api.service import notifications as accounts
+from eventstore.pool import CheckedPool
 
 from . import mail, webhook
 from .settings import Settings, settings
@@ -50,7 +51,7 @@ class Deliverer:
         self.database_url = database_url
         self.pool = ThreadPoolExecutor(concurrency, thread_name_prefix="deliver")
         self.concurrency = concurrency
-        self.db = psycopg_pool.ConnectionPool(database_url, min_size=1, max_size=concurrency + 1,
+        self.db = CheckedPool(database_url, min_size=1, max_size=concurrency + 1,
                                               kwargs={"autocommit": True, "connect_timeout": 10},
                                               open=True, name="notifier-deliveries")
 
