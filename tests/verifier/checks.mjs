@@ -44,7 +44,7 @@ function checkChain(ctx) {
   let previous = Buffer.alloc(0);
   for (let i = 0; i < ctx.events.length; i++) {
     const e = ctx.events[i];
-    if (e.version.int() !== BigInt(i + 1)) return { ok: false, version: e.version.text, reason: `line ${i + 1} holds version ${e.version.text}, not ${i + 1}` };
+    if (e.version.int() !== BigInt(i + 1)) return { ok: false, version: String(i + 1), reason: `version ${i + 1} is missing: line ${i + 1} holds version ${e.version.text}` };
     if (e.stream_id !== stream) return { ok: false, version: e.version.text, reason: `stream_id ${e.stream_id} is not the first event's ${stream}` };
     const link = chainLink(previous, hashedDocument(e));
     if (link.toString("hex") !== e.hash) return { ok: false, version: e.version.text, reason: `the hash is not SHA256(hash(${i}) ‖ document(${i + 1}))` };

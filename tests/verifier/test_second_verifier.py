@@ -1,0 +1,241 @@
+"""The second verifier (tests/verifier/verify.mjs, Node.js, written from
+openapi/verifying-a-game.md alone) judges every golden game and freshly
+played games of all five games as VERIFIED, and refuses each tampered copy;
+`boardlog audit` is run on the same copies, and the table of who caught
+what is printed at the end of the run. Without `node` on PATH these tests
+skip and say so."""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from api.offline_audit import audit_lines
+from tests.verifier.conftest import NOTES, TAMPER_TABLE
+
+HERE = Path(__file__).resolve().parent
+VERIFIER = HERE / "verify.mjs"
+CHECK_VECTORS = HERE / "check_vectors.mjs"
+VECTOR_FILES = [HERE / "vectors" / "randomness.json", HERE / "vectors" / "chain.json"]
+GOLDEN = sorted((HERE.parent / "golden").glob("*/*.jsonl"))
+NODE = shutil.which("node")
+NO_NODE = "node is not installed: the second verifier did not run"
+RANDOMNESS_1_NOTE = "randomness version 1: draws are checked by boardlog audit only"
+EXIT_CODES = {"VERIFIED": 0, "NOT VERIFIED": 1, "NOT AUDITED": 2}
+
+
+@pytest.fixture
+def node() -> str:
+    if NODE is None:
+        NOTES.append(NO_NODE)
+        pytest.skip(NO_NODE)
+    return NODE
+
+
+def second_verifier(lines: list[str], tmp_path: Path, name: str = "export.jsonl") -> dict:
+    """The verdict of verify.mjs on an export given as its lines, from its
+    --json answer; its exit code must agree with the verdict."""
+    path = tmp_path / name
+    path.write_text("".join(line + "\n" for line in lines))
+    done = subprocess.run([NODE, str(VERIFIER), str(path), "--json"], capture_output=True, text=True, timeout=120)
+    assert done.stdout, done.stderr
+    answer = json.loads(done.stdout)
+    assert done.returncode == EXIT_CODES[answer["verdict"]], (done.returncode, answer["verdict"])
+    return answer
+
+
+def first_failure(answer: dict) -> str:
+    failed = next(c for c in answer["checks"] if not c["ok"])
+    at = f" @{failed['version']}" if failed["version"] is not None else ""
+    return f"{failed['name']}{at}"
+
+
+def boardlog_audit(lines: list[str]) -> tuple[bool, str]:
+    ok, report = audit_lines(lines)
+    failing = [line for line in report if "BROKEN" in line or "FAIL" in line or "NOT" in line]
+    return ok, (failing[0] if failing else report[0])[:60]
+
+
+def export_lines(path: Path) -> list[str]:
+    return [line for line in path.read_text().splitlines() if line.strip()]
+
+
+# --- tamper cases: each takes the parsed lines of an export and returns the
+# tampered lines (as text), or None when it does not apply to that export.
+
+def _is_head(line: dict) -> bool:
+    return "head" in line
+
+
+def _canonical(document: dict) -> bytes:
+    # Section 2 of the specification, in Python's terms (Python keeps 3600.0
+    # as written when it reads and writes it back).
+    return json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def rehash(events: list[dict]) -> None:
+    """What a server that rewrites history does: recompute every link
+    (section 3.1) so that the chain holds again."""
+    previous = b""
+    for event in events:
+        document = {k: event[k] for k in ("data", "event_id", "metadata", "schema_version", "stream_id", "type",
+                                          "version")}
+        link = hashlib.sha256(previous + _canonical(document)).digest()
+        event["hash"] = link.hex()
+        previous = link
+
+
+def _events(lines: list[dict]) -> list[dict]:
+    return [line for line in lines if not _is_head(line)]
+
+
+def change_a_field(lines: list[dict]) -> list[dict]:
+    events = _events(lines)
+    target = events[len(events) // 2]
+    key = sorted(target["data"])[0] if target["data"] else None
+    if key is None:
+        target["data"]["tampered"] = True
+    else:
+        value = target["data"][key]
+        target["data"][key] = value + 1 if isinstance(value, int) and not isinstance(value, bool) else (
+            value + "x" if isinstance(value, str) else None)
+    return lines
+
+
+def swap_two_events(lines: list[dict]) -> list[dict]:
+    middle = len(_events(lines)) // 2
+    lines[middle], lines[middle + 1] = lines[middle + 1], lines[middle]
+    return lines
+
+
+def cut_off_the_last_event(lines: list[dict]) -> list[dict]:
+    # The export ends one event early, as a server hiding the standings
+    # would send it: the last event and anything after it are gone.
+    return _events(lines)[:-1]
+
+
+def change_the_seed(lines: list[dict]) -> list[dict]:
+    events = _events(lines)
+    over = next(e for e in events if e["type"] == "GameOver")
+    over["data"]["seed"] = hashlib.sha256(bytes.fromhex(over["data"]["seed"])).hexdigest()
+    rehash(events)  # so that it is the seed's own checks that must catch it
+    return lines
+
+
+TAMPER_CASES = {
+    "a changed field": change_a_field,
+    "two events swapped": swap_two_events,
+    "the last event cut off": cut_off_the_last_event,
+    "the seed changed (chain recomputed)": change_the_seed,
+}
+
+
+def tampered(lines: list[str], case: str) -> list[str]:
+    parsed = [json.loads(line) for line in lines]
+    return [json.dumps(line) for line in TAMPER_CASES[case](copy.deepcopy(parsed))]
+
+
+def refuse_every_tampered_copy(name: str, lines: list[str], tmp_path: Path) -> None:
+    missed = []
+    for case in TAMPER_CASES:
+        forged = tampered(lines, case)
+        answer = second_verifier(forged, tmp_path, "tampered.jsonl")
+        audited_ok, audited = boardlog_audit(forged)
+        node_cell = first_failure(answer) if answer["verdict"] == "NOT VERIFIED" else f"MISSED ({answer['verdict']})"
+        TAMPER_TABLE.append((name, case, node_cell, "MISSED (VERIFIED)" if audited_ok else audited))
+        if answer["verdict"] != "NOT VERIFIED":
+            missed.append(case)
+    assert missed == [], f"the second verifier did not refuse: {missed}"
+
+
+# --- golden games
+
+@pytest.mark.parametrize("path", GOLDEN, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_the_second_verifier_verifies_every_golden_game(node, path, tmp_path):
+    answer = second_verifier(export_lines(path), tmp_path)
+    assert answer["verdict"] == "VERIFIED", answer
+    draws = next(c for c in answer["checks"] if c["name"] == "draws")
+    if answer["randomness_version"] == 1:
+        assert draws["reason"] == RANDOMNESS_1_NOTE
+        NOTES.append(f"golden games of randomness version 1 are VERIFIED by the second verifier; {RANDOMNESS_1_NOTE}")
+
+
+@pytest.mark.parametrize("path", GOLDEN, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_the_second_verifier_refuses_every_tampered_golden_game(node, path, tmp_path):
+    refuse_every_tampered_copy(f"{path.parent.name}/{path.stem}", export_lines(path), tmp_path)
+
+
+def test_the_second_verifier_says_not_audited_for_an_unknown_chain_version(node, tmp_path):
+    lines = [json.loads(line) for line in export_lines(GOLDEN[0])]
+    lines[0]["data"]["chain_version"] = 99
+    rehash(_events(lines))
+    answer = second_verifier([json.dumps(line) for line in lines], tmp_path)
+    assert answer["verdict"] == "NOT AUDITED"
+    assert "chain_version 99" in answer["checks"][-1]["reason"]
+
+
+def test_the_second_verifier_says_not_audited_for_an_unknown_randomness_version(node, tmp_path):
+    lines = [json.loads(line) for line in export_lines(GOLDEN[0])]
+    lines[0]["data"]["randomness_version"] = 7
+    rehash(_events(lines))
+    answer = second_verifier([json.dumps(line) for line in lines], tmp_path)
+    assert answer["verdict"] == "NOT AUDITED"
+    assert "randomness_version 7" in answer["checks"][-1]["reason"]
+
+
+# --- the vectors of the specification
+
+def test_the_second_verifiers_primitives_agree_with_the_vectors(node):
+    present = [path for path in VECTOR_FILES if path.exists()]
+    if not present:
+        pytest.skip(f"no vector file yet ({', '.join(str(p.relative_to(HERE)) for p in VECTOR_FILES)})")
+    done = subprocess.run([node, str(CHECK_VECTORS), *map(str, present)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+# --- freshly played games of all five games
+
+def _fresh_export(app, service, game: str) -> list[str]:
+    from tests.golden.record import SPECS, play
+
+    spec = SPECS[game][0]
+    client = app.test_client()
+    for seed in range(1, 20):
+        game_id = play(client, service, spec, seed)
+        if game_id is not None:
+            export = client.get(f"/v1/games/{game_id}/export")
+            assert export.status_code == 200
+            return export.get_data(as_text=True).splitlines()
+    raise AssertionError(f"no {game} game ended")
+
+
+FIVE_GAMES = ["cronberg", "coronation", "court-of-miracles", "the-coil", "runebound"]
+
+
+@pytest.fixture(scope="module")
+def fresh_exports(app, service):
+    exports = {}
+
+    def export(game: str) -> list[str]:
+        if game not in exports:
+            exports[game] = _fresh_export(app, service, game)
+        return exports[game]
+
+    return export
+
+
+@pytest.mark.parametrize("game", FIVE_GAMES)
+def test_the_second_verifier_verifies_a_freshly_played_game(node, fresh_exports, game, tmp_path):
+    answer = second_verifier(fresh_exports(game), tmp_path)
+    assert answer["verdict"] == "VERIFIED", answer
+
+
+@pytest.mark.parametrize("game", FIVE_GAMES)
+def test_the_second_verifier_refuses_every_tampered_fresh_game(node, fresh_exports, game, tmp_path):
+    refuse_every_tampered_copy(f"{game} (fresh)", fresh_exports(game), tmp_path)
