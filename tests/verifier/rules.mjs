@@ -1,7 +1,7 @@
 // Section 5 of "Verifying a game": the metadata every event carries and the
 // rules every game obeys, checked without the games' own rules.
 
-import { JNum } from "./json.mjs";
+import { JNum, canonicalJSON } from "./json.mjs";
 
 const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v) && !(v instanceof JNum);
 const isInt = (v) => v instanceof JNum && v.isInteger();
@@ -22,20 +22,38 @@ function checkMetadata(ctx) {
 
 // Section 5: events of one decision share decided_at, and the next decision
 // is taken on the version its last event made (the first on version 0).
+// Section 4.4: every event of one decision carries the same metadata, but
+// for its own salt (3.2) and to_act, on the decision's last event only.
+const PER_EVENT = new Set(["salt", "to_act"]);
+
+function sharedMetadata(m) {
+  const shared = Object.create(null);
+  for (const k of Object.keys(m)) if (!PER_EVENT.has(k)) shared[k] = m[k];
+  return canonicalJSON(shared);
+}
+
 function checkDecisions(ctx) {
   let current = null;
+  let shared = null;
+  let previous = null;
   let previousVersion = 0n;
   let decisions = 0;
   for (const e of ctx.events) {
     const at = e.metadata.decided_at.int();
+    const v = e.version.text;
     if (at !== current) {
-      if (at !== previousVersion) return { ok: false, version: e.version.text, reason: `a decision taken at version ${at}, not on the version before it (${previousVersion})` };
+      if (at !== previousVersion) return { ok: false, version: v, reason: `a decision taken at version ${at}, not on the version before it (${previousVersion})` };
       current = at;
+      shared = sharedMetadata(e.metadata);
       decisions++;
+    } else {
+      if (sharedMetadata(e.metadata) !== shared) return { ok: false, version: v, reason: "an event whose metadata is not its decision's (actor, seat, command, ...)" };
+      if ("to_act" in previous.metadata) return { ok: false, version: previous.version.text, reason: "to_act on an event that is not its decision's last" };
     }
+    previous = e;
     previousVersion = e.version.int();
   }
-  return { ok: true, reason: `${decisions} decisions, each taken on the version before it` };
+  return { ok: true, reason: `${decisions} decisions, each taken on the version before it, each event with its decision's metadata` };
 }
 
 // Section 5: the game ends with GameOver and, last, GameScored.
