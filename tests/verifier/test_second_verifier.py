@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from api.offline_audit import audit_lines
+from tests.verifier import tampering
 from tests.verifier.conftest import NOTES, TAMPER_TABLE
 
 HERE = Path(__file__).resolve().parent
@@ -66,8 +67,9 @@ def export_lines(path: Path) -> list[str]:
     return [line for line in path.read_text().splitlines() if line.strip()]
 
 
-# --- tamper cases: each takes the parsed lines of an export and returns the
-# tampered lines (as text), or None when it does not apply to that export.
+# --- tamper cases of this verifier's own, beside those of
+# tests/verifier/tampering.py (the last event cut off is its "standings cut
+# off"): each takes the parsed lines of an export and returns them tampered.
 
 def _is_head(line: dict) -> bool:
     return "head" in line
@@ -114,12 +116,6 @@ def swap_two_events(lines: list[dict]) -> list[dict]:
     return lines
 
 
-def cut_off_the_last_event(lines: list[dict]) -> list[dict]:
-    # The export ends one event early, as a server hiding the standings
-    # would send it: the last event and anything after it are gone.
-    return _events(lines)[:-1]
-
-
 def change_the_seed(lines: list[dict]) -> list[dict]:
     events = _events(lines)
     over = next(e for e in events if e["type"] == "GameOver")
@@ -131,20 +127,32 @@ def change_the_seed(lines: list[dict]) -> list[dict]:
 TAMPER_CASES = {
     "a changed field": change_a_field,
     "two events swapped": swap_two_events,
-    "the last event cut off": cut_off_the_last_event,
     "the seed changed (chain recomputed)": change_the_seed,
 }
 
 
-def tampered(lines: list[str], case: str) -> list[str]:
+def tampered_copies(lines: list[str]):
+    """(case, tampered lines) for this verifier's four cases and every case of
+    tests/verifier/tampering.py (shared with boardlog audit's tests) that
+    applies to the export."""
     parsed = [json.loads(line) for line in lines]
-    return [json.dumps(line) for line in TAMPER_CASES[case](copy.deepcopy(parsed))]
+    for case, tamper in TAMPER_CASES.items():
+        yield case, [json.dumps(line) for line in tamper(copy.deepcopy(parsed))]
+    for case, tamper in tampering.CASES:
+        try:
+            forged, _ = tamper(copy.deepcopy(parsed))
+        except tampering.NotApplicable as reason:
+            yield case, f"not applicable: {reason}"
+            continue
+        yield case, [json.dumps(line) for line in forged]
 
 
 def refuse_every_tampered_copy(name: str, lines: list[str], tmp_path: Path) -> None:
     missed = []
-    for case in TAMPER_CASES:
-        forged = tampered(lines, case)
+    for case, forged in tampered_copies(lines):
+        if isinstance(forged, str):
+            TAMPER_TABLE.append((name, case, forged, forged))
+            continue
         answer = second_verifier(forged, tmp_path, "tampered.jsonl")
         audited_ok, audited = boardlog_audit(forged)
         node_cell = first_failure(answer) if answer["verdict"] == "NOT VERIFIED" else f"MISSED ({answer['verdict']})"
