@@ -80,23 +80,36 @@ function checkCommitment(ctx) {
   return { ok: true, reason: "SHA256(GameOver.data.seed) = GameCreated.data.seed_sha256" };
 }
 
-// Section 4.2 (randomness version 2). The lobby ends when the players are
-// seated (PlayersSeated): see SPEC_GAPS.md.
+// Section 4.2 (randomness version 2): contributions only in the lobby, by
+// the seat's holder, at most one per seat, 1 to 64 bytes. The lobby ends
+// when the players are seated (PlayersSeated): see SPEC_GAPS.md.
 function checkKey(ctx) {
-  if (ctx.randomnessVersion === 1) return { ok: true, skipped: true, reason: "randomness version 1 takes no contributions" };
+  const contributed = ctx.events.filter((e) => e.type === "SeedContributed");
+  if (ctx.randomnessVersion === 1) {
+    if (contributed.length) return { ok: false, version: contributed[0].version.text, reason: "a contribution in a game of randomness version 1" };
+    return { ok: true, skipped: true, reason: "randomness version 1 takes no contributions" };
+  }
   const seats = Array.isArray(ctx.created.data.seats) ? ctx.created.data.seats : [];
   const contributions = {};
+  const holders = new Map();
   let started = false;
   for (const e of ctx.events) {
+    const d = isObject(e.data) ? e.data : {};
     if (e.type === "PlayersSeated") started = true;
+    else if (e.type === "SeatTaken") holders.set(d.seat, d.player);
+    else if (e.type === "SeatLeft") holders.delete(d.seat);
     if (e.type !== "SeedContributed") continue;
     const v = e.version.text;
-    const { seat, contribution } = isObject(e.data) ? e.data : {};
+    const { seat, contribution } = d;
+    const m = e.metadata;
     if (started) return { ok: false, version: v, reason: "a contribution after the game started" };
     if (typeof seat !== "string" || !seats.includes(seat)) return { ok: false, version: v, reason: `contribution of ${JSON.stringify(seat)}, not a seat of the game` };
     const bytes = fromHex(contribution);
     if (bytes === null || bytes.length < 1 || bytes.length > 64) return { ok: false, version: v, reason: "a contribution is not 1 to 64 bytes of lowercase hex" };
     if (Object.prototype.hasOwnProperty.call(contributions, seat)) return { ok: false, version: v, reason: `a second contribution of seat ${seat}` };
+    if (m.seat !== seat || holders.get(seat) !== m.actor) return { ok: false, version: v, reason: `the contribution of seat ${seat} is not by its holder` };
+    if (!isObject(m.command) || m.command.type !== "ContributeRandomness" || m.command.contribution !== contribution)
+      return { ok: false, version: v, reason: "the contribution is not the ContributeRandomness command's" };
     contributions[seat] = contribution;
   }
   if (ctx.seed === null) return noSeed(ctx);
