@@ -19,11 +19,11 @@ import { JNum, parseJSON } from "./json.mjs";
 import { fromHex, isSeedHex } from "./primitives.mjs";
 import { CHAIN_CHECKS, RANDOMNESS_CHECKS } from "./checks.mjs";
 import { RULE_CHECKS } from "./rules.mjs";
-import { SIGNATURE_CHECKS } from "./signatures.mjs";
+import { SIGNATURE_CHECKS, parseKeys } from "./signatures.mjs";
 
 export * from "./json.mjs";
 export * from "./primitives.mjs";
-export { canonicalSignedHead, verifySignature, parseKeys } from "./signatures.mjs";
+export { headMessage, keyIdOf, verifySignature, parseKeys } from "./signatures.mjs";
 
 export const KNOWN_CHAIN_VERSIONS = [1, 2];
 export const KNOWN_RANDOMNESS_VERSIONS = [1, 2];
@@ -138,8 +138,8 @@ export const CHECKS = [
   ...SIGNATURE_CHECKS,
 ];
 
-// Verifies one export (a Buffer). options: {keys, receipts} as parsed JSON
-// (see signatures.mjs for their shapes). Returns {verdict, checks, events}.
+// Verifies one export (a Buffer). options: keys (a Map key_id → raw public
+// key, from parseKeys) and receipts (the parsed receipts file). Returns {verdict, checks, events}.
 export function verifyExport(bytes, options = {}) {
   const ctx = { bytes, events: [], head: null, created: null, seed: null, gameOver: null, keys: options.keys ?? null, receipts: options.receipts ?? null };
   const checks = [];
@@ -200,7 +200,14 @@ function main(argv) {
     const a = argv[i];
     if (a === "--json") asJSON = true;
     else if (a === "--timing") timing = true;
-    else if (a === "--keys") options.keys = readJSONFile(argv[++i] ?? usage("--keys needs a file"), "keys");
+    else if (a === "--keys") {
+      const path = argv[++i] ?? usage("--keys needs a file");
+      try {
+        options.keys = parseKeys(readJSONFile(path, "keys"));
+      } catch (e) {
+        usage(`the keys file ${path} cannot be used: ${e.message}`);
+      }
+    }
     else if (a === "--receipts") options.receipts = readJSONFile(argv[++i] ?? usage("--receipts needs a file"), "receipts");
     else if (a.startsWith("--")) usage(`unknown option ${a}`);
     else if (file === null) file = a;
