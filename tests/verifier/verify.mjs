@@ -18,7 +18,7 @@ import { fileURLToPath } from "node:url";
 import { JNum, parseJSON } from "./json.mjs";
 import { fromHex, isSeedHex } from "./primitives.mjs";
 import { CHAIN_CHECKS, RANDOMNESS_CHECKS } from "./checks.mjs";
-import { RULE_CHECKS } from "./rules.mjs";
+import { RULE_CHECKS } from "./commits.mjs";
 import { SIGNATURE_CHECKS, parseKeys } from "./signatures.mjs";
 
 export * from "./json.mjs";
