@@ -96,3 +96,25 @@ def version_2_game(lines: list[str]) -> list[dict]:
         event["metadata"]["salt"] = salt(seed, event["version"])
     rehash(events)
     return events
+
+
+# RFC 8032's test 1 key: its seed, its raw public key and their key id (6.1).
+TEST_KEY_SEED = "9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60"
+TEST_PUBLIC_KEY = "d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a"
+TEST_KEY_ID = hashlib.sha256(bytes.fromhex(TEST_PUBLIC_KEY)).hexdigest()[:16]
+
+
+def head_message(stream_id: str, version: int, link: str) -> bytes:
+    return b"boardlog-head\n" + canonical({"hash": link, "stream_id": stream_id, "version": version})
+
+
+def receipt(event: dict, sign) -> dict:
+    """The receipt of an event's version (6.3); ``sign`` signs bytes with the
+    test key and returns 128 hex digits."""
+    return {"stream_id": event["stream_id"], "version": event["version"], "hash": event["hash"],
+            "key_id": TEST_KEY_ID, "signature": sign(head_message(event["stream_id"], event["version"], event["hash"]))}
+
+
+def with_head(events: list[dict], sign) -> list[dict]:
+    """The export: the events, then the signed head of the last (6.5)."""
+    return [*events, {"head": {**receipt(events[-1], sign), "public_key": TEST_PUBLIC_KEY}}]
