@@ -253,7 +253,7 @@ def test_the_second_verifier_refuses_every_tampered_fresh_game(node, fresh_expor
 # specification (this branch's server still writes version 1)
 
 SECTIONS_3_AND_4 = ("lines", "versions", "canonical_json", "chain", "salts", "commitment", "key", "draws",
-                    "metadata", "decisions", "seats", "end")
+                    "metadata", "batches", "seats", "end")
 
 
 def _checks(answer: dict) -> dict:
