@@ -4,7 +4,7 @@
 
 import { createPublicKey, verify } from "node:crypto";
 import { JNum, canonicalJSON } from "./json.mjs";
-import { fromHex, sha256, utf8 } from "./primitives.mjs";
+import { chainLink, fromHex, hashedDocument, sha256, utf8 } from "./primitives.mjs";
 
 const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v) && !(v instanceof JNum);
 const isInt = (v) => v instanceof JNum && v.isInteger();
@@ -60,18 +60,21 @@ function checkHead(ctx) {
   const lastVersion = last.version.text;
   if (typeof h.stream_id !== "string" || !isInt(h.version) || !HEX64(h.hash) || !HEX16(h.key_id) || !HEX128(h.signature) || !HEX64(h.public_key))
     return { ok: false, version: lastVersion, reason: "the head line is not a receipt (stream_id, version, hash, key_id, signature) with public_key" };
-  if (h.stream_id !== last.stream_id || h.version.int() !== last.version.int() || h.hash !== last.hash)
-    return { ok: false, version: lastVersion, reason: `the head (version ${h.version.text}) is not the last event's: the export is cut off or was changed after it was signed` };
+  // The head's own signature first: a valid head line names a key of the
+  // server (used for receipts without --keys) even when it is not the head
+  // of this export's last event.
   const publicKey = fromHex(h.public_key);
   if (keyIdOf(publicKey) !== h.key_id) return { ok: false, version: lastVersion, reason: `key_id ${h.key_id} is not the id of the head's public_key` };
   if (!verifySignature(publicKey, headMessage(h.stream_id, h.version, h.hash), fromHex(h.signature)))
     return { ok: false, version: lastVersion, reason: `the head's signature does not hold under key ${h.key_id}` };
+  ctx.headKey = { id: h.key_id, publicKey };
+  if (h.stream_id !== last.stream_id || h.version.int() !== last.version.int() || h.hash !== last.hash)
+    return { ok: false, version: lastVersion, reason: `the signed head (version ${h.version.text}) is not the last event's: the export is cut off or was changed after it was signed` };
   if (ctx.keys) {
     const known = ctx.keys.get(h.key_id);
     if (!known) return { ok: false, version: lastVersion, reason: `key ${h.key_id} is not one of the server's keys (--keys)` };
     if (!known.equals(publicKey)) return { ok: false, version: lastVersion, reason: `key ${h.key_id} is not the server's key of that id` };
   }
-  ctx.headKey = { id: h.key_id, publicKey };
   return { ok: true, reason: `version ${h.version.text} signed by key ${h.key_id}${ctx.keys ? ", one of the server's keys" : " (the head's own key: give --keys to hold the server to its list)"}` };
 }
 
@@ -100,12 +103,20 @@ function checkReceipts(ctx) {
   }
   const versions = [...byVersion.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const last = BigInt(ctx.events.length);
+  // hash(v): the links computed from the export's lines (3.1), not the hash
+  // members they state.
+  const links = [];
+  let previous = Buffer.alloc(0);
+  for (const e of ctx.events) {
+    previous = chainLink(previous, hashedDocument(e));
+    links.push(previous.toString("hex"));
+  }
   let agreesUpTo = null;
   for (const v of versions) {
-    const agrees = v <= last && ctx.events[Number(v) - 1].hash === byVersion.get(v);
+    const agrees = v <= last && links[Number(v) - 1] === byVersion.get(v);
     if (!agrees) {
       const where = v > last ? `the receipt of version ${v} is beyond the export's last (${last}): events were removed from its end` : `the history differs from the receipt of version ${v}`;
-      const range = agreesUpTo === null ? `at or before version ${v}` : `between versions ${agreesUpTo + 1n} and ${v} (receipts agree up to ${agreesUpTo})`;
+      const range = agreesUpTo === null ? `at or before version ${v}` : agreesUpTo + 1n === v ? `at version ${v} (receipts agree up to ${agreesUpTo})` : `between versions ${agreesUpTo + 1n} and ${v} (receipts agree up to ${agreesUpTo})`;
       return { ok: false, version: String(v), reason: `receipts DISAGREE at version ${v}: ${where}; it was changed ${range}` };
     }
     agreesUpTo = v;

@@ -490,3 +490,23 @@ def test_a_receipt_that_cannot_be_judged_is_named_and_judges_nothing(signed_game
     answer = _verify(export, tmp_path, "--receipts", str(receipts))
     assert answer["verdict"] == "NOT AUDITED"
     assert answer["checks"][-1]["reason"].startswith("receipt 2 cannot be judged") and why in answer["checks"][-1]["reason"]
+
+
+def test_a_receipt_that_cannot_be_judged_does_not_hide_a_failed_check(signed_game, tmp_path):
+    events, sign, export = signed_game
+    receipts = tmp_path / "receipts.json"
+    receipts.write_text(json.dumps([{"stream_id": events[0]["stream_id"], "version": 3}]))
+    answer = _verify(export[:-2] + export[-1:], tmp_path, "--receipts", str(receipts))
+    assert answer["verdict"] == "NOT VERIFIED" and first_failure(answer).startswith("end @")
+
+
+def test_receipts_are_compared_with_the_links_the_export_gives_not_the_hashes_it_states(signed_game, tmp_path):
+    from tests.verifier.specimen import receipt
+
+    events, sign, export = signed_game
+    receipts = tmp_path / "receipts.json"
+    receipts.write_text(json.dumps([receipt(events[30], sign)]))
+    edited = copy.deepcopy(export)
+    edited[30]["data"]["edited"] = True  # its hash member left as it was
+    checks = _checks(_verify(edited, tmp_path, "--receipts", str(receipts)))
+    assert checks["chain"]["version"] == "31" and checks["receipts"]["version"] == "31"

@@ -157,7 +157,9 @@ export function verifyExport(bytes, options = {}) {
     if (result.skipped) entry.skipped = true;
     checks.push(entry);
     if (result.notAudited) {
-      verdict = "NOT AUDITED";
+      // Unknown versions stop everything; a receipt that cannot be judged
+      // judges nothing, but does not undo a check that already failed.
+      if (verdict === "VERIFIED") verdict = "NOT AUDITED";
       stopped = true;
     } else if (!result.ok) {
       if (verdict === "VERIFIED") verdict = "NOT VERIFIED";
@@ -174,6 +176,8 @@ export function verdictLine(result) {
   }
   const failed = result.checks.find((c) => !c.ok);
   if (result.verdict === "NOT AUDITED") return `NOT AUDITED: ${failed.reason}`;
+  // NOT VERIFIED names the first check that failed (a receipt that could not
+  // be judged is reported on its own line, not as the failure).
   const at = failed.version !== null ? ` at version ${failed.version}` : "";
   return `NOT VERIFIED: ${failed.name} (section ${failed.section}) failed${at}: ${failed.reason}`;
 }
