@@ -510,3 +510,101 @@ def test_receipts_are_compared_with_the_links_the_export_gives_not_the_hashes_it
     edited[30]["data"]["edited"] = True  # its hash member left as it was
     checks = _checks(_verify(edited, tmp_path, "--receipts", str(receipts)))
     assert checks["chain"]["version"] == "31" and checks["receipts"]["version"] == "31"
+
+
+# --- games through every seat-life decision (invites, leaving, bots,
+# abandonment, a replacement, a resignation a bot plays on, a rematch; time
+# banks), as tests/api/test_audit_of_seat_life.py plays them for boardlog audit
+
+def _summary(player, game_id):
+    return player.get(f"/v1/games/{game_id}").json
+
+
+def _play_with_bots(service, game_id, holders, rng, until=lambda summary: False):
+    anyone = next(iter(holders.values()))
+    for _ in range(3000):
+        summary = _summary(anyone, game_id)
+        if summary["status"] != "active" or until(summary):
+            return summary
+        if service.play_bots(uuid.UUID(game_id), summary["version"]):
+            continue
+        player = holders[sorted(summary["to_act"])[0]]
+        answer = player.act(game_id, rng.choice(player.legal(game_id)))
+        assert answer.status_code == 200, answer.json
+    raise AssertionError("the game did not end")
+
+
+def _seat_life_game(client, service) -> list[str]:
+    import random
+
+    from tests.api.conftest import Player
+
+    tag = uuid.uuid4().hex[:6]
+    ada, bob, cy, dan, eve = (Player(client, f"referee-{tag}-{name}") for name in ("ada", "bob", "cy", "dan", "eve"))
+    rng = random.Random(4)
+    game_id = ada.create("cronberg", {"players": 4, "rounds": 1, "visibility": "private", "abandon_after": 1,
+                                      "turn_seconds": 3600, "deadline_per_seat": False, "bots": {"p4": "random"}})
+    for player in (bob, cy):
+        code = ada.post(f"/v1/games/{game_id}/invites", json={}).json["code"]
+        assert player.post(f"/v1/games/{game_id}/invites/redeem", json={"code": code}).status_code == 200
+    assert cy.post(f"/v1/games/{game_id}/leave").status_code == 200
+    code = ada.post(f"/v1/games/{game_id}/invites", json={"seat": "p3"}).json["code"]
+    assert dan.post(f"/v1/games/{game_id}/invites/redeem", json={"code": code}).status_code == 200
+    assert ada.post(f"/v1/games/{game_id}/start").status_code == 200
+    holders = {"p1": ada, "p2": bob, "p3": dan}
+    summary = _play_with_bots(service, game_id, holders, rng, until=lambda s: s["to_act"] == ["p2"])
+    assert service.fire_deadline(uuid.UUID(game_id), summary["version"])  # one timeout abandons p2
+    code = ada.post(f"/v1/games/{game_id}/invites", json={"seat": "p2"}).json["code"]
+    assert eve.post(f"/v1/games/{game_id}/invites/redeem", json={"code": code}).status_code == 200
+    holders["p2"] = eve
+    _play_with_bots(service, game_id, holders, rng, until=lambda s: "p3" not in s["to_act"])
+    assert dan.post(f"/v1/games/{game_id}/resign").status_code == 200  # a bot plays p3 on
+    assert _play_with_bots(service, game_id, holders, rng)["status"] == "scoring"
+    assert service.score(uuid.UUID(game_id))
+    assert ada.post(f"/v1/games/{game_id}/rematch").status_code == 201
+    return client.get(f"/v1/games/{game_id}/export").get_data(as_text=True).splitlines()
+
+
+def _time_bank_game(client, service) -> list[str]:
+    import random
+
+    from tests.api.conftest import Player
+
+    tag = uuid.uuid4().hex[:6]
+    ada, bob = Player(client, f"referee-{tag}-ada"), Player(client, f"referee-{tag}-bob")
+    game_id = ada.create("the-coil", {"players": 2, "time_bank_seconds": 3600, "turn_seconds": 600})
+    assert bob.post(f"/v1/games/{game_id}/join", json={}).status_code == 200
+    assert ada.post(f"/v1/games/{game_id}/start").status_code == 200
+    _play_with_bots(service, game_id, {"p1": ada, "p2": bob}, random.Random(2), until=lambda s: s["version"] > 20)
+    assert bob.post(f"/v1/games/{game_id}/resign").status_code == 200
+    assert service.score(uuid.UUID(game_id))
+    return client.get(f"/v1/games/{game_id}/export").get_data(as_text=True).splitlines()
+
+
+SEAT_LIFE_GAMES = {"seat life": _seat_life_game, "time banks": _time_bank_game}
+
+
+@pytest.fixture(scope="module")
+def seat_life_games(app, service):
+    played = {}
+
+    def game(name: str) -> list[str]:
+        if name not in played:
+            played[name] = SEAT_LIFE_GAMES[name](app.test_client(), service)
+        return played[name]
+
+    return game
+
+
+@pytest.mark.parametrize("name", SEAT_LIFE_GAMES)
+def test_the_second_verifier_verifies_a_game_through_seat_life_decisions(node, seat_life_games, name, tmp_path):
+    lines = seat_life_games(name)
+    answer = second_verifier(lines, tmp_path)
+    assert answer["verdict"] == "VERIFIED", answer
+    kinds = {json.loads(line)["metadata"]["command"]["type"] for line in lines}
+    assert kinds & {"ResignSeat", "AbandonSeat", "RedeemInvite", "ComputeClocks"}
+
+
+@pytest.mark.parametrize("name", SEAT_LIFE_GAMES)
+def test_the_second_verifier_refuses_every_tampered_seat_life_game(node, seat_life_games, name, tmp_path):
+    refuse_every_tampered_copy(f"{name} (fresh)", seat_life_games(name), tmp_path)
