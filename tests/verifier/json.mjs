@@ -121,8 +121,19 @@ export function parseJSON(text) {
     return new JNum(m[0]);
   };
   const ESCAPES = { '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
+  const PLAIN = /^[^\\\u0000-\u001f]*$/;
   const string = () => {
     i++; // the opening quote
+    // Most strings hold no escape: take them whole.
+    const end = text.indexOf('"', i);
+    if (end >= 0) {
+      const whole = text.slice(i, end);
+      if (PLAIN.test(whole)) {
+        i = end + 1;
+        if (!whole.isWellFormed()) fail("lone surrogate in a string");
+        return whole;
+      }
+    }
     let out = "";
     let start = i;
     for (;;) {
@@ -181,7 +192,10 @@ export function compareCodePoints(a, b) {
 
 const SHORT_ESCAPES = { '"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r" };
 
+const NEEDS_ESCAPE = /["\\\u0000-\u001f]/;
+
 function canonicalString(s) {
+  if (!NEEDS_ESCAPE.test(s)) return '"' + s + '"';
   return (
     '"' +
     s.replace(/["\\\u0000-\u001f]/g, (ch) => SHORT_ESCAPES[ch] ?? "\\u" + ch.charCodeAt(0).toString(16).padStart(4, "0")) +
