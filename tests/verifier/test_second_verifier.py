@@ -608,3 +608,18 @@ def test_the_second_verifier_verifies_a_game_through_seat_life_decisions(node, s
 @pytest.mark.parametrize("name", SEAT_LIFE_GAMES)
 def test_the_second_verifier_refuses_every_tampered_seat_life_game(node, seat_life_games, name, tmp_path):
     refuse_every_tampered_copy(f"{name} (fresh)", seat_life_games(name), tmp_path)
+
+
+# --- without node
+
+def test_without_node_the_second_verifiers_tests_skip_and_say_so(tmp_path):
+    import os
+    import sys
+
+    path = str(tmp_path)  # nothing on PATH (python is named by its full path), so no node
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", str(Path(__file__)), "-q", "-rs", "-p", "no:cacheprovider",
+         "-k", f"verifies_every_golden_game and {GOLDEN[0].parent.name}/{GOLDEN[0].stem}"],
+        capture_output=True, text=True, timeout=300, env={**os.environ, "PATH": path}, cwd=HERE.parent.parent)
+    assert "SKIPPED [1]" in done.stdout, done.stdout + done.stderr
+    assert NO_NODE in done.stdout
