@@ -41,6 +41,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/waiting.py
 	$(BIN)/python bench/bots.py
 	$(BIN)/python bench/notify.py
+	$(BIN)/python bench/verifiers.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache
