@@ -5,10 +5,7 @@ caught it, printed whether or not output is captured."""
 from __future__ import annotations
 
 from tests.api.conftest import app, service  # noqa: F401  (fixtures for freshly played games)
-
-# Filled by test_second_verifier.py: (game, case, second verifier, boardlog audit).
-TAMPER_TABLE: list[tuple[str, str, str, str]] = []
-NOTES: list[str] = []
+from tests.verifier.harness import NOTES, TAMPER_TABLE, node  # noqa: F401  (node: the fixture that skips without it)
 
 
 def pytest_terminal_summary(terminalreporter):

@@ -16,8 +16,8 @@ from __future__ import annotations
 import copy
 import json
 import uuid
+from collections.abc import Callable
 from types import SimpleNamespace
-from typing import Callable
 
 from eventstore.chain import canonical_json, event_document, link_hash
 
