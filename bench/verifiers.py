@@ -24,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from api.offline_audit import audit_lines  # noqa: E402
+from api.offline_audit import audit_lines
 
 VERIFIER = ROOT / "tests" / "verifier" / "verify.mjs"
 
@@ -41,7 +41,7 @@ def boardlog_rate(lines: list[str], seconds: float) -> float:
 
 def node_rate(node: str, path: Path) -> float:
     done = subprocess.run([node, str(VERIFIER), str(path), "--json", "--timing"], capture_output=True, text=True,
-                          timeout=300)
+                          timeout=300, check=False)
     answer = json.loads(done.stdout)
     assert answer["verdict"] == "VERIFIED", answer
     return answer["events_per_second"]
