@@ -42,6 +42,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/bots.py
 	$(BIN)/python bench/notify.py
 	$(BIN)/python bench/pool_check.py
+	$(BIN)/python bench/verifiers.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache
