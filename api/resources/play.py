@@ -21,7 +21,7 @@ from ..game_contract import ref
 from ..service.errors import InvalidRequest
 from ..service.games import parse_game_id, stream_of
 from ..streaming import StreamLimit
-from ..views import envelope, feed, legal_commands, viewer_seat
+from ..views import envelope, feed, legal_commands, told, viewer_seat
 
 blp = Blueprint("play", __name__, url_prefix="/v1/games", description="Act, see your view, follow the event feed")
 
@@ -34,7 +34,9 @@ class ActResultSchema(ma.Schema):
     version = ma.fields.Integer(required=True)
     status = ma.fields.String(required=True)
     to_act = ma.fields.List(ma.fields.String(), required=True)
-    events = ma.fields.List(ma.fields.Dict(), required=True, metadata={"description": "the new events, as you may see them"})
+    events = ma.fields.List(ma.fields.Dict(), required=True, metadata={
+        "description": "the new events, as you may see them (each as the feed's `data`), each with `text`: "
+                       "a short English sentence for a game log, made from what you may see of the event only"})
 
 
 class ViewArgs(ma.Schema):
@@ -114,6 +116,9 @@ class FeedEventSchema(ma.Schema):
     recorded_at = ma.fields.DateTime(required=True)
     seat = ma.fields.String(allow_none=True, required=True, metadata={"description": "the seat whose action this was"})
     data = ma.fields.Dict(required=True)
+    text = ma.fields.String(required=True, metadata={
+        "description": "the event in a short English sentence for a game log (\"p1 laid building 3 on T09 and "
+                       "T10\"), made from `data` alone: it tells you no more than `data` does"})
 
 
 class FeedSchema(ma.Schema):
@@ -211,10 +216,16 @@ class Commands(MethodView):
                 "version": session.version,
                 "status": session.status,
                 "to_act": sorted(sessions.to_act(rules, session)),
-                "events": [sessions.visible(rules, session, event, seat) for event in events],
+                "events": [_with_text(rules, session, sessions.visible(rules, session, event, seat), event, seat)
+                           for event in events],
             }
 
         return service().act(gid, player, body, _if_match(), key, respond)
+
+
+def _with_text(rules, session, visible: dict, event, seat) -> dict:
+    """The event as ``seat`` may see it, with its sentence (made from that dict alone)."""
+    return {**visible, "text": told(rules, session, {"type": type(event).__name__, **visible}, seat)}
 
 
 def _etag(version: int, player: str | None) -> str:
