@@ -17,7 +17,7 @@ from ..auth import BEARER, OPTIONAL_BEARER, current_player
 from ..context import service, streams
 from ..contract import declare
 from ..errors import problem
-from ..game_contract import ref
+from ..game_contract import TEXT, TEXTS, ref
 from ..service.errors import InvalidRequest
 from ..service.games import parse_game_id, stream_of
 from ..streaming import StreamLimit
@@ -34,9 +34,8 @@ class ActResultSchema(ma.Schema):
     version = ma.fields.Integer(required=True)
     status = ma.fields.String(required=True)
     to_act = ma.fields.List(ma.fields.String(), required=True)
-    events = ma.fields.List(ma.fields.Dict(), required=True, metadata={
-        "description": "the new events, as you may see them (each as the feed's `data`), each with `text`: "
-                       "a short English sentence for a game log, made from what you may see of the event only"})
+    events = ma.fields.List(ma.fields.Dict(), required=True, metadata={"description": "the new events, as you may see them"})
+    texts = ma.fields.List(ma.fields.String(), required=True, metadata={"description": TEXTS})
 
 
 class ViewArgs(ma.Schema):
@@ -116,9 +115,7 @@ class FeedEventSchema(ma.Schema):
     recorded_at = ma.fields.DateTime(required=True)
     seat = ma.fields.String(allow_none=True, required=True, metadata={"description": "the seat whose action this was"})
     data = ma.fields.Dict(required=True)
-    text = ma.fields.String(required=True, metadata={
-        "description": "the event in a short English sentence for a game log (\"p1 laid building 3 on T09 and "
-                       "T10\"), made from `data` alone: it tells you no more than `data` does"})
+    text = ma.fields.String(required=True, metadata={"description": TEXT})
 
 
 class FeedSchema(ma.Schema):
@@ -211,21 +208,18 @@ class Commands(MethodView):
 
         def respond(session, events, seat):
             rules = service().rules_of_session(session)
+            shown = [sessions.visible(rules, session, event, seat) for event in events]
             return {
                 "game": session.game,
                 "version": session.version,
                 "status": session.status,
                 "to_act": sorted(sessions.to_act(rules, session)),
-                "events": [_with_text(rules, session, sessions.visible(rules, session, event, seat), event, seat)
-                           for event in events],
+                "events": shown,
+                "texts": [told(rules, session, {"type": type(event).__name__, **visible}, seat)
+                          for event, visible in zip(events, shown)],
             }
 
         return service().act(gid, player, body, _if_match(), key, respond)
-
-
-def _with_text(rules, session, visible: dict, event, seat) -> dict:
-    """The event as ``seat`` may see it, with its sentence (made from that dict alone)."""
-    return {**visible, "text": told(rules, session, {"type": type(event).__name__, **visible}, seat)}
 
 
 def _etag(version: int, player: str | None) -> str:
