@@ -209,6 +209,6 @@ class GameDataFile(MethodView):
                 + " (GET /v1/rules/" + game + "/data)",
                 kind="data-file-not-found", files=[{"name": f.name, "sha256": f.sha256} for f in there])
         headers = {"ETag": f'"{found.sha256}"', "Cache-Control": FOREVER}
-        if found.sha256 in {tag for tag in request.if_none_match.as_set() if tag} or request.if_none_match.star_tag:
+        if request.if_none_match.contains_weak(found.sha256):  # If-None-Match compares weakly (RFC 9110); "*" too
             return Response(status=304, headers=headers)
         return Response(content, status=200, mimetype="application/json", headers=headers)

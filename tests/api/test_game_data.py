@@ -82,11 +82,18 @@ def test_the_coils_table_layout_is_relative_to_the_northern_die(client):
     assert entry["coordinates"]["extent"] is None and "(0, 0)" in entry["coordinates"]["where"]
 
 
-def test_an_unchanged_file_answers_304_to_its_etag(client):
+@pytest.mark.parametrize("if_none_match", ['"{}"', 'W/"{}"', '"other", "{}"', "*"])
+def test_an_unchanged_file_answers_304_to_its_etag(client, if_none_match):
     digest = games.get("cronberg").data_digests()["board.json"]
-    response = client.get(f"/v1/rules/cronberg/data/{digest}", headers={"If-None-Match": f'"{digest}"'})
+    response = client.get(f"/v1/rules/cronberg/data/{digest}", headers={"If-None-Match": if_none_match.format(digest)})
     assert response.status_code == 304 and response.data == b""
     assert response.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+
+
+def test_another_etag_gets_the_file(client):
+    digest = games.get("cronberg").data_digests()["board.json"]
+    response = client.get(f"/v1/rules/cronberg/data/{digest}", headers={"If-None-Match": f'"{"0" * 64}"'})
+    assert response.status_code == 200 and hashlib.sha256(response.data).hexdigest() == digest
 
 
 def test_a_name_that_is_not_one_of_the_games_files_is_a_404_naming_the_files_there_are(client):
