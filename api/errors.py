@@ -42,6 +42,8 @@ class ProblemSchema(ma.Schema):
     errors = ma.fields.Dict(metadata={"description": "field-level messages for a request that failed validation"})
     version = ma.fields.Integer(metadata={"description": "the game's current version, when that is the problem"})
     broken_at = ma.fields.Integer(metadata={"description": "the first version whose stored event fails the hash chain"})
+    files = ma.fields.List(ma.fields.Dict(), metadata={
+        "description": "data-file-not-found: the game's data files there are, each {name, sha256}"})
 
 
 def problem(status: int, detail: str, kind: str | None = None, headers: dict | None = None, **extra) -> Response:

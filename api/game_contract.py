@@ -157,8 +157,15 @@ def _envelopes(game: str, prefix: str, view_name: str) -> dict[str, dict]:
             "status": ref("GameStatus"),
             "to_act": SEATS,
             "events": {"type": "array", "items": event, "description": "the new events, as you may see them"},
+            "texts": {"type": "array", "items": {"type": "string"}, "description": TEXTS},
         }, "what your command did"),
     }
+
+
+TEXT = ("the event in a short English sentence for a game log (\"p1 laid building 3 on T09 and T10\"), made from "
+        "`data` alone: it tells you no more than `data` does")
+TEXTS = ("each new event in a short English sentence for a game log: texts[i] tells events[i], made from what you "
+         "may see of it alone (as the feed's `text`)")
 
 
 def _feed_event(prefix: str) -> dict:
@@ -168,4 +175,5 @@ def _feed_event(prefix: str) -> dict:
         "recorded_at": {"type": "string", "format": "date-time"},
         "seat": nullable({"type": "string", "description": "the seat whose action this was"}),
         "data": ref(f"{prefix}Event"),
+        "text": {"type": "string", "description": TEXT},
     }, "one event of the feed")

@@ -41,6 +41,7 @@ REGISTRY: dict[str, ProblemType] = {p.slug: p for p in (
     ProblemType("not-found", 404, "Not found", "No such path."),
     ProblemType("game-not-found", 404, "Game not found", "No game has this id, or none you may see: a private game is its players' alone, and answers others as no game does."),
     ProblemType("unknown-game", 404, "Unknown game", "No hosted game has this name; GET /v1/rules lists them."),
+    ProblemType("data-file-not-found", 404, "Data file not found", "The game has no data file with this sha256; `files` names those it has (GET /v1/rules/{game}/data)."),
     ProblemType("method-not-allowed", 405, "Method not allowed", "The path does not take this method; the Allow header lists those it takes."),
     ProblemType("not-your-turn", 409, "Not your turn", "Your seat is not to act now; the detail names who is."),
     ProblemType("game-moved", 409, "Game moved", "The game moved twice while your command was decided; send it again."),

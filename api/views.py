@@ -4,6 +4,7 @@ the game's own ``view`` and ``visible``; this module adds the frame."""
 from __future__ import annotations
 
 from domain import session as sessions
+from domain import words
 from domain.engine import EVERYONE
 from domain.lifecycle.clocks import shown as shown_clocks
 
@@ -51,11 +52,19 @@ def feed_item(rules, session, record, seat: str | None) -> dict:
     """One stored event as ``seat`` may see it (everything once the game is over)."""
     event = sessions.decode_stored(rules, record.type, record.schema_version, record.data)
     visible = sessions.visible(rules, session, event, seat)
+    data = {"type": record.type, **visible}
     return {
         "version": record.version,
         "type": visible.get("type", record.type),
         "recorded_at": record.recorded_at,
         "seat": record.metadata.get("seat"),
-        "data": {"type": record.type, **visible},
+        "data": data,
+        "text": told(rules, session, data, seat),
     }
+
+
+def told(rules, session, visible: dict, seat: str | None) -> str:
+    """The sentence for an event as ``seat`` may see it, made from that visible
+    dict alone (domain/words.py), so it tells no more than the dict does."""
+    return words.describe(rules.name, visible, sessions.viewer_for(session, seat))
 

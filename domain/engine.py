@@ -288,18 +288,24 @@ class Rules:
         self.event_codec = Codec(self.events)
         self._data_digests: dict[str, str] | None = None
 
+    def data_paths(self) -> dict[str, pathlib.Path]:
+        """Each data file (JSON beside the game's package) by name: the files
+        data_digests hashes, and the API serves by that hash."""
+        # The game's package: the nearest class (a subclass may live elsewhere) with data beside it.
+        for cls in type(self).__mro__[:-2]:
+            files = sorted(pathlib.Path(inspect.getfile(cls)).parent.glob("*.json"))
+            if files:
+                return {path.name: path for path in files}
+        return {}
+
     def data_digests(self) -> dict[str, str]:
         """sha256 of each data file (JSON beside the game's package) that this
         installation plays the game with; GameCreated records them, so that a
         data file of a released version edited in place is caught, not obeyed."""
         if self._data_digests is None:
-            self._data_digests = {}
-            # The game's package: the nearest class (a subclass may live elsewhere) with data beside it.
-            for cls in type(self).__mro__[:-2]:
-                files = sorted(pathlib.Path(inspect.getfile(cls)).parent.glob("*.json"))
-                if files:
-                    self._data_digests = {path.name: hashlib.sha256(path.read_bytes()).hexdigest() for path in files}
-                    break
+            self._data_digests = {
+                name: hashlib.sha256(path.read_bytes()).hexdigest() for name, path in self.data_paths().items()
+            }
         return dict(self._data_digests)
 
     def seats(self, options: Mapping[str, Any]) -> tuple[str, ...]:

@@ -1,13 +1,15 @@
-"""The rules catalogue: games, seats, options and command schemas."""
+"""The rules catalogue: games, seats, options and command schemas, and the
+games' data files (boards, cards, tiles) by the sha256 games record."""
 
 from __future__ import annotations
 
 import marshmallow as ma
-from flask import current_app
+from flask import Response, current_app, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from domain import games as registry
+from domain.games import data_files
 from domain.lifecycle import bots
 from domain.lifecycle import decide as lifecycle
 
@@ -97,8 +99,116 @@ class GameRules(MethodView):
     @declare(blp, "unknown-game")
     def get(self, game):
         """One game: seats, options and the JSON schema of each command."""
-        rules = registry.get(game)
-        if rules is None:
-            raise NotFound(f"no game called {game!r}; hosted games: {', '.join(sorted(registry.REGISTRY))}",
-                           kind="unknown-game")
-        return describe(rules, True)
+        return describe(_rules_or_404(game), True)
+
+
+class DataExtentSchema(ma.Schema):
+    x_min = ma.fields.Float(required=True, metadata={"description": "the smallest x any point of the file may have"})
+    y_min = ma.fields.Float(required=True, metadata={"description": "the smallest y (the top edge, y growing downwards)"})
+    x_max = ma.fields.Float(required=True, metadata={"description": "the largest x (the board's width from x_min)"})
+    y_max = ma.fields.Float(required=True, metadata={"description": "the largest y (the bottom edge)"})
+
+
+class DataCoordinatesSchema(ma.Schema):
+    units = ma.fields.String(required=True, metadata={"description": "what one unit of x and y is"})
+    x_axis = ma.fields.String(required=True, metadata={"description": "which way x grows"})
+    y_axis = ma.fields.String(required=True, metadata={"description": "which way y grows (downwards on every board)"})
+    origin = ma.fields.String(required=True, metadata={"description": "where x = 0, y = 0 is"})
+    extent = ma.fields.Nested(DataExtentSchema, allow_none=True, required=True, metadata={
+        "description": "the rectangle every point lies in: the board's size; null where positions are relative "
+                       "to a centre rather than on a sheet"})
+    where = ma.fields.String(required=True, metadata={"description": "which fields of the file hold points"})
+
+
+class DataFileSchema(ma.Schema):
+    name = ma.fields.String(required=True, metadata={"description": "the file's name, as GameCreated.data_files keys it"})
+    sha256 = ma.fields.String(required=True, metadata={
+        "description": "the sha256 of the file's bytes, in lowercase hex, as GameCreated.data_files records it: "
+                       "GET /v1/rules/{game}/data/{sha256} serves exactly these bytes"})
+    description = ma.fields.String(required=True, metadata={"description": "what the file holds, for a frontend author"})
+    coordinates = ma.fields.Nested(DataCoordinatesSchema, allow_none=True, required=True, metadata={
+        "description": "how to read the file's x, y; null for a file with no points"})
+    rules_versions = ma.fields.List(ma.fields.Integer(), required=True, metadata={
+        "description": "the installed rules versions that play with this very file"})
+    size = ma.fields.Integer(required=True, metadata={"description": "the file's length in bytes"})
+    url = ma.fields.String(required=True, metadata={"description": "where to fetch it (cacheable for ever)"})
+
+
+class DataFilesSchema(ma.Schema):
+    game = ma.fields.String(required=True, metadata={"description": "the game's API name"})
+    files = ma.fields.List(ma.fields.Nested(DataFileSchema), required=True, metadata={
+        "description": "every data file of every installed rules version, newest version's first"})
+
+
+FOREVER = "public, max-age=31536000, immutable"
+SHA256 = {"type": "string", "pattern": "^[0-9a-f]{64}$"}
+
+
+def _rules_or_404(game: str):
+    rules = registry.get(game)
+    if rules is None:
+        raise NotFound(f"no game called {game!r}; hosted games: {', '.join(sorted(registry.REGISTRY))}",
+                       kind="unknown-game")
+    return rules
+
+
+def _listed(data_file) -> dict:
+    return {**{key: getattr(data_file, key) for key in ("name", "sha256", "description", "rules_versions")},
+            "coordinates": _plain(data_file.coordinates), "size": data_file.path.stat().st_size,
+            "url": f"/v1/rules/{data_file.game}/data/{data_file.sha256}"}
+
+
+def _plain(value):
+    import dataclasses
+
+    return dataclasses.asdict(value) if value is not None else None
+
+
+@blp.route("/<game>/data")
+class GameDataFiles(MethodView):
+    @blp.doc(operationId="listGameData")
+    @blp.response(200, DataFilesSchema)
+    @declare(blp, "unknown-game")
+    def get(self, game):
+        """The game's data files (boards, cards, tiles): name, sha256, what each holds and how to read its coordinates."""
+        _rules_or_404(game)
+        return {"game": game, "files": [_listed(f) for f in data_files.of(game)]}
+
+
+@blp.route("/<game>/data/<sha256>")
+class GameDataFile(MethodView):
+    @blp.doc(
+        operationId="getGameData",
+        parameters=[
+            {"in": "path", "name": "sha256", "required": True, "schema": SHA256,
+             "description": "the file's sha256, as a game's GameCreated.data_files records it"},
+            {"in": "header", "name": "If-None-Match", "schema": {"type": "string"},
+             "description": "the ETag you hold (the sha256 in quotes): 304, the file never changes"},
+        ],
+        responses={200: {
+            "description": "the file's bytes exactly as hashed (JSON); Cache-Control: public, max-age=31536000, "
+                           "immutable; ETag: the sha256 in quotes",
+            "content": {"application/json": {"schema": {
+                "type": "object", "additionalProperties": True,
+                "description": "the data file; GET /v1/rules/{game}/data describes each one"}}},
+            "headers": {"ETag": {"schema": {"type": "string"}, "description": "the sha256, quoted"},
+                        "Cache-Control": {"schema": {"type": "string"}, "description": FOREVER}},
+        }, 304: {"description": "you hold this file already (If-None-Match)"}},
+    )
+    @declare(blp, "unknown-game", "data-file-not-found")
+    def get(self, game, sha256):
+        """One data file by its sha256: the bytes a game that recorded it was played with."""
+        _rules_or_404(game)
+        found = data_files.find(game, sha256)
+        content = found.read() if found is not None else None
+        if content is None:
+            there = data_files.of(game)
+            raise NotFound(
+                f"{game} has no data file with sha256 {sha256!r}; its files are "
+                + ", ".join(f"{f.name} ({f.sha256})" for f in there)
+                + " (GET /v1/rules/" + game + "/data)",
+                kind="data-file-not-found", files=[{"name": f.name, "sha256": f.sha256} for f in there])
+        headers = {"ETag": f'"{found.sha256}"', "Cache-Control": FOREVER}
+        if request.if_none_match.contains_weak(found.sha256):  # If-None-Match compares weakly (RFC 9110); "*" too
+            return Response(status=304, headers=headers)
+        return Response(content, status=200, mimetype="application/json", headers=headers)

@@ -17,11 +17,11 @@ from ..auth import BEARER, OPTIONAL_BEARER, current_player
 from ..context import service, streams
 from ..contract import declare
 from ..errors import problem
-from ..game_contract import ref
+from ..game_contract import TEXT, TEXTS, ref
 from ..service.errors import InvalidRequest
 from ..service.games import parse_game_id, stream_of
 from ..streaming import StreamLimit
-from ..views import envelope, feed, legal_commands, viewer_seat
+from ..views import envelope, feed, legal_commands, told, viewer_seat
 from .keys import receipt_field
 
 blp = Blueprint("play", __name__, url_prefix="/v1/games", description="Act, see your view, follow the event feed")
@@ -37,6 +37,7 @@ class ActResultSchema(ma.Schema):
     to_act = ma.fields.List(ma.fields.String(), required=True)
     events = ma.fields.List(ma.fields.Dict(), required=True, metadata={"description": "the new events, as you may see them"})
     receipt = receipt_field("this command's last event (the answer's version)")
+    texts = ma.fields.List(ma.fields.String(), required=True, metadata={"description": TEXTS})
 
 
 class ViewArgs(ma.Schema):
@@ -118,6 +119,7 @@ class FeedEventSchema(ma.Schema):
     seat = ma.fields.String(allow_none=True, required=True, metadata={"description": "the seat whose action this was"})
     data = ma.fields.Dict(required=True)
     receipt = receipt_field("this event's version")
+    text = ma.fields.String(required=True, metadata={"description": TEXT})
 
 
 class FeedSchema(ma.Schema):
@@ -211,12 +213,15 @@ class Commands(MethodView):
 
         def respond(session, events, seat):
             rules = service().rules_of_session(session)
+            shown = [sessions.visible(rules, session, event, seat) for event in events]
             return {
                 "game": session.game,
                 "version": session.version,
                 "status": session.status,
                 "to_act": sorted(sessions.to_act(rules, session)),
-                "events": [sessions.visible(rules, session, event, seat) for event in events],
+                "events": shown,
+                "texts": [told(rules, session, {"type": type(event).__name__, **visible}, seat)
+                          for event, visible in zip(events, shown)],
                 "receipt": service().receipt_for(gid, session),
             }
 

@@ -48,6 +48,8 @@ class GameMessageSchema(ma.Schema):
     seat = ma.fields.String(allow_none=True, metadata={"description": "the seat whose action this was (events)"})
     recorded_at = ma.fields.String(metadata={"description": "ISO 8601 (events)"})
     data = ma.fields.Dict(metadata={"description": "the event as you may see it (events)"})
+    text = ma.fields.String(metadata={
+        "description": "the event in a short English sentence for a game log, made from `data` alone (events)"})
     view = ma.fields.Dict(allow_none=True, metadata={"description": "your view (view messages; as GET /view)"})
     status = ma.fields.String(metadata={"description": "the game's status (view and end messages)"})
     receipt = ma.fields.Nested(ReceiptSchema, allow_none=True, metadata={

@@ -94,6 +94,9 @@ def test_no_detective_seat_or_spectator_can_tell_apart_the_streams_of_two_games_
             b_text = client.get(f"/v1/games/{b_game}/stream?after=0", headers=auth).get_data(as_text=True)
             a_stream, b_stream = _normalised(a_text, a_game), _normalised(b_text, b_game)
             assert len(a_stream) > len(playout.seats) + 2, a_text[:500]
+            # The events' sentences are in what is compared (each is made from what its viewer may see).
+            events = [json.loads(data) for event, _, data in a_stream if event == "message"]
+            assert events and all(event["text"] for event in events)
             assert a_stream == b_stream, (seed, seat)
             compared += 1
         # Lind's own stream does tell them apart: the comparison can fail.

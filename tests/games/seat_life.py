@@ -87,7 +87,9 @@ def former_holder_doors(rules, table: Game, sessions_at: dict, player: str, sinc
         if version >= since:
             shown.append(dump(envelope(GAME_ID, rules, at, viewer_seat(now, player, version), now.over)))
     log = records(events if events is not None else table.events)
-    shown += [dump(item) for item in feed(rules, now, [r for r in log if r.version >= since], player)]
+    items = feed(rules, now, [r for r in log if r.version >= since], player)
+    assert all(item["text"] for item in items)  # the sentences are compared with the rest
+    shown += [dump(item) for item in items]
     return shown
 
 

@@ -28,6 +28,7 @@ from domain.games.coronation import messages as m
 from domain.games.coronation.data import BOARD
 from domain.games.coronation.legal import LIND_SEAT
 from domain.playout import start
+from tests.games.told import seen
 
 def _dump(value) -> str:
     return json.dumps(value, sort_keys=True)
@@ -128,8 +129,8 @@ def _compare_games(options, seed) -> Counter:
             counts["after a reveal"] += any(card.location_shown for card in a.route)
         for viewer in viewers:
             assert _dump(RULES.view(a, viewer)) == _dump(RULES.view(b, viewer)), (seed, index, viewer)
-            assert [_dump(RULES.visible(e, viewer)) for e in a_events] == [
-                _dump(RULES.visible(e, viewer)) for e in b_events
+            assert [_dump(seen(RULES, e, viewer)) for e in a_events] == [
+                _dump(seen(RULES, e, viewer)) for e in b_events
             ], (seed, index, viewer)
             assert RULES.legal_commands(a, viewer) == RULES.legal_commands(b, viewer)
     return counts
@@ -209,7 +210,7 @@ def test_deep_positions_show_the_same_to_detectives_whatever_lind_s_hidden_route
         for event in playout.events:
             other = _rerandomised_event(event, rng)
             for viewer in viewers:
-                assert _dump(RULES.visible(event, viewer)) == _dump(RULES.visible(other, viewer))
+                assert _dump(seen(RULES, event, viewer)) == _dump(seen(RULES, other, viewer))
         assert _dump(RULES.view(playout.state, EVERYONE))
     assert checked > 200
     assert resolve_options(RULES.options, {})["last_turn"] == 21

@@ -19,6 +19,7 @@ from tests.games.coronation.support import (
     state_of,
     then,
 )
+from tests.games.told import seen
 
 OTHERS = (D1, None)
 
@@ -27,7 +28,7 @@ def _same_for_others(a_events, b_events):
     a, b = state_of(a_events), state_of(b_events)
     for viewer in OTHERS:
         assert json.dumps(RULES.view(a, viewer), sort_keys=True) == json.dumps(RULES.view(b, viewer), sort_keys=True)
-        assert [RULES.visible(e, viewer) for e in a_events] == [RULES.visible(e, viewer) for e in b_events]
+        assert [seen(RULES, e, viewer) for e in a_events] == [seen(RULES, e, viewer) for e in b_events]
 
 
 def test_lind_sees_his_location_hand_and_whole_route():

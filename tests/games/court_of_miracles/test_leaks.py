@@ -30,6 +30,7 @@ from domain.games.court_of_miracles import RULES
 from domain.games.court_of_miracles import messages as m
 from domain.games.court_of_miracles.data import STARTING_SET
 from domain.playout import random_command, start
+from tests.games.told import seen
 
 
 def dump(value):
@@ -223,13 +224,13 @@ def compare(viewer, seed, a_setup, a_steps, b_setup, b_steps):
     a_state, b_state = RULES.replay(a_setup), RULES.replay(b_setup)
     differing = 0
     for ea, eb in zip(a_setup, b_setup):
-        assert dump(RULES.visible(ea, viewer)) == dump(RULES.visible(eb, viewer))
+        assert dump(seen(RULES, ea, viewer)) == dump(seen(RULES, eb, viewer))
         differing += ea != eb
     for sa, sb in zip(a_steps, b_steps):
         decided = RULES.decide(b_state, sb.seat, sb.command, rng_for(seed, sb.version))
         assert decided == sb.events, (sb.command, decided, sb.events)
         for ea, eb in zip(sa.events, sb.events):
-            assert dump(RULES.visible(ea, viewer)) == dump(RULES.visible(eb, viewer)), (viewer, ea, eb)
+            assert dump(seen(RULES, ea, viewer)) == dump(seen(RULES, eb, viewer)), (viewer, ea, eb)
             differing += ea != eb
         a_state, b_state = RULES.replay(sa.events, a_state), RULES.replay(sb.events, b_state)
         assert dump(RULES.view(a_state, viewer)) == dump(RULES.view(b_state, viewer)), (viewer, sa.command)

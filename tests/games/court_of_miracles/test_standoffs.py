@@ -5,6 +5,7 @@ import random
 import pytest
 
 from domain.engine import IllegalCommand
+from tests.games.told import seen
 
 
 def ending(cm, board, placed=("taverne", 3), **kw):
@@ -259,7 +260,7 @@ def test_swordsman_answers_are_sealed_until_every_player_asked_has_answered(cm):
     s = cm.run(s, "p1", cm.m.EndTurn())
     pays, keeps = (cm.decide(s, "p3", cm.m.PaySwordsmen(n)) for n in (1, 0))
     for viewer in ("p1", "p2", None):
-        assert [cm.RULES.visible(e, viewer) for e in pays] == [cm.RULES.visible(e, viewer) for e in keeps]
+        assert [seen(cm.RULES, e, viewer) for e in pays] == [seen(cm.RULES, e, viewer) for e in keeps]
         assert cm.RULES.view(cm.RULES.replay(pays, s), viewer) == cm.RULES.view(cm.RULES.replay(keeps, s), viewer)
         assert cm.RULES.visible(pays[0], viewer)["count"] is None
     assert cm.RULES.visible(pays[0], "p3")["count"] == 1

@@ -16,6 +16,7 @@ from domain.playout import play
 from api.game_schemas.cronberg import ViewSchema
 
 from tests.games.cronberg.support import built, drawn, enclosed, given, member
+from tests.games.told import seen
 
 
 def positions(seeds, every=7):
@@ -60,7 +61,7 @@ def test_no_event_feed_shows_the_order_of_the_face_down_stack():
         for event in playout.events:
             twin = rerandomised(event, rng) if isinstance(event, RoundStarted) else event
             for viewer in (*playout.seats, None):
-                assert dumps(RULES.visible(event, viewer)) == dumps(RULES.visible(twin, viewer))
+                assert dumps(seen(RULES, event, viewer)) == dumps(seen(RULES, twin, viewer))
 
 
 def test_the_referee_sees_the_stack():

@@ -11,6 +11,7 @@ from domain.engine import EVERYONE, IllegalCommand, rng_for
 from domain.games.runebound import RULES, data
 from domain.games.runebound import messages as m
 from domain.playout import check_step, play, start, step
+from tests.games.told import seen as told
 
 
 def positions(seeds, players=3, every=7):
@@ -135,8 +136,8 @@ def test_deck_orders_never_leak_to_a_seat_or_a_spectator(viewer):
         first = events[0]
         again = replace(first, decks={name: tuple(rng.sample(cards, len(cards))) for name, cards in first.decks.items()})
         for event, twin in zip(events, [again, *events[1:]]):
-            assert json.dumps(RULES.visible(event, viewer), sort_keys=True) == json.dumps(
-                RULES.visible(twin, viewer), sort_keys=True)
+            assert json.dumps(told(RULES, event, viewer), sort_keys=True) == json.dumps(
+                told(RULES, twin, viewer), sort_keys=True)
 
 
 def test_the_referee_sees_the_deck_orders():
@@ -192,7 +193,7 @@ def test_a_challengers_secret_action_never_leaks_to_the_elder_king_or_others():
                 continue
             assert json.dumps(RULES.view(state, viewer), sort_keys=True) == json.dumps(
                 RULES.view(other, viewer), sort_keys=True)
-            assert RULES.visible(declared, viewer) == RULES.visible(twin, viewer)
+            assert told(RULES, declared, viewer) == told(RULES, twin, viewer)
         assert RULES.view(state, combat.seat)["combat"]["declared"] == combat.declared
         if seen >= 10:
             break

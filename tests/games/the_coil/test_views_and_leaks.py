@@ -15,6 +15,7 @@ from domain.games.the_coil.messages import (
     StrategyDrawn, Strategized, TacticPlayed,
 )
 from domain.playout import start, step
+from tests.games.told import seen
 
 ALL_CARDS = sorted(CARDS)
 ALL_STRATEGIES = sorted(STRATEGIES)
@@ -92,7 +93,7 @@ def test_leak_views_and_feeds_do_not_depend_on_what_a_seat_may_not_know():
                 for event in events[-12:]:
                     for viewer in (*state.seats, None):
                         twin = _rerandomise_event(event, viewer, rng)
-                        assert _dump(RULES.visible(event, viewer)) == _dump(RULES.visible(twin, viewer)), event
+                        assert _dump(seen(RULES, event, viewer)) == _dump(seen(RULES, twin, viewer)), event
     assert checked > 500
     assert phases >= {"nations", "expansion", "muster", "escalation", "battle", "conquest", "choose"}
 
