@@ -10,7 +10,7 @@ from flask_smorest import Blueprint
 
 from ..auth import BEARER, current_player
 from ..context import service
-from ..contract import declare
+from ..contract import declare, parameters
 from ..service.games import parse_game_id
 from .games import GameSummarySchema, summary_on
 from .play import IDEMPOTENCY_KEY, idempotency_key
@@ -50,7 +50,7 @@ def _answer(body: dict, status: int, headers: dict | None = None):
 
 def _once(operation_id: str):
     """The operation's documentation: an optional Idempotency-Key, as for commands."""
-    return blp.doc(security=BEARER, operationId=operation_id, parameters=[IDEMPOTENCY_KEY])
+    return blp.doc(security=BEARER, operationId=operation_id, **parameters(IDEMPOTENCY_KEY))
 
 
 @blp.route("/<game_id>/resign")
