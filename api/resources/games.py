@@ -8,10 +8,11 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from domain import games as registry
+from domain.engine import InvalidOption
 
 from .. import option_names
 from ..auth import BEARER, current_player
-from ..game_schemas import camel
+from ..game_contract import ref
 from ..context import service
 from ..contract import SHARED, declare
 from ..service import readmodels
@@ -23,21 +24,17 @@ blp = Blueprint("games", __name__, url_prefix="/v1/games", description="Create, 
 STATUSES = ("lobby", "active", "scoring", "finished", "cancelled")
 
 
-class CreateGameSchema(ma.Schema):
-    game = ma.fields.String(
-        required=True,
-        metadata={"description": "a game name from GET /v1/rules", "example": "cronberg", "enum": sorted(registry.REGISTRY)},
-    )
-    options = ma.fields.Dict(
-        keys=ma.fields.String(),
-        load_default=dict,
-        metadata={"description": "the game's options (GET /v1/rules/{game}) plus the engine's: turn_seconds (the "
-                                 "per-turn deadline), visibility (public or private), abandon_after (timeouts in a "
-                                 "row before a bot takes a seat; 0 never), bots ({seat: kind}), time_bank_seconds, "
-                                 "time_increment_seconds, time_cap_seconds, deadline_per_seat (see the README)",
-                  "anyOf": [{"$ref": f"#/components/schemas/{camel(name)}Options"} for name in sorted(registry.REGISTRY)]},
-    )
-    seat = ma.fields.String(load_default=None, allow_none=True, metadata={"description": "the host's seat; the first by default"})
+class CreateGameArgs(ma.Schema):
+    """What POST /v1/games parses; the document shows the body as
+    ``CreateGame`` (api/game_contract.py), one schema per game on ``game``,
+    whose options are the game's own and the engine's."""
+
+    game = ma.fields.String(required=True, validate=ma.validate.Length(1, 100))
+    options = ma.fields.Dict(keys=ma.fields.String(), load_default=dict)
+    seat = ma.fields.String(load_default=None, allow_none=True)
+
+
+CREATE_GAME_BODY = {"required": True, "content": {"application/json": {"schema": ref("CreateGame")}}}
 
 
 class JoinSchema(ma.Schema):
@@ -124,15 +121,21 @@ def _shaped(row: dict) -> dict:
 
 @blp.route("")
 class Games(MethodView):
-    @blp.doc(security=BEARER, operationId="createGame")
-    @blp.arguments(CreateGameSchema)
+    @blp.doc(security=BEARER, operationId="createGame", requestBody=CREATE_GAME_BODY)
+    @blp.arguments(CreateGameArgs)
     @blp.response(201, GameSummarySchema)
-    @declare(blp, "unknown-game", "illegal-command", "lobby-refused")
+    @declare(blp, "unknown-game", "invalid-option", "lobby-refused")
     def post(self, body):
-        """Create a game in its lobby; the host takes a seat."""
+        """Create a game in its lobby; the host takes a seat. Its options are
+        the game's own and the engine's (the game's `{Game}Options`); one
+        that is unknown, of the wrong type or out of bounds is an
+        `invalid-option` problem naming it in `option`."""
         player = current_player()
-        options = option_names.incoming(body["game"], body["options"])
-        game_id = service().create(player, body["game"], options, body["seat"])
+        try:
+            options = option_names.incoming(body["game"], body["options"])
+            game_id = service().create(player, body["game"], options, body["seat"])
+        except InvalidOption as error:
+            raise option_names.refused(body["game"], error) from None
         return summary(game_id), 201, {"Location": url_for("games.Game", game_id=game_id)}
 
     @blp.doc(operationId="listGames")
