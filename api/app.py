@@ -18,7 +18,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from domain import games as registry
 from domain.engine import IllegalCommand, UnreadableHistory
 
-from . import errors, game_contract, game_schemas, problems, request_defaults
+from . import errors, game_contract, game_schemas, http_conventions, problems, request_defaults
 from .auth import SECURITY_SCHEME
 from .bodylimit import ChunkedBodyLimit
 from .contract import NullableEnumPlugin, ProblemsPlugin
@@ -106,13 +106,16 @@ def create_app(config: dict | None = None, service: GameService | None = None, r
                 "each player sees only what that player may see. Errors are application/problem+json.",
             },
             "components": {"securitySchemes": {"bearerAuth": SECURITY_SCHEME}},
+            # Relative: the document is served by the server it describes, so
+            # a client generated from it calls that server (paths hold /v1).
+            "servers": [{"url": "/", "description": "the server that serves this document"}],
         },
     )
     if service is None and not offline:
         service, redis = _connect(app.config)
     api = BoardlogApi(app, spec_kwargs={
         "marshmallow_plugin": MarshmallowPlugin(schema_name_resolver=schema_name),
-        "extra_plugins": [ProblemsPlugin(), NullableEnumPlugin()],
+        "extra_plugins": [ProblemsPlugin(), NullableEnumPlugin(), http_conventions.HeadersPlugin()],
     })
     app.extensions["boardlog"] = Boardlog(service=service, redis=redis, api=api, streams=_streams(app, service, redis))
     app.wsgi_app = ChunkedBodyLimit(app.wsgi_app, app)
@@ -161,6 +164,7 @@ def create_app(config: dict | None = None, service: GameService | None = None, r
 
     @app.after_request
     def _after(response):
+        http_conventions.apply(response)
         _cors(app, response)
         response.headers["X-Request-Id"] = g.get("request_id", "")
         if log.isEnabledFor(logging.INFO):
@@ -243,7 +247,8 @@ def _cors(app, response) -> None:
         return
     response.headers["Access-Control-Allow-Headers"] = "Authorization, Content-Type, If-Match, If-None-Match, Idempotency-Key, Last-Event-ID"
     response.headers["Access-Control-Allow-Methods"] = "GET, POST, PATCH, DELETE, OPTIONS"
-    response.headers["Access-Control-Expose-Headers"] = "ETag, Location, Retry-After, X-Request-Id"
+    response.headers["Access-Control-Expose-Headers"] = ("ETag, Link, Location, Retry-After, X-Request-Id, RateLimit, "
+                                                           "RateLimit-Policy, Idempotent-Replayed")
     response.headers["Access-Control-Max-Age"] = "600"
 
 

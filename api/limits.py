@@ -77,6 +77,22 @@ def seconds_until_admitted(limit: int, previous: int, current: int, elapsed: flo
     return max(1, math.ceil(wait))
 
 
+@dataclass(frozen=True)
+class Quota:
+    """A request's standing against its limit, for the IETF RateLimit fields
+    (draft-ietf-httpapi-ratelimit-headers): ``remaining`` requests fit in the
+    window now; ``reset`` seconds until more do (for a refused one, its
+    Retry-After)."""
+
+    limit: int
+    remaining: int
+    reset: int
+
+    def headers(self) -> dict[str, str]:
+        return {"RateLimit-Policy": f'"default";q={self.limit};w={WINDOW}',
+                "RateLimit": f'"default";r={self.remaining};t={self.reset}'}
+
+
 @dataclass
 class _Count:
     """What one process knows of one subject's requests."""
@@ -125,7 +141,8 @@ class RateLimiter:
             count.roll(int(window))
             count.seen = now
             fraction = elapsed / WINDOW
-            if count.previous * (1 - fraction) + count.total() + 1 > self.per_minute:
+            used = count.previous * (1 - fraction) + count.total()
+            if used + 1 > self.per_minute:
                 previous, current = count.previous, count.total()
             else:
                 count.unsent[count.window] = count.unsent.get(count.window, 0) + 1
@@ -133,8 +150,13 @@ class RateLimiter:
         if self.redis is not None and self.sync_every is not None and self._syncer_pid != os.getpid():
             self._start_syncer()
         if previous is None:
+            # What this process knows now, without asking Redis: the requests
+            # that still fit, and when this minute's count stops weighing in full.
+            g.rate_limit = Quota(self.per_minute, max(0, int(self.per_minute - used - 1)),
+                                 max(1, math.ceil(WINDOW - elapsed)))
             return None
         retry_after = seconds_until_admitted(self.per_minute, previous, current, fraction)
+        g.rate_limit = Quota(self.per_minute, 0, retry_after)
         return problem(
             429,
             f"more than {self.per_minute} requests in a minute; try again in {retry_after} s",

@@ -21,6 +21,7 @@ from ..service.games import parse_game_id
 
 blp = Blueprint("games", __name__, url_prefix="/v1/games", description="Create, list, join, leave and start games")
 
+MAX_OFFSET = 1_000_000
 STATUSES = ("lobby", "active", "scoring", "finished", "cancelled")
 
 
@@ -91,11 +92,24 @@ class GameListArgs(ma.Schema):
     status = ma.fields.String(validate=ma.validate.OneOf(STATUSES))
     player = ma.fields.UUID()
     limit = ma.fields.Integer(load_default=50, validate=ma.validate.Range(1, 200))
-    offset = ma.fields.Integer(load_default=0, validate=ma.validate.Range(0, 1_000_000))
+    offset = ma.fields.Integer(load_default=0, validate=ma.validate.Range(0, MAX_OFFSET))
 
 
 class GameListSchema(ma.Schema):
-    games = ma.fields.List(ma.fields.Nested(GameSummarySchema), required=True)
+    games = ma.fields.List(ma.fields.Nested(GameSummarySchema), required=True,
+                           metadata={"description": "this page of the games listed, most recently moved first"})
+    total = ma.fields.Integer(required=True, metadata={
+        "description": f"how many games the query lists in all pages, counted up to {readmodels.TOTAL_CAP:,}: "
+                       f"{readmodels.TOTAL_CAP:,} means that many or more (see total_capped)"})
+    total_capped = ma.fields.Boolean(required=True, metadata={
+        "description": f"true when the count stopped at {readmodels.TOTAL_CAP:,}: there may be more games"})
+
+
+def next_link(args: dict) -> str:
+    """RFC 8288's Link to the next page: the same query, moved on by a page."""
+    query = {name: str(value) for name, value in args.items() if value is not None}
+    query["offset"] = str(args["offset"] + args["limit"])
+    return f'<{url_for("games.Games", **query)}>; rel="next"'
 
 
 def summary(game_id) -> dict:
@@ -144,11 +158,14 @@ class Games(MethodView):
     def get(self, args):
         """List public games (and the private ones you sit in), newest activity first; filter by game, status or player."""
         viewer = current_player(required=False)
+        query = (args.get("game"), args.get("status"), args.get("player"))
         with service().pool.connection() as conn:
-            rows = readmodels.list_games(
-                conn, args.get("game"), args.get("status"), args.get("player"), args["limit"], args["offset"], viewer
-            )
-        return {"games": [_shaped(row) for row in rows]}
+            rows = readmodels.list_games(conn, *query, args["limit"] + 1, args["offset"], viewer)
+            total = readmodels.count_games(conn, *query, viewer)
+        more, rows = len(rows) > args["limit"], rows[: args["limit"]]
+        headers = {"Link": next_link(args)} if more and args["offset"] + args["limit"] <= MAX_OFFSET else {}
+        return ({"games": [_shaped(row) for row in rows], "total": total,
+                 "total_capped": total >= readmodels.TOTAL_CAP}, 200, headers)
 
 
 @blp.route("/<game_id>")

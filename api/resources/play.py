@@ -20,6 +20,7 @@ from ..errors import problem
 from ..game_contract import ref
 from ..service.errors import InvalidRequest
 from ..service.games import parse_game_id, stream_of
+from ..service.idempotency import replay_headers
 from ..streaming import StreamLimit
 from ..views import envelope, feed, legal_commands, viewer_seat
 
@@ -183,7 +184,11 @@ class Commands(MethodView):
         parameters=[
             IDEMPOTENCY_KEY,
             {"in": "header", "name": "If-Match", "schema": {"type": "string"},
-             "description": "act only if the game is still at this version (412 otherwise)"},
+             "description": "act only if the game is still at this version (412 otherwise). Accepted forms: the "
+                            "view's ETag as it came (`\"12-3f9a0c1b2d4e\"`, or weak: `W/\"12-3f9a0c1b2d4e\"`), "
+                            "a quoted version (`\"12\"`), a bare version (`12`), or `*` (any version: the same "
+                            "as no If-Match). Only the version before the first `-` is read; anything else is "
+                            "a 422 invalid-request"},
         ],
         requestBody={"required": True, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Command"}}}},
     )
@@ -214,7 +219,8 @@ class Commands(MethodView):
                 "events": [sessions.visible(rules, session, event, seat) for event in events],
             }
 
-        return service().act(gid, player, body, _if_match(), key, respond)
+        answer = service().act(gid, player, body, _if_match(), key, respond)
+        return answer, 200, replay_headers(answer)
 
 
 def _etag(version: int, player: str | None) -> str:
