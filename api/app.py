@@ -242,7 +242,7 @@ def _cors(app, response) -> None:
         response.headers["Access-Control-Allow-Origin"] = "*"
     elif origin in allowed:
         response.headers["Access-Control-Allow-Origin"] = origin
-        response.headers["Vary"] = "Origin"
+        http_conventions.vary(response, "Origin")
     else:
         return
     response.headers["Access-Control-Allow-Headers"] = "Authorization, Content-Type, If-Match, If-None-Match, Idempotency-Key, Last-Event-ID"

@@ -38,7 +38,19 @@ def per_token(rule: str, method: str) -> bool:
     return (rule, method) in PER_TOKEN or (rule.startswith(PER_TOKEN_PREFIX) and rule not in STREAMS)
 
 
-def _vary(response, field: str) -> None:
+_PER_TOKEN_SEEN: dict[tuple[str, str], bool] = {}  # per_token's answers, once per rule (the 304 path is hot)
+
+
+def _per_token_cached(rule: str, method: str) -> bool:
+    key = (rule, method)
+    known = _PER_TOKEN_SEEN.get(key)
+    if known is None:
+        known = _PER_TOKEN_SEEN[key] = per_token(rule, method)
+    return known
+
+
+def vary(response, field: str) -> None:
+    """Adds ``field`` to the answer's Vary, keeping what is there."""
     present = response.headers.get("Vary")
     if not present:
         response.headers["Vary"] = field
@@ -46,30 +58,46 @@ def _vary(response, field: str) -> None:
         response.headers["Vary"] = f"{present}, {field}"
 
 
-def _accepts_gzip() -> bool:
-    header = request.headers.get("Accept-Encoding", "")
-    return "gzip" in header and request.accept_encodings.quality("gzip") > 0
+def _accepts_gzip(accept_encoding: str) -> bool:
+    return "gzip" in accept_encoding and request.accept_encodings.quality("gzip") > 0
 
 
 def apply(response):
+    # One pass over the answer's few headers, and appends rather than
+    # werkzeug's set (a scan each) or lookups of absent names (an exception
+    # each): this runs on every 304 of the polled view.
+    headers = response.headers
+    present = {key.lower(): value for key, value in headers.items()}
     quota = g.get("rate_limit")
     if quota is not None:
-        response.headers.update(quota.headers())
-    rule = request.url_rule.rule if request.url_rule is not None else ""
-    if rule and per_token(rule, request.method):
-        if "Cache-Control" not in response.headers:
-            response.headers["Cache-Control"] = "private"
-        _vary(response, "Authorization")
-    if response.mimetype not in JSON_TYPES or response.direct_passthrough or response.is_streamed:
+        headers.add("RateLimit-Policy", quota[0])
+        headers.add("RateLimit", quota[1])
+    varies = []
+    current = request._get_current_object()
+    url_rule = current.url_rule
+    if url_rule is not None and _per_token_cached(url_rule.rule, current.method):
+        if "cache-control" not in present:
+            headers.add("Cache-Control", "private")
+        varies.append("Authorization")
+    mimetype = present.get("content-type", "").partition(";")[0].strip()
+    json_answer = mimetype in JSON_TYPES and not response.direct_passthrough and not response.is_streamed
+    if json_answer:
+        varies.append("Accept-Encoding")
+    if varies:
+        if "vary" in present:
+            for field in varies:
+                vary(response, field)
+        else:
+            headers.add("Vary", ", ".join(varies))
+    if not json_answer or "content-encoding" in present or response.status_code in (204, 304):
         return response
-    _vary(response, "Accept-Encoding")
-    if "Content-Encoding" in response.headers or response.status_code in (204, 304) or not _accepts_gzip():
+    if not _accepts_gzip(current.headers.get("Accept-Encoding", "")):
         return response
     body = response.get_data()
     if len(body) < GZIP_MIN_BYTES:
         return response
     response.set_data(gzip.compress(body, compresslevel=GZIP_LEVEL, mtime=0))
-    response.headers["Content-Encoding"] = "gzip"
+    headers["Content-Encoding"] = "gzip"
     return response
 
 

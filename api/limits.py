@@ -77,22 +77,6 @@ def seconds_until_admitted(limit: int, previous: int, current: int, elapsed: flo
     return max(1, math.ceil(wait))
 
 
-@dataclass(frozen=True)
-class Quota:
-    """A request's standing against its limit, for the IETF RateLimit fields
-    (draft-ietf-httpapi-ratelimit-headers): ``remaining`` requests fit in the
-    window now; ``reset`` seconds until more do (for a refused one, its
-    Retry-After)."""
-
-    limit: int
-    remaining: int
-    reset: int
-
-    def headers(self) -> dict[str, str]:
-        return {"RateLimit-Policy": f'"default";q={self.limit};w={WINDOW}',
-                "RateLimit": f'"default";r={self.remaining};t={self.reset}'}
-
-
 @dataclass
 class _Count:
     """What one process knows of one subject's requests."""
@@ -120,6 +104,7 @@ class RateLimiter:
         thread of the limiter's own; None for none (a test calls ``sync``)."""
         self.redis = redis
         self.per_minute = per_minute
+        self.policy = f'"default";q={per_minute};w={WINDOW}'  # RateLimit-Policy
         self.clock = clock
         self.sync_every = sync_every
         self._counts: dict[str, _Count] = {}
@@ -152,11 +137,13 @@ class RateLimiter:
         if previous is None:
             # What this process knows now, without asking Redis: the requests
             # that still fit, and when this minute's count stops weighing in full.
-            g.rate_limit = Quota(self.per_minute, max(0, int(self.per_minute - used - 1)),
-                                 max(1, math.ceil(WINDOW - elapsed)))
+            # (the IETF RateLimit fields, draft-ietf-httpapi-ratelimit-headers;
+            # api/http_conventions.py sends them).
+            g.rate_limit = (self.policy, f'"default";r={max(0, int(self.per_minute - used - 1))};'
+                                         f't={max(1, math.ceil(WINDOW - elapsed))}')
             return None
         retry_after = seconds_until_admitted(self.per_minute, previous, current, fraction)
-        g.rate_limit = Quota(self.per_minute, 0, retry_after)
+        g.rate_limit = (self.policy, f'"default";r=0;t={retry_after}')
         return problem(
             429,
             f"more than {self.per_minute} requests in a minute; try again in {retry_after} s",
