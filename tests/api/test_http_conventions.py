@@ -170,3 +170,12 @@ def test_the_document_names_a_server_and_documents_each_header(spec):
         assert header["description"], name
     assert "total" in spec["components"]["schemas"]["GameList"]["required"]
 
+
+
+def test_a_cors_answer_keeps_every_field_it_varies_on(service):
+    app = create_app({"RATE_LIMIT_PER_MINUTE": 0, "CORS_ORIGINS": "https://play.example"}, service=service)
+    response = app.test_client().get("/v1/games", headers={"Origin": "https://play.example"})
+    varies = {field.strip() for field in response.headers["Vary"].split(",")}
+    assert {"Origin", "Accept-Encoding", "Authorization"} <= varies
+    exposed = response.headers["Access-Control-Expose-Headers"]
+    assert all(name in exposed for name in ("RateLimit", "RateLimit-Policy", "Link", "Idempotent-Replayed"))
