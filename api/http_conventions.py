@@ -19,7 +19,7 @@ from __future__ import annotations
 import gzip
 
 from apispec import BasePlugin
-from flask import g, request
+from flask import g, request, url_for
 
 GZIP_MIN_BYTES = 1024
 GZIP_LEVEL = 6
@@ -101,6 +101,18 @@ def apply(response):
     return response
 
 
+def next_page(args: dict, **moved) -> dict:
+    """The ``Link: <...>; rel="next"`` header (RFC 8288) of a list whose next
+    page is this request's query with ``moved`` in place."""
+    query = {name: str(value) for name, value in {**args, **moved}.items() if value is not None}
+    return {"Link": f'<{url_for(request.endpoint, **request.view_args, **query)}>; rel="next"'}
+
+
+# Lists whose answer links its next page (Flask rules).
+PAGED = {("/v1/games", "GET"), ("/v1/games/<game_id>/events", "GET"),
+         ("/v1/players/me/webhooks/<webhook_id>/deliveries", "GET"), ("/v1/players/me/notifications/mail", "GET")}
+
+
 # The document: each header once under components/headers, referred to by the responses.
 
 HEADERS = {
@@ -170,5 +182,5 @@ def _document(path: str, method: str, operation: dict) -> None:
             headers["Cache-Control"] = _ref("Cache-Control-Private")
         if idempotent:
             headers["Idempotent-Replayed"] = _ref("Idempotent-Replayed")
-        if (rule, method.upper()) == ("/v1/games", "GET"):
+        if (rule, method.upper()) in PAGED:
             headers["Link"] = _ref("Link-Next")

@@ -13,6 +13,7 @@ from domain.engine import InvalidOption
 from .. import option_names
 from ..auth import BEARER, current_player
 from ..game_contract import ref
+from ..http_conventions import next_page
 from ..context import service
 from ..contract import SHARED, declare
 from ..service import readmodels
@@ -105,13 +106,6 @@ class GameListSchema(ma.Schema):
         "description": f"true when the count stopped at {readmodels.TOTAL_CAP:,}: there may be more games"})
 
 
-def next_link(args: dict) -> str:
-    """RFC 8288's Link to the next page: the same query, moved on by a page."""
-    query = {name: str(value) for name, value in args.items() if value is not None}
-    query["offset"] = str(args["offset"] + args["limit"])
-    return f'<{url_for("games.Games", **query)}>; rel="next"'
-
-
 def summary(game_id) -> dict:
     with service().pool.connection() as conn:
         return summary_on(conn, game_id)
@@ -163,7 +157,8 @@ class Games(MethodView):
             rows = readmodels.list_games(conn, *query, args["limit"] + 1, args["offset"], viewer)
             total = readmodels.count_games(conn, *query, viewer)
         more, rows = len(rows) > args["limit"], rows[: args["limit"]]
-        headers = {"Link": next_link(args)} if more and args["offset"] + args["limit"] <= MAX_OFFSET else {}
+        following = args["offset"] + args["limit"]
+        headers = next_page(args, offset=following) if more and following <= MAX_OFFSET else {}
         return ({"games": [_shaped(row) for row in rows], "total": total,
                  "total_capped": total >= readmodels.TOTAL_CAP}, 200, headers)
 

@@ -21,6 +21,7 @@ from ..game_contract import ref
 from ..service.errors import InvalidRequest
 from ..service.games import parse_game_id, stream_of
 from ..service.idempotency import replay_headers
+from ..http_conventions import next_page
 from ..streaming import StreamLimit
 from ..views import envelope, feed, legal_commands, viewer_seat
 
@@ -337,5 +338,8 @@ class Events(MethodView):
         rules, session = service().load(gid)
         records = service().store.read_stream(stream_of(gid), args["after"] + 1, args["after"] + args["limit"])
         events = feed(rules, session, records, player)
+        next_after = args["after"] + len(events)
+        # A full page may have more behind it (a page cut short by what you may not see has none).
+        headers = next_page(args, after=next_after) if len(records) == args["limit"] else {}
         return {"game": session.game, "version": session.version, "events": events,
-                "next_after": args["after"] + len(events)}
+                "next_after": next_after}, 200, headers

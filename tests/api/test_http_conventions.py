@@ -179,3 +179,24 @@ def test_a_cors_answer_keeps_every_field_it_varies_on(service):
     assert {"Origin", "Accept-Encoding", "Authorization"} <= varies
     exposed = response.headers["Access-Control-Expose-Headers"]
     assert all(name in exposed for name in ("RateLimit", "RateLimit-Policy", "Link", "Idempotent-Replayed"))
+
+
+def test_a_full_page_of_the_feed_links_the_next_one_and_the_last_page_does_not(players):
+    host, guest = players(2)
+    game_id = started_game([host, guest])
+    first = host.get(f"/v1/games/{game_id}/events?limit=2")
+    assert len(first.json["events"]) == 2
+    assert first.headers["Link"] == f'</v1/games/{game_id}/events?after=2&limit=2>; rel="next"'
+    rest = host.get(f"/v1/games/{game_id}/events?after=2&limit=1000")
+    assert "Link" not in rest.headers
+
+
+def test_a_full_page_of_a_webhooks_deliveries_links_the_next_one(players, spec):
+    (ada,) = players(1)
+    made = ada.post("/v1/players/me/webhooks", json={"url": "https://hooks.example/boardlog"})
+    assert made.status_code == 201, made.json
+    page = ada.get(f"/v1/players/me/webhooks/{made.json['id']}/deliveries?limit=1")
+    assert page.status_code == 200 and "Link" not in page.headers  # no delivery yet: nothing follows
+    for path in ("/v1/games/{game_id}/events", "/v1/players/me/webhooks/{webhook_id}/deliveries",
+                 "/v1/players/me/notifications/mail"):
+        assert "Link" in spec["paths"][path]["get"]["responses"]["200"]["headers"], path
