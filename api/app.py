@@ -18,7 +18,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from domain import games as registry
 from domain.engine import IllegalCommand, UnreadableHistory
 
-from . import errors, game_contract, game_schemas, problems, request_defaults, text_constraints
+from . import errors, game_contract, game_schemas, http_conventions, problems, request_defaults, text_constraints
 from .auth import SECURITY_SCHEME
 from .bodylimit import ChunkedBodyLimit
 from .contract import NullableEnumPlugin, ProblemsPlugin
@@ -109,13 +109,17 @@ def create_app(config: dict | None = None, service: GameService | None = None, r
                 "(a \\ud800-\\udfff escape without its pair): the pattern of every free-text field says so.",
             },
             "components": {"securitySchemes": {"bearerAuth": SECURITY_SCHEME}},
+            # Relative: the document is served by the server it describes, so
+            # a client generated from it calls that server (paths hold /v1).
+            "servers": [{"url": "/", "description": "the server that serves this document"}],
         },
     )
     if service is None and not offline:
         service, redis = _connect(app.config)
     api = BoardlogApi(app, spec_kwargs={
         "marshmallow_plugin": MarshmallowPlugin(schema_name_resolver=schema_name),
-        "extra_plugins": [ProblemsPlugin(), NullableEnumPlugin(), text_constraints.TextPlugin()],
+        "extra_plugins": [ProblemsPlugin(), NullableEnumPlugin(), text_constraints.TextPlugin(),
+                          http_conventions.HeadersPlugin()],
     })
     app.extensions["boardlog"] = Boardlog(service=service, redis=redis, api=api, streams=_streams(app, service, redis))
     app.wsgi_app = ChunkedBodyLimit(app.wsgi_app, app)
@@ -167,6 +171,7 @@ def create_app(config: dict | None = None, service: GameService | None = None, r
 
     @app.after_request
     def _after(response):
+        http_conventions.apply(response)
         _cors(app, response)
         response.headers["X-Request-Id"] = g.get("request_id", "")
         if log.isEnabledFor(logging.INFO):
@@ -244,12 +249,13 @@ def _cors(app, response) -> None:
         response.headers["Access-Control-Allow-Origin"] = "*"
     elif origin in allowed:
         response.headers["Access-Control-Allow-Origin"] = origin
-        response.headers["Vary"] = "Origin"
+        http_conventions.vary(response, "Origin")
     else:
         return
     response.headers["Access-Control-Allow-Headers"] = "Authorization, Content-Type, If-Match, If-None-Match, Idempotency-Key, Last-Event-ID"
     response.headers["Access-Control-Allow-Methods"] = "GET, POST, PATCH, DELETE, OPTIONS"
-    response.headers["Access-Control-Expose-Headers"] = "ETag, Location, Retry-After, X-Request-Id"
+    response.headers["Access-Control-Expose-Headers"] = ("ETag, Link, Location, Retry-After, X-Request-Id, RateLimit, "
+                                                           "RateLimit-Policy, Idempotent-Replayed")
     response.headers["Access-Control-Max-Age"] = "600"
 
 

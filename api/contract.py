@@ -40,6 +40,17 @@ def declare(blp, *slugs: str):
     return blp.doc(responses={str(status): {TYPES: uris} for status, uris in by_status.items()})
 
 
+MORE_PARAMETERS = "x-more-parameters"
+
+
+def parameters(*entries: dict) -> dict:
+    """Header (or hand-parsed query) parameters for ``blp.doc``, added to
+    those ``@blp.arguments`` documents rather than replacing them:
+    ``blp.doc(parameters=[...])`` replaces the whole list, and the query
+    parameters of the operation's arguments schema vanish from the document."""
+    return {MORE_PARAMETERS: list(entries)}
+
+
 def _usual(path: str, method: str, operation: dict) -> list[str]:
     """The problems an operation may answer because of what it takes."""
     # Any request may carry a query with a NUL in it (422), and any POST a
@@ -65,6 +76,9 @@ class ProblemsPlugin(BasePlugin):
         for method, operation in (operations or {}).items():
             if not isinstance(operation, dict) or method.startswith("x-") or method == "parameters":
                 continue
+            more = operation.pop(MORE_PARAMETERS, None)
+            if more:
+                operation["parameters"] = [*operation.get("parameters", []), *more]
             responses = operation.setdefault("responses", {})
             for key in list(responses):
                 if str(key) != key:  # alt_response's int keys; declare's are strings: merge them

@@ -9,7 +9,7 @@ import marshmallow as ma
 from flask import Response, json
 from werkzeug.exceptions import HTTPException
 
-from domain.engine import IllegalCommand, NotYourTurn, UnreadableHistory
+from domain.engine import IllegalCommand, InvalidOption, NotYourTurn, UnreadableHistory
 from domain.session import LobbyRefusal, NotSeated
 
 from . import problems
@@ -44,6 +44,8 @@ class ProblemSchema(ma.Schema):
     broken_at = ma.fields.Integer(metadata={"description": "the first version whose stored event fails the hash chain"})
     files = ma.fields.List(ma.fields.Dict(), metadata={
         "description": "data-file-not-found: the game's data files there are, each {name, sha256}"})
+    option = ma.fields.String(metadata={"description": "the option refused (invalid-option): its name, or a path into "
+                                                       "it such as `bots.p2`"})
 
 
 def problem(status: int, detail: str, kind: str | None = None, headers: dict | None = None, **extra) -> Response:
@@ -102,6 +104,8 @@ def from_illegal_command(error: IllegalCommand) -> Response:
     for cls, status, kind in _REFUSALS:
         if isinstance(error, cls):
             return problem(status, error.message, kind=kind)
+    if isinstance(error, InvalidOption):
+        return problem(422, error.message, kind="invalid-option", option=error.option)
     return problem(422, error.message, kind="illegal-command")
 
 

@@ -75,6 +75,7 @@ def document_games(spec) -> None:
         components.schema(schema.__name__, schema=schema)
     engine_events = {name: schema.__name__ for name, schema in game_schemas.engine_event_schemas().items()}
     command_refs = []
+    creations: dict[str, str] = {}
     per_game: dict[str, dict[str, str]] = {envelope: {} for envelope in ENVELOPES}
     for game in sorted(registry.REGISTRY):
         prefix = camel(game)
@@ -89,6 +90,8 @@ def document_games(spec) -> None:
         view = game_schemas.view_schema(game)
         components.schema(view.__name__, schema=view)
         components.schema(f"{prefix}Options", options_schema(registry.REGISTRY[game]))
+        components.schema(f"{prefix}CreateGame", create_game_schema(registry.REGISTRY[game], prefix))
+        creations[game] = f"{prefix}CreateGame"
         title = registry.REGISTRY[game].title
         components.schema(f"{prefix}Command", {**union(commands, "type"), "description": f"a command of {title}"})
         components.schema(f"{prefix}Event", {**union(events, "type"),
@@ -100,16 +103,20 @@ def document_games(spec) -> None:
             per_game[envelope][game] = f"{prefix}{envelope}"
     components.schema("Command", {"anyOf": command_refs, "description": "a command of any game; "
                                   "send one of the game's own (its `{Game}Command`)"})
+    components.schema("CreateGame", {**union(creations, "game"),
+                                     "description": "a new game, for the game named by `game`, with that game's options"})
     for envelope, names in per_game.items():
         components.schema(envelope, {**union(names, "game"), "description": f"a {envelope}, for the game named by `game`"})
 
 
 def options_schema(rules) -> dict:
-    """The options of a game when it is created; every one has a default."""
-    from .resources.catalogue import TURN_SECONDS
-
+    """The options of a game when it is created: the game's own, then the
+    engine's (turn_seconds, the clocks, visibility, abandonment, bots), each
+    with its type, bounds and default: every option the server takes at
+    creation, and no other (those it records itself, such as
+    outcome_follows_standings, are not the host's to set)."""
     properties = {}
-    for entry in [*option_names.catalogue(rules.name, rules.catalogue()["options"]), TURN_SECONDS]:
+    for entry in option_names.every_option(rules.name):
         kind = {"int": "integer", "bool": "boolean", "choice": "string"}[entry["kind"]]
         schema = {"type": kind, "description": entry["description"], "default": entry["default"]}
         if entry.get("default") is None:
@@ -121,8 +128,34 @@ def options_schema(rules) -> dict:
             schema["deprecated"] = True
             del schema["default"]
         properties[entry["name"]] = schema
+    properties[option_names.BOTS] = _bots_schema(rules)
     return {"type": "object", "properties": properties, "additionalProperties": False,
-            "description": f"the options of a game of {rules.title}; each one left out takes its default"}
+            "description": f"the options of a game of {rules.title}: its own and the engine's; "
+                           "each one left out takes its default"}
+
+
+def _bots_schema(rules) -> dict:
+    from domain.lifecycle import bots
+
+    kinds = list(bots.kinds(rules.name))
+    return {
+        "type": "object",
+        "description": "seats given to bots at creation, each with its bot's kind (GET /v1/rules/{game} lists the "
+                       "kinds and the default seats), such as {\"p2\": \"random\"}; never the host's seat; none "
+                       "by default",
+        "additionalProperties": {"type": "string", "enum": kinds, "description": "the bot's kind"},
+    }
+
+
+def create_game_schema(rules, prefix: str) -> dict:
+    """The body of POST /v1/games for one game: ``CreateGame`` is the union
+    of these on ``game``, so that a client's options are the game's own."""
+    return _object({
+        "game": {"type": "string", "enum": [rules.name], "description": "the game to create (GET /v1/rules)"},
+        "options": {**ref(f"{prefix}Options"), "description": "the game's options and the engine's"},
+        "seat": nullable({"type": "string", "description": "the host's seat; the first by default"}),
+    }, f"a new game of {rules.title}, in its lobby; the host takes a seat") | {"required": ["game"],
+                                                                            "additionalProperties": False}
 
 
 def _envelopes(game: str, prefix: str, view_name: str) -> dict[str, dict]:

@@ -104,6 +104,7 @@ class RateLimiter:
         thread of the limiter's own; None for none (a test calls ``sync``)."""
         self.redis = redis
         self.per_minute = per_minute
+        self.policy = f'"default";q={per_minute};w={WINDOW}'  # RateLimit-Policy
         self.clock = clock
         self.sync_every = sync_every
         self._counts: dict[str, _Count] = {}
@@ -125,7 +126,8 @@ class RateLimiter:
             count.roll(int(window))
             count.seen = now
             fraction = elapsed / WINDOW
-            if count.previous * (1 - fraction) + count.total() + 1 > self.per_minute:
+            used = count.previous * (1 - fraction) + count.total()
+            if used + 1 > self.per_minute:
                 previous, current = count.previous, count.total()
             else:
                 count.unsent[count.window] = count.unsent.get(count.window, 0) + 1
@@ -133,8 +135,15 @@ class RateLimiter:
         if self.redis is not None and self.sync_every is not None and self._syncer_pid != os.getpid():
             self._start_syncer()
         if previous is None:
+            # What this process knows now, without asking Redis: the requests
+            # that still fit, and when this minute's count stops weighing in full.
+            # (the IETF RateLimit fields, draft-ietf-httpapi-ratelimit-headers;
+            # api/http_conventions.py sends them).
+            g.rate_limit = (self.policy, f'"default";r={max(0, int(self.per_minute - used - 1))};'
+                                         f't={max(1, math.ceil(WINDOW - elapsed))}')
             return None
         retry_after = seconds_until_admitted(self.per_minute, previous, current, fraction)
+        g.rate_limit = (self.policy, f'"default";r=0;t={retry_after}')
         return problem(
             429,
             f"more than {self.per_minute} requests in a minute; try again in {retry_after} s",

@@ -54,6 +54,7 @@ REGISTRY: dict[str, ProblemType] = {p.slug: p for p in (
     ProblemType("headers-too-large", 431, "Header fields too large", "A request header is longer than 8,190 bytes, or there are more than 100 of them."),
     ProblemType("unsupported-media-type", 415, "Unsupported media type", "Send the body as application/json."),
     ProblemType("invalid-request", 422, "Invalid request", "Well-formed JSON, a query or a header that does not match its schema; `errors` holds field-level messages."),
+    ProblemType("invalid-option", 422, "Invalid option", "An option of the new game is unknown (misspelled?), of the wrong type, out of bounds or at odds with another; `option` names it (a path such as `bots.p2`) and the detail lists every option the game takes (GET /v1/rules/{game}, or the game's `{Game}Options` schema)."),
     ProblemType("unknown-command-type", 422, "Unknown command type", "The command's `type` is not one of this game's commands; the detail lists them."),
     ProblemType("illegal-command", 422, "Illegal command", "The rules refuse this command now; the detail says why. GET legal-commands lists those you may send."),
     ProblemType("lobby-refused", 422, "Lobby action refused", "The game's status or seats forbid this lobby action (seat taken, not the host, seats empty, game started)."),

@@ -41,6 +41,16 @@ class IllegalCommand(Exception):
         self.message = message
 
 
+class InvalidOption(IllegalCommand):
+    """An option given at creation that is unknown, of the wrong type, out of
+    bounds or at odds with another; ``option`` is its path, such as
+    ``rounds`` or ``bots.p2``."""
+
+    def __init__(self, message: str, option: str):
+        super().__init__(message)
+        self.option = option
+
+
 class NotYourTurn(IllegalCommand):
     """A command from a seat that is not to act now."""
 
@@ -183,20 +193,20 @@ class Option:
     def check(self, value: Any) -> Any:
         if self.kind == "bool":
             if not isinstance(value, bool):
-                raise IllegalCommand(f"option {self.name} must be true or false")
+                raise InvalidOption(f"option {self.name} must be true or false", self.name)
             return value
         if self.kind == "int":
             if isinstance(value, bool) or not isinstance(value, int):
-                raise IllegalCommand(f"option {self.name} must be a whole number")
+                raise InvalidOption(f"option {self.name} must be a whole number", self.name)
             if self.minimum is not None and value < self.minimum:
-                raise IllegalCommand(f"option {self.name} must be at least {self.minimum}, not {value}")
+                raise InvalidOption(f"option {self.name} must be at least {self.minimum}, not {value}", self.name)
             if self.maximum is not None and value > self.maximum:
-                raise IllegalCommand(f"option {self.name} must be at most {self.maximum}, not {value}")
+                raise InvalidOption(f"option {self.name} must be at most {self.maximum}, not {value}", self.name)
             return value
         if self.kind == "choice":
             if value not in self.choices:
-                raise IllegalCommand(
-                    f"option {self.name} must be one of {', '.join(self.choices)}, not {value!r}"
+                raise InvalidOption(
+                    f"option {self.name} must be one of {', '.join(self.choices)}, not {value!r}", self.name
                 )
             return value
         raise ValueError(f"unknown option kind {self.kind}")
@@ -218,8 +228,9 @@ def resolve_options(declared: Iterable[Option], given: Mapping[str, Any] | None)
     declared = {option.name: option for option in declared}
     unknown = sorted(set(given) - set(declared))
     if unknown:
-        raise IllegalCommand(
-            f"unknown option(s) {', '.join(unknown)}; this game has {', '.join(sorted(declared)) or 'none'}"
+        raise InvalidOption(
+            f"unknown option(s) {', '.join(unknown)}; this game has {', '.join(sorted(declared)) or 'none'}",
+            unknown[0],
         )
     return {name: option.check(given.get(name, option.default)) for name, option in declared.items()}
 

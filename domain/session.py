@@ -19,6 +19,7 @@ from .engine import (
     Command,
     Event,
     IllegalCommand,
+    InvalidOption,
     Rules,
     Standing,
     not_your_turn,
@@ -263,12 +264,12 @@ def create(rules: Rules, host: str, options: Mapping[str, Any] | None, seed: byt
     if turn_seconds is not None and (
         isinstance(turn_seconds, bool) or not isinstance(turn_seconds, int) or not 1 <= turn_seconds <= MAX_TURN_SECONDS
     ):
-        raise IllegalCommand(
+        raise InvalidOption(
             f"option turn_seconds must be a whole number of seconds from 1 to {MAX_TURN_SECONDS} (30 days), "
-            f"not {turn_seconds!r}"
+            f"not {turn_seconds!r}", "turn_seconds"
         )
     resolved = {**resolve_options(rules.options, game_options), "turn_seconds": turn_seconds}
-    seats = tuple(rules.seats(resolved))
+    seats = tuple(_seats_of_options(rules, resolved))
     created = GameCreated(
         rules.name, resolved, seats, host, seed_commitment(seed), rules.version, rules.data_digests(),
         CHAIN_VERSION, RANDOMNESS_VERSION,
@@ -277,6 +278,19 @@ def create(rules: Rules, host: str, options: Mapping[str, Any] | None, seed: byt
     if chosen not in seats:
         raise LobbyRefusal(f"there is no seat {chosen!r}; seats are {', '.join(seats)}")
     return [created, SeatTaken(chosen, host)]
+
+
+def _seats_of_options(rules: Rules, options: Mapping[str, Any]):
+    """The seats; the seats depend on the options alone, so a game refusing
+    them refuses the options (such as a first player beyond the players):
+    the refusal names the first option its reason names."""
+    try:
+        return rules.seats(options)
+    except InvalidOption:
+        raise
+    except IllegalCommand as error:
+        named = [name for name in options if f"option {name} " in error.message]
+        raise InvalidOption(error.message, named[0] if named else "players") from None
 
 
 def join(session: Session, player: str, seat: str | None) -> list[Event]:

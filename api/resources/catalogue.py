@@ -11,7 +11,6 @@ from flask_smorest import Blueprint
 from domain import games as registry
 from domain.games import data_files
 from domain.lifecycle import bots
-from domain.lifecycle import decide as lifecycle
 
 from .. import game_schemas, option_names
 from ..contract import declare
@@ -57,21 +56,14 @@ class CatalogueSchema(ma.Schema):
     games = ma.fields.List(ma.fields.Nested(RulesSchema), required=True)
 
 
-TURN_SECONDS = {
-    "name": "turn_seconds",
-    "kind": "int",
-    "default": None,
-    "description": "seconds each turn may last before the seats to act time out; off when null",
-    "minimum": 1,
-    "maximum": 30 * 24 * 3600,
-}
+TURN_SECONDS = option_names.TURN_SECONDS
 
 
 def describe(rules, with_schemas: bool) -> dict:
     from domain.engine import resolve_options
 
     entry = rules.catalogue()
-    entry["options"] = [*option_names.catalogue(rules.name, entry["options"]), TURN_SECONDS, *lifecycle.described_options()]
+    entry["options"] = option_names.every_option(rules.name)
     entry["bots"] = list(bots.kinds(rules.name))
     entry["default_seats"] = list(rules.seats(resolve_options(rules.options, {})))
     if with_schemas:

@@ -8,10 +8,12 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from domain import games as registry
+from domain.engine import InvalidOption
 
 from .. import access, option_names
 from ..auth import BEARER, OPTIONAL_BEARER, current_player
-from ..game_schemas import camel
+from ..game_contract import ref
+from ..http_conventions import next_page
 from ..context import service
 from ..contract import SHARED, declare
 from ..service import readmodels
@@ -21,24 +23,21 @@ from .keys import receipt_field
 
 blp = Blueprint("games", __name__, url_prefix="/v1/games", description="Create, list, join, leave and start games")
 
+MAX_OFFSET = 1_000_000
 STATUSES = ("lobby", "active", "scoring", "finished", "cancelled")
 
 
-class CreateGameSchema(ma.Schema):
-    game = ma.fields.String(
-        required=True,
-        metadata={"description": "a game name from GET /v1/rules", "example": "cronberg", "enum": sorted(registry.REGISTRY)},
-    )
-    options = ma.fields.Dict(
-        keys=ma.fields.String(),
-        load_default=dict,
-        metadata={"description": "the game's options (GET /v1/rules/{game}) plus the engine's: turn_seconds (the "
-                                 "per-turn deadline), visibility (public or private), abandon_after (timeouts in a "
-                                 "row before a bot takes a seat; 0 never), bots ({seat: kind}), time_bank_seconds, "
-                                 "time_increment_seconds, time_cap_seconds, deadline_per_seat (see the README)",
-                  "anyOf": [{"$ref": f"#/components/schemas/{camel(name)}Options"} for name in sorted(registry.REGISTRY)]},
-    )
-    seat = ma.fields.String(load_default=None, allow_none=True, metadata={"description": "the host's seat; the first by default"})
+class CreateGameArgs(ma.Schema):
+    """What POST /v1/games parses; the document shows the body as
+    ``CreateGame`` (api/game_contract.py), one schema per game on ``game``,
+    whose options are the game's own and the engine's."""
+
+    game = ma.fields.String(required=True, validate=ma.validate.Length(1, 100))
+    options = ma.fields.Dict(keys=ma.fields.String(), load_default=dict)
+    seat = ma.fields.String(load_default=None, allow_none=True)
+
+
+CREATE_GAME_BODY = {"required": True, "content": {"application/json": {"schema": ref("CreateGame")}}}
 
 
 class JoinSchema(ma.Schema):
@@ -102,11 +101,17 @@ class GameListArgs(ma.Schema):
     status = ma.fields.String(validate=ma.validate.OneOf(STATUSES))
     player = ma.fields.UUID()
     limit = ma.fields.Integer(load_default=50, validate=ma.validate.Range(1, 200))
-    offset = ma.fields.Integer(load_default=0, validate=ma.validate.Range(0, 1_000_000))
+    offset = ma.fields.Integer(load_default=0, validate=ma.validate.Range(0, MAX_OFFSET))
 
 
 class GameListSchema(ma.Schema):
-    games = ma.fields.List(ma.fields.Nested(GameSummarySchema), required=True)
+    games = ma.fields.List(ma.fields.Nested(GameSummarySchema), required=True,
+                           metadata={"description": "this page of the games listed, most recently moved first"})
+    total = ma.fields.Integer(required=True, metadata={
+        "description": f"how many games the query lists in all pages, counted up to {readmodels.TOTAL_CAP:,}: "
+                       f"{readmodels.TOTAL_CAP:,} means that many or more (see total_capped)"})
+    total_capped = ma.fields.Boolean(required=True, metadata={
+        "description": f"true when the count stopped at {readmodels.TOTAL_CAP:,}: there may be more games"})
 
 
 def _answer(gid, session) -> dict:
@@ -137,15 +142,21 @@ def _shaped(row: dict) -> dict:
 
 @blp.route("")
 class Games(MethodView):
-    @blp.doc(security=BEARER, operationId="createGame")
-    @blp.arguments(CreateGameSchema)
+    @blp.doc(security=BEARER, operationId="createGame", requestBody=CREATE_GAME_BODY)
+    @blp.arguments(CreateGameArgs)
     @blp.response(201, GameAnswerSchema)
-    @declare(blp, "unknown-game", "illegal-command", "lobby-refused")
+    @declare(blp, "unknown-game", "invalid-option", "lobby-refused")
     def post(self, body):
-        """Create a game in its lobby; the host takes a seat."""
+        """Create a game in its lobby; the host takes a seat. Its options are
+        the game's own and the engine's (the game's `{Game}Options`); one
+        that is unknown, of the wrong type or out of bounds is an
+        `invalid-option` problem naming it in `option`."""
         player = current_player()
-        options = option_names.incoming(body["game"], body["options"])
-        game_id = service().create(player, body["game"], options, body["seat"])
+        try:
+            options = option_names.incoming(body["game"], body["options"])
+            game_id = service().create(player, body["game"], options, body["seat"])
+        except InvalidOption as error:
+            raise option_names.refused(body["game"], error) from None
         answer = summary(game_id)
         answer["receipt"] = service().receipt(game_id, answer["version"])  # new games' heads hide
         return answer, 201, {"Location": url_for("games.Game", game_id=game_id)}
@@ -156,11 +167,15 @@ class Games(MethodView):
     def get(self, args):
         """List public games (and the private ones you sit in), newest activity first; filter by game, status or player."""
         viewer = current_player(required=False)
+        query = (args.get("game"), args.get("status"), args.get("player"))
         with service().pool.connection() as conn:
-            rows = readmodels.list_games(
-                conn, args.get("game"), args.get("status"), args.get("player"), args["limit"], args["offset"], viewer
-            )
-        return {"games": [_shaped(row) for row in rows]}
+            rows = readmodels.list_games(conn, *query, args["limit"] + 1, args["offset"], viewer)
+            total = readmodels.count_games(conn, *query, viewer)
+        more, rows = len(rows) > args["limit"], rows[: args["limit"]]
+        following = args["offset"] + args["limit"]
+        headers = next_page(args, offset=following) if more and following <= MAX_OFFSET else {}
+        return ({"games": [_shaped(row) for row in rows], "total": total,
+                 "total_capped": total >= readmodels.TOTAL_CAP}, 200, headers)
 
 
 @blp.route("/<game_id>")

@@ -11,8 +11,9 @@ from flask_smorest import Blueprint
 from .. import access
 from ..auth import BEARER, current_player
 from ..context import service
-from ..contract import declare
+from ..contract import declare, parameters
 from ..service.games import parse_game_id
+from ..service.idempotency import replay_headers
 from .games import GameAnswerSchema, GameSummarySchema, summary_on
 from .play import IDEMPOTENCY_KEY, idempotency_key
 
@@ -46,7 +47,7 @@ def _summary_json(conn, game_id) -> dict:
 def _answer(body: dict, status: int, headers: dict | None = None):
     """``body`` is already shaped by its schema (the first answer and its
     replays alike), so it goes out as it is."""
-    return jsonify(body), status, headers or {}
+    return jsonify(body), status, {**replay_headers(body), **(headers or {})}
 
 
 def _member(game_id) -> str:
@@ -59,7 +60,7 @@ def _member(game_id) -> str:
 
 def _once(operation_id: str):
     """The operation's documentation: an optional Idempotency-Key, as for commands."""
-    return blp.doc(security=BEARER, operationId=operation_id, parameters=[IDEMPOTENCY_KEY])
+    return blp.doc(security=BEARER, operationId=operation_id, **parameters(IDEMPOTENCY_KEY))
 
 
 @blp.route("/<game_id>/resign")
@@ -97,7 +98,7 @@ class Invites(MethodView):
         only way into a private game), or to take over a seat a bot plays."""
         gid = parse_game_id(game_id)
         answer = service().invite_once(gid, _member(gid), body["seat"], idempotency_key())
-        return _answer(InviteSchema().dump(answer), 201)
+        return _answer(InviteSchema().dump(answer), 201, replay_headers(answer))
 
 
 @blp.route("/<game_id>/invites/redeem")

@@ -18,7 +18,7 @@ from ..context import service
 from ..contract import declare
 from ..errors import problem
 from ..service import notifications as accounts
-from .webhooks import DeliveryArgs, DeliveryListSchema, RedeliverySchema
+from .webhooks import DeliveryArgs, DeliveryListSchema, RedeliverySchema, next_page_of_deliveries
 
 blp = Blueprint("notifications", __name__, url_prefix="/v1/players/me/notifications",
                 description="Notification preferences: e-mail when it is your turn")
@@ -120,8 +120,8 @@ class MailDeliveries(MethodView):
         pending, or dead (gave up); each with every attempt."""
         player = current_player()
         with service().pool.connection() as conn:
-            return {"deliveries": accounts.mail_deliveries(conn, player, args.get("status"), args["limit"],
-                                                           args.get("before"))}
+            rows = accounts.mail_deliveries(conn, player, args.get("status"), args["limit"], args.get("before"))
+        return {"deliveries": rows}, 200, next_page_of_deliveries(args, rows)
 
 
 @blp.route("/mail/<int:delivery_id>/redeliver")

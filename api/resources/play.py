@@ -20,6 +20,8 @@ from ..errors import problem
 from ..game_contract import TEXT, TEXTS, ref
 from ..service.errors import InvalidRequest
 from ..service.games import parse_game_id, stream_of
+from ..service.idempotency import replay_headers
+from ..http_conventions import next_page
 from ..streaming import StreamLimit
 from ..views import envelope, feed, legal_commands, told, viewer_seat
 from .keys import receipt_field
@@ -189,7 +191,11 @@ class Commands(MethodView):
         parameters=[
             IDEMPOTENCY_KEY,
             {"in": "header", "name": "If-Match", "schema": {"type": "string"},
-             "description": "act only if the game is still at this version (412 otherwise)"},
+             "description": "act only if the game is still at this version (412 otherwise). Accepted forms: the "
+                            "view's ETag as it came (`\"12-3f9a0c1b2d4e\"`, or weak: `W/\"12-3f9a0c1b2d4e\"`), "
+                            "a quoted version (`\"12\"`), a bare version (`12`), or `*` (any version: the same "
+                            "as no If-Match). Only the version before the first `-` is read; anything else is "
+                            "a 422 invalid-request"},
         ],
         requestBody={"required": True, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Command"}}}},
     )
@@ -225,7 +231,8 @@ class Commands(MethodView):
                 "receipt": service().receipt_for(gid, session),
             }
 
-        return service().act(gid, player, body, _if_match(), key, respond)
+        answer = service().act(gid, player, body, _if_match(), key, respond)
+        return answer, 200, replay_headers(answer)
 
 
 def _etag(version: int, player: str | None) -> str:
@@ -348,5 +355,8 @@ class Events(MethodView):
         events = feed(rules, session, records, player)
         for event, record in zip(events, records):
             event["receipt"] = service().receipt_for(gid, session, record.version, record.hash)
+        next_after = args["after"] + len(events)
+        # A full page may have more behind it (a page cut short by what you may not see has none).
+        headers = next_page(args, after=next_after) if len(records) == args["limit"] else {}
         return {"game": session.game, "version": session.version, "events": events,
-                "next_after": args["after"] + len(events)}
+                "next_after": next_after}, 200, headers

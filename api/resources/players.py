@@ -15,7 +15,7 @@ from ..auth import BEARER, current_player
 from ..context import service, streams
 from ..errors import problem
 from ..names import MAX_BYTES, MAX_CHARACTERS, BadName, normalise_name
-from ..contract import SHARED
+from ..contract import SHARED, parameters
 from ..service import readmodels
 from ..service.games import player_channel, stream_of
 from ..streaming import StreamLimit
@@ -132,9 +132,9 @@ def _wait_for_change(player, rows, etag: str, seconds: int) -> list[dict]:
 
 @blp.route("/me/inbox")
 class Inbox(MethodView):
-    @blp.doc(security=BEARER, operationId="getInbox", parameters=[
+    @blp.doc(security=BEARER, operationId="getInbox", **parameters(
         {"in": "header", "name": "If-None-Match", "schema": {"type": "string"},
-         "description": "the ETag you hold: 304 when your inbox has not changed"}])
+         "description": "the ETag you hold: 304 when your inbox has not changed"}))
     @blp.arguments(InboxArgs(), location="query", as_kwargs=True)
     @blp.response(200, InboxSchema)
     @blp.alt_response(304, description="your inbox has not changed since the ETag you sent")

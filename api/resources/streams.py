@@ -13,7 +13,7 @@ from domain.notices import KINDS as NOTICE_KINDS
 from .. import access
 from ..auth import BEARER, current_player
 from ..context import service, streams
-from ..contract import declare
+from ..contract import declare, parameters
 from ..errors import problem
 from ..service import tickets
 from ..service.errors import InvalidRequest
@@ -183,7 +183,7 @@ def _limited(error: StreamLimit) -> Response:
 
 @blp.route("/games/<game_id>/stream")
 class GameStream(MethodView):
-    @blp.doc(operationId="streamGame", security=[{}, *BEARER], parameters=[LAST_EVENT_ID],
+    @blp.doc(operationId="streamGame", security=[{}, *BEARER], **parameters(LAST_EVENT_ID),
              responses=_each_message_is("GameMessage"))
     @blp.arguments(StreamArgs(), location="query", as_kwargs=True)
     @blp.response(200, _SSE_BODY, content_type=SSE, description=(
@@ -212,7 +212,7 @@ class GameStream(MethodView):
 
 @blp.route("/players/me/stream")
 class PlayerStream(MethodView):
-    @blp.doc(operationId="streamPlayer", security=BEARER, parameters=[LAST_EVENT_ID],
+    @blp.doc(operationId="streamPlayer", security=BEARER, **parameters(LAST_EVENT_ID),
              responses=_each_message_is("Notice"))
     @blp.arguments(StreamArgs(), location="query", as_kwargs=True)
     @blp.response(200, _SSE_BODY, content_type=SSE, description=(

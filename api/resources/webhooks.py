@@ -12,6 +12,7 @@ from workers.notify.settings import settings
 from ..auth import BEARER, current_player
 from ..context import service
 from ..contract import declare
+from ..http_conventions import next_page
 from ..service import notifications as accounts
 from ..service.errors import InvalidRequest
 
@@ -99,6 +100,11 @@ class DeliveryArgs(ma.Schema):
     before = ma.fields.Integer(validate=ma.validate.Range(1, 2**62), metadata={"description": "page: ids below this"})
 
 
+def next_page_of_deliveries(args: dict, rows: list[dict]) -> dict:
+    """A full page links the next one: the ids below its last (newest first)."""
+    return next_page(args, before=rows[-1]["id"]) if len(rows) == args["limit"] else {}
+
+
 class RedeliverySchema(ma.Schema):
     id = ma.fields.Integer(required=True)
     status = ma.fields.String(required=True)
@@ -176,7 +182,7 @@ class Deliveries(MethodView):
         with _conn() as conn:
             rows = accounts.deliveries(conn, player, webhook_id, args.get("status"), args["limit"],
                                        args.get("before"))
-        return {"deliveries": rows}
+        return {"deliveries": rows}, 200, next_page_of_deliveries(args, rows)
 
 
 @blp.route("/<uuid:webhook_id>/deliveries/<int:delivery_id>/redeliver")

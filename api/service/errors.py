@@ -57,6 +57,13 @@ class InvalidRequest(ServiceError):
     kind = "invalid-request"
 
 
+class InvalidOption(InvalidRequest):
+    """An option at creation that is unknown, of the wrong type or out of
+    bounds; ``extra["option"]`` is its path (``bots.p2``)."""
+
+    kind = "invalid-option"
+
+
 class DamagedHistory(ServiceError):
     """A stored event no longer matches the game's hash chain: the record was
     changed behind the server's back. Nothing past it can be trusted."""

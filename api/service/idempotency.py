@@ -36,6 +36,15 @@ def endpoint_request(endpoint: str, body: Any = None) -> list:
     return [endpoint, body]
 
 
+class Replayed(dict):
+    """A stored answer given again for a repeat of its request (the API marks
+    it with ``Idempotent-Replayed: true``)."""
+
+
+def replay_headers(answer) -> dict:
+    return {"Idempotent-Replayed": "true"} if isinstance(answer, Replayed) else {}
+
+
 class Idempotent:
     """Mixed into GameService (which provides pool)."""
 
@@ -96,4 +105,4 @@ class Idempotent:
                 "endpoint or body): a key is scoped to (player, game), so use a new key for each new request "
                 "in this game"
             )
-        return row["response"]
+        return Replayed(row["response"])

@@ -132,14 +132,10 @@ def game_name(conn, game_id) -> str | None:
     return row[0] if row else None
 
 
-def list_games(conn, game: str | None, status: str | None, player, limit: int, offset: int, viewer=None) -> list[dict]:
-    """Public games, and the private games ``viewer`` sits in, most recently
-    moved first.
+TOTAL_CAP = 1000
 
-    Each source of games is read in index order and cut at ``offset + limit``
-    before the two are merged, so a page costs the same with a thousand games
-    stored or a million (bench/scale.py); one condition over every game ("public,
-    or the viewer sits there") would make PostgreSQL sort them all."""
+
+def _listing_sources(game: str | None, status: str | None, player, viewer) -> tuple[list, str, list]:
     filters, params = [], []
     if game:
         filters.append("g.game = %s")
@@ -148,7 +144,6 @@ def list_games(conn, game: str | None, status: str | None, player, limit: int, o
         filters.append("g.status = %s")
         params.append(status)
     narrowed = "".join(f" and {clause}" for clause in filters)
-    enough = limit + offset
     if player:
         # The games of one player: few, found through that player's seats.
         sources = [("""select g.id, g.updated_at from game_seats s join games g on g.id = s.game_id
@@ -159,6 +154,31 @@ def list_games(conn, game: str | None, status: str | None, player, limit: int, o
         sources = [("select g.id, g.updated_at from games g where g.visibility = 'public'", []),
                    ("""select g.id, g.updated_at from game_seats v join games g on g.id = v.game_id
                        where v.player_id = %s and g.visibility = 'private'""", [viewer])]
+    return sources, narrowed, params
+
+
+def count_games(conn, game: str | None, status: str | None, player, viewer=None, cap: int = TOTAL_CAP) -> int:
+    """How many games ``list_games`` would list with no limit, counted up to
+    ``cap``: each source is read in the order of its index and cut at
+    ``cap``, so the count costs the same with a thousand games or a million
+    (a ``cap`` answer means that many or more)."""
+    sources, narrowed, params = _listing_sources(game, status, player, viewer)
+    union = " union all ".join(f"({sql}{narrowed} order by g.updated_at desc, g.id limit %s)" for sql, _ in sources)
+    union_params = [value for _, head in sources for value in (*head, *params, cap)]
+    row = conn.execute(f"select least(count(*), %s) from ({union}) counted", (cap, *union_params)).fetchone()
+    return int(row[0])
+
+
+def list_games(conn, game: str | None, status: str | None, player, limit: int, offset: int, viewer=None) -> list[dict]:
+    """Public games, and the private games ``viewer`` sits in, most recently
+    moved first.
+
+    Each source of games is read in index order and cut at ``offset + limit``
+    before the two are merged, so a page costs the same with a thousand games
+    stored or a million (bench/scale.py); one condition over every game ("public,
+    or the viewer sits there") would make PostgreSQL sort them all."""
+    sources, narrowed, params = _listing_sources(game, status, player, viewer)
+    enough = limit + offset
     union = " union all ".join(f"({sql}{narrowed} order by g.updated_at desc, g.id limit %s)" for sql, _ in sources)
     union_params = [value for _, head in sources for value in (*head, *params, enough)]
     sql = (f"with listed as ({union}) " + _SUMMARY +

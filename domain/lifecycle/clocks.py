@@ -34,7 +34,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any, Mapping
 
-from ..engine import IllegalCommand
+from ..engine import InvalidOption
 from .state import ClocksComputed
 
 DAY = 24 * 3600
@@ -76,20 +76,23 @@ def resolve_clock_options(given: dict) -> dict:
     for name, (low, high) in LIMITS.items():
         value = values[name]
         if value is not None and (isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high):
-            raise IllegalCommand(f"option {name} must be a whole number of seconds from {low} to {high}, not {value!r}")
+            raise InvalidOption(f"option {name} must be a whole number of seconds from {low} to {high}, not {value!r}",
+                                name)
     bank, increment, cap = values["time_bank_seconds"], values["time_increment_seconds"], values["time_cap_seconds"]
     if bank is None and (increment is not None or cap is not None):
-        raise IllegalCommand("options time_increment_seconds and time_cap_seconds need time_bank_seconds")
+        raise InvalidOption("options time_increment_seconds and time_cap_seconds need time_bank_seconds",
+                            "time_increment_seconds" if increment is not None else "time_cap_seconds")
     if bank is not None:
         values["time_increment_seconds"] = increment or 0
         values["time_cap_seconds"] = cap = bank if cap is None else cap
         if cap < bank:
-            raise IllegalCommand(f"option time_cap_seconds ({cap}) may not be less than time_bank_seconds ({bank})")
+            raise InvalidOption(f"option time_cap_seconds ({cap}) may not be less than time_bank_seconds ({bank})",
+                                "time_cap_seconds")
     per_seat = values["deadline_per_seat"]
     if per_seat is None:
         values["deadline_per_seat"] = DEADLINE_PER_SEAT_BY_DEFAULT
     elif not isinstance(per_seat, bool):
-        raise IllegalCommand("option deadline_per_seat must be true or false")
+        raise InvalidOption("option deadline_per_seat must be true or false", "deadline_per_seat")
     return values
 
 

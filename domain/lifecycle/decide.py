@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import Any, Iterable, Mapping
 
 from .. import session as sessions
-from ..engine import Event, IllegalCommand, Rules
+from ..engine import Event, IllegalCommand, InvalidOption, Rules
 from . import bots as bot_registry
 from . import standings
 from .clocks import DEADLINE_PER_SEAT_BY_DEFAULT, resolve_clock_options
@@ -92,12 +92,12 @@ def create(
     given = dict(options or {})
     visibility = given.pop("visibility", PUBLIC)
     if visibility not in (PUBLIC, PRIVATE):
-        raise IllegalCommand(f"option visibility must be public or private, not {visibility!r}")
+        raise InvalidOption(f"option visibility must be public or private, not {visibility!r}", "visibility")
     abandon_after = given.pop("abandon_after", DEFAULT_ABANDON_AFTER)
     if isinstance(abandon_after, bool) or not isinstance(abandon_after, int) or not 0 <= abandon_after <= MAX_ABANDON_AFTER:
-        raise IllegalCommand(
+        raise InvalidOption(
             f"option abandon_after must be a whole number of timeouts from 0 (never) to {MAX_ABANDON_AFTER}, "
-            f"not {abandon_after!r}"
+            f"not {abandon_after!r}", "abandon_after"
         )
     bots = given.pop("bots", None) or {}
     clocks = resolve_clock_options(given)
@@ -113,16 +113,16 @@ def create(
 
 def seat_bots(rules: Rules, seats: Iterable[str], host_seat: str, bots: Any) -> list[Event]:
     if not isinstance(bots, Mapping):
-        raise IllegalCommand('option bots must map seats to bot kinds, such as {"p2": "random"}')
+        raise InvalidOption('option bots must map seats to bot kinds, such as {"p2": "random"}', "bots")
     offered = bot_registry.kinds(rules.name)
     events = []
     for seat, kind in sorted(bots.items()):
         if seat not in seats:
-            raise IllegalCommand(f"option bots names no seat {seat!r}; seats are {', '.join(seats)}")
+            raise InvalidOption(f"option bots names no seat {seat!r}; seats are {', '.join(seats)}", f"bots.{seat}")
         if seat == host_seat:
-            raise IllegalCommand(f"seat {seat} is the host's; give a bot another seat")
+            raise InvalidOption(f"seat {seat} is the host's; give a bot another seat", f"bots.{seat}")
         if kind not in offered:
-            raise IllegalCommand(f"there is no bot {kind!r} for {rules.name}; bots: {', '.join(offered)}")
+            raise InvalidOption(f"there is no bot {kind!r} for {rules.name}; bots: {', '.join(offered)}", f"bots.{seat}")
         events.append(BotSeated(seat, kind))
     return events
 

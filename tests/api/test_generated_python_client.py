@@ -99,8 +99,9 @@ def test_a_generated_python_client_plays_a_whole_game_with_typed_models_only(app
     host, guest = _register(gen, app, f"gen-{name}-1"), _register(gen, app, f"gen-{name}-2")
 
     options = gen.model(f"{prefix}Options")(**OPTIONS[name])
-    game_enum = gen.model("CreateGameGame")
-    created = gen.api("games", "create_game").sync(client=host, body=gen.model("CreateGame")(game=game_enum(name), options=options))
+    game_enum = gen.model(f"{prefix}CreateGameGame")
+    body = gen.model(f"{prefix}CreateGame")(game=game_enum(name), options=options)
+    created = gen.api("games", "create_game").sync(client=host, body=body)
     # A lobby command answers the summary with the receipt of the version it made.
     assert isinstance(created, gen.model("GameAnswer")) and isinstance(created.receipt, gen.model("Receipt"))
     game_id = str(created.id)
@@ -154,3 +155,51 @@ def test_a_generated_python_client_plays_a_whole_game_with_typed_models_only(app
             seen.append(event.type_)
         after = page.next_after
     assert seen[0] == "GameCreated" and "GameOver" in seen
+
+
+def test_a_generated_python_client_creates_a_private_game_with_bots_and_a_time_bank_with_typed_models_only(app, generated):
+    gen = Generated(generated)
+    host = _register(gen, app, "gen-private-host")
+    bots = gen.model("CronbergOptionsBots")()
+    bots["p2"] = gen.model("CronbergOptionsBotsAdditionalProperty").RANDOM
+    options = gen.model("CronbergOptions")(
+        players=2, visibility=gen.model("CronbergOptionsVisibility").PRIVATE, bots=bots, abandon_after=0,
+        turn_seconds=86_400, time_bank_seconds=3_600, time_increment_seconds=60, time_cap_seconds=7_200,
+        deadline_per_seat=True,
+    )
+    body = gen.model("CronbergCreateGame")(game=gen.model("CronbergCreateGameGame").CRONBERG, options=options)
+    created = gen.api("games", "create_game").sync(client=host, body=body)
+    assert isinstance(created, gen.model("GameAnswer"))
+    assert created.visibility.value == "private"
+    assert created.bots.to_dict() == {"p2": "random"}
+    stored = created.options.to_dict()
+    assert (stored["time_bank_seconds"], stored["time_increment_seconds"], stored["time_cap_seconds"]) == (3_600, 60, 7_200)
+    assert (stored["abandon_after"], stored["turn_seconds"], stored["deadline_per_seat"]) == (0, 86_400, True)
+    started = gen.api("games", "start_game").sync(str(created.id), client=host)
+    assert started.status.value == "active"
+    assert started.deadline is not None, "a game with a time bank has a deadline once it runs"
+
+
+def _parsed_as_a_generated_union_parses(gen, data: dict):
+    """As the generated code parses a union: the first member that takes it."""
+    for name in sorted(games.REGISTRY):
+        try:
+            return gen.model(f"{camel(name)}CreateGame").from_dict(data)
+        except (ValueError, KeyError, TypeError):
+            continue
+    raise AssertionError(f"no CreateGame member takes {data}")
+
+
+def test_creating_a_game_round_trips_its_options_through_the_generated_models_without_loss(generated):
+    gen = Generated(generated)
+    data = {"game": "cronberg", "options": {"players": 3, "rounds": 2}}
+    parsed = _parsed_as_a_generated_union_parses(gen, data)
+    assert isinstance(parsed, gen.model("CronbergCreateGame")) and isinstance(parsed.options, gen.model("CronbergOptions"))
+    assert parsed.options.rounds == 2
+    assert parsed.to_dict() == data
+    every = {"game": "coronation", "seat": "lind",
+             "options": {"players": 3, "turn_seconds": 600, "visibility": "private", "abandon_after": 2,
+                         "deadline_per_seat": False, "time_bank_seconds": 600, "time_increment_seconds": 5,
+                         "time_cap_seconds": 900, "bots": {"detective-2": "random"}}}
+    parsed = _parsed_as_a_generated_union_parses(gen, every)
+    assert isinstance(parsed, gen.model("CoronationCreateGame")) and parsed.to_dict() == every

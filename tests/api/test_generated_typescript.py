@@ -43,7 +43,7 @@ def project(app, tmp_path_factory):
     result = subprocess.run([str(tools / "openapi-typescript"), "openapi.json", "-o", "api.d.ts"], cwd=folder,
                             capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stdout + result.stderr
-    for source in ("program.ts", "must_fail.ts"):
+    for source in ("program.ts", "must_fail.ts", "must_fail_options.ts"):
         shutil.copy(SOURCES / source, folder / source)
     return folder, tools
 
@@ -68,3 +68,15 @@ def test_a_command_of_one_game_where_another_games_is_expected_does_not_compile(
     errors = [line for line in result.stdout.splitlines() if "error TS" in line]
     assert len(errors) == 1 and errors[0].startswith("must_fail.ts(8,"), result.stdout
     assert "TS2345" in errors[0] and '"DrawBuilding"' in errors[0] and '"PlaceDetective"' in errors[0], result.stdout
+
+
+def test_a_misspelled_option_a_wrong_type_another_games_option_and_an_unknown_bot_do_not_compile(project):
+    result = _tsc(project, "must_fail_options.ts")
+    errors = {int(line.split("(", 1)[1].split(",", 1)[0]): line
+              for line in result.stdout.splitlines() if line.startswith("must_fail_options.ts(")}
+    assert sorted(errors) == [7, 8, 9, 10], result.stdout
+    assert "'player' does not exist" in errors[7], result.stdout
+    assert "Type 'string' is not assignable to type 'number'" in errors[8], result.stdout
+    assert "TS2322" in errors[9] and '"cronberg"' in errors[9], result.stdout
+    assert "'last_turn' does not exist" in result.stdout, result.stdout
+    assert '\'"genius"\' is not assignable' in errors[10], result.stdout

@@ -71,4 +71,5 @@ def test_a_field_a_request_may_leave_out_is_optional_for_generators_and_its_defa
     trap = schemas["CoronationMoveLind"]["properties"]["trap"]
     assert "default" not in last_turn and last_turn["description"].endswith("Default: `21`.")
     assert "default" not in trap and "trap" not in schemas["CoronationMoveLind"]["required"]
-    assert "default" not in schemas["CreateGame"]["properties"]["seat"]
+    assert "default" not in schemas["CronbergCreateGame"]["properties"]["seat"]
+    assert "seat" not in schemas["CronbergCreateGame"]["required"]
