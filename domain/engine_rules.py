@@ -31,20 +31,20 @@ DEFAULT_ABANDON_AFTER = 3
 ENGINE_TYPES = frozenset({
     "GameCreated", "SeatTaken", "SeatLeft", "GameCancelled", "PlayersSeated", "TurnTimedOut", "GameOver",
     "GameScored", "BotSeated", "SeatResigned", "GameAborted", "SeatAbandoned", "InviteIssued", "InviteRedeemed",
-    "SeatReplaced", "RematchInvited", "RematchCreated", "ClocksComputed", "SeedContributed",
+    "SeatReplaced", "RematchInvited", "RematchCreated", "ClocksComputed", "SeedContributed", "SeatAway", "SeatBack",
 })
 # Rule 5.4: the kinds of batch each status takes.
 ALLOWED = {
     LOBBY: {"JoinGame", "LeaveGame", "StartGame", "IssueInvite", "RedeemInvite", "ContributeRandomness"},
     ACTIVE: {"move", "bot", "timeout", "ResignSeat", "AbortGame", "IssueInvite", "RedeemInvite", "AbandonSeat",
-             "ComputeClocks"},
+             "ComputeClocks", "MarkAway", "ReturnSeat"},
     SCORING: {"ScoreGame", "CreateRematch"},
     FINISHED: {"CreateRematch"},
     CANCELLED: set(),
 }
 PLAYER_KINDS = {"JoinGame", "LeaveGame", "StartGame", "IssueInvite", "RedeemInvite", "move", "ResignSeat",
                 "AbortGame", "CreateRematch", "ContributeRandomness"}
-SYSTEM_KINDS = {"timeout", "AbandonSeat", "ComputeClocks", "ScoreGame"}
+SYSTEM_KINDS = {"timeout", "AbandonSeat", "ComputeClocks", "ScoreGame", "MarkAway", "ReturnSeat"}
 LIFECYCLE_COMMANDS = SEAT_LIFE_COMMANDS
 
 
@@ -213,6 +213,8 @@ def _shape(kind: str, types: list[str]) -> str | None:
         "ComputeClocks": types == ["ClocksComputed"],
         "ScoreGame": types == ["GameScored"],
         "ContributeRandomness": types == ["SeedContributed"],
+        "MarkAway": types == ["SeatAway"],
+        "ReturnSeat": types == ["SeatBack"],
     }
     return None if fits.get(kind, False) else "not the events such a batch holds"
 
@@ -285,6 +287,31 @@ def _actor_problems(game: Seats, kind: str, meta, batch, opened) -> list[str]:
         found += _standings(game, first.get("standings"))
     if kind == "ContributeRandomness":
         found += _contributing(game, actor, seat, first, meta["command"])
+    if kind in ("MarkAway", "ReturnSeat"):
+        found += _away(game, kind, seat, first)
+    if kind == "timeout" and seat in game.away:
+        found.append(f"{seat} is timed out while it is away (SeatAway, no SeatBack since) (rule 5.6)")
+    return found
+
+
+def _away(game: Seats, kind: str, seat, data) -> list[str]:
+    """Rule 5.5: a seat away, or back, is one a player plays, named by the batch."""
+    found = []
+    if data.get("seat") != seat:
+        found.append(f"the {kind} batch of seat {seat} records {data.get('seat')} (rule 5.5)")
+    if kind == "MarkAway":
+        if game.options.get("absences", "allowed") == "forbidden":
+            found.append(f"{seat} is marked away in a game whose options forbid absences (rule 5.5)")
+        if not (game.options.get("turn_seconds") or game.options.get("time_bank_seconds")):
+            found.append(f"{seat} is marked away in a game without deadlines (rule 5.5)")
+        if seat not in game.holders or seat in game.bots or seat in game.resigned or seat in game.away:
+            found.append(f"{seat} is marked away, but it is not a seat its player plays, or it is away already "
+                         "(rule 5.5)")
+        if not (isinstance(data.get("since"), str) and isinstance(data.get("until"), str)
+                and data["since"] < data["until"]):
+            found.append(f"the absence of {seat} does not run from a since to a later until (rule 5.5)")
+    elif seat not in game.away:
+        found.append(f"{seat} is back, but it was not away (rule 5.5)")
     return found
 
 

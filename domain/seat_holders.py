@@ -13,7 +13,7 @@ from .lifecycle.clocks import continues_missed_turn
 
 LOBBY, ACTIVE, SCORING, FINISHED, CANCELLED = "lobby", "active", "scoring", "finished", "cancelled"
 SEAT_LIFE_COMMANDS = {"ResignSeat", "AbortGame", "IssueInvite", "RedeemInvite", "CreateRematch", "AbandonSeat",
-                      "ComputeClocks"}
+                      "ComputeClocks", "MarkAway", "ReturnSeat"}
 
 
 @dataclass
@@ -35,6 +35,7 @@ class Seats:
     streak: dict = field(default_factory=dict)  # seat -> consecutive timeouts
     randomness_version: int = 1
     contributed: set = field(default_factory=set)  # seats whose SeedContributed came
+    away: set = field(default_factory=set)  # seats between their SeatAway and SeatBack
 
     def fold(self, kind: str, data: Mapping[str, Any]) -> None:
         if kind == "GameCreated":
@@ -75,6 +76,10 @@ class Seats:
             self.abandoned = [s for s in self.abandoned if s != data["seat"]]
         elif kind == "RematchCreated":
             self.rematch = data["game_id"]
+        elif kind == "SeatAway":
+            self.away.add(data["seat"])
+        elif kind == "SeatBack":
+            self.away.discard(data["seat"])
 
     def seat_of(self, player: str) -> str | None:
         return next((seat for seat, holder in self.holders.items() if holder == player), None)

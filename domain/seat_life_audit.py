@@ -16,6 +16,7 @@ from dataclasses import replace
 from typing import Any
 
 from .engine import IllegalCommand, Rules
+from .lifecycle import absence
 from .lifecycle import clocks as clock_rules
 from .lifecycle import decide as lifecycle
 from .lifecycle.state import InviteIssued, InviteRedeemed, RematchCreated
@@ -67,6 +68,14 @@ def redecide_seat_life(rules: Rules, session, meta: Mapping[str, Any], batch: li
                                    f"{'clocks' if clock_rules.clocked(session.options) else 'no clocks'}: "
                                    "no ClocksComputed is recorded")
         return None  # the banks come from the server's clock, which the log does not hold
+    if kind == "MarkAway":
+        # The absence is the player's, outside the log: its dates are taken as recorded.
+        away = batch[0]
+        if type(away).__name__ != "SeatAway":
+            raise IllegalCommand(f"a seat marked away records {type(away).__name__}, not SeatAway")
+        return absence.mark_away(session, meta.get("seat"), away.since, away.until)
+    if kind == "ReturnSeat":
+        return absence.back(session, meta.get("seat"))
     raise IllegalCommand(f"{kind!r} is not a seat-life command")
 
 

@@ -94,6 +94,9 @@ class ViewSchema(ma.Schema):
     clocks = ma.fields.Nested(ClocksSchema, allow_none=True, required=True,
                               metadata={"description": "time banks and per-seat deadlines; null in a game without them"})
     rematch = ma.fields.UUID(allow_none=True, required=True, metadata={"description": "this game's rematch, once asked for"})
+    away = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.String(), required=True,
+                          metadata={"description": "seats whose player is away (an absence), each until when (ISO 8601): "
+                                    "no deadline runs for them"})
 
 
 class LegalCommandsSchema(ma.Schema):

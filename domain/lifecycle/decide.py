@@ -65,6 +65,10 @@ def described_options() -> list[dict]:
                choices=(PUBLIC, PRIVATE)),
         Option("abandon_after", "int", DEFAULT_ABANDON_AFTER,
                "consecutive timeouts after which a bot takes the seat; 0 never", minimum=0, maximum=MAX_ABANDON_AFTER),
+        Option("absences", "choice", "allowed",
+               "allowed: a seat whose player declared an absence is away, its deadlines and bank stopped; "
+               "forbidden: deadlines run for everyone (tournaments that cannot wait)",
+               choices=("allowed", "forbidden")),
         Option("deadline_per_seat", "bool", DEADLINE_PER_SEAT_BY_DEFAULT,
                "turn_seconds counts from when each seat became one to act, not from the last move of any seat"),
     ]
@@ -86,6 +90,8 @@ def create(
       by an invite code from the host only; not listed);
     - ``abandon_after``: consecutive timeouts after which a seat is abandoned
       to a bot (0 = never; default 3);
+    - ``absences``: "allowed" (default) or "forbidden": whether a seat whose
+      player declared an absence is away (domain.lifecycle.absence);
     - ``bots``: {seat: kind} seats given to bots at creation;
     - the time bank and per-seat deadline options of ``clocks``.
     """
@@ -99,13 +105,17 @@ def create(
             f"option abandon_after must be a whole number of timeouts from 0 (never) to {MAX_ABANDON_AFTER}, "
             f"not {abandon_after!r}"
         )
+    absences = given.pop("absences", "allowed")
+    if absences not in ("allowed", "forbidden"):
+        raise IllegalCommand(f"option absences must be allowed or forbidden, not {absences!r}")
     bots = given.pop("bots", None) or {}
     clocks = resolve_clock_options(given)
     events = sessions.create(rules, host, given, seed, seat)
     created = events[0]
     # Recorded, not chosen: games created before it keep their rules' own
     # GameOver sentence, so that their decisions re-run to the events stored.
-    resolved = {**created.options, "visibility": visibility, "abandon_after": abandon_after, **clocks,
+    resolved = {**created.options, "visibility": visibility, "abandon_after": abandon_after, "absences": absences,
+                **clocks,
                 standings.OUTCOME_FOLLOWS_STANDINGS: True}
     events[0] = replace(created, options=resolved)
     return events + seat_bots(rules, created.seats, events[1].seat, bots)

@@ -98,6 +98,26 @@ class ClocksComputed(Event):
     since: Mapping[str, str]
 
 
+@dataclass(frozen=True)
+class SeatAway(Event):
+    """The seat's player declared an absence (a fact of the player's, kept
+    outside the game's log) that matters to this game from now on: from
+    ``since`` to ``until`` (ISO 8601, UTC) the seat has no deadline, its bank
+    does not run, and it is not timed out (README, Absence)."""
+
+    seat: str
+    since: str
+    until: str
+
+
+@dataclass(frozen=True)
+class SeatBack(Event):
+    """The seat's absence is over (its end came, or its player acted): its
+    deadlines and bank run again, from now."""
+
+    seat: str
+
+
 LIFECYCLE_EVENTS = (
     BotSeated,
     SeatResigned,
@@ -109,6 +129,8 @@ LIFECYCLE_EVENTS = (
     RematchInvited,
     RematchCreated,
     ClocksComputed,
+    SeatAway,
+    SeatBack,
 )
 
 
@@ -127,6 +149,7 @@ class Life:
     # that version (the version of his SeatResigned or SeatAbandoned); he keeps
     # the seat's view of what came before (see Session.seat_seen_by).
     left: Mapping[str, tuple[str, int]] = field(default_factory=dict)
+    away: Mapping[str, SeatAway] = field(default_factory=dict)  # seat -> its absence, while it lasts
 
     def plays(self, seat: str) -> str | None:
         """The bot kind that plays ``seat``, if a bot does."""
@@ -170,4 +193,8 @@ def fold(session: Any, event: Event) -> Any:
         return replace(session, life=replace(life, rematch=event.game_id))
     if isinstance(event, ClocksComputed):
         return replace(session, life=replace(life, clocks=event))
+    if isinstance(event, SeatAway):
+        return replace(session, life=replace(life, away={**life.away, event.seat: event}))
+    if isinstance(event, SeatBack):
+        return replace(session, life=replace(life, away={s: a for s, a in life.away.items() if s != event.seat}))
     raise AssertionError(f"not a lifecycle event: {event!r}")
