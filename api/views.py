@@ -33,6 +33,7 @@ def envelope(game_id, rules, session, seat: str | None, ended: bool = False) -> 
         "clocks": shown_clocks(session.options, session.life.clocks),
         "rematch": session.life.rematch,
         "away": {seat: away.until for seat, away in session.life.away.items()},
+        "paused": session.life.paused,
     }
 
 

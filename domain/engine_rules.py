@@ -32,18 +32,19 @@ ENGINE_TYPES = frozenset({
     "GameCreated", "SeatTaken", "SeatLeft", "GameCancelled", "PlayersSeated", "TurnTimedOut", "GameOver",
     "GameScored", "BotSeated", "SeatResigned", "GameAborted", "SeatAbandoned", "InviteIssued", "InviteRedeemed",
     "SeatReplaced", "RematchInvited", "RematchCreated", "ClocksComputed", "SeedContributed", "SeatAway", "SeatBack",
+    "PauseAsked", "GamePaused", "GameResumed",
 })
 # Rule 5.4: the kinds of batch each status takes.
 ALLOWED = {
     LOBBY: {"JoinGame", "LeaveGame", "StartGame", "IssueInvite", "RedeemInvite", "ContributeRandomness"},
     ACTIVE: {"move", "bot", "timeout", "ResignSeat", "AbortGame", "IssueInvite", "RedeemInvite", "AbandonSeat",
-             "ComputeClocks", "MarkAway", "ReturnSeat"},
+             "ComputeClocks", "MarkAway", "ReturnSeat", "AskPause", "ResumeGame"},
     SCORING: {"ScoreGame", "CreateRematch"},
     FINISHED: {"CreateRematch"},
     CANCELLED: set(),
 }
 PLAYER_KINDS = {"JoinGame", "LeaveGame", "StartGame", "IssueInvite", "RedeemInvite", "move", "ResignSeat",
-                "AbortGame", "CreateRematch", "ContributeRandomness"}
+                "AbortGame", "CreateRematch", "ContributeRandomness", "AskPause", "ResumeGame"}
 SYSTEM_KINDS = {"timeout", "AbandonSeat", "ComputeClocks", "ScoreGame", "MarkAway", "ReturnSeat"}
 LIFECYCLE_COMMANDS = SEAT_LIFE_COMMANDS
 
@@ -215,6 +216,8 @@ def _shape(kind: str, types: list[str]) -> str | None:
         "ContributeRandomness": types == ["SeedContributed"],
         "MarkAway": types == ["SeatAway"],
         "ReturnSeat": types == ["SeatBack"],
+        "AskPause": types in (["PauseAsked"], ["PauseAsked", "GamePaused"]),
+        "ResumeGame": types == ["GameResumed"],
     }
     return None if fits.get(kind, False) else "not the events such a batch holds"
 
@@ -289,8 +292,30 @@ def _actor_problems(game: Seats, kind: str, meta, batch, opened) -> list[str]:
         found += _contributing(game, actor, seat, first, meta["command"])
     if kind in ("MarkAway", "ReturnSeat"):
         found += _away(game, kind, seat, first)
+    if kind in ("AskPause", "ResumeGame"):
+        found += _pausing(game, kind, actor, seat, batch)
+    if kind in ("move", "bot", "timeout") and game.paused:
+        found.append(f"a {kind} batch of {seat} while the game is paused (GamePaused, no GameResumed since) (rule 5.5)")
     if kind == "timeout" and seat in game.away:
         found.append(f"{seat} is timed out while it is away (SeatAway, no SeatBack since) (rule 5.6)")
+    return found
+
+
+def _pausing(game: Seats, kind: str, actor, seat, batch) -> list[str]:
+    """Rule 5.5: a pause asked, or a game resumed, by a player who plays the seat."""
+    data = batch[0]["data"]
+    found = []
+    if seat is None or game.holders.get(seat) != actor or seat not in game.playing() \
+            or (data.get("seat"), data.get("player")) != (seat, actor):
+        found.append(f"the {kind} batch of {seat} by {actor}, who does not play it, or its event names another "
+                     "seat or player (rule 5.5)")
+    if kind == "AskPause":
+        if game.paused or seat in game.pause_asked:
+            found.append(f"{seat} asks to pause a game that is paused, or asked already (rule 5.5)")
+        if (len(batch) == 2) != (game.playing() <= game.pause_asked | {seat}):
+            found.append("GamePaused does not follow exactly the ask of the last seat a player plays (rule 5.5)")
+    elif not game.paused:
+        found.append(f"{seat} resumes a game that is not paused (rule 5.5)")
     return found
 
 

@@ -13,7 +13,7 @@ from .lifecycle.clocks import continues_missed_turn
 
 LOBBY, ACTIVE, SCORING, FINISHED, CANCELLED = "lobby", "active", "scoring", "finished", "cancelled"
 SEAT_LIFE_COMMANDS = {"ResignSeat", "AbortGame", "IssueInvite", "RedeemInvite", "CreateRematch", "AbandonSeat",
-                      "ComputeClocks", "MarkAway", "ReturnSeat"}
+                      "ComputeClocks", "MarkAway", "ReturnSeat", "AskPause", "ResumeGame"}
 
 
 @dataclass
@@ -36,6 +36,8 @@ class Seats:
     randomness_version: int = 1
     contributed: set = field(default_factory=set)  # seats whose SeedContributed came
     away: set = field(default_factory=set)  # seats between their SeatAway and SeatBack
+    pause_asked: set = field(default_factory=set)  # seats whose PauseAsked came since the last GameResumed
+    paused: bool = False
 
     def fold(self, kind: str, data: Mapping[str, Any]) -> None:
         if kind == "GameCreated":
@@ -80,6 +82,16 @@ class Seats:
             self.away.add(data["seat"])
         elif kind == "SeatBack":
             self.away.discard(data["seat"])
+        elif kind == "PauseAsked":
+            self.pause_asked.add(data["seat"])
+        elif kind == "GamePaused":
+            self.paused = True
+        elif kind == "GameResumed":
+            self.paused, self.pause_asked = False, set()
+
+    def playing(self) -> set:
+        """The seats a player plays: held, not by a bot, not resigned."""
+        return {seat for seat in self.holders if seat not in self.bots and seat not in self.resigned}
 
     def seat_of(self, player: str) -> str | None:
         return next((seat for seat, holder in self.holders.items() if holder == player), None)

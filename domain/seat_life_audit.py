@@ -16,7 +16,7 @@ from dataclasses import replace
 from typing import Any
 
 from .engine import IllegalCommand, Rules
-from .lifecycle import absence
+from .lifecycle import absence, pause
 from .lifecycle import clocks as clock_rules
 from .lifecycle import decide as lifecycle
 from .lifecycle.state import InviteIssued, InviteRedeemed, RematchCreated
@@ -76,6 +76,10 @@ def redecide_seat_life(rules: Rules, session, meta: Mapping[str, Any], batch: li
         return absence.mark_away(session, meta.get("seat"), away.since, away.until)
     if kind == "ReturnSeat":
         return absence.back(session, meta.get("seat"))
+    if kind == "AskPause":
+        return pause.ask(session, actor)
+    if kind == "ResumeGame":
+        return pause.resume(session, actor)
     raise IllegalCommand(f"{kind!r} is not a seat-life command")
 
 

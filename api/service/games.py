@@ -29,6 +29,7 @@ from . import decisions
 from .decisions import Decision, Scheduler
 from .idempotency import Idempotent
 from .absences import AbsenceCommands
+from .pause import PauseCommands
 from .lifecycle import LifecycleCommands, access_refusals
 from .players import Players
 from .errors import (Conflict, DamagedHistory, Forbidden, InvalidRequest, NotFound, PreconditionFailed,
@@ -38,7 +39,7 @@ log = logging.getLogger("boardlog.service")
 
 # Snapshots carry the engine's version of the Session shape in the upper digits
 # and the game's own state version below, so a change of either ignores them.
-SESSION_SHAPE = 6  # 2: Session.rules_version; 3: Session.life; 4: chain and randomness versions; 5: Life.left; 6: contributions
+SESSION_SHAPE = 7  # 2: Session.rules_version; 3: Session.life; 4: chain and randomness versions; 5: Life.left; 6: contributions; 7: Life.away and paused
 
 
 def stream_of(game_id) -> str:
@@ -65,7 +66,7 @@ def _rests_at(records, version: int) -> bool:
     return version == len(records) or records[version].metadata.get("decided_at", version) == version
 
 
-class GameService(LifecycleCommands, AbsenceCommands, Idempotent):
+class GameService(LifecycleCommands, AbsenceCommands, PauseCommands, Idempotent):
     def __init__(self, store, scheduler: Scheduler | None = None, cache_size: int = 1024, snapshot_every: int = 200,
                  clock: Callable[[], dt.datetime] | None = None):
         self.store = store

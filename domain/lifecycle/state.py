@@ -118,6 +118,28 @@ class SeatBack(Event):
     seat: str
 
 
+@dataclass(frozen=True)
+class PauseAsked(Event):
+    """A seat's player asks to pause the game; it pauses when every seat a
+    player plays has asked (GamePaused follows in the same batch)."""
+
+    seat: str
+    player: str
+
+
+@dataclass(frozen=True)
+class GamePaused(Event):
+    """Every seat a player plays asked: no deadline runs and no bank falls until GameResumed."""
+
+
+@dataclass(frozen=True)
+class GameResumed(Event):
+    """One of the players asked to go on: the asks are forgotten, the clocks run from now."""
+
+    seat: str
+    player: str
+
+
 LIFECYCLE_EVENTS = (
     BotSeated,
     SeatResigned,
@@ -131,6 +153,9 @@ LIFECYCLE_EVENTS = (
     ClocksComputed,
     SeatAway,
     SeatBack,
+    PauseAsked,
+    GamePaused,
+    GameResumed,
 )
 
 
@@ -150,6 +175,8 @@ class Life:
     # the seat's view of what came before (see Session.seat_seen_by).
     left: Mapping[str, tuple[str, int]] = field(default_factory=dict)
     away: Mapping[str, SeatAway] = field(default_factory=dict)  # seat -> its absence, while it lasts
+    pause_asked: frozenset[str] = frozenset()  # seats whose players asked to pause
+    paused: bool = False
 
     def plays(self, seat: str) -> str | None:
         """The bot kind that plays ``seat``, if a bot does."""
@@ -197,4 +224,10 @@ def fold(session: Any, event: Event) -> Any:
         return replace(session, life=replace(life, away={**life.away, event.seat: event}))
     if isinstance(event, SeatBack):
         return replace(session, life=replace(life, away={s: a for s, a in life.away.items() if s != event.seat}))
+    if isinstance(event, PauseAsked):
+        return replace(session, life=replace(life, pause_asked=life.pause_asked | {event.seat}))
+    if isinstance(event, GamePaused):
+        return replace(session, life=replace(life, paused=True))
+    if isinstance(event, GameResumed):
+        return replace(session, life=replace(life, paused=False, pause_asked=frozenset()))
     raise AssertionError(f"not a lifecycle event: {event!r}")
