@@ -61,6 +61,7 @@ REGISTRY: dict[str, ProblemType] = {p.slug: p for p in (
     ProblemType("invite-invalid", 403, "Invite invalid", "The invite code is not one of this game's: check it with the host."),
     ProblemType("invite-spent", 409, "Invite spent", "The invite code was used already or its seat is taken; ask the host for a new one."),
     ProblemType("contribution-made", 409, "Contribution made", "Your seat has contributed to this game's randomness already; a contribution is fixed once made."),
+    ProblemType("nothing-to-take-back", 409, "Nothing to take back", "No decision can be taken back now, or no takeback is asked for; the detail says why (another seat acted since, the decision drew randomness or holds hidden information, the game takes no takebacks)."),
     ProblemType("game-paused", 409, "Game paused", "The game is paused by its players' agreement: nobody moves until one of them resumes it (POST /v1/games/{id}/resume)."),
     ProblemType("absence-refused", 422, "Absence refused", "The absence starts in the past, ends before it starts, overlaps another of yours, or exceeds what is left of the year's allowance (BOARDLOG_ABSENCE_DAYS_PER_YEAR); nothing was stored."),
     ProblemType("absence-not-found", 404, "Absence not found", "You declared no absence with this id."),

@@ -32,19 +32,21 @@ ENGINE_TYPES = frozenset({
     "GameCreated", "SeatTaken", "SeatLeft", "GameCancelled", "PlayersSeated", "TurnTimedOut", "GameOver",
     "GameScored", "BotSeated", "SeatResigned", "GameAborted", "SeatAbandoned", "InviteIssued", "InviteRedeemed",
     "SeatReplaced", "RematchInvited", "RematchCreated", "ClocksComputed", "SeedContributed", "SeatAway", "SeatBack",
-    "PauseAsked", "GamePaused", "GameResumed",
+    "PauseAsked", "GamePaused", "GameResumed", "TakebackAsked", "TakebackAccepted", "TakebackRefused", "TakenBack",
 })
 # Rule 5.4: the kinds of batch each status takes.
 ALLOWED = {
     LOBBY: {"JoinGame", "LeaveGame", "StartGame", "IssueInvite", "RedeemInvite", "ContributeRandomness"},
     ACTIVE: {"move", "bot", "timeout", "ResignSeat", "AbortGame", "IssueInvite", "RedeemInvite", "AbandonSeat",
-             "ComputeClocks", "MarkAway", "ReturnSeat", "AskPause", "ResumeGame"},
+             "ComputeClocks", "MarkAway", "ReturnSeat", "AskPause", "ResumeGame",
+             "AskTakeback", "AcceptTakeback", "RefuseTakeback"},
     SCORING: {"ScoreGame", "CreateRematch"},
     FINISHED: {"CreateRematch"},
     CANCELLED: set(),
 }
 PLAYER_KINDS = {"JoinGame", "LeaveGame", "StartGame", "IssueInvite", "RedeemInvite", "move", "ResignSeat",
-                "AbortGame", "CreateRematch", "ContributeRandomness", "AskPause", "ResumeGame"}
+                "AbortGame", "CreateRematch", "ContributeRandomness", "AskPause", "ResumeGame",
+                "AskTakeback", "AcceptTakeback", "RefuseTakeback"}
 SYSTEM_KINDS = {"timeout", "AbandonSeat", "ComputeClocks", "ScoreGame", "MarkAway", "ReturnSeat"}
 LIFECYCLE_COMMANDS = SEAT_LIFE_COMMANDS
 
@@ -136,11 +138,15 @@ def check(records: Sequence[Mapping[str, Any]], complete: bool = False) -> list[
             version = first_version + offset
             if record["type"] in ENGINE_TYPES:
                 game.fold(record["type"], record["data"])
+            else:
+                game.takeback = None  # a move by anyone ends an open takeback request
             commit.append((version, record["metadata"]))
             if "to_act" in record["metadata"]:
                 problems += [f"at version {version}: {p}" for p in _closing_problems(game, commit, closing)]
                 closing, commit = dict(record["metadata"]), []
         game.count(kind, meta)
+        if kind in ("move", "bot", "timeout", "StartGame"):
+            game.last_move = (kind, meta.get("seat"), meta.get("decided_at"), bool(meta.get("draws")))
     if any("seated" in meta or "turn_came" in meta for _, meta in commit):
         problems.append(f"at version {commit[-1][0]}: seated or turn_came is recorded, but no to_act closes the "
                         "decision (rule 5.7)")
@@ -218,6 +224,9 @@ def _shape(kind: str, types: list[str]) -> str | None:
         "ReturnSeat": types == ["SeatBack"],
         "AskPause": types in (["PauseAsked"], ["PauseAsked", "GamePaused"]),
         "ResumeGame": types == ["GameResumed"],
+        "AskTakeback": types == ["TakebackAsked"],
+        "AcceptTakeback": types in (["TakebackAccepted"], ["TakebackAccepted", "TakenBack"]),
+        "RefuseTakeback": types == ["TakebackRefused"],
     }
     return None if fits.get(kind, False) else "not the events such a batch holds"
 
@@ -294,10 +303,47 @@ def _actor_problems(game: Seats, kind: str, meta, batch, opened) -> list[str]:
         found += _away(game, kind, seat, first)
     if kind in ("AskPause", "ResumeGame"):
         found += _pausing(game, kind, actor, seat, batch)
+    if kind in ("AskTakeback", "AcceptTakeback", "RefuseTakeback"):
+        found += _taking_back(game, kind, actor, seat, batch)
     if kind in ("move", "bot", "timeout") and game.paused:
         found.append(f"a {kind} batch of {seat} while the game is paused (GamePaused, no GameResumed since) (rule 5.5)")
     if kind == "timeout" and seat in game.away:
         found.append(f"{seat} is timed out while it is away (SeatAway, no SeatBack since) (rule 5.6)")
+    return found
+
+
+def _taking_back(game: Seats, kind: str, actor, seat, batch) -> list[str]:
+    """Rule 5.5: a takeback asked by the seat whose move was the last, answered by the others."""
+    data = batch[0]["data"]
+    request = game.takeback
+    found = []
+    if seat is None or game.holders.get(seat) != actor or seat not in game.playing() \
+            or (data.get("seat"), data.get("player")) != (seat, actor):
+        found.append(f"the {kind} batch of {seat} by {actor}, who does not play it, or its event names another "
+                     "seat or player (rule 5.5)")
+    if kind == "AskTakeback":
+        last = game.last_move
+        if game.options.get("takebacks", "off") != "with-consent" or game.randomness_version < 2:
+            found.append("a takeback asked in a game that takes none (option takebacks, or randomness version 1) "
+                         "(rule 5.5)")
+        if request is not None:
+            found.append("a takeback asked while another is open (rule 5.5)")
+        if last is None or last[:3] != ("move", seat, data.get("version")) or last[3]:
+            found.append(f"{seat} asks to take back the decision on version {data.get('version')}, which is not its "
+                         "own last move that drew nothing, with no other seat acting since (rule 5.5)")
+        return found
+    if request is None:
+        return found + [f"a takeback {'accepted' if kind == 'AcceptTakeback' else 'refused'} where none is open "
+                        "(rule 5.5)"]
+    if seat == request["seat"] or seat in request["accepted"]:
+        found.append(f"{seat} answers a takeback it asked for, or accepted already (rule 5.5)")
+    if kind == "AcceptTakeback":
+        others = game.playing() - {request["seat"]}
+        complete = others <= request["accepted"] | {seat}
+        if data.get("version") != request["version"] or (len(batch) == 2) != complete \
+                or (complete and batch[1]["data"].get("version") != request["version"]):
+            found.append("TakenBack does not follow exactly the last acceptance, or a version is not the one asked "
+                         "for (rule 5.5)")
     return found
 
 

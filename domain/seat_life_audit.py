@@ -16,7 +16,7 @@ from dataclasses import replace
 from typing import Any
 
 from .engine import IllegalCommand, Rules
-from .lifecycle import absence, pause
+from .lifecycle import absence, pause, takeback
 from .lifecycle import clocks as clock_rules
 from .lifecycle import decide as lifecycle
 from .lifecycle.state import InviteIssued, InviteRedeemed, RematchCreated
@@ -26,7 +26,8 @@ STAND_IN_CODE = "the code whose sha256 the log records"
 STAND_IN = lifecycle.code_sha256(STAND_IN_CODE)
 
 
-def redecide_seat_life(rules: Rules, session, meta: Mapping[str, Any], batch: list, seed: bytes, past) -> list | None:
+def redecide_seat_life(rules: Rules, session, meta: Mapping[str, Any], batch: list, seed: bytes, past,
+                       batches=()) -> list | None:
     """The events the recorded seat-life command gives on ``session``
     (``past``: each earlier batch's (seat, timed out, replaced), as
     ``lifecycle.history`` reads them), or None where it is only checked to
@@ -76,6 +77,12 @@ def redecide_seat_life(rules: Rules, session, meta: Mapping[str, Any], batch: li
         return absence.mark_away(session, meta.get("seat"), away.since, away.until)
     if kind == "ReturnSeat":
         return absence.back(session, meta.get("seat"))
+    if kind == "AskTakeback":
+        return takeback.ask(rules, session, actor, batches)
+    if kind == "AcceptTakeback":
+        return takeback.accept(session, actor)
+    if kind == "RefuseTakeback":
+        return takeback.refuse(session, actor)
     if kind == "AskPause":
         return pause.ask(session, actor)
     if kind == "ResumeGame":

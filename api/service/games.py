@@ -30,6 +30,7 @@ from .decisions import Decision, Scheduler
 from .idempotency import Idempotent
 from .absences import AbsenceCommands
 from .pause import PauseCommands
+from .takebacks import TakebackCommands
 from .lifecycle import LifecycleCommands, access_refusals
 from .players import Players
 from .errors import (Conflict, DamagedHistory, Forbidden, InvalidRequest, NotFound, PreconditionFailed,
@@ -39,7 +40,7 @@ log = logging.getLogger("boardlog.service")
 
 # Snapshots carry the engine's version of the Session shape in the upper digits
 # and the game's own state version below, so a change of either ignores them.
-SESSION_SHAPE = 7  # 2: Session.rules_version; 3: Session.life; 4: chain and randomness versions; 5: Life.left; 6: contributions; 7: Life.away and paused
+SESSION_SHAPE = 7  # 2: Session.rules_version; 3: Session.life; 4: chain and randomness versions; 5: Life.left; 6: contributions; 7: Life.away, paused, takeback and Session.recent
 
 
 def stream_of(game_id) -> str:
@@ -66,7 +67,7 @@ def _rests_at(records, version: int) -> bool:
     return version == len(records) or records[version].metadata.get("decided_at", version) == version
 
 
-class GameService(LifecycleCommands, AbsenceCommands, PauseCommands, Idempotent):
+class GameService(LifecycleCommands, AbsenceCommands, PauseCommands, TakebackCommands, Idempotent):
     def __init__(self, store, scheduler: Scheduler | None = None, cache_size: int = 1024, snapshot_every: int = 200,
                  clock: Callable[[], dt.datetime] | None = None):
         self.store = store

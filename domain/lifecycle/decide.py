@@ -69,6 +69,9 @@ def described_options() -> list[dict]:
                "allowed: a seat whose player declared an absence is away, its deadlines and bank stopped; "
                "forbidden: deadlines run for everyone (tournaments that cannot wait)",
                choices=("allowed", "forbidden")),
+        Option("takebacks", "choice", "with-consent",
+               "with-consent: a seat may ask to take back its last move, which the other players accept or refuse; "
+               "off: no takebacks (a strict game)", choices=("with-consent", "off")),
         Option("deadline_per_seat", "bool", DEADLINE_PER_SEAT_BY_DEFAULT,
                "turn_seconds counts from when each seat became one to act, not from the last move of any seat"),
     ]
@@ -92,6 +95,7 @@ def create(
       to a bot (0 = never; default 3);
     - ``absences``: "allowed" (default) or "forbidden": whether a seat whose
       player declared an absence is away (domain.lifecycle.absence);
+    - ``takebacks``: "with-consent" (default) or "off" (domain.lifecycle.takeback);
     - ``bots``: {seat: kind} seats given to bots at creation;
     - the time bank and per-seat deadline options of ``clocks``.
     """
@@ -108,6 +112,9 @@ def create(
     absences = given.pop("absences", "allowed")
     if absences not in ("allowed", "forbidden"):
         raise IllegalCommand(f"option absences must be allowed or forbidden, not {absences!r}")
+    takebacks = given.pop("takebacks", "with-consent")
+    if takebacks not in ("with-consent", "off"):
+        raise IllegalCommand(f"option takebacks must be with-consent or off, not {takebacks!r}")
     bots = given.pop("bots", None) or {}
     clocks = resolve_clock_options(given)
     events = sessions.create(rules, host, given, seed, seat)
@@ -115,7 +122,7 @@ def create(
     # Recorded, not chosen: games created before it keep their rules' own
     # GameOver sentence, so that their decisions re-run to the events stored.
     resolved = {**created.options, "visibility": visibility, "abandon_after": abandon_after, "absences": absences,
-                **clocks,
+                "takebacks": takebacks, **clocks,
                 standings.OUTCOME_FOLLOWS_STANDINGS: True}
     events[0] = replace(created, options=resolved)
     return events + seat_bots(rules, created.seats, events[1].seat, bots)

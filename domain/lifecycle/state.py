@@ -140,6 +140,51 @@ class GameResumed(Event):
     player: str
 
 
+@dataclass(frozen=True)
+class TakebackAsked(Event):
+    """``seat`` asks to take back its last decision, the one decided on ``version``."""
+
+    seat: str
+    player: str
+    version: int
+
+
+@dataclass(frozen=True)
+class TakebackAccepted(Event):
+    """Another seat agrees to return the game to ``version``."""
+
+    seat: str
+    player: str
+    version: int
+
+
+@dataclass(frozen=True)
+class TakebackRefused(Event):
+    seat: str
+    player: str
+
+
+@dataclass(frozen=True)
+class TakenBack(Event):
+    """Every other seat accepted: the game is as it was at ``version`` (its
+    state re-folded from the history up to there; the events after it stay in
+    the log, which only grows)."""
+
+    version: int
+
+
+TAKEBACK_EVENTS = (TakebackAsked, TakebackAccepted, TakebackRefused, TakenBack)
+
+
+@dataclass(frozen=True)
+class Takeback:
+    """An open request: who asked, to return to which version, who accepted."""
+
+    seat: str
+    version: int
+    accepted: frozenset[str] = frozenset()
+
+
 LIFECYCLE_EVENTS = (
     BotSeated,
     SeatResigned,
@@ -156,6 +201,7 @@ LIFECYCLE_EVENTS = (
     PauseAsked,
     GamePaused,
     GameResumed,
+    *TAKEBACK_EVENTS,
 )
 
 
@@ -177,6 +223,7 @@ class Life:
     away: Mapping[str, SeatAway] = field(default_factory=dict)  # seat -> its absence, while it lasts
     pause_asked: frozenset[str] = frozenset()  # seats whose players asked to pause
     paused: bool = False
+    takeback: Takeback | None = None
 
     def plays(self, seat: str) -> str | None:
         """The bot kind that plays ``seat``, if a bot does."""
@@ -230,4 +277,14 @@ def fold(session: Any, event: Event) -> Any:
         return replace(session, life=replace(life, paused=True))
     if isinstance(event, GameResumed):
         return replace(session, life=replace(life, paused=False, pause_asked=frozenset()))
+    if isinstance(event, TakebackAsked):
+        return replace(session, life=replace(life, takeback=Takeback(event.seat, event.version)))
+    if isinstance(event, TakebackAccepted) and life.takeback is not None:
+        taken = replace(life.takeback, accepted=life.takeback.accepted | {event.seat})
+        return replace(session, life=replace(life, takeback=taken))
+    if isinstance(event, TakebackRefused):
+        return replace(session, life=replace(life, takeback=None))
+    if isinstance(event, TakenBack):
+        return replace(session, state=session.state_at(event.version), life=replace(life, takeback=None),
+                       recent=tuple(kept for kept in session.recent if kept[0] < event.version))
     raise AssertionError(f"not a lifecycle event: {event!r}")
