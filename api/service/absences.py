@@ -34,6 +34,8 @@ from .errors import InvalidRequest, NotFound, ServiceError, WrongStatus
 DAY = 86400
 # A start this much before now is taken as now (clocks of client and server differ).
 PAST_SLACK = dt.timedelta(minutes=1)
+# How far ahead an absence may begin (its allowance is the year it begins in).
+AHEAD = dt.timedelta(days=366)
 
 
 class AbsenceRefused(InvalidRequest):
@@ -74,6 +76,9 @@ class AbsenceCommands:
         if starts < now - PAST_SLACK:
             raise AbsenceRefused(f"the absence starts in the past ({starts.isoformat()}); it may start now at the earliest")
         starts = max(starts, now)
+        if starts > now + AHEAD:
+            raise AbsenceRefused(f"the absence starts more than {AHEAD.days} days ahead ({starts.isoformat()}); "
+                                 "declare it nearer the time")
         if ends <= starts:
             raise AbsenceRefused(f"the absence ends ({ends.isoformat()}) before it starts ({starts.isoformat()})")
         allowance = allowance_days()

@@ -43,7 +43,7 @@ def test_a_declared_absence_is_listed_and_ended_early(players, soon):
     assert again.status_code == 404 and again.json["type"].endswith("absence-not-found")
 
 
-@pytest.mark.parametrize("case", ["overlaps", "past", "ends-before-start", "over-allowance"])
+@pytest.mark.parametrize("case", ["overlaps", "past", "ends-before-start", "over-allowance", "years-ahead"])
 def test_a_bad_absence_is_refused_with_a_sentence_and_nothing_is_stored(players, soon, case):
     (ada,) = players(1)
     assert _declare(ada, soon + 10 * DAY, soon + 12 * DAY).status_code == 201
@@ -52,6 +52,7 @@ def test_a_bad_absence_is_refused_with_a_sentence_and_nothing_is_stored(players,
         "past": (soon - 2 * DAY, soon + DAY),
         "ends-before-start": (soon + 3 * DAY, soon + 2 * DAY),
         "over-allowance": (soon + 20 * DAY, soon + 60 * DAY),
+        "years-ahead": (dt.datetime(9999, 12, 1, tzinfo=dt.timezone.utc), dt.datetime(9999, 12, 2, tzinfo=dt.timezone.utc)),
     }[case]
     before = _listed(ada)
     response = _declare(ada, starts, ends)

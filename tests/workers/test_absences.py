@@ -113,7 +113,7 @@ def test_an_absence_beyond_the_year_s_allowance_is_refused(timed_service, clock,
     monkeypatch.setenv("BOARDLOG_ABSENCE_DAYS_PER_YEAR", "10")
     service = timed_service
     player = table.players[0]
-    start = dt.datetime(clock().year + 1, 2, 1, tzinfo=dt.timezone.utc)
+    start = dt.datetime(clock().year + 1, 1, 1, tzinfo=dt.timezone.utc)
     service.declare_absence(player, start, start + dt.timedelta(days=7))
     with pytest.raises(AbsenceRefused, match="days left"):
         service.declare_absence(player, start + dt.timedelta(days=10), start + dt.timedelta(days=14))
