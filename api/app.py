@@ -127,14 +127,15 @@ def create_app(config: dict | None = None, service: GameService | None = None, r
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=app.config["TRUSTED_PROXIES"])
     game_contract.document_games(api.spec)
 
-    from .resources import (audit, catalogue, games, health, keys, lifecycle, play, players, notifications, problems,
-                            streams, tokens, webhooks)
+    from .resources import (absences, audit, catalogue, games, health, keys, lifecycle, notifications, pause, play,
+                            players, problems, streams, takebacks, tokens, webhooks)
 
     for blueprint in (players.blp, catalogue.blp, games.blp, play.blp, audit.blp, tokens.blp, lifecycle.blp, problems.blp,
                       streams.blp, keys.blp):
         api.register_blueprint(blueprint)
     streams.document(api)
-    for blueprint in (webhooks.blp, notifications.blp, notifications.links):
+    for blueprint in (webhooks.blp, notifications.blp, notifications.links, absences.blp, pause.blp,
+                      takebacks.blp):
         api.register_blueprint(blueprint)
     app.register_blueprint(health.blp)
     app.register_blueprint(docs_assets.blp)

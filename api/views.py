@@ -33,6 +33,8 @@ def envelope(game_id, rules, session, seat: str | None, ended: bool = False) -> 
         "resigned": list(session.life.resigned),
         "clocks": shown_clocks(session.options, session.life.clocks),
         "rematch": session.life.rematch,
+        "away": {seat: away.until for seat, away in session.life.away.items()},
+        "paused": session.life.paused,
     }
 
 

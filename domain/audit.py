@@ -18,7 +18,7 @@ from .engine import DecodeError, IllegalCommand, Rules, UnknownRulesVersion, see
 from .randomness import VERSIONS as RANDOMNESS_VERSIONS, UnknownRandomnessVersion
 from .upcasting import UpcastError
 from . import engine_rules
-from .lifecycle import bots
+from .lifecycle import bots, takeback
 from .lifecycle import decide as lifecycle
 from .lifecycle.clocks import continues_missed_turn
 from .seat_life_audit import redecide_seat_life
@@ -110,6 +110,7 @@ def rerun(rules: Rules, records: Iterable[Mapping[str, Any]], secret_seed: bytes
     session = None
     position = 0
     past: list[tuple] = []  # each batch's (seat, timed out, is a replacement), as lifecycle.history reads them
+    decided: list = []  # each batch as recorded, for a takeback's look back (domain.lifecycle.takeback)
     keyed = [(engine_rules.batch_key(r["metadata"]), e) for r, e in zip(records, events)]
     for key, group in groupby(keyed, key=lambda pair: pair[0]):
         batch = [event for _, event in group]
@@ -117,7 +118,7 @@ def rerun(rules: Rules, records: Iterable[Mapping[str, Any]], secret_seed: bytes
         result.batches += 1
         _check_actor(session, meta, result)
         source = sessions.source(session, seed) if session is not None else None
-        expected = _redecide(rules, session, meta, batch, seed, result, past, source)
+        expected = _redecide(rules, session, meta, batch, seed, result, past, source, decided)
         _check_draws(source, records[position:position + len(batch)], position, result)
         # Equal objects are equal logs (the cheap test, passed by nearly every
         # batch); otherwise the canonical JSON decides (a list may equal a tuple).
@@ -133,6 +134,7 @@ def rerun(rules: Rules, records: Iterable[Mapping[str, Any]], secret_seed: bytes
                 result.fail(f"at version {session.version}: the metadata says {said or 'nobody'} to act, "
                             f"the replay {', '.join(replayed) or 'nobody'}")
         past.append(_seat_record(meta))
+        decided.append(takeback.Batch(meta, batch))
         position += len(batch)
     result.session = session
     return result
@@ -175,7 +177,7 @@ def _check_actor(session, meta: Mapping[str, Any], result: Rerun) -> None:
                     f"which {'resigned' if seat in session.life.resigned else 'a bot plays'}")
 
 
-def _redecide(rules, session, meta, batch, seed: bytes, result: Rerun, past, source):
+def _redecide(rules, session, meta, batch, seed: bytes, result: Rerun, past, source, decided=()):
     """The events the recorded command gives again, or None where the batch
     is only checked to fold (creation, clocks)."""
     command = meta.get("command") if isinstance(meta.get("command"), dict) else {}
@@ -192,7 +194,7 @@ def _redecide(rules, session, meta, batch, seed: bytes, result: Rerun, past, sou
         if kind == "ContributeRandomness":
             return sessions.contribute(session, meta["actor"], command.get("contribution"))
         if meta.get("lifecycle"):
-            return redecide_seat_life(rules, session, meta, batch, seed, past)
+            return redecide_seat_life(rules, session, meta, batch, seed, past, decided)
         if kind == "ScoreGame":
             return lifecycle.scored(rules, session)
         if meta.get("bot"):

@@ -15,6 +15,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from .engine_rules_time import away_or_back, pausing, taking_back
 from .seat_holders import (
     ACTIVE,
     CANCELLED,
@@ -31,20 +32,23 @@ DEFAULT_ABANDON_AFTER = 3
 ENGINE_TYPES = frozenset({
     "GameCreated", "SeatTaken", "SeatLeft", "GameCancelled", "PlayersSeated", "TurnTimedOut", "GameOver",
     "GameScored", "BotSeated", "SeatResigned", "GameAborted", "SeatAbandoned", "InviteIssued", "InviteRedeemed",
-    "SeatReplaced", "RematchInvited", "RematchCreated", "ClocksComputed", "SeedContributed",
+    "SeatReplaced", "RematchInvited", "RematchCreated", "ClocksComputed", "SeedContributed", "SeatAway", "SeatBack",
+    "PauseAsked", "GamePaused", "GameResumed", "TakebackAsked", "TakebackAccepted", "TakebackRefused", "TakenBack",
 })
 # Rule 5.4: the kinds of batch each status takes.
 ALLOWED = {
     LOBBY: {"JoinGame", "LeaveGame", "StartGame", "IssueInvite", "RedeemInvite", "ContributeRandomness"},
     ACTIVE: {"move", "bot", "timeout", "ResignSeat", "AbortGame", "IssueInvite", "RedeemInvite", "AbandonSeat",
-             "ComputeClocks"},
+             "ComputeClocks", "MarkAway", "ReturnSeat", "AskPause", "ResumeGame",
+             "AskTakeback", "AcceptTakeback", "RefuseTakeback"},
     SCORING: {"ScoreGame", "CreateRematch"},
     FINISHED: {"CreateRematch"},
     CANCELLED: set(),
 }
 PLAYER_KINDS = {"JoinGame", "LeaveGame", "StartGame", "IssueInvite", "RedeemInvite", "move", "ResignSeat",
-                "AbortGame", "CreateRematch", "ContributeRandomness"}
-SYSTEM_KINDS = {"timeout", "AbandonSeat", "ComputeClocks", "ScoreGame"}
+                "AbortGame", "CreateRematch", "ContributeRandomness", "AskPause", "ResumeGame",
+                "AskTakeback", "AcceptTakeback", "RefuseTakeback"}
+SYSTEM_KINDS = {"timeout", "AbandonSeat", "ComputeClocks", "ScoreGame", "MarkAway", "ReturnSeat"}
 LIFECYCLE_COMMANDS = SEAT_LIFE_COMMANDS
 
 
@@ -135,11 +139,15 @@ def check(records: Sequence[Mapping[str, Any]], complete: bool = False) -> list[
             version = first_version + offset
             if record["type"] in ENGINE_TYPES:
                 game.fold(record["type"], record["data"])
+            else:
+                game.takeback = None  # a move by anyone ends an open takeback request
             commit.append((version, record["metadata"]))
             if "to_act" in record["metadata"]:
                 problems += [f"at version {version}: {p}" for p in _closing_problems(game, commit, closing)]
                 closing, commit = dict(record["metadata"]), []
         game.count(kind, meta)
+        if kind in ("move", "bot", "timeout", "StartGame"):
+            game.last_move = (kind, meta.get("seat"), meta.get("decided_at"), bool(meta.get("draws")))
     if any("seated" in meta or "turn_came" in meta for _, meta in commit):
         problems.append(f"at version {commit[-1][0]}: seated or turn_came is recorded, but no to_act closes the "
                         "decision (rule 5.7)")
@@ -213,6 +221,13 @@ def _shape(kind: str, types: list[str]) -> str | None:
         "ComputeClocks": types == ["ClocksComputed"],
         "ScoreGame": types == ["GameScored"],
         "ContributeRandomness": types == ["SeedContributed"],
+        "MarkAway": types == ["SeatAway"],
+        "ReturnSeat": types == ["SeatBack"],
+        "AskPause": types in (["PauseAsked"], ["PauseAsked", "GamePaused"]),
+        "ResumeGame": types == ["GameResumed"],
+        "AskTakeback": types == ["TakebackAsked"],
+        "AcceptTakeback": types in (["TakebackAccepted"], ["TakebackAccepted", "TakenBack"]),
+        "RefuseTakeback": types == ["TakebackRefused"],
     }
     return None if fits.get(kind, False) else "not the events such a batch holds"
 
@@ -285,6 +300,16 @@ def _actor_problems(game: Seats, kind: str, meta, batch, opened) -> list[str]:
         found += _standings(game, first.get("standings"))
     if kind == "ContributeRandomness":
         found += _contributing(game, actor, seat, first, meta["command"])
+    if kind in ("MarkAway", "ReturnSeat"):
+        found += away_or_back(game, kind, seat, first)
+    if kind in ("AskPause", "ResumeGame"):
+        found += pausing(game, kind, actor, seat, batch)
+    if kind in ("AskTakeback", "AcceptTakeback", "RefuseTakeback"):
+        found += taking_back(game, kind, actor, seat, batch)
+    if kind in ("move", "bot", "timeout") and game.paused:
+        found.append(f"a {kind} batch of {seat} while the game is paused (GamePaused, no GameResumed since) (rule 5.5)")
+    if kind == "timeout" and seat in game.away:
+        found.append(f"{seat} is timed out while it is away (SeatAway, no SeatBack since) (rule 5.6)")
     return found
 
 

@@ -13,7 +13,8 @@ from .lifecycle.clocks import continues_missed_turn
 
 LOBBY, ACTIVE, SCORING, FINISHED, CANCELLED = "lobby", "active", "scoring", "finished", "cancelled"
 SEAT_LIFE_COMMANDS = {"ResignSeat", "AbortGame", "IssueInvite", "RedeemInvite", "CreateRematch", "AbandonSeat",
-                      "ComputeClocks"}
+                      "ComputeClocks", "MarkAway", "ReturnSeat", "AskPause", "ResumeGame",
+                      "AskTakeback", "AcceptTakeback", "RefuseTakeback"}
 
 
 @dataclass
@@ -35,6 +36,11 @@ class Seats:
     streak: dict = field(default_factory=dict)  # seat -> consecutive timeouts
     randomness_version: int = 1
     contributed: set = field(default_factory=set)  # seats whose SeedContributed came
+    away: set = field(default_factory=set)  # seats between their SeatAway and SeatBack
+    pause_asked: set = field(default_factory=set)  # seats whose PauseAsked came since the last GameResumed
+    paused: bool = False
+    takeback: dict | None = None  # the open request: seat, version, accepted (a set of seats)
+    last_move: tuple | None = None  # (kind, seat, decided_at, drew) of the last move, bot move or timeout
 
     def fold(self, kind: str, data: Mapping[str, Any]) -> None:
         if kind == "GameCreated":
@@ -75,6 +81,28 @@ class Seats:
             self.abandoned = [s for s in self.abandoned if s != data["seat"]]
         elif kind == "RematchCreated":
             self.rematch = data["game_id"]
+        elif kind == "SeatAway":
+            self.away.add(data["seat"])
+        elif kind == "SeatBack":
+            self.away.discard(data["seat"])
+        elif kind == "PauseAsked":
+            self.pause_asked.add(data["seat"])
+        elif kind == "GamePaused":
+            self.paused = True
+        elif kind == "GameResumed":
+            self.paused, self.pause_asked = False, set()
+        elif kind == "TakebackAsked":
+            self.takeback = {"seat": data["seat"], "version": data["version"], "accepted": set()}
+        elif kind == "TakebackAccepted" and self.takeback is not None:
+            self.takeback["accepted"].add(data["seat"])
+        elif kind == "TakebackRefused":
+            self.takeback = None
+        elif kind == "TakenBack":
+            self.takeback, self.last_move = None, None
+
+    def playing(self) -> set:
+        """The seats a player plays: held, not by a bot, not resigned."""
+        return {seat for seat in self.holders if seat not in self.bots and seat not in self.resigned}
 
     def seat_of(self, player: str) -> str | None:
         return next((seat for seat, holder in self.holders.items() if holder == player), None)

@@ -16,6 +16,7 @@ from dataclasses import replace
 from typing import Any
 
 from .engine import IllegalCommand, Rules
+from .lifecycle import absence, pause, takeback
 from .lifecycle import clocks as clock_rules
 from .lifecycle import decide as lifecycle
 from .lifecycle.state import InviteIssued, InviteRedeemed, RematchCreated
@@ -25,7 +26,8 @@ STAND_IN_CODE = "the code whose sha256 the log records"
 STAND_IN = lifecycle.code_sha256(STAND_IN_CODE)
 
 
-def redecide_seat_life(rules: Rules, session, meta: Mapping[str, Any], batch: list, seed: bytes, past) -> list | None:
+def redecide_seat_life(rules: Rules, session, meta: Mapping[str, Any], batch: list, seed: bytes, past,
+                       batches=()) -> list | None:
     """The events the recorded seat-life command gives on ``session``
     (``past``: each earlier batch's (seat, timed out, replaced), as
     ``lifecycle.history`` reads them), or None where it is only checked to
@@ -67,6 +69,24 @@ def redecide_seat_life(rules: Rules, session, meta: Mapping[str, Any], batch: li
                                    f"{'clocks' if clock_rules.clocked(session.options) else 'no clocks'}: "
                                    "no ClocksComputed is recorded")
         return None  # the banks come from the server's clock, which the log does not hold
+    if kind == "MarkAway":
+        # The absence is the player's, outside the log: its dates are taken as recorded.
+        away = batch[0]
+        if type(away).__name__ != "SeatAway":
+            raise IllegalCommand(f"a seat marked away records {type(away).__name__}, not SeatAway")
+        return absence.mark_away(session, meta.get("seat"), away.since, away.until)
+    if kind == "ReturnSeat":
+        return absence.back(session, meta.get("seat"))
+    if kind == "AskTakeback":
+        return takeback.ask(rules, session, actor, batches)
+    if kind == "AcceptTakeback":
+        return takeback.accept(session, actor)
+    if kind == "RefuseTakeback":
+        return takeback.refuse(session, actor)
+    if kind == "AskPause":
+        return pause.ask(session, actor)
+    if kind == "ResumeGame":
+        return pause.resume(session, actor)
     raise IllegalCommand(f"{kind!r} is not a seat-life command")
 
 

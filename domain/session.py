@@ -38,6 +38,7 @@ LOBBY, ACTIVE, SCORING, FINISHED, CANCELLED = "lobby", "active", "scoring", "fin
 CHAIN_VERSION = 2  # 2: every event's metadata holds a salt, so receipts hide (section 3.2)
 RANDOMNESS_VERSION = 2  # 2: HMAC-SHA256 counter mode with players' contributions and draw lists (section 4)
 SYSTEM = "system"
+RECENT_STATES = 64  # game events a takeback may reach back over
 
 
 class LobbyRefusal(IllegalCommand):
@@ -154,6 +155,20 @@ class Session:
     seed: str | None = None
     standings: tuple[Mapping[str, Any], ...] | None = None
     life: Life = field(default_factory=Life)  # bots, resignations, invites, clocks: see domain.lifecycle
+    # (version, the game's state at that version) before each of the last
+    # RECENT_STATES game events, oldest first: what a takeback returns to.
+    recent: tuple[tuple[int, Any], ...] = ()
+
+    def state_at(self, version: int) -> Any:
+        """The game's state as it was at ``version``, from ``recent``: the
+        state before the first game event after it (or now, if none came)."""
+        for at, state in self.recent:
+            if at >= version:
+                return state
+        return self.state
+
+    def remembers(self, version: int) -> bool:
+        return bool(self.recent) and self.recent[0][0] <= version
 
     def seat_of(self, player: str) -> str | None:
         """The seat ``player`` holds (even one he resigned or was abandoned from)."""
@@ -241,7 +256,10 @@ def evolve(rules: Rules, session: Session | None, event: Event) -> Session:
         return replace(session, status=FINISHED, standings=tuple(event.standings))
     if isinstance(event, LIFECYCLE_EVENTS):
         return fold_life(session, event)
-    return replace(session, state=rules.evolve(session.state, event))
+    recent = (*session.recent[-(RECENT_STATES - 1):], (session.version - 1, session.state))
+    # A move by anyone ends an open takeback request.
+    life = replace(session.life, takeback=None) if session.life.takeback is not None else session.life
+    return replace(session, state=rules.evolve(session.state, event), recent=recent, life=life)
 
 
 def replay(rules: Rules, events, session: Session | None = None) -> Session | None:

@@ -61,6 +61,15 @@ ENGINE: dict[str, Callable[[dict], str]] = {
     "RematchInvited": lambda e: "A rematch was offered to " + listed(sorted((e.get("invited") or {}))),
     "RematchCreated": lambda e: f"A rematch was created: game {e['game_id']}",
     "ClocksComputed": lambda e: "The clocks were set",
+    "SeatAway": lambda e: f"{e['seat']} is away until {e['until']}: no deadline runs for the seat meanwhile",
+    "SeatBack": lambda e: f"{e['seat']} is back",
+    "PauseAsked": lambda e: f"{e['seat']} asked to pause the game",
+    "GamePaused": lambda e: "Every player agreed: the game is paused",
+    "GameResumed": lambda e: f"{e['seat']} resumed the game",
+    "TakebackAsked": lambda e: f"{e['seat']} asked to take back the move of version {e['version']}",
+    "TakebackAccepted": lambda e: f"{e['seat']} accepted taking back the move of version {e['version']}",
+    "TakebackRefused": lambda e: f"{e['seat']} refused the takeback",
+    "TakenBack": lambda e: f"The game went back to version {e['version']}",
 }
 
 

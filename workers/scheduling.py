@@ -27,6 +27,7 @@ log = logging.getLogger("boardlog.workers")
 
 QUEUE_NAME = "boardlog"
 DEADLINE_JOB = "workers.jobs.fire_deadline"
+ABSENCE_JOB = "workers.jobs.mark_absences"
 SCORING_JOB = "workers.jobs.score_game"
 BOT_JOB = "workers.bots.play_bots"
 
@@ -98,6 +99,14 @@ class RQScheduler(Scheduler):
 
     def schedule_deadline(self, game_id: str, version: int, at: dt.datetime) -> None:
         self.ensure_deadline(game_id, version, at)
+
+    def schedule_absence_check(self, game_id: str, version: int, at: dt.datetime) -> None:
+        """A look at the players' absences at ``at`` (their start or end),
+        beside the game's own deadline job: its id names the moment too."""
+        now = utcnow()
+        at = _whole_second_after(at)
+        self._ensure(f"absence-{game_id}-{version}-{int(at.timestamp())}", ABSENCE_JOB, (str(game_id), int(version)),
+                     at if at > now else None, self.deadline_retry, now)
 
     def schedule_scoring(self, game_id: str) -> None:
         self.ensure_scoring(game_id)

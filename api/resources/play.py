@@ -100,6 +100,11 @@ class ViewSchema(ma.Schema):
                               metadata={"description": "time banks and per-seat deadlines; null in a game without them"})
     rematch = ma.fields.UUID(allow_none=True, required=True, metadata={"description": "this game's rematch, once asked for"})
     receipt = receipt_field("the view's version")
+    away = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.String(), required=True,
+                          metadata={"description": "seats whose player is away (an absence), each until when (ISO 8601): "
+                                    "no deadline runs for them"})
+    paused = ma.fields.Boolean(required=True, metadata={"description": "the game is paused by its players' agreement: "
+                                                        "no deadline runs, nobody moves"})
 
 
 class LegalCommandsSchema(ma.Schema):
@@ -203,7 +208,7 @@ class Commands(MethodView):
     @typed_as("CommandResponse")
     @declare(blp, "bad-request", "seat-required", "not-your-turn", "game-moved", "precondition-failed",
              "invalid-request", "unknown-command-type", "illegal-command", "lobby-refused", "idempotency-key-reused",
-             "seat-played-by-bot")
+             "seat-played-by-bot", "game-paused")
     def post(self, game_id):
         """Send a command for your seat (its schema: the game's commands, a union on `type`)."""
         gid = parse_game_id(game_id)

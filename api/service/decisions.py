@@ -30,6 +30,9 @@ class Scheduler:
     def schedule_deadline(self, game_id: str, version: int, at: dt.datetime) -> None:
         pass
 
+    def schedule_absence_check(self, game_id: str, version: int, at: dt.datetime) -> None:
+        """A look at its players' absences (api/service/absences.py); lost, the game's next deadline looks."""
+
     def schedule_scoring(self, game_id: str) -> None:
         pass
 

@@ -28,6 +28,9 @@ from . import readmodels
 from . import decisions
 from .decisions import Decision, Scheduler
 from .idempotency import Idempotent
+from .absences import AbsenceCommands
+from .pause import PauseCommands
+from .takebacks import TakebackCommands
 from .lifecycle import LifecycleCommands, access_refusals
 from .players import Players
 from .receipts import Receipts, Signer
@@ -38,7 +41,7 @@ log = logging.getLogger("boardlog.service")
 
 # Snapshots carry the engine's version of the Session shape in the upper digits
 # and the game's own state version below, so a change of either ignores them.
-SESSION_SHAPE = 6  # 2: Session.rules_version; 3: Session.life; 4: chain and randomness versions; 5: Life.left; 6: contributions
+SESSION_SHAPE = 7  # 2: Session.rules_version; 3: Session.life; 4: chain and randomness versions; 5: Life.left; 6: contributions; 7: Life.away, paused, takeback and Session.recent
 
 
 def stream_of(game_id) -> str:
@@ -65,7 +68,7 @@ def _rests_at(records, version: int) -> bool:
     return version == len(records) or records[version].metadata.get("decided_at", version) == version
 
 
-class GameService(LifecycleCommands, Idempotent, Receipts):
+class GameService(LifecycleCommands, AbsenceCommands, PauseCommands, TakebackCommands, Idempotent, Receipts):
     def __init__(self, store, scheduler: Scheduler | None = None, cache_size: int = 1024, snapshot_every: int = 200,
                  clock: Callable[[], dt.datetime] | None = None, signer: Signer | None = None):
         self.store = store
@@ -418,9 +421,13 @@ class GameService(LifecycleCommands, Idempotent, Receipts):
                 command = rules.decode_command(command_json)
             except (DecodeError, TypeError) as error:
                 raise InvalidRequest(str(error)) from None
-            draws = sessions.source(session, seed)
-            events = sessions.play(rules, session, seat, command, draws.game(session.version), seed)
-            return decisions.by(player, seat, command.to_json(), session, events, draws.draws())
+            returned, current = self.returned_before(rules, session, seat)  # acting ends an absence
+            draws = sessions.source(current, seed)
+            events = sessions.play(rules, current, seat, command, draws.game(current.version), seed)
+            move = decisions.by(player, seat, command.to_json(), current, events, draws.draws())
+            return Decision(returned.events + move.events, returned.metadata + move.metadata)
+
+        self.back_on_acting(player)
 
         def answer(conn, session, events):
             return respond(session, events, session.seat_seen_by(player)) if respond else {"version": session.version}
@@ -438,6 +445,8 @@ class GameService(LifecycleCommands, Idempotent, Receipts):
         over (``clocks.turn_goes_on``), and it counts once towards
         ``abandon_after``. Seats timed out too often in a row are abandoned."""
         seed = self.seed(game_id)
+        if self.mark_absences(game_id, version):
+            return True  # seats away or back: the deadlines that follow are set anew
 
         def time_out(rules, current, seat):
             events, metadata = [], []

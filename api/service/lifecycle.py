@@ -294,7 +294,7 @@ class LifecycleCommands:
         return bool(events)
 
     def bots_to_act(self, rules, session: Session) -> list[str]:
-        if session.status != sessions.ACTIVE:
+        if session.status != sessions.ACTIVE or session.life.paused:
             return []
         return sorted(seat for seat in sessions.to_act(rules, session) if session.life.plays(seat))
 
@@ -308,12 +308,16 @@ class LifecycleCommands:
     def timed_out_seats(self, rules, session: Session) -> list[str]:
         """The seats whose deadline has passed: with clocks, each seat's own;
         without, every seat to act (they share the one deadline)."""
-        to_act = sessions.to_act(rules, session)
+        if session.life.paused:
+            return []  # a paused game has no deadlines
+        away = frozenset(session.life.away)  # a seat away is never timed out
+        to_act = sessions.to_act(rules, session) - away
         clocks = session.life.clocks
         if not clock_rules.clocked(session.options) or clocks is None:
             return sorted(to_act)
         now = self.clock() + dt.timedelta(seconds=1)  # RQ fires on whole seconds
-        deadlines = clock_rules.seat_deadlines(session.options, clocks, to_act, dt.datetime.fromisoformat(clocks.at))
+        deadlines = clock_rules.seat_deadlines(session.options, clocks, to_act, dt.datetime.fromisoformat(clocks.at),
+                                               away)
         return sorted(seat for seat, at in deadlines.items() if at <= now)
 
     def abandonment(self, game_id, rules, session: Session, timed_out: list[str]) -> Decision:
@@ -333,23 +337,40 @@ class LifecycleCommands:
         after = sessions.replay(rules, decision.events, before)
         if after.status != sessions.ACTIVE:
             return decision
-        first = decision.metadata[0]
+        # The mover's own batch (a SeatBack may go before it when acting ends an absence).
+        first = next((meta for meta in decision.metadata if not meta.get("lifecycle")), decision.metadata[0])
         moved_itself = not first.get("timeout") and not first.get("bot") and not first.get("lifecycle")
         timed_out = frozenset(meta["seat"] for meta in decision.metadata if meta.get("timeout"))
         tick = clock_rules.tick(
             after.options, before.life.clocks, after.seats, sessions.to_act(rules, before),
             sessions.to_act(rules, after), first.get("seat") if moved_itself else None,
             self.clock(), timed_out=timed_out,
+            away=self.stopped_clocks(after),
         )
         meta = {**decisions.metadata(SYSTEM, None, {"type": "ComputeClocks"}, before.version), "lifecycle": True}
         return Decision([*decision.events, tick], [*decision.metadata, meta])
 
+    def stopped_clocks(self, session: Session) -> dict[str, dt.datetime]:
+        """The seats whose clocks stand still, each since when: the seats away
+        (since their absence began) and, in a paused game, every seat (from now)."""
+        stopped = {seat: dt.datetime.fromisoformat(away.since) for seat, away in session.life.away.items()}
+        if session.life.paused:
+            now = self.clock()
+            stopped = {seat: stopped.get(seat, now) for seat in session.seats}
+        return stopped
+
     def deadline_of(self, session: Session, to_act) -> dt.datetime | None:
-        deadlines = clock_rules.seat_deadlines(session.options, session.life.clocks, frozenset(to_act),
-                                               self.clock())
-        return min(deadlines.values()) if deadlines else None
+        away = session.life.away
+        deadlines = [] if session.life.paused else list(clock_rules.seat_deadlines(
+            session.options, session.life.clocks, frozenset(to_act), self.clock(), frozenset(away)).values())
+        # A seat away is looked at again when its absence ends (SeatBack).
+        deadlines += [dt.datetime.fromisoformat(a.until) for a in away.values()]
+        return min(deadlines) if deadlines else None
 
     def check_may_command(self, session: Session, seat: str) -> None:
+        if session.life.paused:
+            raise WrongStatus("the game is paused by its players' agreement: nobody moves until one of them "
+                              "resumes it (POST /v1/games/{id}/resume)", kind="game-paused")
         if seat in session.life.resigned:
             raise SeatPlayedByBot(f"you resigned from this game; {'a bot plays ' + seat if session.life.plays(seat) else seat + ' takes no more turns'}")
         kind = session.life.plays(seat)

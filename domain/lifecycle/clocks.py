@@ -107,14 +107,20 @@ def _time(text: str) -> dt.datetime:
 
 def tick(options: Mapping[str, Any], clocks: ClocksComputed | None, seats, before: frozenset[str],
          after: frozenset[str], mover: str | None, now: dt.datetime,
-         timed_out: frozenset[str] = frozenset()) -> ClocksComputed:
+         timed_out: frozenset[str] = frozenset(),
+         away: Mapping[str, dt.datetime] | None = None) -> ClocksComputed:
     """The clocks after a decision taken at ``now``: seats to act ``before``
     pay the time since the last computation; ``mover`` (a seat that moved
     itself) gains the increment if this command ended its turn
     (``turn_goes_on``); seats to act ``after`` run from when they
     became to act. A seat ``timed_out`` by the decision whose deadline passed
     is to act again only in a new turn: it runs from now, with a fresh
-    deadline, not from the old turn whose deadline is past."""
+    deadline, not from the old turn whose deadline is past. A seat ``away``
+    (seat -> when its absence began) pays only the time before its absence,
+    and does not run while it lasts: it is not in ``since``, so it pays
+    nothing more until it is back, and then runs from the decision that
+    brought it back, its bank as it was."""
+    away = away or {}
     bank = options.get("time_bank_seconds")
     if clocks is None:
         banks = {seat: float(bank) for seat in seats} if bank else {}
@@ -125,22 +131,23 @@ def tick(options: Mapping[str, Any], clocks: ClocksComputed | None, seats, befor
     spent = max(0.0, (now - last).total_seconds())
     if bank:
         for seat in before & set(since):
-            banks[seat] = max(0.0, banks[seat] - spent)
+            paid = spent if seat not in away else max(0.0, (min(now, away[seat]) - last).total_seconds())
+            banks[seat] = max(0.0, banks[seat] - paid)
         if mover is not None and mover in banks and not turn_goes_on(mover, before, after):
             # Fischer's rule: the increment is earned once per turn, at its end.
             banks[mover] = min(float(options["time_cap_seconds"]), banks[mover] + options["time_increment_seconds"])
     stamp = now.isoformat()
     running = {seat: since[seat] if seat in since and seat != mover and seat not in timed_out else stamp
-               for seat in after}
+               for seat in after if seat not in away}
     return ClocksComputed(stamp, {seat: round(value, 3) for seat, value in sorted(banks.items())}, dict(sorted(running.items())))
 
 
 def seat_deadlines(options: Mapping[str, Any], clocks: ClocksComputed | None, to_act: frozenset[str],
-                   now: dt.datetime) -> dict[str, dt.datetime]:
-    """Each seat to act's deadline, if it has one."""
+                   now: dt.datetime, away: frozenset[str] = frozenset()) -> dict[str, dt.datetime]:
+    """Each seat to act's deadline, if it has one; a seat away has none."""
     turn = options.get("turn_seconds")
     deadlines: dict[str, dt.datetime] = {}
-    for seat in to_act:
+    for seat in to_act - away:
         candidates = []
         if turn:
             if options.get("deadline_per_seat") and clocks is not None and seat in clocks.since:

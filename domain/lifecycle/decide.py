@@ -65,6 +65,13 @@ def described_options() -> list[dict]:
                choices=(PUBLIC, PRIVATE)),
         Option("abandon_after", "int", DEFAULT_ABANDON_AFTER,
                "consecutive timeouts after which a bot takes the seat; 0 never", minimum=0, maximum=MAX_ABANDON_AFTER),
+        Option("absences", "choice", "allowed",
+               "allowed: a seat whose player declared an absence is away, its deadlines and bank stopped; "
+               "forbidden: deadlines run for everyone (tournaments that cannot wait)",
+               choices=("allowed", "forbidden")),
+        Option("takebacks", "choice", "with-consent",
+               "with-consent: a seat may ask to take back its last move, which the other players accept or refuse; "
+               "off: no takebacks (a strict game)", choices=("with-consent", "off")),
         Option("deadline_per_seat", "bool", DEADLINE_PER_SEAT_BY_DEFAULT,
                "turn_seconds counts from when each seat became one to act, not from the last move of any seat"),
     ]
@@ -86,6 +93,9 @@ def create(
       by an invite code from the host only; not listed);
     - ``abandon_after``: consecutive timeouts after which a seat is abandoned
       to a bot (0 = never; default 3);
+    - ``absences``: "allowed" (default) or "forbidden": whether a seat whose
+      player declared an absence is away (domain.lifecycle.absence);
+    - ``takebacks``: "with-consent" (default) or "off" (domain.lifecycle.takeback);
     - ``bots``: {seat: kind} seats given to bots at creation;
     - the time bank and per-seat deadline options of ``clocks``.
     """
@@ -99,13 +109,20 @@ def create(
             f"option abandon_after must be a whole number of timeouts from 0 (never) to {MAX_ABANDON_AFTER}, "
             f"not {abandon_after!r}", "abandon_after"
         )
+    absences = given.pop("absences", "allowed")
+    if absences not in ("allowed", "forbidden"):
+        raise InvalidOption(f"option absences must be allowed or forbidden, not {absences!r}", "absences")
+    takebacks = given.pop("takebacks", "with-consent")
+    if takebacks not in ("with-consent", "off"):
+        raise InvalidOption(f"option takebacks must be with-consent or off, not {takebacks!r}", "takebacks")
     bots = given.pop("bots", None) or {}
     clocks = resolve_clock_options(given)
     events = sessions.create(rules, host, given, seed, seat)
     created = events[0]
     # Recorded, not chosen: games created before it keep their rules' own
     # GameOver sentence, so that their decisions re-run to the events stored.
-    resolved = {**created.options, "visibility": visibility, "abandon_after": abandon_after, **clocks,
+    resolved = {**created.options, "visibility": visibility, "abandon_after": abandon_after, "absences": absences,
+                "takebacks": takebacks, **clocks,
                 standings.OUTCOME_FOLLOWS_STANDINGS: True}
     events[0] = replace(created, options=resolved)
     return events + seat_bots(rules, created.seats, events[1].seat, bots)

@@ -98,6 +98,93 @@ class ClocksComputed(Event):
     since: Mapping[str, str]
 
 
+@dataclass(frozen=True)
+class SeatAway(Event):
+    """The seat's player declared an absence (a fact of the player's, kept
+    outside the game's log) that matters to this game from now on: from
+    ``since`` to ``until`` (ISO 8601, UTC) the seat has no deadline, its bank
+    does not run, and it is not timed out (README, Absence)."""
+
+    seat: str
+    since: str
+    until: str
+
+
+@dataclass(frozen=True)
+class SeatBack(Event):
+    """The seat's absence is over (its end came, or its player acted): its
+    deadlines and bank run again, from now."""
+
+    seat: str
+
+
+@dataclass(frozen=True)
+class PauseAsked(Event):
+    """A seat's player asks to pause the game; it pauses when every seat a
+    player plays has asked (GamePaused follows in the same batch)."""
+
+    seat: str
+    player: str
+
+
+@dataclass(frozen=True)
+class GamePaused(Event):
+    """Every seat a player plays asked: no deadline runs and no bank falls until GameResumed."""
+
+
+@dataclass(frozen=True)
+class GameResumed(Event):
+    """One of the players asked to go on: the asks are forgotten, the clocks run from now."""
+
+    seat: str
+    player: str
+
+
+@dataclass(frozen=True)
+class TakebackAsked(Event):
+    """``seat`` asks to take back its last decision, the one decided on ``version``."""
+
+    seat: str
+    player: str
+    version: int
+
+
+@dataclass(frozen=True)
+class TakebackAccepted(Event):
+    """Another seat agrees to return the game to ``version``."""
+
+    seat: str
+    player: str
+    version: int
+
+
+@dataclass(frozen=True)
+class TakebackRefused(Event):
+    seat: str
+    player: str
+
+
+@dataclass(frozen=True)
+class TakenBack(Event):
+    """Every other seat accepted: the game is as it was at ``version`` (its
+    state re-folded from the history up to there; the events after it stay in
+    the log, which only grows)."""
+
+    version: int
+
+
+TAKEBACK_EVENTS = (TakebackAsked, TakebackAccepted, TakebackRefused, TakenBack)
+
+
+@dataclass(frozen=True)
+class Takeback:
+    """An open request: who asked, to return to which version, who accepted."""
+
+    seat: str
+    version: int
+    accepted: frozenset[str] = frozenset()
+
+
 LIFECYCLE_EVENTS = (
     BotSeated,
     SeatResigned,
@@ -109,6 +196,12 @@ LIFECYCLE_EVENTS = (
     RematchInvited,
     RematchCreated,
     ClocksComputed,
+    SeatAway,
+    SeatBack,
+    PauseAsked,
+    GamePaused,
+    GameResumed,
+    *TAKEBACK_EVENTS,
 )
 
 
@@ -127,6 +220,10 @@ class Life:
     # that version (the version of his SeatResigned or SeatAbandoned); he keeps
     # the seat's view of what came before (see Session.seat_seen_by).
     left: Mapping[str, tuple[str, int]] = field(default_factory=dict)
+    away: Mapping[str, SeatAway] = field(default_factory=dict)  # seat -> its absence, while it lasts
+    pause_asked: frozenset[str] = frozenset()  # seats whose players asked to pause
+    paused: bool = False
+    takeback: Takeback | None = None
 
     def plays(self, seat: str) -> str | None:
         """The bot kind that plays ``seat``, if a bot does."""
@@ -170,4 +267,24 @@ def fold(session: Any, event: Event) -> Any:
         return replace(session, life=replace(life, rematch=event.game_id))
     if isinstance(event, ClocksComputed):
         return replace(session, life=replace(life, clocks=event))
+    if isinstance(event, SeatAway):
+        return replace(session, life=replace(life, away={**life.away, event.seat: event}))
+    if isinstance(event, SeatBack):
+        return replace(session, life=replace(life, away={s: a for s, a in life.away.items() if s != event.seat}))
+    if isinstance(event, PauseAsked):
+        return replace(session, life=replace(life, pause_asked=life.pause_asked | {event.seat}))
+    if isinstance(event, GamePaused):
+        return replace(session, life=replace(life, paused=True))
+    if isinstance(event, GameResumed):
+        return replace(session, life=replace(life, paused=False, pause_asked=frozenset()))
+    if isinstance(event, TakebackAsked):
+        return replace(session, life=replace(life, takeback=Takeback(event.seat, event.version)))
+    if isinstance(event, TakebackAccepted) and life.takeback is not None:
+        taken = replace(life.takeback, accepted=life.takeback.accepted | {event.seat})
+        return replace(session, life=replace(life, takeback=taken))
+    if isinstance(event, TakebackRefused):
+        return replace(session, life=replace(life, takeback=None))
+    if isinstance(event, TakenBack):
+        return replace(session, state=session.state_at(event.version), life=replace(life, takeback=None),
+                       recent=tuple(kept for kept in session.recent if kept[0] < event.version))
     raise AssertionError(f"not a lifecycle event: {event!r}")

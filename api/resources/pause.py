@@ -1,0 +1,58 @@
+"""Pausing a running game by its players' agreement, and resuming it."""
+
+from __future__ import annotations
+
+import marshmallow as ma
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from .. import access
+from ..auth import BEARER, current_player
+from ..context import service
+from ..contract import declare
+from ..service.games import parse_game_id
+
+blp = Blueprint("pause", __name__, url_prefix="/v1/games",
+                description="Pause a game when all of its players agree; resume it when any of them asks")
+
+
+class PauseStateSchema(ma.Schema):
+    game_id = ma.fields.UUID(required=True)
+    version = ma.fields.Integer(required=True)
+    paused = ma.fields.Boolean(required=True, metadata={"description": "no deadline runs, no bank falls, nobody moves"})
+    pause_asked = ma.fields.List(ma.fields.String(), required=True,
+                                 metadata={"description": "seats whose players asked to pause (until it is resumed)"})
+
+
+def _member(game_id) -> str:
+    player = current_player()
+    access.check_cheaply(game_id, player)
+    return player
+
+
+def _state(game_id, session) -> dict:
+    return {"game_id": game_id, "version": session.version, "paused": session.life.paused,
+            "pause_asked": sorted(session.life.pause_asked)}
+
+
+@blp.route("/<game_id>/pause")
+class Pause(MethodView):
+    @blp.doc(operationId="askPause", security=BEARER)
+    @blp.response(200, PauseStateSchema)
+    @declare(blp, "not-permitted", "wrong-status")
+    def post(self, game_id):
+        """Ask to pause the game: when the last seat a player plays has asked,
+        it is paused (recorded as PauseAsked, then GamePaused)."""
+        gid = parse_game_id(game_id)
+        return _state(gid, service().ask_pause(gid, _member(gid)))
+
+
+@blp.route("/<game_id>/resume")
+class Resume(MethodView):
+    @blp.doc(operationId="resumeGame", security=BEARER)
+    @blp.response(200, PauseStateSchema)
+    @declare(blp, "not-permitted", "wrong-status")
+    def post(self, game_id):
+        """Resume a paused game (any of its players may): the clocks run from now, the banks as they were."""
+        gid = parse_game_id(game_id)
+        return _state(gid, service().resume(gid, _member(gid)))

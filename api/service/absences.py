@@ -1,0 +1,226 @@
+"""A player's absences (declared for all of his games) and what they do to
+the games he plays: the command path of ``SeatAway`` and ``SeatBack``.
+
+An absence is the player's fact, kept in its own table, outside every
+game's log. A game records it only when it begins to matter there
+(domain.lifecycle.absence): a job set for the absence's start, or a
+deadline that would fire while the player is away, records ``SeatAway``;
+the absence's end (the game's deadline is set to it), the player ending it
+early, or the player acting records ``SeatBack``. While a seat is away it
+has no deadline and its bank does not run (domain.lifecycle.clocks), so it
+is neither timed out nor abandoned.
+
+Each year (UTC, by the year an absence begins) a player may be away
+BOARDLOG_ABSENCE_DAYS_PER_YEAR days (30 by default), counted to the second.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+from typing import Any
+
+from psycopg.rows import dict_row
+
+from domain import session as sessions
+from domain.lifecycle import absence as absence_rules
+from domain.session import SYSTEM
+
+from ..environment import env_number
+from . import decisions
+from .decisions import Decision
+from .errors import InvalidRequest, NotFound, ServiceError, WrongStatus
+
+DAY = 86400
+# A start this much before now is taken as now (clocks of client and server differ).
+PAST_SLACK = dt.timedelta(minutes=1)
+# How far ahead an absence may begin (its allowance is the year it begins in).
+AHEAD = dt.timedelta(days=366)
+
+
+class AbsenceRefused(InvalidRequest):
+    kind = "absence-refused"
+
+
+class AbsenceNotFound(NotFound):
+    kind = "absence-not-found"
+
+
+def allowance_days() -> int:
+    return env_number("BOARDLOG_ABSENCE_DAYS_PER_YEAR", 30, minimum=0)
+
+
+def _shown(row: dict, now: dt.datetime) -> dict:
+    return {"id": str(row["id"]), "from": row["starts_at"], "to": row["ends_at"],
+            "declared_at": row["declared_at"], "current": row["starts_at"] <= now < row["ends_at"]}
+
+
+class AbsenceCommands:
+    """Mixed into GameService (which provides pool, clock, load, execute, scheduler)."""
+
+    # The player's absences
+
+    def absences_of(self, player: str) -> dict:
+        now = self.clock()
+        with self.pool.connection() as conn:
+            rows = conn.cursor(row_factory=dict_row).execute(
+                "select * from absences where player_id = %s and ends_at > %s order by starts_at",
+                (player, now)).fetchall()
+            used = self._days_used(conn, player, now.year)
+        return {"absences": [_shown(row, now) for row in rows], "allowance_days": allowance_days(),
+                "used_this_year_days": round(used / DAY, 3)}
+
+    def declare_absence(self, player: str, starts: dt.datetime, ends: dt.datetime) -> dict:
+        now = self.clock()
+        starts, ends = _utc(starts), _utc(ends)
+        if starts < now - PAST_SLACK:
+            raise AbsenceRefused(f"the absence starts in the past ({starts.isoformat()}); it may start now at the earliest")
+        starts = max(starts, now)
+        if starts > now + AHEAD:
+            raise AbsenceRefused(f"the absence starts more than {AHEAD.days} days ahead ({starts.isoformat()}); "
+                                 "declare it nearer the time")
+        if ends <= starts:
+            raise AbsenceRefused(f"the absence ends ({ends.isoformat()}) before it starts ({starts.isoformat()})")
+        allowance = allowance_days()
+        with self.pool.connection() as conn, conn.transaction():
+            # One declaration of a player at a time, so that two cannot both fit the allowance.
+            conn.execute("select 1 from players where id = %s for update", (player,))
+            overlapping = conn.execute(
+                "select starts_at, ends_at from absences where player_id = %s and starts_at < %s and ends_at > %s "
+                "order by starts_at limit 1", (player, ends, starts)).fetchone()
+            if overlapping:
+                raise AbsenceRefused(f"the absence overlaps another of yours, from {overlapping[0].isoformat()} "
+                                     f"to {overlapping[1].isoformat()}; end that one first or choose other dates")
+            used = self._days_used(conn, player, starts.year)
+            wanted = (ends - starts).total_seconds()
+            if used + wanted > allowance * DAY:
+                raise AbsenceRefused(
+                    f"the absence lasts {wanted / DAY:.2f} days and you have {max(0.0, allowance * DAY - used) / DAY:.2f} "
+                    f"of this year's {allowance} days left (BOARDLOG_ABSENCE_DAYS_PER_YEAR)")
+            absence_id = uuid.uuid4()
+            row = conn.cursor(row_factory=dict_row).execute(
+                "insert into absences (id, player_id, starts_at, ends_at) values (%s, %s, %s, %s) returning *",
+                (absence_id, player, starts, ends)).fetchone()
+        self._wake_games(player, starts)
+        return _shown(row, now)
+
+    def end_absence(self, player: str, absence_id: uuid.UUID) -> dict:
+        """An absence not begun yet is withdrawn; one that runs ends now."""
+        now = self.clock()
+        with self.pool.connection() as conn, conn.transaction():
+            row = conn.cursor(row_factory=dict_row).execute(
+                "select * from absences where id = %s and player_id = %s for update", (absence_id, player)).fetchone()
+            if row is None:
+                raise AbsenceNotFound(f"you declared no absence {absence_id}")
+            if row["ends_at"] <= now:
+                raise WrongStatus(f"this absence ended at {row['ends_at'].isoformat()} already")
+            if row["starts_at"] > now:
+                conn.execute("delete from absences where id = %s", (absence_id,))
+                row = {**row, "ends_at": row["starts_at"]}
+            else:
+                row = conn.cursor(row_factory=dict_row).execute(
+                    "update absences set ends_at = %s where id = %s returning *", (now, absence_id)).fetchone()
+        self._wake_games(player, now)
+        return _shown(row, now)
+
+    def _days_used(self, conn, player: str, year: int) -> float:
+        begin = dt.datetime(year, 1, 1, tzinfo=dt.timezone.utc)
+        end = dt.datetime(year + 1, 1, 1, tzinfo=dt.timezone.utc)
+        seconds = conn.execute(
+            "select coalesce(sum(extract(epoch from ends_at - starts_at)), 0) from absences "
+            "where player_id = %s and starts_at >= %s and starts_at < %s", (player, begin, end)).fetchone()[0]
+        return float(seconds)
+
+    def away_now(self, players, now: dt.datetime) -> dict[str, tuple[dt.datetime, dt.datetime]]:
+        """player -> (start, end) of the absence each is on at ``now``."""
+        if not players:
+            return {}
+        with self.pool.connection() as conn:
+            rows = conn.execute(
+                "select player_id::text, starts_at, ends_at from absences "
+                "where player_id = any(%s::uuid[]) and starts_at <= %s and ends_at > %s",
+                (list(players), now, now)).fetchall()
+        return {player: (starts, ends) for player, starts, ends in rows}
+
+    def _wake_games(self, player: str, at: dt.datetime) -> None:
+        """Every running game of the player looks at his absences again at
+        ``at`` (a job that only marks seats away or back, if the game has not
+        moved since; otherwise the game's next deadline does)."""
+        with self.pool.connection() as conn:
+            rows = conn.execute(
+                "select g.id, g.version from game_seats s join games g on g.id = s.game_id "
+                "where s.player_id = %s and g.status = 'active'", (player,)).fetchall()
+        for game_id, version in rows:
+            try:
+                self.scheduler.schedule_absence_check(str(game_id), version, at)
+            except Exception:  # a lost job: the game's own next deadline looks again
+                pass
+
+    # What absences do to one game
+
+    def absence_changes(self, rules, session, now: dt.datetime) -> Decision:
+        """SeatBack for each seat whose absence is over, SeatAway for each
+        seat whose player is away now: one batch per seat."""
+        empty = Decision([], [])
+        if session.status != sessions.ACTIVE or not absence_rules.absences_allowed(session.options) \
+                or not absence_rules.has_deadlines(session.options):
+            return empty
+        life = session.life
+        playing = {seat: player for seat, player in session.players.items()
+                   if seat not in life.bots and seat not in life.resigned}
+        away = self.away_now(set(playing.values()), now)
+        events, metadata, current = [], [], session
+        for seat in sorted(playing):
+            player = playing[seat]
+            if seat in life.away and player not in away:
+                batch, command = absence_rules.back(current, seat), {"type": "ReturnSeat"}
+            elif seat not in life.away and player in away:
+                starts, ends = away[player]
+                batch = absence_rules.mark_away(current, seat, starts.isoformat(), ends.isoformat())
+                command = {"type": "MarkAway"}
+            else:
+                continue
+            meta = {**decisions.metadata(SYSTEM, seat, command, current.version), "lifecycle": True}
+            events += batch
+            metadata += [meta] * len(batch)
+            current = sessions.replay(rules, batch, current)
+        return Decision(events, metadata)
+
+    def mark_absences(self, game_id: uuid.UUID, version: int) -> bool:
+        """Records what absences changed in the game at ``version``; whether anything did."""
+        def decide(rules, session):
+            if session.version != version:
+                return Decision([], [])
+            return self.absence_changes(rules, session, self.clock())
+
+        try:
+            _, events = self.execute(game_id, decide, if_match=version)
+        except ServiceError:  # moved since: its next deadline looks again
+            return False
+        return bool(events)
+
+    def back_on_acting(self, player: str) -> None:
+        """A player who acts is back: his absence running now ends now, and
+        every game that shows him away records SeatBack (this one at once,
+        ``returned_before``; the others by a job set for now)."""
+        now = self.clock()
+        with self.pool.connection() as conn:
+            ended = conn.execute("update absences set ends_at = %s where player_id = %s and starts_at <= %s "
+                                 "and ends_at > %s returning id", (now, player, now, now)).fetchall()
+        if ended:
+            self._wake_games(player, now)
+
+    def returned_before(self, rules, session, seat: str) -> tuple[Decision, Any]:
+        """The SeatBack batch that goes before a move of a seat shown away, and the session after it."""
+        if seat not in session.life.away:
+            return Decision([], []), session
+        batch = absence_rules.back(session, seat)
+        meta = {**decisions.metadata(SYSTEM, seat, {"type": "ReturnSeat"}, session.version), "lifecycle": True}
+        return Decision(batch, [meta] * len(batch)), sessions.replay(rules, batch, session)
+
+    def away_shown(self, session) -> dict[str, str]:
+        return {seat: away.until for seat, away in session.life.away.items()}
+
+
+def _utc(moment: dt.datetime) -> dt.datetime:
+    return moment.replace(tzinfo=dt.timezone.utc) if moment.tzinfo is None else moment.astimezone(dt.timezone.utc)

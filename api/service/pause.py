@@ -1,0 +1,34 @@
+"""Pausing a game by its players' agreement, and resuming it
+(domain.lifecycle.pause), through the one write path."""
+
+from __future__ import annotations
+
+import uuid
+
+from domain.lifecycle import pause as pause_rules
+from domain.session import Session
+
+from . import decisions
+from .decisions import Decision
+from .lifecycle import refusals
+
+
+class PauseCommands:
+    """Mixed into GameService (which provides execute)."""
+
+    def _pause_decision(self, game_id: uuid.UUID, player: str, command: str, decide_events) -> Session:
+        def decide(rules, session):
+            with refusals():
+                events = decide_events(session, player)
+            meta = {**decisions.metadata(player, session.seat_of(player), {"type": command}, session.version),
+                    "lifecycle": True}
+            return Decision(events, [meta] * len(events))
+
+        return self.execute(game_id, decide)[0]
+
+    def ask_pause(self, game_id: uuid.UUID, player: str) -> Session:
+        """The game pauses when the last seat a player plays has asked."""
+        return self._pause_decision(game_id, player, "AskPause", pause_rules.ask)
+
+    def resume(self, game_id: uuid.UUID, player: str) -> Session:
+        return self._pause_decision(game_id, player, "ResumeGame", pause_rules.resume)
