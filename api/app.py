@@ -25,7 +25,7 @@ from .contract import NullableEnumPlugin, ProblemsPlugin
 from .context import Boardlog
 from .environment import env_number
 from .limits import RateLimiter
-from .resources import docs_assets
+from .resources import docs_assets, web
 from .service.errors import InvalidRequest, ServiceError
 from .service.games import GameService
 
@@ -130,6 +130,7 @@ def create_app(config: dict | None = None, service: GameService | None = None, r
         api.register_blueprint(blueprint)
     app.register_blueprint(health.blp)
     app.register_blueprint(docs_assets.blp)
+    app.register_blueprint(web.blp)  # the web client at /
     request_defaults.rewrite(api.spec)
 
     limiter = RateLimiter(redis, app.config["RATE_LIMIT_PER_MINUTE"])

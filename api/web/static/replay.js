@@ -1,0 +1,81 @@
+// A game stepped through version by version (GET /view?at=V), with the feed
+// up to that version and the audit's verdict (chain, seed, re-run).
+import { get, me, Problem } from "./api.js";
+import { drawBoard } from "./board.js";
+import { h, tree, words } from "./dom.js";
+import { eventWords, missing } from "./table.js";
+
+export async function replay(main, id) {
+  const as = { as: me.token };
+  let summary, audit;
+  try {
+    summary = await get(`/games/${encodeURIComponent(id)}`, as);
+    audit = await get(`/games/${encodeURIComponent(id)}/audit`, as);
+  } catch (problem) {
+    if (problem instanceof Problem && problem.status < 500) { missing(main, problem); return null; }
+    throw problem;
+  }
+  const events = [];
+  for (let after = 0; after < summary.version;) {
+    const page = await get(`/games/${encodeURIComponent(id)}/events?after=${after}&limit=1000`, as);
+    events.push(...page.events);
+    if (!page.events.length) break;
+    after = page.next_after;
+  }
+  const last = summary.version;
+  let at = last;
+  const root = h("div", { id: "replay" });
+  const position = h("input", { type: "number", id: "replay-at", min: 1, max: last, value: at });
+  const state = h("p", { id: "replay-state", "aria-live": "polite" });
+  const board = h("div", { class: "board" });
+  const log = h("ul", { class: "log", id: "replay-log", "aria-label": "The log up to this version" });
+  const view = h("div", { class: "tree" });
+  const go = (version) => show(Math.max(1, Math.min(last, version)));
+  const controls = h("div", { class: "controls", role: "group", "aria-label": "Step through the game" },
+    h("button", { type: "button", id: "replay-first", onclick: () => go(1) }, "First"),
+    h("button", { type: "button", id: "replay-back", onclick: () => go(at - 1) }, "Back"),
+    h("button", { type: "button", id: "replay-forward", onclick: () => go(at + 1) }, "Forward"),
+    h("button", { type: "button", id: "replay-last", onclick: () => go(last) }, "Last"),
+    h("label", { for: "replay-at" }, "Version"), position,
+    h("button", { type: "button", id: "replay-jump", onclick: () => go(Number(position.value) || 1) }, "Jump"));
+  root.addEventListener("keydown", (e) => {
+    if (e.target === position) return;
+    if (e.key === "ArrowLeft") { e.preventDefault(); go(at - 1); }
+    if (e.key === "ArrowRight") { e.preventDefault(); go(at + 1); }
+  });
+  root.append(h("h1", {}, `Replay: ${words(summary.game)} `, h("span", { class: "muted" }, id.slice(0, 8))),
+    verdict(audit), controls, state,
+    h("div", { class: "layout" }, h("section", { "aria-label": "Board at this version" }, board),
+      h("section", { "aria-labelledby": "replay-log-title" }, h("h2", { id: "replay-log-title" }, "Log"), log)),
+    h("section", { "aria-labelledby": "replay-view-title" }, h("h2", { id: "replay-view-title" }, "The view at this version"), view),
+    h("p", {}, h("a", { href: `#/games/${id}` }, "Back to the table")));
+  main.replaceChildren(root);
+
+  let asked = 0;
+  async function show(version) {
+    const ticket = ++asked;
+    const envelope = await get(`/games/${encodeURIComponent(id)}/view?at=${version}`, as);
+    if (ticket !== asked) return; // a later step was asked for meanwhile
+    at = version;
+    position.value = String(at);
+    root.dataset.at = String(at);
+    root.dataset.view = JSON.stringify(envelope);
+    state.textContent = `Version ${at} of ${last} · ${words(envelope.status)}${envelope.to_act.length ? ` · to act: ${envelope.to_act.join(", ")}` : ""}`;
+    board.replaceChildren(drawBoard(summary.game, envelope, null));
+    log.replaceChildren(...events.filter((e) => e.version <= at).map((e) => h("li", { class: e.version === at ? "now" : null }, eventWords(e))));
+    log.scrollTop = log.scrollHeight;
+    view.replaceChildren(envelope.view ? tree(envelope.view) : h("p", { class: "muted" }, "Not started at this version."));
+  }
+  await show(at);
+  return null;
+}
+
+function verdict(audit) {
+  const chain = audit.chain.ok ? `the hash chain holds (${audit.chain.checked} events)` : `the hash chain breaks at version ${audit.chain.broken_at}: ${audit.chain.reason}`;
+  const seed = audit.seed ? `the seed is published (its commitment: sha256 ${audit.seed_sha256.slice(0, 12)}…, which the re-run checks)` : "the seed is published when the game ends";
+  const rerun = audit.rerun ? (audit.rerun.ok ? `a re-run of every decision agrees (${audit.rerun.batches} batches)` : `the re-run disagrees: ${audit.rerun.problems.join("; ")}`) : "the re-run comes when the game ends";
+  const ok = audit.chain.ok && (!audit.rerun || audit.rerun.ok);
+  return h("section", { id: "audit", "aria-labelledby": "audit-title", "data-ok": ok },
+    h("h2", { id: "audit-title" }, ok ? "Audit: sound" : "Audit: problems found"),
+    h("ul", {}, h("li", {}, chain), h("li", {}, seed), h("li", {}, rerun)));
+}

@@ -1,0 +1,172 @@
+"""The web client at /, in a real browser: a person plays each game against
+bots through the page alone, a spectator watches it live, the finished game
+is replayed; what the page holds for a seat is what the API shows that seat."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+import uuid
+
+import pytest
+
+from .conftest import api
+
+GAMES = ["cronberg", "coronation", "court-of-miracles", "the-coil", "runebound"]
+GAME_SECONDS = 600
+
+
+def register(person, name: str):
+    page = person.open("/")
+    page.fill("#register-name", name)
+    page.press("#register-name", "Enter")  # the keyboard alone
+    page.wait_for_selector("#create")
+    return page
+
+
+def create_against_bots(page, game: str) -> str:
+    page.select_option("#create-game", game)
+    page.check("#create-bots")
+    page.click("#create button[type=submit]")
+    page.wait_for_selector("#table")
+    page.wait_for_selector("#start")
+    game_id = page.url.rsplit("/", 1)[-1]
+    page.click("#start")
+    page.wait_for_selector('#table[data-status="active"]')
+    return game_id
+
+
+def shown(page, selector: str = "#table") -> dict:
+    return json.loads(page.get_attribute(selector, "data-view"))
+
+
+def same_as_the_api(base_url, page, game_id: str, token: str | None) -> None:
+    """The view the page holds is the API's view for the same caller, byte for byte as JSON."""
+    status, view = api(base_url, "GET", f"/v1/games/{game_id}/view", token=token)
+    assert status == 200
+    assert shown(page) == view
+
+
+def play_until_the_standings(base_url, page, game_id: str, token: str, rng: random.Random) -> int:
+    """Click one of the legal commands whenever the page offers some, until the standings appear."""
+    clicks = 0
+    deadline = time.monotonic() + GAME_SECONDS
+    while not page.locator("#standings").count():
+        assert time.monotonic() < deadline, f"no standings after {GAME_SECONDS} s and {clicks} commands"
+        buttons = page.locator("#commands button.command:not([disabled])")
+        count = buttons.count()
+        if not count:
+            page.wait_for_timeout(40)
+            continue
+        if clicks % 25 == 0:  # the game waits on this seat: a still moment to compare with the API
+            same_as_the_api(base_url, page, game_id, token)
+        try:
+            buttons.nth(rng.randrange(count)).click(timeout=3000)
+        except Exception:  # the list was redrawn under the pointer (a newer view came): look again
+            continue
+        clicks += 1
+    return clicks
+
+
+@pytest.mark.timeout(GAME_SECONDS + 300)
+@pytest.mark.parametrize("game", GAMES)
+def test_a_person_plays_a_whole_game_against_bots_through_the_page_while_a_spectator_watches(
+        game, person, base_url, artifacts):
+    player, spectator = person(), person()
+    page = register(player, f"web-{game}")
+    game_id = create_against_bots(page, game)
+    token = player.token()
+    watching = spectator.open(f"/#/watch/{game_id}")
+    watching.wait_for_selector("#table")
+    first_seen = int(watching.get_attribute("#table", "data-version"))
+
+    clicks = play_until_the_standings(base_url, page, game_id, token, random.Random(game))
+    assert clicks > 0
+    page.screenshot(path=str(artifacts / f"table-{game}.png"), full_page=True)
+    final = shown(page)
+    assert final["status"] == "finished" and final["standings"]
+    same_as_the_api(base_url, page, game_id, token)
+
+    watching.wait_for_selector("#standings")
+    watching.wait_for_function(f"document.querySelector('#table').dataset.version === '{final['version']}'")
+    same_as_the_api(base_url, watching, game_id, None)
+    streamed = [int(v) for v in watching.get_attribute("#table", "data-streamed").split(",") if v]
+    assert streamed == list(range(first_seen + 1, final["version"] + 1)), "the spectator received every version once, in order"
+    watching.screenshot(path=str(artifacts / f"spectator-{game}.png"), full_page=True)
+
+    replay = player.open(f"/#/replay/{game_id}")
+    replay.wait_for_selector(f'#replay[data-at="{final["version"]}"]')
+    assert replay.get_attribute("#audit", "data-ok") == "true", replay.inner_text("#audit")
+    replay.click("#replay-first")
+    replay.wait_for_selector('#replay[data-at="1"]')
+    for version in range(2, final["version"] + 1):
+        replay.keyboard.press("ArrowRight") if version % 2 else replay.click("#replay-forward")
+        replay.wait_for_selector(f'#replay[data-at="{version}"]')
+    status, at_end = api(base_url, "GET", f"/v1/games/{game_id}/view?at={final['version']}", token=token)
+    assert shown(replay, "#replay") == at_end
+    replay.screenshot(path=str(artifacts / f"replay-{game}.png"), full_page=True)
+
+    for watched in (player, spectator):
+        assert watched.console_errors == []
+        assert watched.foreign_requests == []
+
+
+def test_a_game_that_does_not_exist_gets_a_page_that_says_so(person):
+    page = person().open(f"/#/games/{uuid.uuid4()}")
+    page.wait_for_selector("#missing")
+    assert "no game with this id" in page.inner_text("#missing")
+    page.goto(page.url.replace("/#/games/", "/#/replay/"))
+    page.wait_for_selector("#missing")
+
+
+def test_a_private_game_is_a_page_that_says_so_to_anyone_outside_it(person, base_url):
+    _, host = api(base_url, "POST", "/v1/players", {"name": "private-host"})
+    status, made = api(base_url, "POST", "/v1/games", {"game": "cronberg", "options": {"visibility": "private"}},
+                       token=host["token"])
+    assert status == 201
+    outsider = person()
+    register(outsider, "outsider")
+    page = outsider.open(f"/#/games/{made['id']}")
+    page.wait_for_selector("#private")
+    assert "This game is private" in page.inner_text("#private")
+
+
+def test_a_token_revoked_while_the_table_is_open_asks_to_sign_in_again_and_stops_reconnecting(person, base_url):
+    player = person()
+    page = register(player, "revoked")
+    game_id = create_against_bots(page, "cronberg")
+    page.wait_for_selector("#commands button.command")
+    token = player.token()
+    status, _ = api(base_url, "POST", "/v1/players/me/tokens/revoke-all", {}, token=token)
+    assert status in (200, 201)
+    page.locator("#commands button.command").first.click()
+    page.wait_for_selector("#signed-out")
+    assert "sign in again" in page.inner_text("#signed-out")
+    assert player.token() is None
+    asked = len(player.requests)
+    page.wait_for_timeout(3000)
+    later = [url for url in player.requests[asked:] if "/stream" in url]
+    assert later == [], f"the page went on reconnecting: {later}"
+    assert game_id
+
+
+def test_the_page_is_served_under_a_strict_content_security_policy_with_no_inline_script(base_url):
+    import urllib.request
+
+    with urllib.request.urlopen(base_url + "/", timeout=10) as response:
+        policy = response.headers["Content-Security-Policy"]
+        html = response.read().decode()
+    assert "default-src 'self'" in policy and "script-src 'self'" in policy and "unsafe" not in policy
+    assert "<script" in html and all('src="/web/' in tag for tag in html.split("<script")[1:])
+    status, problem = api(base_url, "GET", "/web/nothing.js")
+    assert status == 404
+    status, problem = api(base_url, "GET", "/web/..%2Fresources%2Fweb.py")
+    assert status == 404
+
+
+def test_the_lobby_is_readable_at_phone_width(person, artifacts):
+    phone = person(viewport={"width": 375, "height": 740})
+    page = register(phone, "phone")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    page.screenshot(path=str(artifacts / "lobby-phone.png"), full_page=True)
