@@ -14,6 +14,9 @@ import pytest
 from .conftest import api
 
 GAMES = ["cronberg", "coronation", "court-of-miracles", "the-coil", "runebound"]
+# Set in the form's "more options": Runebound's doom limit bounds its game
+# (unbounded, random play runs past a thousand versions).
+OPTIONS = {"runebound": {"doom_rounds": "3"}}
 GAME_SECONDS = 600
 
 
@@ -25,9 +28,11 @@ def register(person, name: str):
     return page
 
 
-def create_against_bots(page, game: str) -> str:
+def create_against_bots(page, game: str, options: dict | None = None) -> str:
     page.select_option("#create-game", game)
     page.check("#create-bots")
+    for name, value in (options or {}).items():
+        page.fill(f"#option-{name}", value)
     page.click("#create button[type=submit]")
     page.wait_for_selector("#table")
     page.wait_for_selector("#start")
@@ -69,16 +74,25 @@ def play_until_the_standings(base_url, page, game_id: str, token: str, rng: rand
     return clicks
 
 
+def resting_versions(base_url, game_id: str) -> list[int]:
+    """The versions GET /view?at= shows: the last, and each on which the next event was decided."""
+    status, audit = api(base_url, "GET", f"/v1/games/{game_id}/audit")
+    assert status == 200
+    decided = {entry["version"]: entry["metadata"].get("decided_at", entry["version"] - 1) for entry in audit["log"]}
+    last = audit["version"]
+    return [v for v in range(1, last + 1) if v == last or decided[v + 1] == v]
+
+
 @pytest.mark.timeout(GAME_SECONDS + 300)
 @pytest.mark.parametrize("game", GAMES)
 def test_a_person_plays_a_whole_game_against_bots_through_the_page_while_a_spectator_watches(
         game, person, base_url, artifacts):
     player, spectator = person(), person()
     page = register(player, f"web-{game}")
-    game_id = create_against_bots(page, game)
+    game_id = create_against_bots(page, game, OPTIONS.get(game))
     token = player.token()
     watching = spectator.open(f"/#/watch/{game_id}")
-    watching.wait_for_selector("#table")
+    watching.wait_for_selector("#table[data-version]")
     first_seen = int(watching.get_attribute("#table", "data-version"))
 
     clicks = play_until_the_standings(base_url, page, game_id, token, random.Random(game))
@@ -98,10 +112,12 @@ def test_a_person_plays_a_whole_game_against_bots_through_the_page_while_a_spect
     replay = player.open(f"/#/replay/{game_id}")
     replay.wait_for_selector(f'#replay[data-at="{final["version"]}"]')
     assert replay.get_attribute("#audit", "data-ok") == "true", replay.inner_text("#audit")
+    steps = resting_versions(base_url, game_id)
+    assert replay.get_attribute("#replay", "data-steps") == ",".join(map(str, steps))
     replay.click("#replay-first")
-    replay.wait_for_selector('#replay[data-at="1"]')
-    for version in range(2, final["version"] + 1):
-        replay.keyboard.press("ArrowRight") if version % 2 else replay.click("#replay-forward")
+    replay.wait_for_selector(f'#replay[data-at="{steps[0]}"]')
+    for n, version in enumerate(steps[1:]):
+        replay.keyboard.press("ArrowRight") if n % 2 else replay.click("#replay-forward")
         replay.wait_for_selector(f'#replay[data-at="{version}"]')
     status, at_end = api(base_url, "GET", f"/v1/games/{game_id}/view?at={final['version']}", token=token)
     assert shown(replay, "#replay") == at_end

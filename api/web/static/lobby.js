@@ -64,6 +64,38 @@ async function yourGames() {
       : h("p", { class: "muted" }, "You sit in no game yet."));
 }
 
+// The options the form asks for itself; every other option of the game (its
+// own, and the engine's deadlines) is drawn from the catalogue.
+const ASKED = new Set(["players", "visibility", "time_bank_seconds", "detective_seats"]);
+
+function optionInput(option) {
+  const id = `option-${option.name}`;
+  const label = `${words(option.name)}: ${option.description}`;
+  if (option.kind === "bool") return h("label", {}, h("input", { type: "checkbox", id, "data-option": option.name, checked: !!option.default }), " ", label);
+  if (option.kind === "choice") {
+    return h("label", { for: id }, label, h("br"), h("select", { id, "data-option": option.name },
+      option.choices.map((choice) => h("option", { value: choice, selected: choice === option.default }, words(choice)))));
+  }
+  return h("label", { for: id }, label, h("br"), h("input", {
+    type: "number", id, "data-option": option.name, min: option.minimum, max: option.maximum,
+    value: option.default ?? "", placeholder: option.default === null ? "off" : null,
+  }));
+}
+
+// Only the options changed from their defaults are sent.
+function chosenOptions(fieldset, rules) {
+  const options = {};
+  for (const input of fieldset.querySelectorAll("[data-option]")) {
+    const option = rules.options.find((o) => o.name === input.dataset.option);
+    let value;
+    if (option.kind === "bool") value = input.checked;
+    else if (option.kind === "choice") value = input.value;
+    else value = input.value === "" ? null : Number(input.value);
+    if (value !== option.default) options[option.name] = value;
+  }
+  return options;
+}
+
 async function creating() {
   const { games } = await get("/rules");
   const choice = h("select", { id: "create-game", name: "game" }, games.map((g) => h("option", { value: g.name }, words(g.name))));
@@ -72,13 +104,25 @@ async function creating() {
   const kind = h("select", { id: "create-bot-kind" }, h("option", { value: "random" }, "random"), h("option", { value: "heuristic" }, "heuristic"));
   const hidden = h("input", { type: "checkbox", id: "create-private" });
   const bank = h("input", { type: "number", id: "create-bank", min: 60, placeholder: "off" });
+  const more = h("fieldset", { id: "create-options" });
   const error = h("p", { class: "error", role: "alert" });
+  const rulesOf = () => games.find((g) => g.name === choice.value);
+  const drawOptions = () => {
+    const rules = rulesOf();
+    players.min = rules.min_seats;
+    players.max = rules.max_seats;
+    players.value = String(Math.max(rules.min_seats, Math.min(rules.max_seats, Number(players.value) || 2)));
+    more.replaceChildren(h("legend", {}, `More options of ${words(rules.name)}`),
+      ...rules.options.filter((o) => !ASKED.has(o.name) && !o.deprecated).map(optionInput));
+  };
+  choice.addEventListener("change", drawOptions);
+  drawOptions();
   const form = h("form", {
     id: "create", onsubmit: async (e) => {
       e.preventDefault();
-      const rules = games.find((g) => g.name === choice.value);
+      const rules = rulesOf();
       const count = Math.max(rules.min_seats, Math.min(rules.max_seats, Number(players.value) || 2));
-      const options = { players: count };
+      const options = { ...chosenOptions(more, rules), players: count };
       if (hidden.checked) options.visibility = "private";
       if (bank.value) options.time_bank_seconds = Number(bank.value);
       if (bots.checked) options.bots = Object.fromEntries(seatsFor(rules, count).slice(1).map((seat) => [seat, kind.value]));
@@ -93,6 +137,7 @@ async function creating() {
   h("label", {}, bots, " Bots take every other seat, playing ", kind),
   h("label", {}, hidden, " Private (joined by invite code only)"),
   h("label", { for: "create-bank" }, "Time bank per seat, in seconds (empty: none)"), bank,
+  more,
   h("p", {}, h("button", { class: "primary", type: "submit" }, "Create the game")), error);
   return h("section", { "aria-labelledby": "create-title" }, h("h2", { id: "create-title" }, "Create a game"), form);
 }

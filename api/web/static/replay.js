@@ -23,6 +23,7 @@ export async function replay(main, id) {
     after = page.next_after;
   }
   const last = summary.version;
+  const steps = restingVersions(audit, last);
   let at = last;
   const root = h("div", { id: "replay" });
   const position = h("input", { type: "number", id: "replay-at", min: 1, max: last, value: at });
@@ -30,18 +31,23 @@ export async function replay(main, id) {
   const board = h("div", { class: "board" });
   const log = h("ul", { class: "log", id: "replay-log", "aria-label": "The log up to this version" });
   const view = h("div", { class: "tree" });
-  const go = (version) => show(Math.max(1, Math.min(last, version)));
+  // A step is a version the game rested at; a version asked for in the
+  // middle of a move shows the move's end.
+  const go = (version) => show(steps.find((v) => v >= version) ?? last);
+  const back = () => show([...steps].reverse().find((v) => v < at) ?? steps[0]);
+  const forward = () => show(steps.find((v) => v > at) ?? last);
   const controls = h("div", { class: "controls", role: "group", "aria-label": "Step through the game" },
     h("button", { type: "button", id: "replay-first", onclick: () => go(1) }, "First"),
-    h("button", { type: "button", id: "replay-back", onclick: () => go(at - 1) }, "Back"),
-    h("button", { type: "button", id: "replay-forward", onclick: () => go(at + 1) }, "Forward"),
+    h("button", { type: "button", id: "replay-back", onclick: back }, "Back"),
+    h("button", { type: "button", id: "replay-forward", onclick: forward }, "Forward"),
     h("button", { type: "button", id: "replay-last", onclick: () => go(last) }, "Last"),
     h("label", { for: "replay-at" }, "Version"), position,
     h("button", { type: "button", id: "replay-jump", onclick: () => go(Number(position.value) || 1) }, "Jump"));
+  root.dataset.steps = steps.join(",");
   root.addEventListener("keydown", (e) => {
     if (e.target === position) return;
-    if (e.key === "ArrowLeft") { e.preventDefault(); go(at - 1); }
-    if (e.key === "ArrowRight") { e.preventDefault(); go(at + 1); }
+    if (e.key === "ArrowLeft") { e.preventDefault(); back(); }
+    if (e.key === "ArrowRight") { e.preventDefault(); forward(); }
   });
   root.append(h("h1", {}, `Replay: ${words(summary.game)} `, h("span", { class: "muted" }, id.slice(0, 8))),
     verdict(audit), controls, state,
@@ -54,7 +60,13 @@ export async function replay(main, id) {
   let asked = 0;
   async function show(version) {
     const ticket = ++asked;
-    const envelope = await get(`/games/${encodeURIComponent(id)}/view?at=${version}`, as);
+    let envelope;
+    try {
+      envelope = await get(`/games/${encodeURIComponent(id)}/view?at=${version}`, as);
+    } catch (problem) {
+      if (ticket === asked) state.textContent = `Version ${version} cannot be shown: ${problem.message}`;
+      return;
+    }
     if (ticket !== asked) return; // a later step was asked for meanwhile
     at = version;
     position.value = String(at);
@@ -70,12 +82,24 @@ export async function replay(main, id) {
   return null;
 }
 
+// The versions a view can be asked for (?at=): where the game rested, which is
+// the last version, or one on which the next event was decided (each logged
+// event's metadata.decided_at). Until the game is over the audit has no log:
+// every version is offered, and the API says which ones it refuses.
+function restingVersions(audit, last) {
+  if (!audit.log) return Array.from({ length: last }, (_, n) => n + 1);
+  const decidedAt = new Map(audit.log.map((entry) => [entry.version, entry.metadata.decided_at ?? entry.version - 1]));
+  const steps = [];
+  for (let v = 1; v <= last; v++) if (v === last || decidedAt.get(v + 1) === v) steps.push(v);
+  return steps;
+}
+
 function verdict(audit) {
   const chain = audit.chain.ok ? `the hash chain holds (${audit.chain.checked} events)` : `the hash chain breaks at version ${audit.chain.broken_at}: ${audit.chain.reason}`;
   const seed = audit.seed ? `the seed is published (its commitment: sha256 ${audit.seed_sha256.slice(0, 12)}…, which the re-run checks)` : "the seed is published when the game ends";
   const rerun = audit.rerun ? (audit.rerun.ok ? `a re-run of every decision agrees (${audit.rerun.batches} batches)` : `the re-run disagrees: ${audit.rerun.problems.join("; ")}`) : "the re-run comes when the game ends";
   const ok = audit.chain.ok && (!audit.rerun || audit.rerun.ok);
-  return h("section", { id: "audit", "aria-labelledby": "audit-title", "data-ok": ok },
+  return h("section", { id: "audit", "aria-labelledby": "audit-title", "data-ok": String(ok) },
     h("h2", { id: "audit-title" }, ok ? "Audit: sound" : "Audit: problems found"),
     h("ul", {}, h("li", {}, chain), h("li", {}, seed), h("li", {}, rerun)));
 }
