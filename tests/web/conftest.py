@@ -57,7 +57,9 @@ def base_url(database_url, redis_url, tmp_path_factory):
     port = free_port()
     log = tmp_path_factory.mktemp("web-serve") / "serve.log"
     env = {**os.environ, "DATABASE_URL": database_url, "REDIS_URL": redis_url, "BOARDLOG_RATE_LIMIT": "0",
-           "BOARDLOG_BOT_DELAY": "0"}  # bots move at once: a whole game in the test's time
+           "BOARDLOG_BOT_DELAY": "0",  # bots move at once: a whole game in the test's time
+           # Streams end after a few seconds: every page reconnects many times in a game, with a new ticket each time.
+           "BOARDLOG_STREAM_LIFETIME": "4", "BOARDLOG_STREAM_RETRY_MS": "200"}
     with open(log, "ab") as errors:
         process = subprocess.Popen([sys.executable, "-m", "api.cli", "serve", "--port", str(port),
                                     "--data", str(log.parent / "data")],

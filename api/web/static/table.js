@@ -281,7 +281,10 @@ export async function table(main, id, { spectator }) {
         render();
       },
       onSignedOut: lostToken,
-      onState: (state) => { ui.link.textContent = state === "live" ? "Live." : state === "reconnecting" ? "Reconnecting…" : ended ? "The game is over." : ""; },
+      onState: (state) => {
+        if (state === "live") root.dataset.connections = String(Number(root.dataset.connections || 0) + 1);
+        ui.link.textContent = state === "live" ? "Live." : state === "reconnecting" ? "Reconnecting…" : ended ? "The game is over." : "";
+      },
     });
   }
   return () => { if (stream) stream.stop(); };
