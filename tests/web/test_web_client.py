@@ -13,6 +13,8 @@ import pytest
 
 from .conftest import api
 
+PlaywrightError = pytest.importorskip("playwright.sync_api", reason="playwright is in the [test] extras").Error
+
 GAMES = ["cronberg", "coronation", "court-of-miracles", "the-coil", "runebound"]
 # Set in the form's "more options": Runebound's doom limit bounds its game
 # (unbounded, random play runs past a thousand versions).
@@ -68,7 +70,7 @@ def play_until_the_standings(base_url, page, game_id: str, token: str, rng: rand
             same_as_the_api(base_url, page, game_id, token)
         try:
             buttons.nth(rng.randrange(count)).click(timeout=3000)
-        except Exception:  # the list was redrawn under the pointer (a newer view came): look again
+        except PlaywrightError:  # the list was redrawn under the pointer (a newer view came): look again
             continue
         clicks += 1
     return clicks
@@ -120,7 +122,7 @@ def test_a_person_plays_a_whole_game_against_bots_through_the_page_while_a_spect
     for n, version in enumerate(steps[1:]):
         replay.keyboard.press("ArrowRight") if n % 2 else replay.click("#replay-forward")
         replay.wait_for_selector(f'#replay[data-at="{version}"]')
-    status, at_end = api(base_url, "GET", f"/v1/games/{game_id}/view?at={final['version']}", token=token)
+    _, at_end = api(base_url, "GET", f"/v1/games/{game_id}/view?at={final['version']}", token=token)
     assert shown(replay, "#replay") == at_end
     replay.screenshot(path=str(artifacts / f"replay-{game}.png"), full_page=True)
 
@@ -176,10 +178,9 @@ def test_the_page_is_served_under_a_strict_content_security_policy_with_no_inlin
         html = response.read().decode()
     assert "default-src 'self'" in policy and "script-src 'self'" in policy and "unsafe" not in policy
     assert "<script" in html and all('src="/web/' in tag for tag in html.split("<script")[1:])
-    status, problem = api(base_url, "GET", "/web/nothing.js")
-    assert status == 404
-    status, problem = api(base_url, "GET", "/web/..%2Fresources%2Fweb.py")
-    assert status == 404
+    assert api(base_url, "GET", "/web/nothing.js")[0] == 404
+    assert api(base_url, "GET", "/web/..%2Fresources%2Fweb.py")[0] == 404
+    assert api(base_url, "GET", "/web/__init__.py")[0] == 404
 
 
 def test_the_lobby_is_readable_at_phone_width(person, artifacts):
@@ -187,3 +188,19 @@ def test_the_lobby_is_readable_at_phone_width(person, artifacts):
     page = register(phone, "phone")
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
     page.screenshot(path=str(artifacts / "lobby-phone.png"), full_page=True)
+
+
+def test_a_move_is_chosen_on_the_board_with_the_keyboard_alone(person, base_url):
+    player = person()
+    page = register(player, "keys")
+    game_id = create_against_bots(page, "cronberg")
+    choice = page.locator("#board [data-place][role=button]").first
+    choice.wait_for()
+    crossing = choice.get_attribute("data-place")
+    before = int(page.get_attribute("#table", "data-version"))
+    choice.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"Number(document.querySelector('#table').dataset.version) > {before}")
+    _, feed = api(base_url, "GET", f"/v1/games/{game_id}/events?after={before}", token=player.token())
+    placed = feed["events"][0]
+    assert placed["seat"] == "p1" and crossing in json.dumps(placed["data"])
