@@ -76,6 +76,17 @@ def play_until_the_standings(base_url, page, game_id: str, token: str, rng: rand
     return clicks
 
 
+def first_drawing(page) -> dict:
+    """Time to the table's first drawn board, and bytes transferred until then (performance timing)."""
+    return page.evaluate("""() => {
+        const drawn = performance.getEntriesByName("board-drawn")[0].startTime;
+        const loaded = performance.getEntriesByType("resource").filter((r) => r.responseEnd <= drawn);
+        const page = performance.getEntriesByType("navigation")[0];
+        return {board_drawn_ms: Math.round(drawn), requests: loaded.length + 1,
+                bytes: loaded.reduce((sum, r) => sum + r.transferSize, page.transferSize)};
+    }""")
+
+
 def resting_versions(base_url, game_id: str) -> list[int]:
     """The versions GET /view?at= shows: the last, and each on which the next event was decided."""
     status, audit = api(base_url, "GET", f"/v1/games/{game_id}/audit")
@@ -96,6 +107,7 @@ def test_a_person_plays_a_whole_game_against_bots_through_the_page_while_a_spect
     watching = spectator.open(f"/#/watch/{game_id}")
     watching.wait_for_selector("#table[data-version]")
     first_seen = int(watching.get_attribute("#table", "data-version"))
+    (artifacts / f"timing-{game}.json").write_text(json.dumps(first_drawing(watching), indent=2))
 
     clicks = play_until_the_standings(base_url, page, game_id, token, random.Random(game))
     assert clicks > 0
@@ -125,6 +137,12 @@ def test_a_person_plays_a_whole_game_against_bots_through_the_page_while_a_spect
     _, at_end = api(base_url, "GET", f"/v1/games/{game_id}/view?at={final['version']}", token=token)
     assert shown(replay, "#replay") == at_end
     replay.screenshot(path=str(artifacts / f"replay-{game}.png"), full_page=True)
+
+    if game == "cronberg":  # the end's one action: a rematch, in its lobby, with the same bots
+        table = player.open(f"/#/games/{game_id}")
+        table.click("#rematch")
+        table.wait_for_selector("#start")
+        assert game_id not in table.url
 
     for watched in (player, spectator):
         assert watched.console_errors == []
@@ -204,3 +222,27 @@ def test_a_move_is_chosen_on_the_board_with_the_keyboard_alone(person, base_url)
     _, feed = api(base_url, "GET", f"/v1/games/{game_id}/events?after={before}", token=player.token())
     placed = feed["events"][0]
     assert placed["seat"] == "p1" and crossing in json.dumps(placed["data"])
+
+
+def test_a_private_game_is_joined_through_the_lobby_with_the_hosts_invite_code(person):
+    host, guest = person(), person()
+    page = register(host, "inviting")
+    page.select_option("#create-game", "cronberg")
+    page.uncheck("#create-bots")
+    page.check("#create-private")
+    page.click("#create button[type=submit]")
+    page.click("#invite")
+    code = page.inner_text("#invite-code").split("Invite code: ")[1].split(" ")[0]
+    game_id = page.url.rsplit("/", 1)[-1]
+
+    joining = register(guest, "invited")
+    joining.fill("#join-id", game_id)
+    joining.fill("#join-code", code)
+    joining.click("#join button[type=submit]")
+    joining.wait_for_selector("#table[data-status=lobby]")
+    assert "invited" in joining.inner_text("#actions")
+    page.reload()
+    page.click("#start")
+    page.wait_for_selector('#table[data-status="active"]')
+    for watched in (host, guest):
+        assert watched.console_errors == []
