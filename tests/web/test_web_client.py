@@ -246,3 +246,30 @@ def test_a_private_game_is_joined_through_the_lobby_with_the_hosts_invite_code(p
     page.wait_for_selector('#table[data-status="active"]')
     for watched in (host, guest):
         assert watched.console_errors == []
+
+
+def test_a_game_with_a_time_bank_is_first_in_the_inbox_shows_its_banks_and_ends_when_its_player_resigns(person):
+    player = person()
+    page = register(player, "banked")
+    page.fill("#create-bank", "3600")
+    game_id = create_against_bots(page, "cronberg")
+    try:
+        page.wait_for_selector("#commands button.command", timeout=10000)
+    except PlaywrightError:
+        raise AssertionError(page.inner_text("#status") + page.inner_text("#stream-state") + page.inner_text("#notice")
+                             + str(player.console_errors) + str([u for u in player.requests if "/v1/" in u])) from None
+    assert "bank 1 h" in page.inner_text("#clocks")
+
+    page.click("a[href='#/']")
+    page.wait_for_selector("#inbox")
+    first = page.locator("#inbox tbody tr").first
+    assert game_id[:8] in first.inner_text() and "your turn" in first.inner_text()
+
+    first.locator("a").click()
+    page.wait_for_selector("#resign")
+    page.click("#resign")
+    page.click("#resign-yes")
+    page.wait_for_selector("#standings")
+    view = shown(page)
+    assert view["resigned"] == ["p1"] and view["status"] == "finished"
+    assert player.console_errors == []

@@ -1,6 +1,9 @@
 // Following a game's stream: a new single-use ticket on every (re)connection,
-// resuming with ?after= the last version received (EventSource cannot send
-// Last-Event-ID across a new URL), backing off, and stopping for good when
+// resuming with ?after= the version of the last *view* received (EventSource
+// cannot send Last-Event-ID across a new URL). Not the last event's: a stream
+// may end between a move's events and its view, and resuming after those
+// events would never bring that view; so events may come again after a
+// reconnection, and the caller skips the versions it has already had; backing off, and stopping for good when
 // the token is refused (401) or the game has ended (the `end` message).
 import { api } from "./api.js";
 
@@ -33,7 +36,7 @@ export function follow(gameId, { token, after = null, onEvent, onView, onEnd, on
     if (stopped) return;
     source = new EventSource(`/v1/games/${encodeURIComponent(gameId)}/stream?${query}`);
     source.onopen = () => { delay = 1000; onState("live"); };
-    source.onmessage = (message) => { seen(message); onEvent(JSON.parse(message.data)); };
+    source.onmessage = (message) => onEvent(JSON.parse(message.data));
     source.addEventListener("view", (message) => { seen(message); onView(JSON.parse(message.data)); });
     source.addEventListener("end", (message) => { stop(); onEnd(JSON.parse(message.data)); });
     source.addEventListener("shutdown", () => { source.close(); retry(); });

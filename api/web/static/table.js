@@ -266,7 +266,12 @@ export async function table(main, id, { spectator }) {
   if (envelope.status !== "finished" && envelope.status !== "cancelled") {
     stream = follow(id, {
       token, after: envelope.version,
-      onEvent: (event) => { streamed.push(event.version); addLog(event); root.dataset.streamed = streamed.join(","); },
+      onEvent: (event) => {
+        if (event.version <= (streamed.length ? streamed[streamed.length - 1] : envelope.version)) return; // had it before a reconnection
+        streamed.push(event.version);
+        addLog(event);
+        root.dataset.streamed = streamed.join(",");
+      },
       onView: async (next) => {
         if (next.version < envelope.version) return;
         const lobbyMoved = next.status !== envelope.status || envelope.status === "lobby";
