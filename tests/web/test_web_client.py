@@ -122,7 +122,9 @@ def test_a_person_plays_a_whole_game_against_bots_through_the_page_while_a_spect
     watching.wait_for_selector(f'#table[data-version="{final["version"]}"]')
     same_as_the_api(base_url, watching, game_id, None)
     streamed = [int(v) for v in watching.get_attribute("#table", "data-streamed").split(",") if v]
-    assert streamed == list(range(first_seen + 1, final["version"] + 1)), "the spectator received every version once, in order"
+    expected = list(range(first_seen + 1, final["version"] + 1))
+    assert streamed == expected, ("the spectator received every version once, in order: missing "
+                                  f"{sorted(set(expected) - set(streamed))}, first seen {first_seen}, got {streamed[:5]}...{streamed[-5:]}")
     assert int(watching.get_attribute("#table", "data-connections")) >= 2, "the stream was followed across reconnections"
     watching.screenshot(path=str(artifacts / f"spectator-{game}.png"), full_page=True)
 
