@@ -107,8 +107,10 @@ def test_a_person_plays_a_whole_game_against_bots_through_the_page_while_a_spect
     game_id = create_against_bots(page, game, OPTIONS.get(game))
     token = player.token()
     watching = spectator.open(f"/#/watch/{game_id}")
-    watching.wait_for_selector("#table[data-version]")
-    first_seen = int(watching.get_attribute("#table", "data-version"))
+    watching.wait_for_selector("#table[data-loaded]")
+    # The version the page first drew (data-version may already be later: the stream is quick).
+    first_seen = int(watching.get_attribute("#table", "data-loaded"))
+    watched_from = time.monotonic()
     (artifacts / f"timing-{game}.json").write_text(json.dumps(first_drawing(watching), indent=2))
 
     clicks = play_until_the_standings(base_url, page, game_id, token, random.Random(game))
@@ -125,7 +127,8 @@ def test_a_person_plays_a_whole_game_against_bots_through_the_page_while_a_spect
     expected = list(range(first_seen + 1, final["version"] + 1))
     assert streamed == expected, ("the spectator received every version once, in order: missing "
                                   f"{sorted(set(expected) - set(streamed))}, first seen {first_seen}, got {streamed[:5]}...{streamed[-5:]}")
-    assert int(watching.get_attribute("#table", "data-connections")) >= 2, "the stream was followed across reconnections"
+    if time.monotonic() - watched_from > 8:  # streams end every 4 s here (conftest): a longer game spans several
+        assert int(watching.get_attribute("#table", "data-connections")) >= 2, "the stream was followed across reconnections"
     watching.screenshot(path=str(artifacts / f"spectator-{game}.png"), full_page=True)
 
     replay = player.open(f"/#/replay/{game_id}")

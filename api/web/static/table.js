@@ -259,6 +259,7 @@ export async function table(main, id, { spectator }) {
     const feed = await get(`/games/${encodeURIComponent(id)}/events?after=${Math.max(0, envelope.version - LOG_TAIL)}&limit=${LOG_TAIL}`, as);
     feed.events.forEach(addLog);
   } catch (problem) { failed(problem); }
+  root.dataset.loaded = String(envelope.version); // the version the table was first drawn at; the stream follows from it
   render();
   performance.mark("board-drawn"); // the table's first drawing, for the benchmark (Chromium's performance timing)
   refreshCommands();
