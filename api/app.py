@@ -26,7 +26,7 @@ from .context import Boardlog
 from .environment import env_number
 from .limits import RateLimiter
 from .operation_checks import check_before_arguments
-from .resources import docs_assets
+from .resources import docs_assets, web
 from .service.errors import InvalidRequest, ServiceError
 from .service.games import GameService
 
@@ -139,6 +139,7 @@ def create_app(config: dict | None = None, service: GameService | None = None, r
         api.register_blueprint(blueprint)
     app.register_blueprint(health.blp)
     app.register_blueprint(docs_assets.blp)
+    app.register_blueprint(web.blp)  # the web client at /
     request_defaults.rewrite(api.spec)
     text_constraints.rewrite(api.spec)
 

@@ -1,0 +1,42 @@
+// The router: #/ lobby, #/games/{id} a game's table (as your seat, or as a
+// spectator without a token), #/watch/{id} as a spectator, #/replay/{id}.
+import { me } from "./api.js";
+import { h, notice } from "./dom.js";
+import { lobby } from "./lobby.js";
+import { table } from "./table.js";
+import { replay } from "./replay.js";
+
+let leave = null; // the current page's clean-up (closing its stream)
+
+export function signedOut() {
+  me.forget();
+  showWho();
+  notice("Your token is no longer valid: sign in again (register, or paste a token in the lobby).");
+}
+
+export function showWho() {
+  const who = document.getElementById("who");
+  who.textContent = me.token ? `Signed in as ${me.name || "a player"}` : "Not signed in (you watch as a spectator)";
+}
+
+async function route() {
+  if (leave) leave();
+  leave = null;
+  notice("");
+  showWho();
+  const main = document.getElementById("main");
+  main.replaceChildren(h("p", { class: "muted" }, "Loading…"));
+  const [, page, id] = (location.hash || "#/").match(/^#\/([a-z]*)\/?([^/]*)/) || [];
+  try {
+    if (page === "games" && id) leave = await table(main, id, { spectator: false });
+    else if (page === "watch" && id) leave = await table(main, id, { spectator: true });
+    else if (page === "replay" && id) leave = await replay(main, id);
+    else await lobby(main);
+  } catch (error) {
+    main.replaceChildren(h("h1", {}, "Something went wrong"), h("p", { class: "problem" }, error.message));
+  }
+  main.focus();
+}
+
+window.addEventListener("hashchange", route);
+route();

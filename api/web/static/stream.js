@@ -1,0 +1,65 @@
+// Following a game's stream: a new single-use ticket on every (re)connection,
+// resuming with ?after= the version of the last *view* received (EventSource
+// cannot send Last-Event-ID across a new URL). Not the last event's: a stream
+// may end between a move's events and its view, and resuming after those
+// events would never bring that view; so events may come again after a
+// reconnection, and the caller skips the versions it has already had; backing off, and stopping for good when
+// the token is refused (401) or the game has ended (the `end` message).
+import { api } from "./api.js";
+
+export function follow(gameId, { token, after = null, onEvent, onView, onEnd, onSignedOut, onState }) {
+  let last = after;
+  let source = null;
+  let stopped = false;
+  let delay = 1000;
+  let timer = null;
+
+  const seen = (message) => {
+    const id = Number(message.lastEventId);
+    if (Number.isInteger(id) && id > 0) last = id;
+  };
+
+  async function open() {
+    if (stopped) return;
+    const query = new URLSearchParams();
+    if (last !== null) query.set("after", String(last));
+    if (token) {
+      try {
+        const { ticket } = await api("POST", "/stream-tickets", { as: token });
+        query.set("ticket", ticket);
+      } catch (error) {
+        if (error.status === 401) { stop(); onSignedOut(); return; }
+        retry();
+        return;
+      }
+    }
+    if (stopped) return;
+    source = new EventSource(`/v1/games/${encodeURIComponent(gameId)}/stream?${query}`);
+    source.onopen = () => { delay = 1000; onState("live"); };
+    source.onmessage = (message) => onEvent(JSON.parse(message.data));
+    source.addEventListener("view", (message) => { seen(message); onView(JSON.parse(message.data)); });
+    source.addEventListener("end", (message) => { stop(); onEnd(JSON.parse(message.data)); });
+    source.addEventListener("shutdown", () => { source.close(); retry(); });
+    source.onerror = () => {
+      source.close();
+      if (!stopped) retry();
+    };
+  }
+
+  function retry() {
+    if (stopped) return;
+    onState("reconnecting");
+    timer = setTimeout(open, delay + Math.random() * 250);
+    delay = Math.min(delay * 2, 30000);
+  }
+
+  function stop() {
+    stopped = true;
+    clearTimeout(timer);
+    if (source) source.close();
+    onState("closed");
+  }
+
+  open();
+  return { stop, get last() { return last; } };
+}

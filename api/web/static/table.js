@@ -1,0 +1,298 @@
+// A game's table: the view (GET /view) and its board, whose turn and every
+// deadline or bank, the legal commands as choices, the log in words, the
+// stream that keeps it all current; resign, and the lobby's and the end's
+// actions (start, join, invite, rematch).
+import { change, get, me, Problem } from "./api.js";
+import { drawBoard } from "./board.js";
+import { duration, h, notice, tree, when, words } from "./dom.js";
+import { follow } from "./stream.js";
+import { signedOut } from "./app.js";
+
+const LOG_TAIL = 30; // the table reads only the log's tail, never the whole history
+
+export function describe(command) {
+  const details = Object.entries(command).filter(([key]) => key !== "type")
+    .map(([key, value]) => `${words(key)} ${typeof value === "object" ? JSON.stringify(value) : value}`);
+  return details.length ? `${words(command.type)}: ${details.join(", ")}` : words(command.type);
+}
+
+export function eventWords(event) {
+  const details = Object.entries(event.data || {}).filter(([key, value]) => key !== "type" && (value === null || typeof value !== "object"))
+    .map(([key, value]) => `${words(key)} ${value}`);
+  return `v${event.version} · ${event.seat ? `${event.seat}: ` : ""}${words(event.type)}${details.length ? ` (${details.join(", ")})` : ""}`;
+}
+
+export function missing(main, problem) {
+  main.replaceChildren(h("h1", {}, "No such game"), h("p", { id: "missing", role: "alert" },
+    problem && problem.status === 404
+      ? "There is no game with this id, or it is private and you do not sit in it."
+      : `This game cannot be shown: ${problem ? problem.message : "unknown"}.`),
+  h("p", {}, h("a", { href: "#/" }, "Back to the lobby")));
+}
+
+// A private game you do not sit in: what it is, and the one way in (an invite code from its host).
+function privateGame(main, id, summary) {
+  const code = h("input", { type: "text", id: "invite-redeem-code", autocomplete: "off", required: true });
+  const error = h("p", { class: "error", role: "alert" });
+  main.replaceChildren(h("h1", {}, `A private game of ${words(summary.game)}`),
+    h("p", { id: "private", role: "alert" }, "This game is private: only its players take part, and a seat is taken with an invite code from its host."),
+    me.token ? h("form", {
+      onsubmit: async (e) => {
+        e.preventDefault();
+        try {
+          await change(`/games/${encodeURIComponent(id)}/invites/redeem`, { code: code.value.trim() });
+          location.reload();
+        } catch (problem) { error.textContent = problem.message; }
+      },
+    }, h("label", { for: "invite-redeem-code" }, "Invite code"), code, " ", h("button", { type: "submit" }, "Take the seat"), error)
+      : h("p", {}, h("a", { href: "#/" }, "Sign in"), " first to use an invite code."),
+    h("p", {}, h("a", { href: "#/" }, "Back to the lobby")));
+}
+
+export async function table(main, id, { spectator }) {
+  const token = spectator ? null : me.token;
+  const as = { as: token };
+  let summary, envelope, player = null;
+  try {
+    summary = await get(`/games/${encodeURIComponent(id)}`, as);
+    envelope = await get(`/games/${encodeURIComponent(id)}/view`, as);
+    if (token) player = await get("/players/me", as);
+  } catch (problem) {
+    if (problem instanceof Problem && problem.status === 401) { signedOut(); return table(main, id, { spectator: true }); }
+    if (problem instanceof Problem && problem.status < 500) { missing(main, problem); return null; }
+    throw problem;
+  }
+  if (summary.visibility === "private" && !(player && summary.seats.some((seat) => seat.player === player.id))) {
+    privateGame(main, id, summary);
+    return null;
+  }
+  const log = h("ul", { id: "log", class: "log", "aria-label": "What happened, newest last" });
+  const root = h("div", { id: "table" });
+  const streamed = [];
+  let commands = [], onlyAt = null, sending = false, stream = null, ended = false;
+
+  const ui = {
+    status: h("p", { id: "status", "aria-live": "polite" }),
+    clocks: h("div", { id: "clocks" }),
+    board: h("div", { class: "board", id: "board" }),
+    commands: h("div", { id: "commands-area", "aria-live": "polite" }),
+    actions: h("div", { id: "actions", class: "controls" }),
+    standings: h("div", { id: "standings-area" }),
+    tree: h("div", { class: "tree", id: "view-tree" }),
+    link: h("p", { id: "stream-state", class: "muted" }),
+  };
+  root.append(
+    h("h1", {}, `${words(summary.game)} `, h("span", { class: "muted" }, id.slice(0, 8))),
+    ui.status, ui.clocks, ui.link,
+    h("div", { class: "layout" },
+      h("section", { "aria-labelledby": "board-title" }, h("h2", { id: "board-title" }, "Board"), ui.board),
+      h("div", {},
+        h("section", { "aria-labelledby": "commands-title" }, h("h2", { id: "commands-title" }, "Your move"), ui.commands),
+        h("section", { "aria-label": "Actions" }, ui.actions),
+        ui.standings,
+        h("section", { "aria-labelledby": "log-title" }, h("h2", { id: "log-title" }, "Log"), log))),
+    h("section", { "aria-labelledby": "tree-title" }, h("h2", { id: "tree-title" }, spectator || !envelope.seat ? "What is public" : "What you see (your hand and private information, and what is public)"), ui.tree),
+    h("p", {}, h("a", { href: `#/replay/${id}` }, "Replay this game"), " · ", h("a", { href: `#/watch/${id}` }, "Watch as a spectator")));
+  main.replaceChildren(root);
+
+  const failed = (problem) => {
+    if (problem instanceof Problem && problem.status === 401) { lostToken(); return; }
+    notice(problem.message);
+  };
+
+  function lostToken() {
+    if (stream) stream.stop();
+    signedOut();
+    root.prepend(h("p", { id: "signed-out", class: "problem", role: "alert" }, "Your token was revoked or has expired: sign in again."));
+    commands = [];
+    render();
+  }
+
+  const seatName = (seat) => (summary.seats.find((s) => s.seat === seat) || {}).name;
+  const mine = () => !!token && !!envelope.seat && envelope.status === "active" && envelope.to_act.includes(envelope.seat);
+
+  function render() {
+    root.dataset.view = JSON.stringify(envelope);
+    root.dataset.version = envelope.version;
+    root.dataset.status = envelope.status;
+    root.dataset.streamed = streamed.join(",");
+    const turn = envelope.to_act.length ? envelope.to_act.map((seat) => `${seat}${seatName(seat) ? ` (${seatName(seat)})` : ""}`).join(", ") : "nobody";
+    ui.status.replaceChildren(`${words(envelope.status)} · version ${envelope.version} · `,
+      envelope.seat ? `you are ${envelope.seat} · ` : "you watch as a spectator · ",
+      mine() ? h("span", { class: "badge" }, "your turn") : `to act: ${turn}`,
+      envelope.outcome ? ` · ${envelope.outcome}` : "");
+    renderClocks();
+    const choices = new Set();
+    const field = placeFieldOf(commands);
+    for (const command of commands) if (field && command[field] !== undefined) choices.add(String(command[field]));
+    ui.board.replaceChildren(drawBoard(envelope.game, envelope, null, { choices, choose: field ? choose : null }));
+    renderCommands();
+    renderActions();
+    renderStandings();
+    ui.tree.replaceChildren(envelope.view ? tree(envelope.view) : h("p", { class: "muted" }, "The game has not started."));
+  }
+
+  function renderClocks() {
+    const rows = [];
+    if (summary.deadline && envelope.status === "active") rows.push(h("li", {}, `The turn times out at ${when(summary.deadline)}`));
+    for (const [seat, clock] of Object.entries((envelope.clocks && envelope.clocks.seats) || {})) {
+      const parts = [];
+      if (clock.bank_seconds !== null && clock.bank_seconds !== undefined) parts.push(`bank ${duration(clock.bank_seconds)}${clock.running ? " (running)" : ""}`);
+      if (clock.turn_deadline) parts.push(`deadline ${when(clock.turn_deadline)}`);
+      if (parts.length) rows.push(h("li", {}, `${seat}: ${parts.join(", ")}`));
+    }
+    ui.clocks.replaceChildren(rows.length ? h("ul", { "aria-label": "Deadlines and time banks" }, rows) : "");
+  }
+
+  function renderCommands() {
+    if (!mine()) {
+      ui.commands.replaceChildren(h("p", { class: "muted" }, envelope.status === "active" ? "Not your turn." : "No move to make."));
+      return;
+    }
+    const shown = onlyAt ? commands.filter((c) => String(c[onlyAt.field]) === String(onlyAt.id)) : commands;
+    ui.commands.replaceChildren(
+      onlyAt ? h("p", {}, `Moves at ${onlyAt.id} `, h("button", { type: "button", onclick: () => { onlyAt = null; render(); } }, "Show every move")) : "",
+      h("ul", { class: "commands", id: "commands" }, shown.map((command) => h("li", {},
+        h("button", { type: "button", class: "command", disabled: sending, "data-command": JSON.stringify(command), onclick: () => send(command) }, describe(command))))));
+  }
+
+  function renderActions() {
+    const buttons = [];
+    const seated = player && summary.seats.some((s) => s.player === player.id);
+    if (envelope.status === "lobby" || summary.status === "lobby") {
+      const bots = summary.bots || {};
+      const free = summary.free_seats.filter((seat) => !(seat in bots)); // a bot's seat is listed free but is taken
+      ui.actions.replaceChildren(h("p", {}, `Seats: ${[...summary.seats.map((s) => `${s.seat} ${s.name}`), ...Object.entries(bots).map(([seat, kind]) => `${seat} a ${kind} bot`)].join(", ")}`,
+        free.length ? `; free: ${free.join(", ")}` : ""));
+      if (player && summary.host === player.id && !free.length) buttons.push(h("button", { class: "primary", id: "start", type: "button", onclick: () => act("start") }, "Start the game"));
+      if (player && !seated && free.length) buttons.push(h("button", { class: "primary", id: "join", type: "button", onclick: () => act("join", {}) }, "Take a seat"));
+      if (player && summary.host === player.id) buttons.push(h("button", { id: "invite", type: "button", onclick: invite }, "Make an invite code"));
+      ui.actions.append(...buttons);
+      return;
+    }
+    ui.actions.replaceChildren();
+    if (envelope.seat && envelope.status === "active") {
+      const confirm = h("span", { hidden: true }, "Really resign? ",
+        h("button", { class: "danger", id: "resign-yes", type: "button", onclick: () => act("resign") }, "Yes, resign"), " ",
+        h("button", { type: "button", onclick: () => { confirm.hidden = true; } }, "No"));
+      ui.actions.append(h("button", { class: "danger", id: "resign", type: "button", onclick: () => { confirm.hidden = false; } }, "Resign"), confirm);
+    }
+    if (seated && (envelope.status === "finished") && !envelope.rematch) ui.actions.append(h("button", { id: "rematch", type: "button", onclick: rematch }, "Rematch"));
+    if (envelope.rematch) ui.actions.append(h("a", { href: `#/games/${envelope.rematch}` }, "The rematch"));
+  }
+
+  function renderStandings() {
+    if (!envelope.standings) { ui.standings.replaceChildren(); return; }
+    ui.standings.replaceChildren(h("section", { "aria-labelledby": "standings-title", id: "standings" },
+      h("h2", { id: "standings-title" }, "Standings"),
+      h("table", {}, h("thead", {}, h("tr", {}, ["rank", "seat", "player", "score"].map((x) => h("th", { scope: "col" }, x)))),
+        h("tbody", {}, envelope.standings.map((s) => h("tr", {}, h("td", {}, s.rank), h("td", {}, s.seat), h("td", {}, seatName(s.seat) || (envelope.bots[s.seat] ? `a ${envelope.bots[s.seat]} bot` : "")), h("td", {}, s.score ?? "")))))));
+  }
+
+  function placeFieldOf(list) {
+    for (const field of ["crossing", "location", "neighbourhood", "place"]) if (list.some((c) => c[field] !== undefined)) return field;
+    return null;
+  }
+
+  function choose(field, place) {
+    const here = commands.filter((c) => String(c[field]) === String(place));
+    if (here.length === 1) send(here[0]);
+    else { onlyAt = { field, id: place }; render(); }
+  }
+
+  async function refreshCommands() {
+    const version = envelope.version;
+    if (!mine()) { commands = []; return; }
+    try {
+      const legal = await get(`/games/${encodeURIComponent(id)}/legal-commands`, as);
+      if (legal.version !== envelope.version || version !== envelope.version) return; // a newer view came meanwhile
+      commands = legal.commands;
+      onlyAt = null;
+      render();
+    } catch (problem) { failed(problem); }
+  }
+
+  async function send(command) {
+    if (sending) return;
+    sending = true;
+    render();
+    try {
+      await change(`/games/${encodeURIComponent(id)}/commands`, command, as);
+      commands = [];
+    } catch (problem) { failed(problem); }
+    sending = false;
+    render();
+  }
+
+  async function act(action, body) {
+    try {
+      await change(`/games/${encodeURIComponent(id)}/${action}`, body, as);
+      summary = await get(`/games/${encodeURIComponent(id)}`, as);
+      envelope = await get(`/games/${encodeURIComponent(id)}/view`, as);
+      render();
+      refreshCommands();
+    } catch (problem) { failed(problem); }
+  }
+
+  async function invite() {
+    try {
+      const made = await change(`/games/${encodeURIComponent(id)}/invites`, {}, as);
+      ui.actions.append(h("p", { id: "invite-code" }, `Invite code: ${made.code} (give it with the game id ${id})`));
+    } catch (problem) { failed(problem); }
+  }
+
+  async function rematch() {
+    try {
+      const made = await change(`/games/${encodeURIComponent(id)}/rematch`, {}, as);
+      location.hash = `#/games/${made.id}`;
+    } catch (problem) { failed(problem); }
+  }
+
+  function addLog(event) {
+    for (const old of log.querySelectorAll("li.now")) old.classList.remove("now");
+    log.append(h("li", { class: "now", "data-version": event.version }, eventWords(event)));
+    while (log.children.length > 200) log.firstElementChild.remove();
+    log.scrollTop = log.scrollHeight;
+  }
+
+  try {
+    const feed = await get(`/games/${encodeURIComponent(id)}/events?after=${Math.max(0, envelope.version - LOG_TAIL)}&limit=${LOG_TAIL}`, as);
+    feed.events.forEach(addLog);
+  } catch (problem) { failed(problem); }
+  root.dataset.loaded = String(envelope.version); // the version the table was first drawn at; the stream follows from it
+  render();
+  performance.mark("board-drawn"); // the table's first drawing, for the benchmark (Chromium's performance timing)
+  refreshCommands();
+
+  if (envelope.status !== "finished" && envelope.status !== "cancelled") {
+    stream = follow(id, {
+      token, after: envelope.version,
+      onEvent: (event) => {
+        if (event.version <= (streamed.length ? streamed[streamed.length - 1] : envelope.version)) return; // had it before a reconnection
+        streamed.push(event.version);
+        addLog(event);
+        root.dataset.streamed = streamed.join(",");
+      },
+      onView: async (next) => {
+        if (next.version < envelope.version) return;
+        const lobbyMoved = next.status !== envelope.status || envelope.status === "lobby";
+        envelope = next;
+        if (lobbyMoved) { try { summary = await get(`/games/${encodeURIComponent(id)}`, as); } catch (problem) { failed(problem); } }
+        commands = [];
+        render();
+        refreshCommands();
+      },
+      onEnd: async () => {
+        ended = true;
+        try { summary = await get(`/games/${encodeURIComponent(id)}`, as); envelope = await get(`/games/${encodeURIComponent(id)}/view`, as); } catch (problem) { failed(problem); }
+        render();
+      },
+      onSignedOut: lostToken,
+      onState: (state) => {
+        if (state === "live") root.dataset.connections = String(Number(root.dataset.connections || 0) + 1);
+        ui.link.textContent = state === "live" ? "Live." : state === "reconnecting" ? "Reconnecting…" : ended ? "The game is over." : "";
+      },
+    });
+  }
+  return () => { if (stream) stream.stop(); };
+}
