@@ -135,6 +135,15 @@ def _start(args, player: str | None, token: str | None, body) -> Response:
     return _event_stream(body(slot), slot)
 
 
+def _refused() -> Response | None:
+    """A 503 before any work when the process is at its capacity (streams().admit)."""
+    try:
+        streams().admit()
+    except StreamLimit as error:
+        return _limited(error)
+    return None
+
+
 def _resume_point(args) -> int | None:
     header = request.headers.get("Last-Event-ID")
     if header is not None and header.strip():
@@ -189,6 +198,8 @@ class GameStream(MethodView):
     def get(self, game_id, **args):
         """Follow a game as it moves (spectators need no token; a private game: its players only)."""
         gid = parse_game_id(game_id)
+        if (refused := _refused()) is not None:
+            return refused
         player, token = _caller(args, required=False)
         after = _resume_point(args)
         rules, session = service().load(gid)
@@ -216,6 +227,8 @@ class PlayerStream(MethodView):
     @declare(blp, "ticket-invalid", "resume-point-invalid", "too-many-streams", "server-busy", "shutting-down")
     def get(self, **args):
         """Follow everything that concerns you across your games."""
+        if (refused := _refused()) is not None:
+            return refused
         player, token = _caller(args, required=True)
         after = _resume_point(args)
         if after is not None and after > service().store.last_position():
