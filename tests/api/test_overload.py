@@ -204,3 +204,24 @@ def test_reconnection_hints_are_jittered_so_that_clients_do_not_come_back_togeth
         hints.update(int(line.split(": ")[1]) for line in stream.text.splitlines() if line.startswith("retry: "))
     assert len(hints) > 1, hints
     assert all(retry_ms <= hint <= 2 * retry_ms for hint in hints), hints
+
+
+def test_a_herd_of_streams_opening_on_one_game_costs_one_load_at_most(client, small, monkeypatch):
+    ada, bob = Player(client, "ov-herd-ada"), Player(client, "ov-herd-bob")
+    game_id = started_game([ada, bob])
+    service = small.extensions["boardlog"].service
+    known_etag(small, small.test_client(), game_id, ada)  # the process holds the game at the version it knows
+    real_load, loads = service.load, []
+
+    def counted(gid, trust_known=False):
+        loads.append(gid)
+        return real_load(gid, trust_known)
+
+    monkeypatch.setattr(service, "load", counted)
+    herd = [threading.Thread(target=lambda: HeldStream(small.test_client(), f"/v1/games/{game_id}/stream").close())
+            for _ in range(20)]
+    for thread in herd:
+        thread.start()
+    for thread in herd:
+        thread.join(30)
+    assert len(loads) <= 1, f"{len(loads)} loads for 20 newcomers"
