@@ -1,26 +1,37 @@
 """Waiting at scale: boardlog under its production server (gunicorn, gevent
-workers, api/gunicorn_conf.py) holding thousands of waiters, in one run.
+workers, api/gunicorn_conf.py, Redis as a deployment has it) holding
+thousands of waiters, in one run; it fails (exit 1) if any waiter failed.
 
-    python bench/waiting.py [--waiters 10000] [--games 200] [--fanout 1000] [--seconds 5]
+    python bench/waiting.py [--waiters 10000] [--rate 1000] [--fanout 1000] [--moves 20] [--overload 10000]
 
 PostgreSQL: DATABASE_URL's server, or an embedded one; a throwaway database.
-The waiters come from one asyncio client (half long-polls re-sent whenever
-answered, half Server-Sent Event streams, spread over many games). Prints:
-- the memory the server's processes grew by, per waiter held;
-- command p50 and p99 while the waiters are held, against the same before
-  any (goal: ratio <= 1.5);
-- fan-out: one move on a game watched by ``--fanout`` streams, time from the
-  command's answer to each watcher receiving it (p50, p99, max; goal p99 <=
-  1 s) and how many missed it (goal 0);
-- the conditional-poll figure of bench/api.py (304 answers per second)
-  under the gevent workers, against bare Flask under the same worker class,
-  and the same pair under gthread (the previous production setting).
+Redis: REDIS_URL (default the local one). The waiters come from one asyncio
+client and arrive at ``--rate`` connections a second: half are Server-Sent
+Event streams (``--fanout`` of them on one game, half of the others seated
+players' opened with stream tickets, so each holds a lease in Redis, the
+rest spectators'), half long-polls (``?wait=60``, re-sent when answered).
+Prints:
+- how many were held, and every failure by cause (connect reset or
+  refused, timeout, a status, a stream closed or ended by a problem, a gap
+  or a duplicate in its versions): any failure fails the run;
+- the memory the server's processes grew by, per waiter held, and what
+  they hold once the waiters left;
+- fan-out: ``--moves`` moves on the game ``--fanout`` streams watch, from
+  the command's answer to each watcher's receipt (p50, p99, max over all
+  receipts, and per move; goal p99 <= 1 s), missed ones (goal 0);
+- command latency sampled between the fan-out moves (while the watchers
+  are woken), against the same with no waiters (goal: ratio <= 1.5);
+- overload: a server sized for ``--overload`` waiters (BOARDLOG_MAX_WAITERS
+  per worker, half each) meets twice as many: the first ones must be held,
+  the rest refused with 503 and Retry-After, none failed;
+- unless ``--skip-polls``: the conditional-poll figure of bench/api.py.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import multiprocessing
 import os
 import resource
@@ -28,7 +39,6 @@ import statistics
 import sys
 import time
 from collections import Counter
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -209,9 +219,21 @@ class Waiters:
                 self.held_polls -= 1
             writer.close()
 
-    async def stream(self, number: int, game: str, ticket: str | None = None, refusable: bool = False):
-        query = f"?ticket={ticket}" if ticket else ""
-        request = f"GET /v1/games/{game}/stream{query} HTTP/1.1\r\nHost: x\r\n\r\n".encode()
+    async def _ticket(self, reader, writer, auth: str) -> str | None:
+        """A stream ticket, asked for on the stream's own connection just before it opens (as a browser does)."""
+        writer.write(f"POST /v1/stream-tickets HTTP/1.1\r\nHost: x\r\nAuthorization: {auth}\r\n"
+                     f"Content-Length: 0\r\n\r\n".encode())
+        head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 90)
+        status = int(head.split(b" ", 2)[1])
+        length = next((int(line.split(b":")[1]) for line in head.split(b"\r\n")
+                       if line.lower().startswith(b"content-length:")), 0)
+        body = await reader.readexactly(length)
+        if status != 201:
+            self.fail(f"ticket status {status}")
+            return None
+        return json.loads(body)["ticket"]
+
+    async def stream(self, number: int, game: str, auth: str | None = None, refusable: bool = False):
         seen = self.seen.setdefault(number, {})
         connection = await self.connect()
         if connection is None:
@@ -220,7 +242,13 @@ class Waiters:
         opened = False
         last = None
         try:
-            writer.write(request)
+            query = ""
+            if auth is not None:
+                ticket = await self._ticket(reader, writer, auth)
+                if ticket is None:
+                    return
+                query = f"?ticket={ticket}"
+            writer.write(f"GET /v1/games/{game}/stream{query} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
             if not await self._head(reader, refusable):
                 return
             self.streams_open += 1
@@ -250,12 +278,10 @@ class Waiters:
             writer.close()
 
 
-def tickets_for(seats: list, count: int) -> list[str]:
-    """``count`` stream tickets of seated players (each player's streams within the per-player cap of 8)."""
-    players = [player for _, by_seat in seats for player in by_seat.values()]
-    wanted = [players[n % len(players)] for n in range(min(count, 8 * len(players)))]
-    with ThreadPoolExecutor(8) as pool:
-        return list(pool.map(lambda p: p.call("POST", "/v1/stream-tickets").json()["ticket"], wanted))
+def seated(games: list, count: int) -> list[str]:
+    """The Authorization headers of ``count`` seated streams (each player within the per-player cap of 8)."""
+    players = [player for _, by_seat in games for player in by_seat.values()]
+    return [players[n % len(players)].auth["Authorization"] for n in range(min(count, 8 * len(players)))]
 
 
 async def arrive(waiters: Waiters, plan: list, rate_per_second: int, refusable: bool = False) -> float:
@@ -290,18 +316,18 @@ async def hold(args, base: str, master_pid: int, games: list, fanout_game, quiet
     rss_before = server_rss_kib(master_pid)
     streams = args.waiters // 2
     polls = args.waiters - streams
-    seated = await loop.run_in_executor(None, tickets_for, games, (streams - args.fanout) // 2)
+    seat_auths = seated(games, (streams - args.fanout) // 2)
     plan = [("stream", fanout_game[0], None) for _ in range(args.fanout)]
     others = [games[n % len(games)][0] for n in range(streams - args.fanout)]
-    plan += [("stream", game, seated[n] if n < len(seated) else None) for n, game in enumerate(others)]
+    plan += [("stream", game, seat_auths[n] if n < len(seat_auths) else None) for n, game in enumerate(others)]
     plan += [("poll", games[n % len(games)][0], None) for n in range(polls)]
     took = await arrive(waiters, plan, args.rate)
     await until_held(waiters, len(plan))
     await settled(master_pid, 60)
     held = waiters.streams_open + waiters.held_polls
     rss_after = server_rss_kib(master_pid)
-    print(f"arrival: {len(plan)} waiters at {args.rate}/s (sent in {took:.1f} s; {len(seated)} streams of seated "
-          f"players with tickets and leases, {len(plan) - len(seated) - polls} of spectators, {polls} long-polls); "
+    print(f"arrival: {len(plan)} waiters at {args.rate}/s (sent in {took:.1f} s; {len(seat_auths)} streams of seated "
+          f"players with tickets and leases, {len(plan) - len(seat_auths) - polls} of spectators, {polls} long-polls); "
           f"held: {waiters.streams_open} streams + {waiters.held_polls} long-polls = {held}; "
           f"failed: {sum(waiters.failures.values())} {dict(waiters.failures)} (load average {load_average()})")
     print(f"server memory: {rss_before / 1024:.0f} MiB before, {rss_after / 1024:.0f} MiB holding them: "
@@ -312,6 +338,10 @@ async def hold(args, base: str, master_pid: int, games: list, fanout_game, quiet
     watchers = list(range(args.fanout))
     all_delays, per_move, missed, busy = [], [], 0, []
     for _ in range(args.moves):
+        if not (await loop.run_in_executor(None, lambda: next(iter(seats.values())).call(
+                "GET", f"/v1/games/{game}").json()))["to_act"]:
+            print("the fan-out game ended: fewer moves than asked")
+            break
         sampler = loop.run_in_executor(None, command_latencies, base, 3, 7)  # interleaved with the fan-out
         version = await loop.run_in_executor(None, move, base, game, seats)
         answered = time.monotonic()
@@ -332,6 +362,9 @@ async def hold(args, base: str, master_pid: int, games: list, fanout_game, quiet
               f"goal p99 <= 1000 ms); missed {missed} (goal 0)")
     if missed:
         waiters.fail("fan-out move missed")
+    if len(busy) < 2:
+        waiters.fail("no fan-out move made")
+        busy = [float("nan")] * 2
     (q50, q99), (b50, b99) = quiet_latency, quantiles(busy)
     print(f"command latency with no waiters: p50 {q50 * 1000:.1f} ms  p99 {q99 * 1000:.1f} ms;  sampled between "
           f"fan-outs holding {held}: p50 {b50 * 1000:.1f} ms  p99 {b99 * 1000:.1f} ms;  ratios "

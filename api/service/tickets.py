@@ -47,7 +47,7 @@ SIGNED = PREFIX + "s."
 SECRET_KEY = "boardlog:stream-ticket-secret"
 SPENT_KEY = "boardlog:stream-ticket-spent:{}"
 log = logging.getLogger("boardlog.tickets")
-_secrets: dict[int, tuple[bytes, float]] = {}  # id(redis client) -> (secret, when read)
+_secrets: dict[int, tuple[bytes, float, bytes | None]] = {}  # id(redis) -> (secret, when read, the one before)
 _GET_STARTED = "get a new one with POST /v1/stream-tickets"
 
 
@@ -157,8 +157,21 @@ def _secret(redis, fresh: bool = False) -> bytes:
         redis.set(SECRET_KEY, secrets.token_hex(32).encode(), nx=True)
         value = redis.get(SECRET_KEY)
     secret = value if isinstance(value, bytes) else str(value).encode()
-    _secrets[id(redis)] = (secret, time.monotonic())
+    before = known[0] if known is not None and known[0] != secret else (known[2] if known else None)
+    _secrets[id(redis)] = (secret, time.monotonic(), before)
     return secret
+
+
+def _candidates(redis):
+    """The secrets a genuine ticket may be signed with: the one known, a fresh
+    read (another process may have made a new one after a flush), and the one
+    before it (a process that signed with its cached one a moment ago)."""
+    yield _secret(redis)
+    secret = _secret(redis, fresh=True)
+    yield secret
+    before = _secrets.get(id(redis), (None, 0, None))[2]
+    if before is not None:
+        yield before
 
 
 def _mac(secret: bytes, body: str) -> str:
@@ -170,7 +183,7 @@ def _signed(redis, player: str, token_id: str | None) -> tuple[str, dt.datetime]
     expires = int(time.time()) + TICKET_SECONDS
     body = ".".join([uuid.UUID(player).hex, uuid.UUID(token_id).hex if token_id else "-", str(expires),
                      secrets.token_urlsafe(12)])
-    ticket = f"{SIGNED}{body}.{_mac(_secret(redis), body)}"
+    ticket = f"{SIGNED}{body}.{_mac(_secret(redis, fresh=True), body)}"  # the current one: never a stale cache
     return ticket, dt.datetime.fromtimestamp(expires, dt.timezone.utc)
 
 
@@ -186,7 +199,7 @@ def _signed_holder(pool, redis, ticket: str) -> tuple[Holder, str, int]:
     if redis is None or len(parts) != 4 or not parts[2].isdigit():
         raise Unauthorized(f"unknown stream ticket; {_GET_STARTED}", kind="ticket-invalid")
     try:
-        genuine = any(hmac.compare_digest(_mac(_secret(redis, fresh), body), mac) for fresh in (False, True))
+        genuine = any(hmac.compare_digest(_mac(secret, body), mac) for secret in _candidates(redis))
         spent = genuine and redis.exists(SPENT_KEY.format(parts[3]))
     except Exception:
         raise _redis_away() from None
