@@ -32,7 +32,12 @@ worker_connections = int(os.environ.get("BOARDLOG_WORKER_CONNECTIONS", "10000"))
 keepalive = 75
 graceful_timeout = 15
 timeout = 60
-backlog = 4096
+# The listen queue: a restarted process or a rolling deploy sees every
+# client of another reconnect within seconds (1,000 connections a second and
+# more), faster than a busy worker accepts. The kernel caps it at
+# net.core.somaxconn (and half-open ones at net.ipv4.tcp_max_syn_backlog):
+# raise both to at least this (README, "Production"); on_starting warns.
+backlog = int(os.environ.get("BOARDLOG_BACKLOG", "16384"))
 bind = os.environ.get("BOARDLOG_BIND", "0.0.0.0:8000")
 # The longest request line gunicorn takes (its maximum; its default is 4,094):
 # the app answers what it refuses with a problem document; past this,
@@ -48,7 +53,21 @@ def on_starting(server):
         server.log.warning("the open-file limit is %s, less than the %s connections of a worker need: "
                            "raise it (ulimit -n) or lower --worker-connections", limit, connections)
     server.log.info("%s gevent workers of up to %s connections each", count, connections)
+    for setting in ("net/core/somaxconn", "net/ipv4/tcp_max_syn_backlog"):
+        kernel = _kernel_setting(setting)
+        if kernel is not None and kernel < server.cfg.backlog:
+            server.log.warning("%s is %s, less than the listen backlog of %s: a herd of reconnecting "
+                               "clients overflows the queue (sysctl -w %s=%s)", setting.replace("/", "."),
+                               kernel, server.cfg.backlog, setting.replace("/", "."), server.cfg.backlog)
     run_in_master(server.log)
+
+
+def _kernel_setting(name: str) -> int | None:
+    try:
+        with open(f"/proc/sys/{name}") as setting:
+            return int(setting.read().split()[0])
+    except (OSError, ValueError):
+        return None
 
 
 def post_worker_init(worker):

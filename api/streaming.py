@@ -26,6 +26,20 @@ revoked it (``tokens_revoked``), and in every other within
 ``revocation_check`` seconds (half the token cache time by default, so
 within the bound a revoked token's requests have), by one query per process
 that asks which of its open streams' tokens were revoked.
+
+Overload: a process at its capacity refuses NEW waiters (503 server-busy,
+Retry-After) while the ones it holds keep being served: at ``total``
+waiters, and while its database pool is saturated (``pool_saturated``:
+``saturated_waiting`` requests or more queue for a connection). A held
+stream never needs the database to stay open: its heartbeat is a comment,
+its quiet check of the version is skipped while the pool is saturated and
+survives a failure (the LISTEN connection's sweep wakes it anyway). When a
+catch-up cannot be read (the pool exhausted, PostgreSQL away) or anything
+else goes wrong, the stream ends with a ``problem`` message (503
+database-unavailable) after a jittered ``retry:`` hint; the client resumes
+from its Last-Event-ID and loses nothing. Every ``retry:`` hint is
+jittered (``retry_ms`` to twice that), so that the clients of a process
+that stops do not all come back in the same instant.
 """
 
 from __future__ import annotations
@@ -51,6 +65,7 @@ from .views import viewer_seat
 log = logging.getLogger("boardlog.streams")
 
 ENDED = (sessions.FINISHED, sessions.CANCELLED)
+TIMED_OUT_SECONDS = 5.0  # a pool whose requests timed out this recently is saturated while any queue
 
 
 class StreamLimit(Exception):
@@ -67,7 +82,16 @@ def settings_from_env(env=os.environ) -> dict:
         "write_timeout": float(env.get("BOARDLOG_STREAM_WRITE_TIMEOUT", "10")),
         "retry_ms": int(env.get("BOARDLOG_STREAM_RETRY_MS", "3000")),
         "lifetime": float(env.get("BOARDLOG_STREAM_LIFETIME", "3600")),
+        # Requests queued for a database connection at which new waiters are refused (0: the pool's size).
+        "saturated_waiting": int(env.get("BOARDLOG_POOL_SATURATED_WAITING", "0")),
     }
+
+
+def database_error(error: BaseException) -> bool:
+    """The database could not answer (the pool exhausted, PostgreSQL away): not a bug, a 503."""
+    import psycopg
+
+    return isinstance(error, psycopg.OperationalError)
 
 
 class Slot:
@@ -103,7 +127,8 @@ def _current_greenlet():
 class Streams:
     def __init__(self, service, per_player: int = 8, total: int = 12000, heartbeat: float = 15.0,
                  write_timeout: float = 10.0, retry_ms: int = 3000, lifetime: float = 3600.0,
-                 redis=None, clock=time.time, revocation_check: float | None = None):
+                 redis=None, clock=time.time, revocation_check: float | None = None,
+                 saturated_waiting: int = 0):
         """``redis``: where the per-player cap is counted across processes (None: in this one);
         ``revocation_check``: seconds between two looks for revoked tokens (None: half the token cache time)."""
         self.service = service
@@ -114,6 +139,9 @@ class Streams:
         self.write_timeout = write_timeout
         self.retry_ms = retry_ms
         self.lifetime = lifetime  # then a stream closes with a retry hint: load spreads again over processes
+        self.saturated_waiting = saturated_waiting
+        self._pool_errors = 0  # the pool's count of requests that timed out, when last looked at
+        self._timed_out_at: float | None = None  # when that count last grew
         self.draining = False
         self._lock = threading.Lock()
         self._slots: set[Slot] = set()
@@ -130,13 +158,9 @@ class Streams:
     def open(self, player: str | None, stream: bool = True, token: str | None = None) -> Slot:
         """A slot for a new waiter, or StreamLimit (429 per player, 503 in all);
         ``token``: the id of the token a stream is opened with, which ends it when revoked."""
+        saturated = self.pool_saturated()
         with self._lock:
-            if self.draining:
-                raise StreamLimit(503, "this server is shutting down; connect again", "shutting-down",
-                                  max(1, self.retry_ms // 1000))
-            if len(self._slots) >= self.total:
-                raise StreamLimit(503, f"this server holds its limit of {self.total} waiting requests; "
-                                       "try again shortly", "server-busy", random.randint(2, 10))
+            self._refuse_if_full(saturated)
             if stream and player is not None and self._streams_of[player] >= self.per_player:
                 raise self._too_many()
             slot = Slot(self, player if stream else None, token if stream else None)
@@ -156,6 +180,25 @@ class Streams:
         if slot.greenlet is not None and self._watchdog is None and self.write_timeout > 0:
             self._start_watchdog()
         return slot
+
+    def admit(self) -> None:
+        """StreamLimit (503) if a new waiter would be refused now: checked
+        before a stream's open does any work (its game's load queues for the
+        pool too), and again when it takes its slot."""
+        saturated = self.pool_saturated()
+        with self._lock:
+            self._refuse_if_full(saturated)
+
+    def _refuse_if_full(self, saturated: bool) -> None:
+        if self.draining:
+            raise StreamLimit(503, "this server is shutting down; connect again", "shutting-down",
+                              max(1, self._retry() // 1000))
+        if len(self._slots) >= self.total:
+            raise StreamLimit(503, f"this server holds its limit of {self.total} waiting requests; "
+                                   "try again shortly", "server-busy", random.randint(2, 10))
+        if saturated:
+            raise StreamLimit(503, "this server's database connections are all in use and requests queue "
+                                   "for them; try again shortly", "server-busy", random.randint(2, 10))
 
     def _too_many(self) -> StreamLimit:
         return StreamLimit(429, f"you have {self.per_player} streams open, the most one player may at once; "
@@ -190,6 +233,45 @@ class Streams:
     def count(self) -> int:
         with self._lock:
             return len(self._slots)
+
+    # -- saturation --------------------------------------------------------------
+
+    def pool_stats(self) -> dict | None:
+        """The database pool's size, free connections, queued requests and
+        requests that timed out so far (None: no pool to ask)."""
+        pool = getattr(self.service, "pool", None)
+        if pool is None or not hasattr(pool, "get_stats"):
+            return None
+        stats = pool.get_stats()
+        return {"max": pool.max_size, "size": stats.get("pool_size", 0),
+                "available": stats.get("pool_available", 0), "waiting": stats.get("requests_waiting", 0),
+                "timed_out": stats.get("requests_errors", 0)}
+
+    def pool_saturated(self, stats: dict | None = None) -> bool:
+        """No free connection, and requests queue for one: at least
+        ``saturated_waiting`` of them (default twice the pool's size), or any
+        while requests timed out waiting within the last ``TIMED_OUT_SECONDS``.
+        A short queue behind a burst drains in milliseconds and is no reason
+        to refuse anyone; a queue that long, or one whose requests give up, is."""
+        stats = self.pool_stats() if stats is None else stats
+        if stats is None:
+            return False
+        now = time.monotonic()
+        if stats["timed_out"] > self._pool_errors:
+            self._pool_errors, self._timed_out_at = stats["timed_out"], now
+        if stats["available"] > 0 or stats["waiting"] == 0:
+            return False
+        if stats["waiting"] >= (self.saturated_waiting or 2 * stats["max"]):
+            return True
+        return self._timed_out_at is not None and now - self._timed_out_at < TIMED_OUT_SECONDS
+
+    def saturation(self) -> dict:
+        """What readiness reports: waiters held against the limit, and the pool."""
+        stats = self.pool_stats()
+        held = self.count()
+        return {"waiters": held, "max_waiters": self.total, "waiters_near_limit": held >= 0.9 * self.total,
+                "pool": stats, "pool_saturated": self.pool_saturated(stats) if stats is not None else False,
+                "draining": self.draining}
 
     # -- revoked tokens --------------------------------------------------------
 
@@ -268,12 +350,17 @@ class Streams:
         yield text.encode()
         slot.writing_since = None
 
+    def _retry(self) -> int:
+        """A reconnection delay in milliseconds, jittered (``retry_ms`` to twice
+        that) so that the clients of one process do not all come back at once."""
+        return self.retry_ms + random.randint(0, self.retry_ms)
+
     def _opening(self, resume_at: int) -> str:
         """The first message: the retry hint, and an ``id:`` the client may
         resume from even if nothing else comes before the connection drops
         (an id with no data sets EventSource's lastEventId and dispatches
         nothing: WHATWG HTML, "dispatch the event", steps 1-2)."""
-        return f"retry: {self.retry_ms}\nid: {resume_at}\n\n"
+        return f"retry: {self._retry()}\nid: {resume_at}\n\n"
 
     def _quiet_for(self, slot: Slot, ends_at: float) -> float:
         """How long the stream may wait before a heartbeat is due (or its lifetime ends)."""
@@ -287,46 +374,70 @@ class Streams:
 
     def _closing(self) -> str:
         """The server closes the stream (shutting down, or the stream's lifetime is over): reconnect."""
-        return f"retry: {self.retry_ms}\nevent: shutdown\ndata: {{}}\n\n"
+        return f"retry: {self._retry()}\nevent: shutdown\ndata: {{}}\n\n"
+
+    def _failed(self, error: BaseException) -> str:
+        """The last message of a stream that could not go on: reconnect later and resume."""
+        if database_error(error):
+            log.warning("a stream ends: the database could not answer (%s: %s)", type(error).__name__, error)
+            body = problem_body(503, "the database is unreachable or busy: reconnect after the retry delay, "
+                                     "resuming from the last id you received", kind="database-unavailable")
+        else:
+            log.error("a stream ends on an unexpected error", exc_info=error)
+            body = problem_body(500, "the server failed while serving this stream: reconnect after the retry "
+                                     "delay, resuming from the last id you received", kind="internal-error")
+        return f"retry: {self._retry()}\n" + _message("problem", dumps(body))
+
+    def _held(self, slot: Slot, body):
+        """The stream's messages; whatever its loop raises ends it with a retry
+        hint and a problem message, never by an exception the server logs as
+        a crash and the client sees as a cut connection."""
+        try:
+            yield from body
+        except Exception as error:
+            yield from self._send(slot, self._failed(error))
 
     def game(self, slot: Slot, game_id: uuid.UUID, player: str | None, after: int | None):
         """The game's events as ``player`` may see them after version ``after``
         (each with ``id:`` = its version), then a ``view``; None: the view now."""
         store = self.service.store
-        stream = stream_of(game_id)
-        watch = slot.watch = store.watch([stream])
-        ends_at = time.monotonic() + self.lifetime
+        watch = slot.watch = store.watch([stream_of(game_id)])
         try:
-            rules, session = self.shared.session(game_id, after or 0)
-            sent = session.version if after is None else after
-            yield from self._send(slot, self._opening(sent))
-            if after is None:
-                seat = viewer_seat(session, player)
-                yield from self._send(slot, _message("view", self.shared.view_json(game_id, rules, session, seat),
-                                                     session.version))
-            while True:
-                if slot.revoked:
-                    yield from self._send(slot, self._revoked())
-                    return
-                if session.version > sent:
-                    yield from self._send(slot, self._moves(game_id, rules, session, sent, player))
-                    sent = session.version
-                if session.status in ENDED:
-                    yield from self._send(slot, _message("end", dumps({
-                        "status": session.status, "version": session.version,
-                        "receipt": self.service.receipt_for(game_id, session)})))
-                    return
-                if self.draining or time.monotonic() >= ends_at:
-                    yield from self._send(slot, self._closing())
-                    return
-                yield from self._heartbeat(slot)
-                target = self._next(watch, stream, sent, self._quiet_for(slot, ends_at))
-                self._keep(slot)
-                if target > sent:
-                    rules, session = self.shared.session(game_id, target)
+            yield from self._held(slot, self._game(slot, watch, game_id, player, after))
         finally:
             watch.close()
             self.close(slot)
+
+    def _game(self, slot: Slot, watch, game_id: uuid.UUID, player: str | None, after: int | None):
+        stream = stream_of(game_id)
+        ends_at = time.monotonic() + self.lifetime
+        rules, session = self.shared.session(game_id, after or 0)
+        sent = session.version if after is None else after
+        yield from self._send(slot, self._opening(sent))
+        if after is None:
+            seat = viewer_seat(session, player)
+            yield from self._send(slot, _message("view", self.shared.view_json(game_id, rules, session, seat),
+                                                 session.version))
+        while True:
+            if slot.revoked:
+                yield from self._send(slot, self._revoked())
+                return
+            if session.version > sent:
+                yield from self._send(slot, self._moves(game_id, rules, session, sent, player))
+                sent = session.version
+            if session.status in ENDED:
+                yield from self._send(slot, _message("end", dumps({
+                    "status": session.status, "version": session.version,
+                    "receipt": self.service.receipt_for(game_id, session)})))
+                return
+            if self.draining or time.monotonic() >= ends_at:
+                yield from self._send(slot, self._closing())
+                return
+            yield from self._heartbeat(slot)
+            target = self._next(watch, stream, sent, self._quiet_for(slot, ends_at))
+            self._keep(slot)
+            if target > sent:
+                rules, session = self.shared.session(game_id, target)
 
     def _moves(self, game_id, rules, session, after: int, player: str | None) -> str:
         records = self.shared.records(game_id, after, session.version)
@@ -345,46 +456,68 @@ class Streams:
         if not happened:
             # A quiet wait also checks the version, in case a notification was
             # lost (a process that died between its commit and its NOTIFY):
-            # from the database at most once a minute per game, shared.
-            return self.service.store.recent_version(stream, max_age=max(60.0, 4 * self.heartbeat))
-        return max(heard.get(stream, 0), self.service.store.recent_version(stream) if woken or not heard else 0)
+            # mostly from what the LISTEN connection's sweep keeps known, else
+            # from the database at most once a minute per game, shared. Only a
+            # safety net (the sweep wakes a stream whose notification was
+            # lost): skipped while the pool is saturated, and never fatal.
+            if self.pool_saturated():
+                return sent  # a quiet check would only lengthen the queue
+            return self._version_or(sent, stream, max(60.0, 4 * self.heartbeat))
+        return max(heard.get(stream, 0), sent,
+                   self._version_or(sent, stream) if woken or not heard else 0)
+
+    def _version_or(self, sent: int, stream: str, max_age: float | None = None) -> int:
+        """The stream's recent version, or ``sent`` when the database cannot tell now."""
+        try:
+            return self.service.store.recent_version(stream, max_age=max_age)
+        except Exception as error:
+            if not database_error(error):
+                raise
+            log.info("a stream's version check found the database busy or away (%s); next time", error)
+            return sent
 
     def player(self, slot: Slot, player: str, after: int | None):
         """Notices for ``player`` from all their games, after the global
         position ``after`` (each with ``id:`` = that position); None: from now."""
-        store = self.service.store
-        channel = player_channel(player)
-        watch = slot.watch = store.watch([channel])  # first: a seat taken from now on is heard of
-        ends_at = time.monotonic() + self.lifetime
+        watch = slot.watch = self.service.store.watch([player_channel(player)])  # first: seats from now on
         try:
-            games = self._games_of(player)
-            for game in games:
-                watch.follow(game)
-            cursor = store.last_position() if after is None else after
-            yield from self._send(slot, self._opening(cursor))
-            while True:
-                if slot.revoked:
-                    yield from self._send(slot, self._revoked())
-                    return
-                batch, cursor = self._notices(player, games, cursor)
-                if batch:
-                    yield from self._send(slot, batch)
-                if self.draining or time.monotonic() >= ends_at:
-                    yield from self._send(slot, self._closing())
-                    return
-                # Any move of any of the player's games wakes the wait, with or
-                # without a notice for him: the heartbeat goes by what was written.
-                yield from self._heartbeat(slot)
-                watch.wait(self._quiet_for(slot, ends_at))
-                heard, woken = watch.take()
-                self._keep(slot)
-                if channel in heard or woken:
-                    for stream in self._games_of(player) - games:
-                        watch.follow(stream)
-                        games.add(stream)
+            yield from self._held(slot, self._player(slot, watch, player, after))
         finally:
             watch.close()
             self.close(slot)
+
+    def _player(self, slot: Slot, watch, player: str, after: int | None):
+        channel = player_channel(player)
+        ends_at = time.monotonic() + self.lifetime
+        games = self._games_of(player)
+        for game in games:
+            watch.follow(game)
+        cursor = self.service.store.last_position() if after is None else after
+        yield from self._send(slot, self._opening(cursor))
+        look = True  # read the notices after the cursor: at the start, then when something moved
+        while True:
+            if slot.revoked:
+                yield from self._send(slot, self._revoked())
+                return
+            if look:
+                batch, cursor = self._notices(player, games, cursor)
+                if batch:
+                    yield from self._send(slot, batch)
+            if self.draining or time.monotonic() >= ends_at:
+                yield from self._send(slot, self._closing())
+                return
+            # Any move of any of the player's games wakes the wait, with or
+            # without a notice for him: the heartbeat goes by what was written.
+            # A quiet wait reads nothing: a heartbeat needs no database.
+            yield from self._heartbeat(slot)
+            watch.wait(self._quiet_for(slot, ends_at))
+            heard, woken = watch.take()
+            self._keep(slot)
+            look = bool(heard) or woken
+            if channel in heard or woken:
+                for stream in self._games_of(player) - games:
+                    watch.follow(stream)
+                    games.add(stream)
 
     def _games_of(self, player: str) -> set[str]:
         with self.service.pool.connection() as conn:

@@ -1,44 +1,52 @@
 """Waiting at scale: boardlog under its production server (gunicorn, gevent
-workers, api/gunicorn_conf.py) holding thousands of waiters, in one run.
+workers, api/gunicorn_conf.py, Redis as a deployment has it) holding
+thousands of waiters, in one run; it fails (exit 1) if any waiter failed.
 
-    python bench/waiting.py [--waiters 10000] [--games 200] [--fanout 1000] [--seconds 5]
+    python bench/waiting.py [--waiters 10000] [--rate 1000] [--fanout 1000] [--moves 20] [--overload 10000]
 
 PostgreSQL: DATABASE_URL's server, or an embedded one; a throwaway database.
-The waiters come from one asyncio client (half long-polls re-sent whenever
-answered, half Server-Sent Event streams, spread over many games). Prints:
-- the memory the server's processes grew by, per waiter held;
-- command p50 and p99 while the waiters are held, against the same before
-  any (goal: ratio <= 1.5);
-- fan-out: one move on a game watched by ``--fanout`` streams, time from the
-  command's answer to each watcher receiving it (p50, p99, max; goal p99 <=
-  1 s) and how many missed it (goal 0);
-- the conditional-poll figure of bench/api.py (304 answers per second)
-  under the gevent workers, against bare Flask under the same worker class,
-  and the same pair under gthread (the previous production setting).
+Redis: REDIS_URL (default the local one). The waiters come from one asyncio
+client and arrive at ``--rate`` connections a second: half are Server-Sent
+Event streams (``--fanout`` of them on one game, half of the others seated
+players' opened with stream tickets, so each holds a lease in Redis, the
+rest spectators'), half long-polls (``?wait=60``, re-sent when answered).
+Prints:
+- how many were held, and every failure by cause (connect reset or
+  refused, timeout, a status, a stream closed or ended by a problem, a gap
+  or a duplicate in its versions): any failure fails the run;
+- the memory the server's processes grew by, per waiter held, and what
+  they hold once the waiters left;
+- fan-out: ``--moves`` moves on the game ``--fanout`` streams watch, from
+  the command's answer to each watcher's receipt (p50, p99, max over all
+  receipts, and per move; goal p99 <= 1 s), missed ones (goal 0);
+- command latency sampled between the fan-out moves (while the watchers
+  are woken), against the same with no waiters (goal: ratio <= 1.5);
+- overload: a server sized for ``--overload`` waiters (BOARDLOG_MAX_WAITERS
+  per worker, half each) meets twice as many: the first ones must be held,
+  the rest refused with 503 and Retry-After, none failed;
+- unless ``--skip-polls``: the conditional-poll figure of bench/api.py.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import multiprocessing
 import os
 import resource
 import statistics
 import sys
-import threading
 import time
+from collections import Counter
 from pathlib import Path
-
-import requests
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.api import GEVENT, GTHREAD, Client, _poll_loop, gunicorn, new_game, rate  # noqa: E402
-from eventstore import migrate  # noqa: E402
-from eventstore.servers import temporary_database, temporary_server  # noqa: E402
-
+from bench.api import GEVENT, GTHREAD, _poll_loop, gunicorn, new_game, rate
+from eventstore import migrate
+from eventstore.servers import temporary_database, temporary_server
 
 LOG = Path(os.environ.get("BOARDLOG_BENCH_LOG", "/tmp/boardlog-bench-waiting.log"))
 
@@ -135,30 +143,56 @@ def move(base: str, game: str, seats: dict) -> int:
 
 
 class Waiters:
-    """The asyncio client: long-polls and streams, counted and timed."""
+    """The asyncio client: long-polls and streams, counted and timed; every
+    failure counted by its cause (``failures``), which fails the run."""
 
     def __init__(self, host: str, port: int):
         self.host, self.port = host, port
         self.held_polls = 0
         self.streams_open = 0
-        self.errors = 0
-        self.connect_retries = 0
+        self.failures: Counter = Counter()
+        self.refused: Counter = Counter()  # 503 with Retry-After, in the overload phase (not failures there)
         self.polls_answered = 0
         self.seen: dict[int, dict[str, float]] = {}  # stream number -> id -> when first seen
         self.tasks: list[asyncio.Task] = []
 
+    def fail(self, cause: str) -> None:
+        self.failures[cause] += 1
+
     async def connect(self):
-        """A connection, tried again once a second later (a full listen queue refuses some)."""
-        for attempt in (1, 2, 3):
-            try:
-                return await asyncio.open_connection(self.host, self.port)
-            except OSError:
-                self.connect_retries += 1
-                await asyncio.sleep(1)
-        self.errors += 1
+        try:
+            return await asyncio.wait_for(asyncio.open_connection(self.host, self.port), 30)
+        except ConnectionResetError:
+            self.fail("connect reset")
+        except ConnectionRefusedError:
+            self.fail("connect refused")
+        except TimeoutError:
+            self.fail("connect timeout")
+        except OSError as error:
+            self.fail(f"connect {type(error).__name__}")
         return None
 
-    async def long_poll(self, game: str):
+    async def _head(self, reader, refusable: bool) -> bool:
+        """The answer's head: True for a 200; a 503 with Retry-After counted as refused when ``refusable``."""
+        head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 90)
+        status = int(head.split(b" ", 2)[1])
+        if status == 200 or status == 304:
+            return True
+        if refusable and status == 503 and b"retry-after:" in head.lower():
+            self.refused[status] += 1
+        else:
+            self.fail(f"status {status}" + ("" if b"retry-after:" in head.lower() else " without Retry-After"))
+        return False
+
+    def _broken(self, error: BaseException, what: str) -> None:
+        if isinstance(error, asyncio.TimeoutError):
+            self.fail(f"{what} timeout")
+        elif isinstance(error, asyncio.IncompleteReadError):
+            self.fail(f"{what} closed by the server")
+        else:
+            self.fail(f"{what} {type(error).__name__}")
+
+    async def long_poll(self, game: str, refusable: bool = False):
         request = (f"GET /v1/games/{game}/view?wait=60 HTTP/1.1\r\nHost: x\r\nIf-None-Match: *\r\n\r\n").encode()
         connection = await self.connect()
         if connection is None:
@@ -170,113 +204,202 @@ class Waiters:
                 writer.write(request)
                 self.held_polls += 1
                 pending = True
-                head = await reader.readuntil(b"\r\n\r\n")
+                head_ok = await self._head(reader, refusable)
                 self.held_polls -= 1
                 pending = False
+                if not head_ok:
+                    return
                 self.polls_answered += 1
-                length = 0
-                for line in head.split(b"\r\n"):
-                    if line.lower().startswith(b"content-length:"):
-                        length = int(line.split(b":")[1])
-                if length:
-                    await reader.readexactly(length)
-        except (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError):
-            self.errors += 1
+        except asyncio.CancelledError:
+            raise
+        except (TimeoutError, OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError) as error:
+            self._broken(error, "long-poll")
+        finally:
             if pending:
                 self.held_polls -= 1
-        finally:
             writer.close()
 
-    async def stream(self, number: int, game: str, opened: asyncio.Event | None = None):
-        request = f"GET /v1/games/{game}/stream HTTP/1.1\r\nHost: x\r\n\r\n".encode()
+    async def _ticket(self, reader, writer, auth: str) -> str | None:
+        """A stream ticket, asked for on the stream's own connection just before it opens (as a browser does)."""
+        writer.write(f"POST /v1/stream-tickets HTTP/1.1\r\nHost: x\r\nAuthorization: {auth}\r\n"
+                     f"Content-Length: 0\r\n\r\n".encode())
+        head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 90)
+        status = int(head.split(b" ", 2)[1])
+        length = next((int(line.split(b":")[1]) for line in head.split(b"\r\n")
+                       if line.lower().startswith(b"content-length:")), 0)
+        body = await reader.readexactly(length)
+        if status != 201:
+            self.fail(f"ticket status {status}")
+            return None
+        return json.loads(body)["ticket"]
+
+    async def stream(self, number: int, game: str, auth: str | None = None, refusable: bool = False):
         seen = self.seen.setdefault(number, {})
         connection = await self.connect()
         if connection is None:
             return
         reader, writer = connection
+        opened = False
+        last = None
         try:
-            writer.write(request)
-            await reader.readuntil(b"\r\n\r\n")
+            query = ""
+            if auth is not None:
+                ticket = await self._ticket(reader, writer, auth)
+                if ticket is None:
+                    return
+                query = f"?ticket={ticket}"
+            writer.write(f"GET /v1/games/{game}/stream{query} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+            if not await self._head(reader, refusable):
+                return
             self.streams_open += 1
+            opened = True
             while True:
                 line = await reader.readline()
                 if not line:
+                    self.fail("stream closed by the server")
                     break
                 if line.startswith(b"id: "):
-                    seen.setdefault(line[4:].strip().decode(), time.monotonic())
-        except (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError):
-            self.errors += 1
+                    value = int(line[4:].strip())
+                    if last is not None and value < last:
+                        self.fail("stream duplicate or out-of-order id")
+                    elif last is not None and value > last + 1:
+                        self.fail("stream gap in versions")
+                    last = value if last is None else max(last, value)
+                    seen.setdefault(str(value), time.monotonic())
+                elif line.startswith(b"data: {\"status\":503") or line.startswith(b"event: problem"):
+                    self.fail("stream ended by a problem")
+        except asyncio.CancelledError:
+            raise
+        except (TimeoutError, OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError) as error:
+            self._broken(error, "stream")
         finally:
-            self.streams_open -= 1
+            if opened:
+                self.streams_open -= 1
             writer.close()
 
 
-async def hold(args, base: str, master_pid: int, games: list, fanout_game, quiet_latency):
+def seated(games: list, count: int) -> list[str]:
+    """The Authorization headers of ``count`` seated streams (each player within the per-player cap of 8)."""
+    players = [player for _, by_seat in games for player in by_seat.values()]
+    return [players[n % len(players)].auth["Authorization"] for n in range(min(count, 8 * len(players)))]
+
+
+async def arrive(waiters: Waiters, plan: list, rate_per_second: int, refusable: bool = False) -> float:
+    """Start each planned waiter at ``rate_per_second``; the seconds it took."""
+    numbers = iter(range(len(waiters.seen), 10**9))
+    started = time.monotonic()
+    for n, (kind, game, ticket) in enumerate(plan):
+        due = started + n / rate_per_second
+        if due > time.monotonic():
+            await asyncio.sleep(due - time.monotonic())
+        coroutine = (waiters.stream(next(numbers), game, ticket, refusable) if kind == "stream"
+                     else waiters.long_poll(game, refusable))
+        waiters.tasks.append(asyncio.create_task(coroutine))
+    return time.monotonic() - started
+
+
+async def until_held(waiters: Waiters, expected: int, limit: float = 120) -> None:
+    started = time.monotonic()
+    while waiters.streams_open + waiters.held_polls + sum(waiters.failures.values()) + \
+            sum(waiters.refused.values()) < expected and time.monotonic() - started < limit:
+        await asyncio.sleep(0.2)
+
+
+def load_average() -> str:
+    return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+
+
+async def hold(args, base: str, master_pid: int, games: list, fanout_game, quiet_latency) -> Counter:
     host, port = "127.0.0.1", int(base.rsplit(":", 1)[1])
     waiters = Waiters(host, port)
+    loop = asyncio.get_running_loop()
     rss_before = server_rss_kib(master_pid)
     streams = args.waiters // 2
     polls = args.waiters - streams
-    numbers = iter(range(10**9))
-    plan = [("stream", fanout_game[0]) for _ in range(args.fanout)]
-    plan += [("stream", games[n % len(games)][0]) for n in range(streams - args.fanout)]
-    plan += [("poll", games[n % len(games)][0]) for n in range(polls)]
-    started = time.monotonic()
-    for offset in range(0, len(plan), args.wave):  # in waves: the listen backlog is finite
-        for kind, game in plan[offset:offset + args.wave]:
-            coroutine = waiters.stream(next(numbers), game) if kind == "stream" else waiters.long_poll(game)
-            waiters.tasks.append(asyncio.create_task(coroutine))
-        await asyncio.sleep(0.5)
-    while waiters.streams_open + waiters.held_polls < len(plan) - waiters.errors:
-        if time.monotonic() - started > 300:
-            break
-        await asyncio.sleep(0.5)
-    await settled(master_pid)  # the server has taken in every request sent
+    seat_auths = seated(games, (streams - args.fanout) // 2)
+    plan = [("stream", fanout_game[0], None) for _ in range(args.fanout)]
+    others = [games[n % len(games)][0] for n in range(streams - args.fanout)]
+    plan += [("stream", game, seat_auths[n] if n < len(seat_auths) else None) for n, game in enumerate(others)]
+    plan += [("poll", games[n % len(games)][0], None) for n in range(polls)]
+    took = await arrive(waiters, plan, args.rate)
+    await until_held(waiters, len(plan))
+    await settled(master_pid, 60)
     held = waiters.streams_open + waiters.held_polls
     rss_after = server_rss_kib(master_pid)
-    print(f"held: {waiters.streams_open} streams + {waiters.held_polls} long-polls = {held} waiters "
-          f"(opened in {time.monotonic() - started:.0f} s; {waiters.connect_retries} connects retried, "
-          f"{waiters.errors} failed)")
+    print(f"arrival: {len(plan)} waiters at {args.rate}/s (sent in {took:.1f} s; {len(seat_auths)} streams of seated "
+          f"players with tickets and leases, {len(plan) - len(seat_auths) - polls} of spectators, {polls} long-polls); "
+          f"held: {waiters.streams_open} streams + {waiters.held_polls} long-polls = {held}; "
+          f"failed: {sum(waiters.failures.values())} {dict(waiters.failures)} (load average {load_average()})")
     print(f"server memory: {rss_before / 1024:.0f} MiB before, {rss_after / 1024:.0f} MiB holding them: "
           f"{(rss_after - rss_before) / max(1, held):.1f} KiB per waiter")
 
-    loop = asyncio.get_running_loop()
-    busy = await loop.run_in_executor(None, measured_latencies, base, args.commands, 2)
-    (q50, q99), (b50, b99) = quiet_latency, quantiles(busy)
-    print(f"command latency with no waiters: p50 {q50 * 1000:.1f} ms  p99 {q99 * 1000:.1f} ms;  "
-          f"holding {held}: p50 {b50 * 1000:.1f} ms  p99 {b99 * 1000:.1f} ms;  "
-          f"ratios {b50 / q50:.2f} / {b99 / q99:.2f} (goal <= 1.5)")
-    health = []
-    for _ in range(20):
-        t = time.perf_counter()
-        await loop.run_in_executor(None, lambda: requests.get(f"{base}/healthz", timeout=30))
-        health.append(time.perf_counter() - t)
-    print(f"GET /healthz while holding them: median {statistics.median(health) * 1000:.1f} ms, "
-          f"max {max(health) * 1000:.1f} ms")
-
-    # Fan-out: one move on the game that args.fanout streams watch.
+    # Fan-out moves with command latency sampled in between, while the watchers are woken.
     game, seats = fanout_game
-    watchers = list(range(args.fanout))  # the first stream numbers
-    version = await loop.run_in_executor(None, move, base, game, seats)
-    answered = time.monotonic()
-    deadline = answered + 10
-    key = str(version)
-    while time.monotonic() < deadline and not all(key in waiters.seen.get(n, {}) for n in watchers):
-        await asyncio.sleep(0.05)
-    delays = [max(0.0, waiters.seen[n][key] - answered) for n in watchers if key in waiters.seen.get(n, {})]
-    missed = len(watchers) - len(delays)
-    if len(delays) >= 2:
-        p50, p99 = quantiles(delays)
-        print(f"fan-out of one move to {args.fanout} streams: p50 {p50 * 1000:.0f} ms  p99 {p99 * 1000:.0f} ms  "
-              f"max {max(delays) * 1000:.0f} ms after the command's answer (goal p99 <= 1000 ms); "
-              f"missed: {missed} (goal 0)")
-    else:
-        print(f"fan-out: only {len(delays)} of {args.fanout} watchers received the move")
-    print(f"still held at the end: {waiters.streams_open} streams + {waiters.held_polls} long-polls; "
-          f"long-polls answered meanwhile (their game moved or 60 s passed): {waiters.polls_answered}")
+    watchers = list(range(args.fanout))
+    all_delays, per_move, missed, busy = [], [], 0, []
+    for _ in range(args.moves):
+        if not (await loop.run_in_executor(None, lambda: next(iter(seats.values())).call(
+                "GET", f"/v1/games/{game}").json()))["to_act"]:
+            print("the fan-out game ended: fewer moves than asked")
+            break
+        sampler = loop.run_in_executor(None, command_latencies, base, 3, 7)  # interleaved with the fan-out
+        version = await loop.run_in_executor(None, move, base, game, seats)
+        answered = time.monotonic()
+        key = str(version)
+        while time.monotonic() < answered + 10 and not all(key in waiters.seen.get(n, {}) for n in watchers):
+            await asyncio.sleep(0.02)
+        delays = [max(0.0, waiters.seen[n][key] - answered) for n in watchers if key in waiters.seen.get(n, {})]
+        missed += len(watchers) - len(delays)
+        all_delays += delays
+        if len(delays) >= 2:
+            per_move.append(quantiles(delays)[1])
+        busy += await sampler
+    if len(all_delays) >= 2:
+        p50, p99 = quantiles(all_delays)
+        print(f"fan-out: {args.moves} moves to {args.fanout} streams of one game: p50 {p50 * 1000:.0f} ms, "
+              f"p99 {p99 * 1000:.0f} ms, max {max(all_delays) * 1000:.0f} ms after the command's answer "
+              f"(per move p99 median {statistics.median(per_move) * 1000:.0f} ms, worst {max(per_move) * 1000:.0f} ms; "
+              f"goal p99 <= 1000 ms); missed {missed} (goal 0)")
+    if missed:
+        waiters.fail("fan-out move missed")
+    if len(busy) < 2:
+        waiters.fail("no fan-out move made")
+        busy = [float("nan")] * 2
+    (q50, q99), (b50, b99) = quiet_latency, quantiles(busy)
+    print(f"command latency with no waiters: p50 {q50 * 1000:.1f} ms  p99 {q99 * 1000:.1f} ms;  sampled between "
+          f"fan-outs holding {held}: p50 {b50 * 1000:.1f} ms  p99 {b99 * 1000:.1f} ms;  ratios "
+          f"{b50 / q50:.2f} / {b99 / q99:.2f} (goal <= 1.5; load average {load_average()})")
     for task in waiters.tasks:
         task.cancel()
     await asyncio.gather(*waiters.tasks, return_exceptions=True)
+    await asyncio.sleep(2)
+    await settled(master_pid, 30)
+    rss_left = server_rss_kib(master_pid)
+    print(f"server memory once they left: {rss_left / 1024:.0f} MiB ({(rss_left - rss_before) / 1024:.0f} MiB "
+          f"above the start)")
+    return waiters.failures
+
+
+async def overload(args, base: str, games: list) -> Counter:
+    """A server sized for ``capacity`` waiters meets twice as many: the first
+    held untouched, the rest refused with 503 and Retry-After."""
+    host, port = "127.0.0.1", int(base.rsplit(":", 1)[1])
+    capacity = args.overload
+    first, second = Waiters(host, port), Waiters(host, port)
+    plan = [("stream" if n % 2 else "poll", games[n % len(games)][0], None) for n in range(capacity)]
+    await arrive(first, plan, args.rate)
+    await until_held(first, capacity)
+    await arrive(second, plan, args.rate, refusable=True)
+    await until_held(second, capacity)
+    await asyncio.sleep(3)  # what the newcomers did to those held shows now
+    print(f"overload: {capacity} waiters (2 workers sized {capacity // 2} each), then {capacity} more: first "
+          f"held {first.streams_open + first.held_polls}, failed {dict(first.failures)}; newcomers held "
+          f"{second.streams_open + second.held_polls}, refused with 503 and Retry-After {sum(second.refused.values())}, "
+          f"failed {dict(second.failures)} (load average {load_average()})")
+    for task in first.tasks + second.tasks:
+        task.cancel()
+    await asyncio.gather(*first.tasks, *second.tasks, return_exceptions=True)
+    return first.failures + second.failures
 
 
 def poll_figures(url: str, args) -> None:
@@ -308,20 +431,25 @@ def main() -> None:
     parser.add_argument("--waiters", type=int, default=10_000)
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--fanout", type=int, default=1000)
+    parser.add_argument("--moves", type=int, default=20, help="fan-out moves")
+    parser.add_argument("--rate", type=int, default=1000, help="waiters arriving per second")
+    parser.add_argument("--overload", type=int, default=10_000,
+                        help="waiters a second server is sized for (it meets twice as many); 0: skip")
     parser.add_argument("--commands", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--clients", type=int, default=4)
-    parser.add_argument("--wave", type=int, default=250, help="waiters opened every half second")
     parser.add_argument("--skip-polls", action="store_true")
     args = parser.parse_args()
     limit = raise_fd_limit()  # inherited by the server started below, and used by this client
-    print(f"open-file limit: {limit}")
+    print(f"open-file limit: {limit}; load average {load_average()}")
+    redis_url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+    failures: Counter = Counter()
     with temporary_server(os.environ.get("DATABASE_URL")) as server, \
             temporary_database(server, "boardlog_bench_waiting") as url:
         migrate(url)
         if not args.skip_polls:
             poll_figures(url, args)
-        env = {"DATABASE_URL": url, "BOARDLOG_RATE_LIMIT": "0", "REDIS_URL": "",
+        env = {"DATABASE_URL": url, "BOARDLOG_RATE_LIMIT": "0", "REDIS_URL": redis_url,
                "BOARDLOG_MAX_WAITERS": str(args.waiters * 2), "BOARDLOG_WORKER_CONNECTIONS": str(args.waiters + 2000)}
         app, base = start_server("api.wsgi:app", env, GEVENT)
         try:
@@ -329,10 +457,24 @@ def main() -> None:
             fanout_game = new_game(base, "fanout")
             command_latencies(base, args.commands // 2, 0)  # warm the worker processes up first
             quiet = quantiles(measured_latencies(base, args.commands, 1))
-            asyncio.run(hold(args, base, app.pid, games, fanout_game, quiet))
+            failures += asyncio.run(hold(args, base, app.pid, games, fanout_game, quiet))
         finally:
             app.terminate()
             app.wait(timeout=60)
+        if args.overload:
+            env = {**env, "BOARDLOG_MAX_WAITERS": str(args.overload // 2),  # per worker process
+                   "BOARDLOG_WORKER_CONNECTIONS": str(args.overload * 2 + 2000)}
+            app, base = start_server("api.wsgi:app", env, GEVENT)
+            try:
+                games = [new_game(base, f"over{n}") for n in range(args.games)]
+                failures += asyncio.run(overload(args, base, games))
+            finally:
+                app.terminate()
+                app.wait(timeout=60)
+    if failures:
+        print(f"FAILED: {sum(failures.values())} waiters failed: {dict(failures)}")
+        sys.exit(1)
+    print("every waiter held or refused with Retry-After; none failed")
 
 
 if __name__ == "__main__":

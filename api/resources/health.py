@@ -1,4 +1,12 @@
-"""Liveness and readiness, outside the versioned API."""
+"""Liveness and readiness, outside the versioned API.
+
+Liveness (``/healthz``) is the process answering at all: it needs neither
+the database nor Redis, so an orchestrator never restarts a process that is
+only overloaded. Readiness (``/readyz``) is whether a load balancer should
+send this process more work: PostgreSQL and Redis answer, and the process is
+not saturated (its database pool has requests queueing for a connection, or
+it holds 90 % of BOARDLOG_MAX_WAITERS or more, or it is shutting down). A
+saturated process answers 503 here and keeps serving what it holds."""
 
 from __future__ import annotations
 
@@ -15,15 +23,20 @@ def healthz():
 
 @blp.get("/readyz")
 def readyz():
-    """PostgreSQL and Redis answer."""
+    """PostgreSQL and Redis answer, and the process has room for more."""
     boardlog = current_app.extensions["boardlog"]
+    saturation = boardlog.streams.saturation() if boardlog.streams is not None else None
     checks = {}
-    try:
-        with boardlog.service.pool.connection(timeout=2) as conn:
-            conn.execute("select 1")
-        checks["postgres"] = "ok"
-    except Exception as error:  # report, don't raise: this is the health check
-        checks["postgres"] = f"unreachable: {type(error).__name__}"
+    if saturation is not None and saturation["pool_saturated"]:
+        # Asking the pool would only queue behind the others for its timeout.
+        checks["postgres"] = "saturated: requests queue for a connection"
+    else:
+        try:
+            with boardlog.service.pool.connection(timeout=2) as conn:
+                conn.execute("select 1")
+            checks["postgres"] = "ok"
+        except Exception as error:  # report, don't raise: this is the health check
+            checks["postgres"] = f"unreachable: {type(error).__name__}"
     if boardlog.redis is not None:
         try:
             boardlog.redis.ping()
@@ -32,11 +45,13 @@ def readyz():
             checks["redis"] = f"unreachable: {type(error).__name__}"
     else:
         checks["redis"] = "not configured"
-    ready = all(value in ("ok", "not configured") for value in checks.values())
+    busy = saturation is not None and (saturation["pool_saturated"] or saturation["waiters_near_limit"]
+                                       or saturation["draining"])
+    ready = all(value in ("ok", "not configured") for value in checks.values()) and not busy
     # Without PostgreSQL there is no lag to read: not a second wait for a connection.
-    lag = _notification_lag(boardlog) if checks["postgres"] == "ok" else None
-    return jsonify(status="ready" if ready else "not ready", checks=checks,
-                   notifications=lag), 200 if ready else 503
+    notifications = None if checks["postgres"] != "ok" else _notification_lag(boardlog)
+    return jsonify(status="ready" if ready else "not ready", checks=checks, saturation=saturation,
+                   notifications=notifications), 200 if ready else 503
 
 
 def _notification_lag(boardlog) -> dict | None:

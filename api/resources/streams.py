@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import marshmallow as ma
-from flask import Response, g, request
+from flask import Response, current_app, g, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
@@ -119,7 +119,7 @@ def _caller(args, required: bool) -> tuple[str | None, str | None]:
     not spent: ``_start`` spends it), else from the bearer token (or nobody,
     where allowed)."""
     if "ticket" in args:
-        holder = tickets.holder(service().pool, args["ticket"])
+        holder = tickets.holder(service().pool, args["ticket"], _redis())
         g.player = holder.player
         return holder.player, holder.token_id
     player = current_player(required=required)
@@ -135,11 +135,25 @@ def _start(args, player: str | None, token: str | None, body) -> Response:
         return _limited(error)
     if "ticket" in args:
         try:
-            tickets.spend(service().pool, args["ticket"])
+            tickets.spend(service().pool, args["ticket"], _redis())
         except BaseException:
             streams().close(slot)
             raise
     return _event_stream(body(slot), slot)
+
+
+def _redis():
+    """Where signed tickets are spent (None: tickets are stored in PostgreSQL)."""
+    return current_app.extensions["boardlog"].redis
+
+
+def _refused() -> Response | None:
+    """A 503 before any work when the process is at its capacity (streams().admit)."""
+    try:
+        streams().admit()
+    except StreamLimit as error:
+        return _limited(error)
+    return None
 
 
 def _resume_point(args) -> int | None:
@@ -197,9 +211,11 @@ class GameStream(MethodView):
     def get(self, game_id, **args):
         """Follow a game as it moves (spectators need no token; a private game: its players only)."""
         gid = parse_game_id(game_id)
+        if (refused := _refused()) is not None:
+            return refused
         player, token = _caller(args, required=False)
         after = _resume_point(args)
-        rules, session = service().load(gid)
+        rules, session = streams().shared.current(gid)  # a herd of newcomers: one load for all
         access.check(session, gid, player)
         if after is not None and after > session.version:
             raise InvalidRequest(f"the game is at version {session.version}; you cannot resume after {after}",
@@ -224,6 +240,8 @@ class PlayerStream(MethodView):
     @declare(blp, "ticket-invalid", "resume-point-invalid", "too-many-streams", "server-busy", "shutting-down")
     def get(self, **args):
         """Follow everything that concerns you across your games."""
+        if (refused := _refused()) is not None:
+            return refused
         player, token = _caller(args, required=True)
         after = _resume_point(args)
         if after is not None and after > service().store.last_position():
@@ -239,5 +257,5 @@ class StreamTickets(MethodView):
     def post(self):
         """A single-use ticket, valid 60 s, that opens one stream as you (for EventSource)."""
         player = current_player()
-        ticket, expires_at = tickets.issue(service().pool, player, g.get("token_id"))
+        ticket, expires_at = tickets.issue(service().pool, player, g.get("token_id"), _redis())
         return {"ticket": ticket, "expires_at": expires_at, "expires_in": tickets.TICKET_SECONDS}

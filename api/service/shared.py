@@ -104,6 +104,17 @@ class SharedWork:
                 break  # else a load that began before the version was committed: once more
         return rules, session
 
+    def current(self, game_id: uuid.UUID):
+        """(rules, session) now, for a stream that opens: the process's cached
+        session when it is at the version the process knows the game to be at
+        (eventstore/versions.py; no query), else one load shared by every
+        newcomer that comes meanwhile, so that a herd of reconnecting clients
+        costs one read, not one each."""
+        cached = self.service.cached(game_id)
+        if cached is not None and self.service.store.known_version(stream_of(game_id)) == cached[1].version:
+            return cached
+        return self._once(("load", game_id), lambda: self._load(game_id))
+
     def _load(self, game_id):
         self.computed["loads"] += 1
         return self.service.load(game_id)

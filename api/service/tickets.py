@@ -9,12 +9,33 @@ revoked (alone or with all the player's), the ticket opens nothing, and a
 stream it opened ends (api/streaming.py). A request is checked first
 (``holder``) and the ticket spent (``spend``) only when its stream starts:
 a request refused before that (an unknown game, a resume point beyond the
-game, the player's stream cap) leaves the ticket usable."""
+game, the player's stream cap) leaves the ticket usable.
+
+With Redis, a ticket costs no PostgreSQL write (a herd of reconnecting
+browsers each trades its token for a ticket): it is signed, not stored,
+``st_s.<player>.<token id>.<expiry>.<nonce>.<HMAC-SHA256>`` under a secret
+the API processes share in Redis (``boardlog:stream-ticket-secret``, made
+once by whichever process needs it first, re-read every ``TICKET_SECONDS``).
+It is as strong as a stored one: forging one needs the secret; it expires
+60 s after issue; spending it is a Redis ``SET NX`` on its nonce that lives
+as long as the ticket could, so it opens one stream; its token is checked
+against revocation (one read by primary key) when it is checked and again
+when it is spent. Redis unreachable when a ticket is issued: a stored
+ticket, as without Redis, so nothing is lost; unreachable when a signed one
+is used: refused (401, get a new one: it will be a stored one), since single
+use could not be enforced. Redis flushed: the secret is made anew and the
+signed tickets of the last minute open nothing (401, get a new one)."""
 
 from __future__ import annotations
 
+import base64
 import datetime as dt
+import hashlib
+import hmac
+import logging
 import secrets
+import time
+import uuid
 from dataclasses import dataclass
 
 from .errors import Unauthorized
@@ -22,6 +43,11 @@ from .players import hash_token
 
 TICKET_SECONDS = 60
 PREFIX = "st_"
+SIGNED = PREFIX + "s."
+SECRET_KEY = "boardlog:stream-ticket-secret"
+SPENT_KEY = "boardlog:stream-ticket-spent:{}"
+log = logging.getLogger("boardlog.tickets")
+_secrets: dict[int, tuple[bytes, float, bytes | None]] = {}  # id(redis) -> (secret, when read, the one before)
 _GET_STARTED = "get a new one with POST /v1/stream-tickets"
 
 
@@ -34,7 +60,13 @@ class Holder:
     token_id: str | None
 
 
-def issue(pool, player: str, token_id: str | None) -> tuple[str, dt.datetime]:
+def issue(pool, player: str, token_id: str | None, redis=None) -> tuple[str, dt.datetime]:
+    """A ticket for ``player``'s token: signed (no write) with Redis, else stored."""
+    if redis is not None:
+        try:
+            return _signed(redis, player, token_id)
+        except Exception as error:  # Redis away: a stored ticket, as without it
+            log.warning("Redis unreachable, a stream ticket stored in PostgreSQL instead: %s", error)
     ticket = PREFIX + secrets.token_urlsafe(32)
     with pool.connection() as conn:
         expires_at = conn.execute(
@@ -54,18 +86,29 @@ _STATE = """
 """
 
 
-def holder(pool, ticket: str) -> Holder:
+def holder(pool, ticket: str, redis=None) -> Holder:
     """The ticket's player and token, the ticket left unspent; Unauthorized
     if it is unknown (forged), already used, expired or its token revoked."""
     _check_form(ticket)
+    if ticket.startswith(SIGNED):
+        return _signed_holder(pool, redis, ticket)[0]
     with pool.connection() as conn:
         row = conn.execute(_STATE, (hash_token(ticket),)).fetchone()
     return _usable(row)
 
 
-def spend(pool, ticket: str) -> Holder:
+def spend(pool, ticket: str, redis=None) -> Holder:
     """The same, and the ticket is spent: call it when the stream starts."""
     _check_form(ticket)
+    if ticket.startswith(SIGNED):
+        found, nonce, expires = _signed_holder(pool, redis, ticket)
+        try:
+            first = redis.set(SPENT_KEY.format(nonce), b"1", nx=True, ex=max(1, int(expires - time.time()) + 1))
+        except Exception:
+            raise _redis_away() from None
+        if not first:
+            raise Unauthorized(f"this stream ticket was used meanwhile; {_GET_STARTED}", kind="ticket-invalid")
+        return found
     digest = hash_token(ticket)
     with pool.connection() as conn:
         row = conn.execute(
@@ -82,7 +125,7 @@ def spend(pool, ticket: str) -> Holder:
 
 
 def _check_form(ticket: str) -> None:
-    if not ticket.startswith(PREFIX) or len(ticket) > 100:
+    if not ticket.startswith(PREFIX) or len(ticket) > 200:
         raise Unauthorized(f"this is not a stream ticket; {_GET_STARTED}", kind="ticket-invalid")
 
 
@@ -98,3 +141,81 @@ def _usable(row) -> Holder:
         raise Unauthorized(f"this stream ticket has expired (tickets last {TICKET_SECONDS} s); {_GET_STARTED}",
                            kind="ticket-invalid")
     return Holder(str(player), None if token_id is None else str(token_id))
+
+
+# -- signed tickets (with Redis) ---------------------------------------------------
+
+
+def _secret(redis, fresh: bool = False) -> bytes:
+    """The deployment's ticket secret: made once in Redis by whoever comes first."""
+    known = _secrets.get(id(redis))
+    if known is not None and not fresh and time.monotonic() - known[1] < TICKET_SECONDS:
+        return known[0]
+    redis.set(SECRET_KEY, secrets.token_hex(32).encode(), nx=True)
+    value = redis.get(SECRET_KEY)
+    if value is None:  # flushed between the two: once more
+        redis.set(SECRET_KEY, secrets.token_hex(32).encode(), nx=True)
+        value = redis.get(SECRET_KEY)
+    secret = value if isinstance(value, bytes) else str(value).encode()
+    before = known[0] if known is not None and known[0] != secret else (known[2] if known else None)
+    _secrets[id(redis)] = (secret, time.monotonic(), before)
+    return secret
+
+
+def _candidates(redis):
+    """The secrets a genuine ticket may be signed with: the one known, a fresh
+    read (another process may have made a new one after a flush), and the one
+    before it (a process that signed with its cached one a moment ago)."""
+    yield _secret(redis)
+    secret = _secret(redis, fresh=True)
+    yield secret
+    before = _secrets.get(id(redis), (None, 0, None))[2]
+    if before is not None:
+        yield before
+
+
+def _mac(secret: bytes, body: str) -> str:
+    digest = hmac.new(secret, body.encode(), hashlib.sha256).digest()[:24]
+    return base64.urlsafe_b64encode(digest).decode()
+
+
+def _signed(redis, player: str, token_id: str | None) -> tuple[str, dt.datetime]:
+    expires = int(time.time()) + TICKET_SECONDS
+    body = ".".join([uuid.UUID(player).hex, uuid.UUID(token_id).hex if token_id else "-", str(expires),
+                     secrets.token_urlsafe(12)])
+    ticket = f"{SIGNED}{body}.{_mac(_secret(redis, fresh=True), body)}"  # the current one: never a stale cache
+    return ticket, dt.datetime.fromtimestamp(expires, dt.timezone.utc)
+
+
+def _redis_away() -> Unauthorized:
+    return Unauthorized(f"this stream ticket cannot be checked now (its single use is kept in Redis, which "
+                        f"does not answer); {_GET_STARTED}", kind="ticket-invalid")
+
+
+def _signed_holder(pool, redis, ticket: str) -> tuple[Holder, str, int]:
+    """(holder, nonce, expiry) of a signed ticket that is genuine, live, unspent and whose token stands."""
+    body, _, mac = ticket[len(SIGNED):].rpartition(".")
+    parts = body.split(".")
+    if redis is None or len(parts) != 4 or not parts[2].isdigit():
+        raise Unauthorized(f"unknown stream ticket; {_GET_STARTED}", kind="ticket-invalid")
+    try:
+        genuine = any(hmac.compare_digest(_mac(secret, body), mac) for secret in _candidates(redis))
+        spent = genuine and redis.exists(SPENT_KEY.format(parts[3]))
+    except Exception:
+        raise _redis_away() from None
+    if not genuine:
+        raise Unauthorized(f"unknown stream ticket; {_GET_STARTED}", kind="ticket-invalid")
+    try:
+        player, token_id = str(uuid.UUID(parts[0])), None if parts[1] == "-" else str(uuid.UUID(parts[1]))
+    except ValueError:
+        raise Unauthorized(f"unknown stream ticket; {_GET_STARTED}", kind="ticket-invalid") from None
+    if spent:
+        raise Unauthorized(f"unknown or already used stream ticket: a ticket opens one stream; {_GET_STARTED}",
+                           kind="ticket-invalid")
+    token_live = True
+    if token_id is not None:
+        with pool.connection() as conn:
+            row = conn.execute("select revoked_at is null from player_tokens where id = %s", (token_id,)).fetchone()
+        token_live = bool(row and row[0])
+    expires = int(parts[2])
+    return _usable((player, token_id, time.time() < expires, token_live)), parts[3], expires
