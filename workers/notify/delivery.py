@@ -149,6 +149,10 @@ class Deliverer:
             return
         email, mode = prefs[0], prefs[2]
         started = time.monotonic()
+        # The mail's link is committed before the mail can leave: a reader who
+        # clicks it at once must find it (a link of a mail the throttle then
+        # keeps back is never sent, and lapses unused).
+        unsubscribe = accounts.unsubscribe_link(conn, player, email, config)
         try:
             # The (player, game) row stays locked from the throttle's check to
             # the mail's record: two deliveries for one game cannot both pass.
@@ -168,7 +172,6 @@ class Deliverer:
                     _finish(conn, delivery, "suppressed", None, None,
                             f"at most one mail per game every {config.email_interval:g}s")
                     return
-                unsubscribe = accounts.unsubscribe_link(conn, player, email, config)
                 payload = delivery["payload"]
                 message = mail.your_turn(config.mail_from, email, payload,
                                          f"{config.public_url}/v1/games/{payload['game_id']}/view", unsubscribe)
@@ -199,6 +202,7 @@ class Deliverer:
                 " is not null and email_turns <> 'off' and coalesce(last_digest_at, '-infinity') < now() - interval '1 day'"
             ).fetchall()
             for player, email in due:
+                unsubscribe = accounts.unsubscribe_link(conn, player, email, config)  # committed before it is mailed
                 with conn.transaction():
                     claimed = conn.execute(
                         "update notification_preferences set last_digest_at = now() where player_id = %s"
@@ -211,8 +215,7 @@ class Deliverer:
                         " order by g.deadline nulls last", (player,)).fetchall()
                     if not games:
                         continue
-                    message = mail.digest(config.mail_from, email, games, config.public_url,
-                                          accounts.unsubscribe_link(conn, player, email, config))
+                    message = mail.digest(config.mail_from, email, games, config.public_url, unsubscribe)
                     mail.send(config.smtp_url, message)  # a failure rolls the claim back: tried again next round
                     sent += 1
         return sent
