@@ -134,6 +134,7 @@ def create_app(config: dict | None = None, service: GameService | None = None, r
                       streams.blp, keys.blp):
         api.register_blueprint(blueprint)
     streams.document(api)
+    audit.document(api)
     for blueprint in (webhooks.blp, notifications.blp, notifications.links, absences.blp, pause.blp,
                       takebacks.blp):
         api.register_blueprint(blueprint)

@@ -21,6 +21,7 @@ from ..service import readmodels
 from ..service.errors import Conflict, InvalidRequest, UnreadableHistory
 from ..contract import declare
 from ..service.games import parse_game_id, stream_of
+from .keys import ReceiptSchema
 from .games import summary
 
 OVER = ("scoring", "finished")  # statuses of a game whose seed and log are public
@@ -59,6 +60,52 @@ class LogEntrySchema(ma.Schema):
     metadata = ma.fields.Dict(required=True)
     recorded_at = ma.fields.DateTime(required=True)
     hash = ma.fields.String(required=True)
+
+
+class ExportEventSchema(LogEntrySchema):
+    """One event of an export (openapi/verifying-a-game.md, section 1)."""
+
+    stream_id = ma.fields.String(required=True, metadata={"description": '"game-" + the game id'})
+
+
+ExportEventSchema._declared_fields.update({
+    "version": ma.fields.Integer(required=True, metadata={"description": "1 for the first event, +1 for each next one"}),
+    "type": ma.fields.String(required=True, metadata={"description": "the event's type (GameCreated, SeatTaken, ...)"}),
+    "schema_version": ma.fields.Integer(required=True, metadata={"description": "the shape of data for that type"}),
+    "data": ma.fields.Dict(required=True, metadata={"description": "the event, hashed as written"}),
+    "metadata": ma.fields.Dict(required=True, metadata={
+        "description": "who caused it and how: actor, seat, command, decided_at, and salt, draws, to_act... "
+                       "(section 5)"}),
+    "recorded_at": ma.fields.String(required=True, metadata={"description": "the server's clock at commit; not hashed"}),
+    "hash": ma.fields.String(required=True, metadata={
+        "pattern": "^[0-9a-f]{64}$", "description": "the chain link after this event (section 3)"}),
+})
+
+
+class ExportHeadSchema(ReceiptSchema):
+    public_key = ma.fields.String(required=True, metadata={
+        "pattern": "^[0-9a-f]{64}$", "description": "the raw Ed25519 public key of key_id (64 hex)"})
+
+
+class ExportHeadLineSchema(ma.Schema):
+    """The last line of an export of a game of chain version 2: its signed final head."""
+
+    head = ma.fields.Nested(ExportHeadSchema, required=True)
+
+
+EXPORT_LINE = {
+    "description": "one line of an export: an event, or (last, chain version 2) the signed final head; "
+                   "openapi/verifying-a-game.md defines every byte a verifier checks",
+    "oneOf": [{"$ref": "#/components/schemas/ExportEvent"}, {"$ref": "#/components/schemas/ExportHeadLine"}],
+}
+
+
+def document(api) -> None:
+    """The export's line schemas (JSON lines cannot be one JSON schema; each line is an ExportLine)."""
+    components = api.spec.components
+    components.schema("ExportEvent", schema=ExportEventSchema)
+    components.schema("ExportHeadLine", schema=ExportHeadLineSchema)
+    components.schema("ExportLine", EXPORT_LINE)
 
 
 RECEIPT_TEXT = re.compile(r"([0-9]{1,10}):([0-9a-f]{64})(?::([0-9a-f]{16}):([0-9a-f]{128}))?")
@@ -214,8 +261,10 @@ def checked_standings(session) -> list[dict] | None:
 
 @blp.route("/<game_id>/export")
 class Export(MethodView):
-    @blp.doc(operationId="exportGame", security=OPTIONAL_BEARER)
-    @blp.response(200, description="JSON lines: one event per line with its hash; `boardlog audit FILE` checks it",
+    @blp.doc(operationId="exportGame", security=OPTIONAL_BEARER, responses={"200": {"content": {
+        "application/x-ndjson": {"schema": {"$ref": "#/components/schemas/ExportLine"}}}}})
+    @blp.response(200, description="JSON lines, each an ExportLine: one event per line with its hash, then (new "
+                  "games) the signed final head; `boardlog audit FILE` and tests/verifier/verify.mjs check it",
                   content_type="application/x-ndjson")
     @declare(blp, "game-not-over")
     def get(self, game_id):
