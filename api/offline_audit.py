@@ -17,7 +17,7 @@ from types import SimpleNamespace
 from domain import games as registry
 from domain.audit import rerun
 from domain.engine import UnreadableHistory
-from domain.session import created_from_stored
+from domain.session import CHAIN_VERSIONS, UnknownChainVersion, created_from_stored
 from eventstore.chain import verify_chain
 
 from . import receipt_check
@@ -77,6 +77,10 @@ def audit_records(records) -> tuple[bool, list[str]]:
                   f" ({chain.checked} events checked)")
     if records[0].type != "GameCreated":
         return False, report + ["the log does not start with GameCreated"]
+    chain_version = records[0].data.get("chain_version", 1) if isinstance(records[0].data, dict) else 1
+    if chain_version not in CHAIN_VERSIONS:
+        raise UnknownChainVersion(f"the game is hashed under chain version {chain_version!r}; this installation "
+                                  f"reads chain versions {', '.join(map(str, sorted(CHAIN_VERSIONS)))}")
     try:
         return _rerun_report(records, chain, report)
     except UnreadableHistory as error:

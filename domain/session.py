@@ -22,6 +22,7 @@ from .engine import (
     InvalidOption,
     Rules,
     Standing,
+    UnreadableHistory,
     not_your_turn,
     resolve_options,
     seed_commitment,
@@ -36,6 +37,14 @@ LOBBY, ACTIVE, SCORING, FINISHED, CANCELLED = "lobby", "active", "scoring", "fin
 # What new games are recorded with (openapi/verifying-a-game.md, section 1);
 # a game keeps the versions its GameCreated names, for ever.
 CHAIN_VERSION = 2  # 2: every event's metadata holds a salt, so receipts hide (section 3.2)
+CHAIN_VERSIONS = frozenset({1, 2})  # every chain version this installation reads
+
+
+class UnknownChainVersion(UnreadableHistory):
+    """A game hashed under a chain version this installation lacks: no
+    finding about the game, either way."""
+
+    kind = "chain-version-unknown"
 RANDOMNESS_VERSION = 2  # 2: HMAC-SHA256 counter mode with players' contributions and draw lists (section 4)
 SYSTEM = "system"
 RECENT_STATES = 64  # game events a takeback may reach back over

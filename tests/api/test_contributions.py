@@ -230,6 +230,13 @@ def test_an_export_of_an_unknown_randomness_version_is_not_audited(players, clie
         audit_records(read_export(_rehashed(entries)))
 
 
+def test_an_export_of_an_unknown_chain_version_is_not_audited(players, client, service):
+    entries = [json.loads(line) for line in _export(client, _finished(players, service), head=False)]
+    entries[0]["data"]["chain_version"] = 3
+    with pytest.raises(UnreadableHistory, match="chain version 3"):
+        audit_records(read_export(_rehashed(entries)))
+
+
 def test_timeouts_and_bots_list_their_own_labels_and_the_game_audits(players, client, service):
     [ada] = players(1)
     gid = service.create(ada.id, "cronberg", {"players": 2, "bots": {"p2": "random"}}, None)
