@@ -66,7 +66,9 @@ def test_a_server_started_while_postgresql_is_down_answers_healthz_and_503_probl
     assert "Retry-After" in game.headers
     assert "PostgreSQL is unreachable" in server.log_path.read_text()
     started = time.monotonic()
-    assert requests.get(f"{server.base}/readyz", timeout=10).json()["checks"]["postgres"].startswith("unreachable")
+    # Unreachable, or (once requests have timed out on the pool) saturated: not ready either way.
+    postgres = requests.get(f"{server.base}/readyz", timeout=10).json()["checks"]["postgres"]
+    assert postgres.startswith(("unreachable", "saturated")), postgres
     assert time.monotonic() - started < 3, "readyz waited twice for a connection"
 
 

@@ -20,6 +20,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from eventstore.servers import temporary_database
+
 from tests.support.waiting import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -51,9 +53,16 @@ def artifacts() -> Path:
     return folder
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def base_url(database_url, redis_url, tmp_path_factory):
-    """``boardlog serve`` with the session's servers: the API and a worker."""
+    """``boardlog serve`` (the API and a worker) on a database of its own, for
+    this module only: its worker and sweeper would otherwise take the jobs,
+    and sweep the games, of every test that runs after it (tests/workers)."""
+    with temporary_database(database_url, prefix="boardlog_web") as own_database:
+        yield from _served(own_database, redis_url, tmp_path_factory)
+
+
+def _served(database_url, redis_url, tmp_path_factory):
     port = free_port()
     log = tmp_path_factory.mktemp("web-serve") / "serve.log"
     env = {**os.environ, "DATABASE_URL": database_url, "REDIS_URL": redis_url, "BOARDLOG_RATE_LIMIT": "0",
