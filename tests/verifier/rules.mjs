@@ -68,22 +68,47 @@ const HOLDS = {
   ComputeClocks: /^ClocksComputed$/,
   ScoreGame: /^GameScored$/,
   ContributeRandomness: /^SeedContributed$/,
+  MarkAway: /^SeatAway$/,
+  ReturnSeat: /^SeatBack$/,
+  AskPause: /^PauseAsked( GamePaused)?$/,
+  ResumeGame: /^GameResumed$/,
+  AskTakeback: /^TakebackAsked$/,
+  AcceptTakeback: /^TakebackAccepted( TakenBack)?$/,
+  RefuseTakeback: /^TakebackRefused$/,
 };
 
 // 5.4: the kinds each status takes.
 const TAKES = {
   lobby: ["JoinGame", "LeaveGame", "StartGame", "IssueInvite", "RedeemInvite", "ContributeRandomness"],
-  active: ["move", "bot", "timeout", "ResignSeat", "AbortGame", "IssueInvite", "RedeemInvite", "AbandonSeat", "ComputeClocks"],
+  active: ["move", "bot", "timeout", "ResignSeat", "AbortGame", "IssueInvite", "RedeemInvite", "AbandonSeat", "ComputeClocks",
+    "MarkAway", "ReturnSeat", "AskPause", "ResumeGame", "AskTakeback", "AcceptTakeback", "RefuseTakeback"],
   scoring: ["ScoreGame", "CreateRematch"],
   finished: ["CreateRematch"],
   cancelled: [],
 };
 
-const SEAT_LIFE = new Set(["ResignSeat", "AbortGame", "IssueInvite", "RedeemInvite", "CreateRematch", "AbandonSeat", "ComputeClocks", "ContributeRandomness"]);
+const SEAT_LIFE = new Set(["ResignSeat", "AbortGame", "IssueInvite", "RedeemInvite", "CreateRematch", "AbandonSeat", "ComputeClocks", "ContributeRandomness",
+  "MarkAway", "ReturnSeat", "AskPause", "ResumeGame", "AskTakeback", "AcceptTakeback", "RefuseTakeback"]);
 
 // 5.5: who may cause the batch, with the state folded before it; a
 // sentence when not, else null.
 function actorProblem(b, s) {
+  const m = b.events[0].metadata;
+  if (["move", "bot", "timeout"].includes(b.kind) && s.paused) return `a ${b.kind} while the game is paused`;
+  if (b.kind === "timeout" && s.away.has(m.seat)) return `a timeout of seat ${m.seat}, which is away`;
+  return kindProblem(b, s);
+}
+
+// A player holding the batch's seat, playing it, named with its seat by the first event (5.5).
+function holderNamed(s, b, m, first) {
+  if (!isPlayer(m.actor) || s.holders.get(m.seat) !== m.actor) return `${b.kind} of seat ${m.seat} by ${m.actor}, who does not hold it`;
+  if (s.bots.has(m.seat) || s.resigned.includes(m.seat)) return `${b.kind} of seat ${m.seat}, which a bot plays or which resigned`;
+  return first.seat === m.seat && first.player === m.actor ? null : `${b.events[0].type} does not name the seat and its holder`;
+}
+
+const sameSet = (a, b) => a.length === b.length && a.every((x) => b.includes(x));
+
+function kindProblem(b, s) {
   const m = b.events[0].metadata;
   const first = isObject(b.events[0].data) ? b.events[0].data : {};
   const actor = m.actor;
@@ -172,6 +197,49 @@ function actorProblem(b, s) {
     }
     case "ContributeRandomness":
       return isPlayer(actor) && s.holders.get(seat) === actor ? null : "a contribution by another than the seat's holder";
+    case "MarkAway":
+    case "ReturnSeat": {
+      if (actor !== "system" || first.seat !== seat) return `${b.kind} is the system's, naming the batch's seat`;
+      if (b.kind === "ReturnSeat") return s.away.has(seat) ? null : `seat ${seat} comes back without being away`;
+      const o = s.options;
+      if (o.absences === "forbidden") return "an absence in a game that forbids them";
+      const clocked = (o.turn_seconds !== null && o.turn_seconds !== undefined) || (o.time_bank_seconds !== null && o.time_bank_seconds !== undefined);
+      if (!clocked) return "an absence in a game without deadlines or banks";
+      if (!s.holders.has(seat) || s.bots.has(seat) || s.resigned.includes(seat) || s.away.has(seat)) return `seat ${seat} cannot be away`;
+      return typeof first.since === "string" && typeof first.until === "string" && first.since < first.until ? null : "an absence whose since is not before its until";
+    }
+    case "AskPause":
+    case "ResumeGame": {
+      const problem = holderNamed(s, b, m, first);
+      if (problem) return problem;
+      if (b.kind === "ResumeGame") return s.paused ? null : "a resume of a game that is not paused";
+      if (s.paused || s.pauseAsked.has(seat)) return "a pause asked twice, or of a paused game";
+      const everyone = sameSet(s.playing(), [...s.pauseAsked, seat]);
+      return everyone === types.includes("GamePaused") ? null : "GamePaused does not come exactly when every player has asked";
+    }
+    case "AskTakeback":
+    case "AcceptTakeback":
+    case "RefuseTakeback": {
+      const problem = holderNamed(s, b, m, first);
+      if (problem) return problem;
+      if (b.kind === "AskTakeback") {
+        if (s.options.takebacks !== "with-consent") return "a takeback in a game that takes none";
+        if (!(s.randomnessVersion >= 2n)) return "a takeback in a game of randomness version 1";
+        if (s.takeback !== null) return "a takeback asked while another is open";
+        const last = s.lastMove;
+        const ok = last && last.kind === "move" && last.seat === seat && isInt(first.version) && last.decidedAt === first.version.int() && !last.draws;
+        return ok ? null : "a takeback of another than the seat's own last move, or of one that drew";
+      }
+      const t = s.takeback;
+      if (t === null || seat === t.seat || t.accepted.has(seat)) return `${b.kind} with no takeback open to seat ${seat}`;
+      if (b.kind === "RefuseTakeback") return null;
+      if (!isInt(first.version) || !isInt(t.version) || first.version.int() !== t.version.int()) return "a takeback accepted for another version";
+      const others = s.playing().filter((x) => x !== t.seat);
+      const all = sameSet(others, [...t.accepted, seat]);
+      const back = b.events[1];
+      if (all !== (back !== undefined)) return "TakenBack does not come exactly when every other player has accepted";
+      return back === undefined || (isInt(back.data.version) && back.data.version.int() === t.version.int()) ? null : "TakenBack returns to another version";
+    }
   }
   return `a batch of unknown kind ${b.kind}`;
 }
@@ -208,6 +276,8 @@ function checkSeats(ctx) {
     }
     if (b.kind === "move" || b.kind === "bot") moves++;
     for (const e of b.events) s.fold(e);
+    if (["move", "bot", "timeout", "StartGame"].includes(b.kind))
+      s.lastMove = { kind: b.kind, seat, decidedAt: b.events[0].metadata.decided_at.int(), draws: isObject(b.events[0].metadata.draws) && Object.keys(b.events[0].metadata.draws).length > 0 };
     const step = b.events[0].metadata.timeout_step;
     const laterStep = b.kind === "timeout" && isInt(step) && step.int() >= 2n; // the same missed turn as the step before
     if (seat !== null && !laterStep) {

@@ -11,9 +11,12 @@ export const ENGINE_EVENTS = new Set([
   "GameCreated", "SeatTaken", "SeatLeft", "GameCancelled", "PlayersSeated", "TurnTimedOut", "GameOver",
   "GameScored", "BotSeated", "SeatResigned", "GameAborted", "SeatAbandoned", "InviteIssued", "InviteRedeemed",
   "SeatReplaced", "RematchInvited", "RematchCreated", "ClocksComputed", "SeedContributed",
+  "SeatAway", "SeatBack", "PauseAsked", "GamePaused", "GameResumed", "TakebackAsked", "TakebackAccepted",
+  "TakebackRefused", "TakenBack",
 ]);
 
-export const LIFECYCLE_KINDS = new Set(["ResignSeat", "AbortGame", "IssueInvite", "RedeemInvite", "CreateRematch", "AbandonSeat", "ComputeClocks"]);
+export const LIFECYCLE_KINDS = new Set(["ResignSeat", "AbortGame", "IssueInvite", "RedeemInvite", "CreateRematch", "AbandonSeat", "ComputeClocks",
+  "MarkAway", "ReturnSeat", "AskPause", "ResumeGame", "AskTakeback", "AcceptTakeback", "RefuseTakeback"]);
 export const ENGINE_COMMANDS = new Set(["CreateGame", "JoinGame", "LeaveGame", "StartGame", "ScoreGame"]);
 
 // 5.1: the state, and how each engine event changes it.
@@ -31,6 +34,18 @@ export class Seats {
     this.invites = new Map();
     this.spent = new Set();
     this.rematch = null;
+    this.away = new Set();
+    this.pauseAsked = new Set();
+    this.paused = false;
+    this.takeback = null; // {seat, version, accepted: Set}
+    this.lastMove = null; // {kind, seat, decidedAt, draws} of the last move, bot, timeout or StartGame batch
+    const rv = d.randomness_version;
+    this.randomnessVersion = rv instanceof JNum && rv.isInteger() ? rv.int() : 1n;
+  }
+
+  // The seats a player plays: held, and neither a bot's nor resigned.
+  playing() {
+    return [...this.holders.keys()].filter((seat) => !this.bots.has(seat) && !this.resigned.includes(seat));
   }
 
   holdersObject() {
@@ -101,6 +116,37 @@ export class Seats {
       case "RematchCreated":
         this.rematch = d.game_id;
         break;
+      case "SeatAway":
+        this.away.add(d.seat);
+        break;
+      case "SeatBack":
+        this.away.delete(d.seat);
+        break;
+      case "PauseAsked":
+        this.pauseAsked.add(d.seat);
+        break;
+      case "GamePaused":
+        this.paused = true;
+        break;
+      case "GameResumed":
+        this.paused = false;
+        this.pauseAsked = new Set();
+        break;
+      case "TakebackAsked":
+        this.takeback = { seat: d.seat, version: d.version, accepted: new Set() };
+        break;
+      case "TakebackAccepted":
+        if (this.takeback) this.takeback.accepted.add(d.seat);
+        break;
+      case "TakebackRefused":
+        this.takeback = null;
+        break;
+      case "TakenBack":
+        this.takeback = null;
+        this.lastMove = null;
+        break;
+      default:
+        if (!ENGINE_EVENTS.has(e.type)) this.takeback = null; // a move by anyone ends the request
     }
   }
 }

@@ -209,3 +209,36 @@ def test_the_second_verifier_verifies_a_game_through_seat_life_decisions(node, s
 def test_the_second_verifier_refuses_every_tampered_seat_life_game(node, seat_life_games, name, tmp_path):
     refuse_every_tampered_copy(f"{name} (fresh)", seat_life_games(name), tmp_path)
 
+
+
+def test_the_second_verifier_verifies_a_game_with_a_pause_and_a_takeback(node, app, service, tmp_path):
+    from tests.api.conftest import Player, started_game
+
+    client = app.test_client()
+    tag = uuid.uuid4().hex[:6]
+    ada, bob = Player(client, f"pause-{tag}-ada"), Player(client, f"pause-{tag}-bob")
+    game_id = started_game([ada, bob], "coronation", {"detective_seats": 1})
+    assert ada.post(f"/v1/games/{game_id}/pause").status_code == 200
+    assert bob.post(f"/v1/games/{game_id}/pause").json["paused"] is True
+    assert ada.post(f"/v1/games/{game_id}/resume").status_code == 200
+    by_seat = {ada.view(game_id).json["seat"]: ada, bob.view(game_id).json["seat"]: bob}
+    taken_back = False
+    for _ in range(40):
+        view = ada.view(game_id).json
+        seat = view["to_act"][0]
+        mover = by_seat[seat]
+        command = mover.legal(game_id)[0]
+        assert mover.act(game_id, command).status_code == 200
+        if command["type"] in ("PlaceDetective", "MoveDetective") and mover.post(f"/v1/games/{game_id}/takeback").status_code == 200:
+            other = next(p for s, p in by_seat.items() if s != seat)
+            assert other.post(f"/v1/games/{game_id}/takeback/accept").status_code == 200
+            taken_back = True
+            break
+    assert taken_back, "no detective move came to be taken back"
+    assert by_seat["lind"].post(f"/v1/games/{game_id}/resign").status_code == 200
+    assert service.score(uuid.UUID(game_id))
+    lines = client.get(f"/v1/games/{game_id}/export").get_data(as_text=True).splitlines()
+    kinds = {entry["metadata"]["command"]["type"] for entry in map(json.loads, lines) if "metadata" in entry}
+    assert {"AskPause", "ResumeGame", "AskTakeback", "AcceptTakeback"} <= kinds
+    answer = second_verifier(lines, tmp_path)
+    assert answer["verdict"] == "VERIFIED", answer
