@@ -10,6 +10,7 @@ import uuid
 
 import pytest
 
+from tests.api.test_audit_of_seat_life import _play as _play_with_bots  # the same players' loop as there
 from tests.verifier.harness import (
     NOTES,
     checks_of,
@@ -115,24 +116,6 @@ def test_the_second_verifier_refuses_every_tampered_fresh_game(node, fresh_games
 # --- games through every seat-life decision (invites, leaving, bots,
 # abandonment, a replacement, a resignation a bot plays on, a rematch; time
 # banks), as tests/api/test_audit_of_seat_life.py plays them for boardlog audit
-
-def _summary(player, game_id):
-    return player.get(f"/v1/games/{game_id}").json
-
-
-def _play_with_bots(service, game_id, holders, rng, until=lambda summary: False):
-    anyone = next(iter(holders.values()))
-    for _ in range(3000):
-        summary = _summary(anyone, game_id)
-        if summary["status"] != "active" or until(summary):
-            return summary
-        if service.play_bots(uuid.UUID(game_id), summary["version"]):
-            continue
-        player = holders[min(summary["to_act"])]
-        answer = player.act(game_id, rng.choice(player.legal(game_id)))
-        assert answer.status_code == 200, answer.json
-    raise AssertionError("the game did not end")
-
 
 def _seat_life_game(client, service) -> list[str]:
     import random
