@@ -87,8 +87,12 @@ def document_games(spec) -> None:
         for type_name, schema in game_schemas.event_schemas(game).items():
             components.schema(schema.__name__, schema=schema)
             events[type_name] = schema.__name__
-        view = game_schemas.view_schema(game)
-        components.schema(view.__name__, schema=view)
+        view, view_parts = game_schemas.view_components(game)
+        for name, part in view_parts.items():
+            if isinstance(part, dict):
+                components.schema(name, part)
+            else:
+                components.schema(name, schema=part)
         components.schema(f"{prefix}Options", options_schema(registry.REGISTRY[game]))
         components.schema(f"{prefix}CreateGame", create_game_schema(registry.REGISTRY[game], prefix))
         creations[game] = f"{prefix}CreateGame"
@@ -98,7 +102,7 @@ def document_games(spec) -> None:
                                              "description": f"an event of a game of {title}, as you may see it"})
         components.schema(f"{prefix}FeedEvent", _feed_event(prefix))
         command_refs.append(ref(f"{prefix}Command"))
-        for envelope, schema in _envelopes(game, prefix, view.__name__).items():
+        for envelope, schema in _envelopes(game, prefix, view).items():
             components.schema(f"{prefix}{envelope}", schema)
             per_game[envelope][game] = f"{prefix}{envelope}"
     components.schema("Command", {"anyOf": command_refs, "description": "a command of any game; "

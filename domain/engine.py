@@ -288,6 +288,8 @@ class Rules:
     # Upcasters of this game's own events: (type, stored schema version) ->
     # function from that shape's data to the next version's.
     upcasters: ClassVar[Mapping[tuple[str, int], Callable[[dict], dict]]] = {}
+    bots: ClassVar[Mapping[str, Callable[[], Any]]] = {}
+    sentences: ClassVar[Mapping[str, Callable[[dict], str]]] = {}
 
     def __init__(self, version: int | None = None) -> None:
         self.version = max(self.versions) if version is None else version
@@ -298,6 +300,9 @@ class Rules:
         self.command_codec = Codec(self.commands)
         self.event_codec = Codec(self.events)
         self._data_digests: dict[str, str] | None = None
+
+    def at(self, version: int) -> "Rules":
+        return self if version == self.version else type(self)(version)
 
     def data_paths(self) -> dict[str, pathlib.Path]:
         """Each data file (JSON beside the game's package) by name: the files

@@ -73,27 +73,11 @@ ENGINE: dict[str, Callable[[dict], str]] = {
 }
 
 
-def _games() -> dict[str, Sentences]:
-    from .games.coronation import words as coronation
-    from .games.court_of_miracles import words as court_of_miracles
-    from .games.cronberg import words as cronberg
-    from .games.runebound import words as runebound
-    from .games.the_coil import words as the_coil
-
-    return {"cronberg": cronberg.SENTENCES, "coronation": coronation.SENTENCES,
-            "court-of-miracles": court_of_miracles.SENTENCES, "the-coil": the_coil.SENTENCES,
-            "runebound": runebound.SENTENCES}
-
-
-_GAMES: dict[str, Sentences] | None = None
-
-
 def sentences_of(game: str) -> Sentences:
-    """The game's sentences; {} for a game without a words module."""
-    global _GAMES
-    if _GAMES is None:
-        _GAMES = _games()
-    return _GAMES.get(game, {})
+    """The game's sentences, as its package declares them; {} for a game without."""
+    from .games import REGISTRY
+
+    return getattr(REGISTRY.get(game), "sentences", None) or {}
 
 
 def tell(game: str, visible: dict, viewer: str | None = None) -> str:

@@ -109,7 +109,7 @@ def engine_event_schemas() -> dict[str, type[ma.Schema]]:
 
 def _written(rules):
     """The game's hand-written module of schemas, or None."""
-    package = type(rules).__module__.split(".")[2]
+    package = rules.name.replace("-", "_")
     try:
         return importlib.import_module(f"api.game_schemas.{package}")
     except ImportError:
@@ -120,6 +120,19 @@ def _written(rules):
 def command_schemas(game: str) -> dict[str, type[ma.Schema]]:
     rules = registry.REGISTRY[game]
     return {cls.type_name(): command_schema(rules, cls) for cls in rules.commands}
+
+
+def view_components(game: str) -> tuple[str, dict[str, dict]]:
+    """The component name of the game's view and every component schema it
+    needs: derived from the view declaration of the game's package
+    (``Game.view_shape``) when it has one, else from the hand-written schema."""
+    shape = getattr(registry.REGISTRY[game], "view_shape", None)
+    if shape is None:
+        schema = view_schema(game)
+        return schema.__name__, {schema.__name__: schema}
+    components: dict[str, dict] = {}
+    shape.json_schema(camel(game), components)
+    return f"{camel(game)}{shape.name}", components
 
 
 @cache

@@ -25,7 +25,7 @@ REGISTRY: dict[str, Rules] = {rules.name: rules for rules in _ALL}
 # Every playable version of every game: the newest is the object above, each
 # older one an instance of the same class set to that version's behaviour.
 VERSIONS: dict[str, dict[int, Rules]] = {
-    rules.name: {v: (rules if v == rules.version else type(rules)(v)) for v in sorted(rules.versions)}
+    rules.name: {v: rules.at(v) for v in sorted(rules.versions)}
     for rules in _ALL
 }
 

@@ -21,7 +21,7 @@ from api.app import create_app
 from api.service.games import GameService, stream_of
 from domain import games as registry
 from domain import session as sessions
-from domain.games.cronberg.rules import CronbergRules
+from domain.games.cronberg import RULES as CRONBERG
 from eventstore import NewEvent, PostgresEventStore, migrate
 from eventstore.chain import canonical_json, event_document, link_hash
 from eventstore.servers import temporary_database
@@ -106,17 +106,15 @@ def test_check_history_in_parallel_processes_finds_the_same(history, stored):
         (g.stream_id, g.status, g.events) for g in single.checked)
 
 
-class _BalanceFix(CronbergRules):
+def _balance_fixed_score(state):
     """A release that changed Cronberg version 1 in place, as in the issue:
     a 'balance fix' worth one more point per player."""
-
-    def score(self, state):
-        return [dataclasses.replace(standing, score=standing.score + 1) for standing in super().score(state)]
+    return [dataclasses.replace(standing, score=standing.score + 1) for standing in CRONBERG.score(state)]
 
 
 def test_check_history_reports_every_game_a_change_in_place_breaks_and_exits_non_zero(history, stored, monkeypatch,
                                                                                       capsys):
-    monkeypatch.setitem(registry.VERSIONS["cronberg"], 1, _BalanceFix(1))
+    monkeypatch.setitem(registry.VERSIONS["cronberg"], 1, dataclasses.replace(CRONBERG, score=_balance_fixed_score).at(1))
     report = history_check.check_history(history.url, game="cronberg")
     finished = [g for g in report.checked if g.status == "finished"]
     assert len(finished) >= 2 and all(g in report.divergent for g in finished)
@@ -127,17 +125,15 @@ def test_check_history_reports_every_game_a_change_in_place_breaks_and_exits_non
     assert "are not what the command gives" in out and f"{len(report.checked)} diverge" in out
 
 
-class _MovedTurns(CronbergRules):
+def _moved_turns(state):
     """A release whose turn order changed: games rest elsewhere."""
-
-    def to_act(self, state):
-        return frozenset(state.seats) if hasattr(state, "seats") else super().to_act(state)
+    return frozenset(state.seats) if hasattr(state, "seats") else CRONBERG.to_act(state)
 
 
 def test_check_history_reports_a_game_that_no_longer_rests_where_it_did(history, stored, monkeypatch):
     players = _players(history.client, 2, "mover")
     game_id = started_game(players)
-    monkeypatch.setitem(registry.VERSIONS["cronberg"], 1, _MovedTurns(1))
+    monkeypatch.setitem(registry.VERSIONS["cronberg"], 1, dataclasses.replace(CRONBERG, to_act=_moved_turns).at(1))
     report = history_check.check_history(history.url, game="cronberg")
     mine = next(g for g in report.checked if g.stream_id == stream_of(game_id))
     assert any("no longer rests where it did: to_act" in d for d in mine.divergences), mine.divergences

@@ -4,6 +4,7 @@ service, jobs run by RQ workers in this process (burst) or in subprocesses."""
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import datetime as dt
 import os
 import random
@@ -20,7 +21,7 @@ from api.service.games import GameService
 from domain import games as registry
 from domain import playout
 from domain.engine import rng_for
-from domain.games.cronberg.rules import CronbergRules
+from domain.games.cronberg import RULES as CRONBERG
 from workers import jobs
 from workers.runner import make_worker
 from workers.scheduling import RQScheduler
@@ -33,32 +34,23 @@ ROOT = Path(__file__).resolve().parents[2]
 # subprocess does not see them in its registry).
 
 
-class QuickEnding(CronbergRules):
-    """Cronberg that ends after its first command."""
-
-    name = "quickberg"
-
-    def outcome(self, state):
-        return "over"
+def _broken_timeout(state, seat, rng):
+    raise RuntimeError("brokenberg's on_timeout is broken")
 
 
-class BrokenTimeout(CronbergRules):
-    name = "brokenberg"
-
-    def on_timeout(self, state, seat, rng):
-        raise RuntimeError("brokenberg's on_timeout is broken")
+def _broken_score(state):
+    raise RuntimeError("failberg's score is broken")
 
 
-class BrokenScore(QuickEnding):
-    name = "failberg"
-
-    def score(self, state):
-        raise RuntimeError("failberg's score is broken")
+# Cronberg that ends after its first command.
+QUICK_ENDING = dataclasses.replace(CRONBERG, name="quickberg", outcome=lambda state: "over")
+BROKEN_TIMEOUT = dataclasses.replace(CRONBERG, name="brokenberg", on_timeout=_broken_timeout)
+BROKEN_SCORE = dataclasses.replace(QUICK_ENDING, name="failberg", score=_broken_score)
 
 
 @pytest.fixture
 def odd_games(monkeypatch):
-    for rules in (QuickEnding(), BrokenTimeout(), BrokenScore()):
+    for rules in (QUICK_ENDING, BROKEN_TIMEOUT, BROKEN_SCORE):
         monkeypatch.setitem(registry.REGISTRY, rules.name, rules)
 
 

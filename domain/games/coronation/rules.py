@@ -3,6 +3,9 @@ of decide/evolve/legal/views."""
 
 from __future__ import annotations
 
+from .bot import BOTS
+from .words import SENTENCES
+
 import random
 from dataclasses import replace
 from typing import Any, Mapping
@@ -20,6 +23,8 @@ DECOYS_STAY_CLOSED_FROM = 2  # rules version
 
 
 class CoronationRules(Rules):
+    bots = BOTS
+    sentences = SENTENCES
     name = "coronation"
     title = "Coronation"
     min_seats = 2

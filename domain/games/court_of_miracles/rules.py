@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from .bot import BOTS
+from .words import SENTENCES
+
 import random
 from dataclasses import replace
 
@@ -20,6 +23,8 @@ PLOT_ANY_MOMENT_FROM = 2  # rules version
 
 
 class CourtOfMiraclesRules(Rules):
+    bots = BOTS
+    sentences = SENTENCES
     name = "court-of-miracles"
     title = "The Court of Miracles"
     min_seats = 2

@@ -1,4 +1,4 @@
-"""Cronberg: the Rules object the engine talks to.
+"""Cronberg: setup, legal commands, timeouts and standings.
 
 Decisions where the rulebook and the brief are silent:
 - Playing a building is two commands in one turn: DrawBuilding turns the top
@@ -37,76 +37,75 @@ Decisions where the rulebook and the brief are silent:
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
-from ...engine import Command, Event, Option, Rules, Standing, rank_by
-from .decide import decide, start_round
-from .logic import can_build, free_slots, member_crossings
-from .messages import COMMANDS, EVENTS, DrawBuilding, GameSetUp, PlaceBuilding, PlaceMember
+from ...engine import EVERYONE, Command, Event, Option, Standing, rank_by
+from ...kit import Step
 from .board import BOARD
-from .state import State, evolve
-from .views import outcome, to_act, view, visible
+from .decide import start_round
+from .logic import can_build, free_slots, member_crossings
+from .messages import BuildingDrawn, DrawBuilding, GameSetUp, PlaceBuilding, PlaceMember, RoundStarted
+from .state import State
+from .views import to_act
+
+OPTIONS = (
+    Option("players", "int", 2, "number of players", minimum=2, maximum=4),
+    Option("rounds", "int", 1, "rounds to play; each starts from the scores of the one before", minimum=1, maximum=4),
+)
 
 
-class CronbergRules(Rules):
-    name = "cronberg"
-    title = "Cronberg"
-    min_seats = 2
-    max_seats = 4
-    options = (
-        Option("players", "int", 2, "number of players", minimum=2, maximum=4),
-        Option("rounds", "int", 1, "rounds to play; each starts from the scores of the one before", minimum=1, maximum=4),
-    )
-    commands = COMMANDS
-    events = EVENTS
+def seats(options: Mapping[str, Any]) -> tuple[str, ...]:
+    return tuple(f"p{n}" for n in range(1, int(options.get("players", 2)) + 1))
 
-    def seats(self, options: Mapping[str, Any]) -> tuple[str, ...]:
-        return tuple(f"p{n}" for n in range(1, int(options.get("players", 2)) + 1))
 
-    def setup(self, seats: tuple[str, ...], options: Mapping[str, Any], rng: random.Random) -> list[Event]:
-        rounds = int(options.get("rounds", 1))
-        starter = rng.choice(seats)
-        return [GameSetUp(seats=tuple(seats), rounds=rounds), start_round(tuple(seats), 1, starter, rng)]
+def setup(seats: tuple[str, ...], options: Mapping[str, Any], rng: random.Random) -> list[Event]:
+    rounds = int(options.get("rounds", 1))
+    starter = rng.choice(seats)
+    return [GameSetUp(seats=tuple(seats), rounds=rounds), start_round(tuple(seats), 1, starter, rng)]
 
-    def evolve(self, state: State | None, event: Event) -> State:
-        return evolve(state, event)
 
-    def decide(self, state: State, seat: str, command: Command, rng: random.Random) -> list[Event]:
-        return decide(state, seat, command, rng)
+def legal_commands(state: State, seat: str) -> list[Command]:
+    if seat not in to_act(state):
+        return []
+    if state.drawn:
+        return [
+            PlaceBuilding(triangles=(BOARD.triangles[s.first].id, BOARD.triangles[s.second].id), turned=turned)
+            for s in free_slots(state)
+            for turned in (False, True)
+        ]
+    commands: list[Command] = [DrawBuilding()] if can_build(state) else []
+    if state.supply[state.seat_number(seat)] > 0:
+        commands += [PlaceMember(crossing=BOARD.crossings[c].id) for c in member_crossings(state)]
+    return commands
 
-    def to_act(self, state: State) -> frozenset[str]:
-        return to_act(state)
 
-    def legal_commands(self, state: State, seat: str) -> list[Command]:
-        if seat not in to_act(state):
-            return []
-        if state.drawn:
-            return [
-                PlaceBuilding(triangles=(BOARD.triangles[s.first].id, BOARD.triangles[s.second].id), turned=turned)
-                for s in free_slots(state)
-                for turned in (False, True)
-            ]
-        commands: list[Command] = [DrawBuilding()] if can_build(state) else []
-        if state.supply[state.seat_number(seat)] > 0:
-            commands += [PlaceMember(crossing=BOARD.crossings[c].id) for c in member_crossings(state)]
-        return commands
+def on_timeout(state: State, seat: str, rng: random.Random) -> Command:
+    commands = legal_commands(state, seat)
+    if state.drawn:
+        return rng.choice(commands)
+    return commands[0]  # DrawBuilding while any is left: the game moves on
 
-    def on_timeout(self, state: State, seat: str, rng: random.Random) -> Command:
-        commands = self.legal_commands(state, seat)
-        if state.drawn:
-            return rng.choice(commands)
-        return commands[0]  # DrawBuilding while any is left: the game moves on
 
-    def view(self, state: State, viewer: str | None) -> dict:
-        return view(state, viewer)
+def score(state: State) -> list[Standing]:
+    scores = dict(zip(state.seats, state.scores))
+    ranks = rank_by(scores)
+    return [Standing(seat=seat, rank=ranks[seat], score=scores[seat]) for seat in state.seats]
 
-    def visible(self, event: Event, viewer: str | None) -> dict:
-        return visible(event, viewer)
 
-    def outcome(self, state: State) -> str | None:
-        return outcome(state)
-
-    def score(self, state: State) -> list[Standing]:
-        scores = dict(zip(state.seats, state.scores))
-        ranks = rank_by(scores)
-        return [Standing(seat=seat, rank=ranks[seat], score=scores[seat]) for seat in state.seats]
+def twin(setup_events: Sequence[Event], steps: Sequence[Step], viewer: str | None, rng: random.Random) -> list[Event]:
+    """The same game with the face-down tiles nobody drew re-stacked: only
+    the referee sees the stack's order, and a tile is shown once drawn."""
+    events = [*setup_events, *(event for step in steps for event in step.events)]
+    if viewer == EVERYONE:
+        return events
+    twinned: list[Event] = []
+    for n, event in enumerate(events):
+        if isinstance(event, RoundStarted):
+            later = events[n + 1:]
+            end = next((i for i, e in enumerate(later) if isinstance(e, RoundStarted)), len(later))
+            drawn = sum(isinstance(e, BuildingDrawn) for e in later[:end])
+            rest = list(event.stack[drawn:])
+            rng.shuffle(rest)
+            event = RoundStarted(round=event.round, starter=event.starter, stack=(*event.stack[:drawn], *rest))
+        twinned.append(event)
+    return twinned

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from .bot import BOTS
+from .words import SENTENCES
+
 import random
 
 from ...engine import EVERYONE, IllegalCommand, Option, Rules, Standing, not_your_turn, rank_by
@@ -20,6 +23,8 @@ TURN_STEPS = ("move", "adventure", "experience")
 
 
 class RuneboundRules(Rules):
+    bots = BOTS
+    sentences = SENTENCES
     name = "runebound"
     title = "Runebound: Crown of the Elder Kings"
     min_seats = 2

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from .bot import BOTS
+from .words import SENTENCES
+
 import random
 from typing import Any, Mapping
 
@@ -17,6 +20,8 @@ from .views import view, visible
 
 
 class TheCoilRules(Rules):
+    bots = BOTS
+    sentences = SENTENCES
     name = "the-coil"
     title = "The Coil"
     min_seats = 2

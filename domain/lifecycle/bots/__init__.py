@@ -33,19 +33,17 @@ class RandomBot:
         return rng.choice(list(legal_commands))
 
 
-# game name -> {kind -> factory}; games add their heuristic bots in
-# domain/lifecycle/bots/<game>.py, registered by ``heuristics``.
-_FACTORIES: dict[str, dict[str, Callable[[], Bot]]] = {}
+def _factories(game: str) -> Mapping[str, Callable[[], Bot]]:
+    """The game's own bots, as its package declares them (``Game.bots``)."""
+    from ...games import REGISTRY  # the registry imports the engine, which imports this
 
-
-def register(game: str, kind: str, factory: Callable[[], Bot]) -> None:
-    _FACTORIES.setdefault(game, {})[kind] = factory
+    rules = REGISTRY.get(game)
+    return getattr(rules, "bots", None) or {}
 
 
 def kinds(game: str) -> tuple[str, ...]:
     """The bot kinds a game offers: ``random`` always, then the game's own."""
-    _load_heuristics()
-    return (RANDOM, *sorted(_FACTORIES.get(game, {})))
+    return (RANDOM, *sorted(_factories(game)))
 
 
 def best_kind(game: str) -> str:
@@ -56,8 +54,7 @@ def best_kind(game: str) -> str:
 def make(game: str, kind: str) -> Bot:
     if kind == RANDOM:
         return RandomBot()
-    _load_heuristics()
-    factory = _FACTORIES.get(game, {}).get(kind)
+    factory = _factories(game).get(kind)
     if factory is None:
         raise KeyError(f"{game} has no bot {kind!r}; bots: {', '.join(kinds(game))}")
     return factory()
@@ -78,14 +75,3 @@ def decide_for(rules: Rules, state: Any, seat: str, bot: Bot, rng: random.Random
     if command not in legal:
         raise ValueError(f"the bot for {seat} chose {command!r}, which is not a legal command")
     return command
-
-
-_loaded = False
-
-
-def _load_heuristics() -> None:
-    global _loaded
-    if _loaded:
-        return
-    _loaded = True
-    from . import heuristics  # noqa: F401  (registers each game's heuristic bot)

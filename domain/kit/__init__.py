@@ -1,0 +1,8 @@
+"""The game kit: what a game is made of (``Game``, ``Traits``), the one
+emit-and-fold helper of ``decide`` (``Draft``), and view declarations
+(``domain.kit.shape``). See README, "Adding a game"."""
+
+from .draft import Draft
+from .game import Game, Step, Traits, default_resign
+
+__all__ = ["Draft", "Game", "Step", "Traits", "default_resign"]
