@@ -128,7 +128,7 @@ def create_app(config: dict | None = None, service: GameService | None = None, r
     game_contract.document_games(api.spec)
 
     from .resources import (absences, audit, catalogue, games, health, keys, lifecycle, notifications, pause, play,
-                            players, problems, streams, takebacks, tokens, webhooks)
+                            players, problems, streams, takebacks, talk, tokens, webhooks)
 
     for blueprint in (players.blp, catalogue.blp, games.blp, play.blp, audit.blp, tokens.blp, lifecycle.blp, problems.blp,
                       streams.blp, keys.blp):
@@ -136,7 +136,7 @@ def create_app(config: dict | None = None, service: GameService | None = None, r
     streams.document(api)
     audit.document(api)
     for blueprint in (webhooks.blp, notifications.blp, notifications.links, absences.blp, pause.blp,
-                      takebacks.blp):
+                      takebacks.blp, talk.blp):
         api.register_blueprint(blueprint)
     app.register_blueprint(health.blp)
     app.register_blueprint(docs_assets.blp)

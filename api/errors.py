@@ -29,6 +29,7 @@ _STATUS = {
     errors.InvalidRequest: 422,
     errors.DamagedHistory: 409,
     errors.UnreadableHistory: 500,
+    errors.TooMany: 429,
 }
 
 
@@ -94,6 +95,8 @@ def from_http_exception(error: HTTPException) -> Response:
 def from_service_error(error: errors.ServiceError) -> Response:
     status = next((_STATUS[cls] for cls in type(error).__mro__ if cls in _STATUS), 400)
     headers = {"WWW-Authenticate": 'Bearer realm="boardlog"'} if status == 401 else None
+    if getattr(error, "retry_after", None):
+        headers = {**(headers or {}), "Retry-After": str(error.retry_after)}
     return problem(status, error.message, kind=error.kind, headers=headers, **error.extra)
 
 

@@ -55,6 +55,7 @@ from contextlib import contextmanager
 
 from domain import notices as notice_rules
 from domain import session as sessions
+from domain.lifecycle import talk as talk_rules
 
 from .errors import problem_body
 from .service.games import player_channel, stream_of
@@ -413,6 +414,7 @@ class Streams:
         ends_at = time.monotonic() + self.lifetime
         rules, session = self.shared.session(game_id, after or 0)
         sent = session.version if after is None else after
+        talk = self._talk_of(watch, game_id, rules, session, player)
         yield from self._send(slot, self._opening(sent))
         if after is None:
             seat = viewer_seat(session, player)
@@ -434,10 +436,30 @@ class Streams:
                 yield from self._send(slot, self._closing())
                 return
             yield from self._heartbeat(slot)
-            target = self._next(watch, stream, sent, self._quiet_for(slot, ends_at))
+            target, talked = self._next(watch, stream, sent, self._quiet_for(slot, ends_at))
             self._keep(slot)
+            if talked and talk:
+                said = talk.said(talked)
+                if said:
+                    yield from self._send(slot, said)
             if target > sent:
                 rules, session = self.shared.session(game_id, target)
+
+    def _talk_of(self, watch, game_id, rules, session, player: str | None) -> "_Talk | None":
+        """The channels the viewer reads, followed from their version now."""
+        readable = talk_rules.channels_of(rules.name, session, player)
+        if not readable:
+            return None
+        streams = {talk_rules.stream_of(game_id, channel): channel for channel in readable}
+        for name in streams:
+            watch.follow(name)
+        with self.service.pool.connection() as conn:
+            versions = dict(conn.execute("select stream_id, max(version) from events where stream_id = any(%s)"
+                                         " group by stream_id", (list(streams),)).fetchall())
+            muted = {str(row[0]) for row in conn.execute(
+                "select muted_id from talk_mutes where player_id = %s and game_id = %s", (player, game_id))
+                } if player is not None else set()
+        return _Talk(self.service.store, streams, muted, {name: versions.get(name, 0) for name in streams})
 
     def _moves(self, game_id, rules, session, after: int, player: str | None) -> str:
         records = self.shared.records(game_id, after, session.version)
@@ -447,10 +469,15 @@ class Streams:
         parts.append(_message("view", view, session.version))
         return "".join(parts)
 
-    def _next(self, watch, stream: str, sent: int, wait: float) -> int:
-        """The version to catch up to (``sent`` when nothing moved) after waiting at most ``wait`` seconds."""
+    def _next(self, watch, stream: str, sent: int, wait: float) -> tuple[int, dict[str, int]]:
+        """The version to catch up to (``sent`` when nothing moved) after
+        waiting at most ``wait`` seconds, and the other streams heard (a channel's)."""
         happened = watch.wait(wait)
         heard, woken = watch.take()
+        talked = {name: version for name, version in heard.items() if name != stream}
+        return self._caught_up(stream, sent, happened, heard, woken), talked
+
+    def _caught_up(self, stream: str, sent: int, happened: bool, heard: dict, woken: bool) -> int:
         if self.draining:
             return sent
         if not happened:
@@ -520,9 +547,12 @@ class Streams:
                     games.add(stream)
 
     def _games_of(self, player: str) -> set[str]:
+        """The streams of the player's games: each game's, and its channels' (table talk)."""
         with self.service.pool.connection() as conn:
             rows = conn.execute("select game_id from game_seats where player_id = %s", (player,)).fetchall()
-        return {stream_of(row[0]) for row in rows}
+            talk = conn.execute("select c.stream_id from talk_channels c join game_seats s on s.game_id = c.game_id"
+                                " where s.player_id = %s", (player,)).fetchall()
+        return {stream_of(row[0]) for row in rows} | {row[0] for row in talk}
 
     def _notices(self, player: str, games: set[str], cursor: int) -> tuple[str, int]:
         parts = []
@@ -536,6 +566,31 @@ class Streams:
             if len(records) < 500:
                 break
         return "".join(parts), cursor
+
+
+class _Talk:
+    """The messages a game stream's viewer reads, sent as ``talk`` events
+    (without an ``id:``: a stream resumes by the game's version; a client
+    fetches what it missed with listMessages)."""
+
+    def __init__(self, store, streams: dict[str, str], muted: set[str], sent: dict[str, int]):
+        self.store = store
+        self.streams = streams
+        self.muted = muted
+        self.sent = sent
+
+    def said(self, heard: dict[str, int]) -> str:
+        parts = []
+        for name in sorted(set(heard) & set(self.streams)):
+            for record in self.store.read_stream(name, self.sent[name] + 1):
+                self.sent[name] = record.version
+                if record.data.get("player") in self.muted:
+                    continue
+                data = {"channel": self.streams[name], "version": record.version, "seat": record.data.get("seat"),
+                        "player": record.data.get("player"), "text": record.data.get("text"),
+                        "sent_at": record.recorded_at.isoformat()}
+                parts.append(_message("talk", dumps(data)))
+        return "".join(parts)
 
 
 def _message(event: str | None, data: str, id: int | None = None) -> str:

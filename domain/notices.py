@@ -62,7 +62,11 @@ Interface:
 Everything a notice carries is public: seats and their players are shown in
 every game's summary, and outcome and standings are public once written.
 No game event's data is read beyond the engine's own events, so no hidden
-information can pass through here.
+information can pass through here. The one exception is ``message``
+(MessageSent of a channel's stream, domain.lifecycle.talk): it carries the
+message's ``channel``, ``seat``, ``player`` and ``text``, and is told only to
+the channel's readers recorded with it (``tell``), never its sender; its id
+is ``game_id:channel:version:message``.
 """
 
 from __future__ import annotations
@@ -74,9 +78,12 @@ TURN, STARTED, TIMED_OUT, ENDED, SCORED, JOINED, LEFT, CANCELLED = (
     "turn", "started", "timed-out", "ended", "scored", "joined", "left", "cancelled",
 )
 RESIGNED, ABANDONED, REPLACED, ABORTED, REMATCH = "resigned", "abandoned", "replaced", "aborted", "rematch"
+MESSAGE = "message"
 KINDS = (TURN, STARTED, TIMED_OUT, ENDED, SCORED, JOINED, LEFT, CANCELLED,
-         RESIGNED, ABANDONED, REPLACED, ABORTED, REMATCH)
+         RESIGNED, ABANDONED, REPLACED, ABORTED, REMATCH, MESSAGE)
 GAME_STREAM_PREFIX = "game-"
+# A channel's messages (domain.lifecycle.talk): ``talk-<game id>/<channel>``.
+TALK_STREAM_PREFIX = "talk-"
 
 
 @dataclass(frozen=True)
@@ -88,9 +95,12 @@ class Notice:
     players: tuple[str, ...]
     data: Mapping[str, Any] = field(default_factory=dict)
     position: int | None = None
+    channel: str | None = None  # a message's channel; its version is the channel's
 
     @property
     def id(self) -> str:
+        if self.channel is not None:
+            return f"{self.game_id}:{self.channel}:{self.version}:{self.kind}"
         return f"{self.game_id}:{self.version}:{self.kind}"
 
     def concerns(self, player: str) -> bool:
@@ -120,8 +130,24 @@ def notices_of(record) -> list[Notice]:
                    getattr(record, "global_position", None))
 
 
+def _message(stream_id: str, version: int, type: str, data: Mapping[str, Any],
+             metadata: Mapping[str, Any], position: int | None) -> list[Notice]:
+    """A message is told to its channel's readers but its sender and those
+    who muted him, as the command path recorded them (``tell``); it carries
+    the text: only readers get it."""
+    game_id, _, channel = stream_id[len(TALK_STREAM_PREFIX):].partition("/")
+    players = tuple(sorted(set(metadata.get("tell") or ())))
+    if type != "MessageSent" or not players or not channel:
+        return []
+    details = {key: data.get(key) for key in ("channel", "seat", "player", "text")}
+    return [Notice(MESSAGE, game_id, version, tuple(s for s in [data.get("seat")] if s), players, details,
+                   position, channel)]
+
+
 def notices(stream_id: str, version: int, type: str, data: Mapping[str, Any],
             metadata: Mapping[str, Any] | None, position: int | None = None) -> list[Notice]:
+    if stream_id.startswith(TALK_STREAM_PREFIX):
+        return _message(stream_id, version, type, data, metadata or {}, position)
     game_id = game_id_of(stream_id)
     if game_id is None:
         return []
@@ -180,4 +206,4 @@ def notices(stream_id: str, version: int, type: str, data: Mapping[str, Any],
 
 __all__ = ["Notice", "KINDS", "notices", "notices_of", "game_id_of",
            "TURN", "STARTED", "TIMED_OUT", "ENDED", "SCORED", "JOINED", "LEFT", "CANCELLED",
-           "RESIGNED", "ABANDONED", "REPLACED", "ABORTED", "REMATCH"]
+           "RESIGNED", "ABANDONED", "REPLACED", "ABORTED", "REMATCH", "MESSAGE"]

@@ -16,7 +16,7 @@ from ..context import service, streams
 from ..errors import problem
 from ..names import MAX_BYTES, MAX_CHARACTERS, BadName, normalise_name
 from ..contract import SHARED, parameters
-from ..service import readmodels
+from ..service import readmodels, talk
 from ..service.games import player_channel, stream_of
 from ..streaming import StreamLimit
 
@@ -69,6 +69,8 @@ class InboxGameSchema(ma.Schema):
     updated_at = ma.fields.DateTime(required=True)
     rematch = ma.fields.UUID(allow_none=True, metadata={"description": "the rematch of this finished game, once a player "
                                                                       "asked for it: your seat there is kept for you"})
+    unread_messages = ma.fields.Integer(required=True, metadata={
+        "description": "messages to you in the game's channels that you have not marked read (GET /v1/games/{id}/channels)"})
 
 
 class InboxSchema(ma.Schema):
@@ -105,7 +107,9 @@ class InboxArgs(ma.Schema):
 
 def _inbox_rows(player) -> list[dict]:
     with service().pool.connection() as conn:
-        return readmodels.inbox(conn, player)
+        rows = readmodels.inbox(conn, player)
+        unread = talk.unread_by_game(conn, player)
+    return [{**row, "unread_messages": unread.get(str(row["id"]), 0)} for row in rows]
 
 
 def _inbox_etag(rows) -> str:

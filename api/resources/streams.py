@@ -37,9 +37,12 @@ LAST_EVENT_ID = {
 class GameMessageSchema(ma.Schema):
     """The data of a game stream's messages: unnamed messages are events as
     you may see them (as in the feed; ``id:`` is the version), ``view``
-    messages are your view (as GET /view, ``id:`` the version), ``end`` says
-    the game is over and the stream closes, ``shutdown`` that the server
-    closes it (reconnect). A ``problem`` message (either stream) is the last
+    messages are your view (as GET /view, ``id:`` the version), ``talk``
+    messages are a message said in a channel you read (as listMessages
+    gives it; no ``id:``, since a stream resumes by the game's version: fetch
+    what was said meanwhile with listMessages), ``end`` says the game is
+    over and the stream closes, ``shutdown`` that the server closes it
+    (reconnect). A ``problem`` message (either stream) is the last
     one of a stream whose token was revoked: its data is a problem document
     (type token-revoked, status 401), not this schema; sign in again."""
 
@@ -202,7 +205,8 @@ class GameStream(MethodView):
     @blp.arguments(StreamArgs(), location="query", as_kwargs=True)
     @blp.response(200, _SSE_BODY, content_type=SSE, description=(
         "Server-Sent Events: each event of the game as you may see it (`id:` its version), then a `view` "
-        "message with your view after each move; comments as heartbeats. Resume with Last-Event-ID or "
+        "message with your view after each move, and a `talk` message for each message said in a channel you "
+        "read (a Message; GET .../channels/{channel}/messages after a reconnection); comments as heartbeats. Resume with Last-Event-ID or "
         "?after=. Without either, the stream starts with your view now. Each message's data is a "
         "GameMessage (see components). A stream whose token (or ticket's token) is revoked ends with a "
         "`problem` message (token-revoked)."))

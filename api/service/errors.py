@@ -41,6 +41,16 @@ class TooManyTokens(Conflict):
     kind = "too-many-tokens"
 
 
+class TooMany(ServiceError):
+    """More than a limit allows in a while; ``retry_after`` seconds to wait."""
+
+    kind = "rate-limited"
+
+    def __init__(self, message: str, retry_after: int, kind: str | None = None):
+        super().__init__(message, kind)
+        self.retry_after = retry_after
+
+
 class PreconditionFailed(ServiceError):
     """If-Match named a version the game is no longer at."""
 

@@ -72,6 +72,9 @@ def described_options() -> list[dict]:
         Option("takebacks", "choice", "with-consent",
                "with-consent: a seat may ask to take back its last move, which the other players accept or refuse; "
                "off: no takebacks (a strict game)", choices=("with-consent", "off")),
+        Option("spectators_read_table", "bool", False,
+               "spectators (and players of other games) may read the table's messages; never a team's or a "
+               "private channel"),
         Option("deadline_per_seat", "bool", DEADLINE_PER_SEAT_BY_DEFAULT,
                "turn_seconds counts from when each seat became one to act, not from the last move of any seat"),
     ]
@@ -96,6 +99,7 @@ def create(
     - ``absences``: "allowed" (default) or "forbidden": whether a seat whose
       player declared an absence is away (domain.lifecycle.absence);
     - ``takebacks``: "with-consent" (default) or "off" (domain.lifecycle.takeback);
+    - ``spectators_read_table``: whether spectators read the table's messages (domain.lifecycle.talk);
     - ``bots``: {seat: kind} seats given to bots at creation;
     - the time bank and per-seat deadline options of ``clocks``.
     """
@@ -115,6 +119,9 @@ def create(
     takebacks = given.pop("takebacks", "with-consent")
     if takebacks not in ("with-consent", "off"):
         raise InvalidOption(f"option takebacks must be with-consent or off, not {takebacks!r}", "takebacks")
+    spectators_read_table = given.pop("spectators_read_table", False)
+    if not isinstance(spectators_read_table, bool):
+        raise InvalidOption("option spectators_read_table must be true or false", "spectators_read_table")
     bots = given.pop("bots", None) or {}
     clocks = resolve_clock_options(given)
     events = sessions.create(rules, host, given, seed, seat)
@@ -122,7 +129,7 @@ def create(
     # Recorded, not chosen: games created before it keep their rules' own
     # GameOver sentence, so that their decisions re-run to the events stored.
     resolved = {**created.options, "visibility": visibility, "abandon_after": abandon_after, "absences": absences,
-                "takebacks": takebacks, **clocks,
+                "takebacks": takebacks, "spectators_read_table": spectators_read_table, **clocks,
                 standings.OUTCOME_FOLLOWS_STANDINGS: True}
     events[0] = replace(created, options=resolved)
     return events + seat_bots(rules, created.seats, events[1].seat, bots)

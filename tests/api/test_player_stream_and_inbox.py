@@ -133,3 +133,15 @@ def test_a_resignation_reaches_the_other_players_stream_with_the_bot_that_plays_
     assert (notice.json["game_id"], notice.json["seats"]) == (game_id, [seat])
     assert notice.json["data"] == {"seat": seat, "player": bob.id, "bot": resigned.json["bots"][seat]}
     assert ada.id in notice.json["players"] and bob.id not in notice.json["players"]
+
+
+def test_a_message_reaches_the_other_players_stream_with_its_text_and_never_its_sender(players, stream_client):
+    ada, bob = players(2)
+    game_id = started_game([ada, bob])
+    sent = ada.post(f"/v1/games/{game_id}/channels/table/messages", json={"text": "your move"})
+    assert sent.status_code == 201
+    told = [m for m in notices(stream_client, bob, 4) if m.event == "message"]
+    assert [(m.json["data"]["text"], m.json["data"]["player"], m.json["id"]) for m in told] == \
+        [("your move", ada.id, f"{game_id}:table:1:message")]
+    mine = notices(stream_client, ada, 3)
+    assert "message" not in [m.event for m in mine]

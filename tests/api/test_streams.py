@@ -232,3 +232,22 @@ def test_eighteen_streams_woken_by_one_move_share_each_redacted_event_and_view_p
     assert shared.computed["views"] - before["views"] == 3  # ada's, bob's and a spectator's
     assert shared.computed["events"] - before["events"] == 3 * (now - version)
     assert shared.computed["reads"] - before["reads"] <= 1
+
+
+def test_a_message_said_at_the_table_reaches_an_open_game_stream_as_talk(players, client):
+    ada, bob = players(2)
+    game_id = started_game([ada, bob])
+    response = client.get(f"/v1/games/{game_id}/stream", headers=bob.auth, buffered=False)
+    chunks = iter(response.response)
+    first = next(chunks) + next(chunks)  # the retry hint, then the view now
+    assert b"event: view" in first
+    assert ada.post(f"/v1/games/{game_id}/channels/table/messages", json={"text": "hi bob"}).status_code == 201
+    text = ""
+    for chunk in chunks:
+        text += chunk.decode()
+        if "event: talk" in text and text.endswith("\n\n"):
+            break
+    response.close()
+    talk = [m for m in parse(text)[0] if m.event == "talk"]
+    assert [(m.json["text"], m.json["channel"], m.json["player"], m.id) for m in talk] == \
+        [("hi bob", "table", ada.id, None)]

@@ -13,7 +13,8 @@ from domain import games as registry
 from domain.lifecycle.standings import OUTCOME_FOLLOWS_STANDINGS
 
 ENGINE_OPTIONS = {"turn_seconds", "visibility", "abandon_after", "bots", "time_bank_seconds",
-                  "time_increment_seconds", "time_cap_seconds", "deadline_per_seat", "absences", "takebacks"}
+                  "time_increment_seconds", "time_cap_seconds", "deadline_per_seat", "absences", "takebacks",
+                  "spectators_read_table"}
 INVALID_OPTION = "https://boardlog.dev/problems/invalid-option"
 
 

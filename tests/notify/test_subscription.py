@@ -121,3 +121,17 @@ def test_readyz_shows_how_far_the_notifier_is_behind_the_feed(fresh_url, game_se
     run(Subscription(fresh_url))
     caught_up = api.get("/readyz").json["notifications"]
     assert caught_up["lag_events"] == 0 and caught_up["lag_seconds"] == 0 and caught_up["checkpoint"] > 0
+
+
+def test_a_message_becomes_a_notification_of_kind_message_for_its_readers_but_its_sender(fresh_url, game_service):
+    from api.service.talk import Talk
+
+    players = [game_service.players.register(f"m{i}")[0] for i in range(3)]
+    game_id = started_game(game_service, players)
+    _, session = game_service.load(game_id)
+    p1, p2 = session.players["p1"], session.players["p2"]
+    Talk(game_service).send(game_id, p1, "private:p1+p2", "a deal?")
+    run(Subscription(fresh_url))
+    told = [(player, payload) for _, player, kind, _, payload in rows(fresh_url) if kind == "message"]
+    assert [(player, payload["data"]["text"], payload["game"]) for player, payload in told] == \
+        [(p2, "a deal?", "cronberg")], "only the other seat of the private channel, with the game's name"

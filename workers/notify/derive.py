@@ -36,7 +36,16 @@ def notification_id(position: int, player: str, kind: str) -> str:
 
 
 def game_ids(records: Iterable) -> set[str]:
-    return {record.stream_id[5:] for record in records if record.stream_id.startswith("game-")}
+    return {game_id for record in records for game_id in [_game_id(record.stream_id)] if game_id}
+
+
+def _game_id(stream_id: str) -> str | None:
+    """The game of a game's stream or of one of its channels (table talk)."""
+    if stream_id.startswith("game-"):
+        return stream_id[5:]
+    if stream_id.startswith("talk-"):
+        return stream_id[5:].partition("/")[0]
+    return None
 
 
 def derive(records: Iterable, game_names: dict[str, str]) -> list[Notification]:

@@ -31,13 +31,14 @@ from domain.session import ENGINE_EVENT_TYPES
 from eventstore.postgres import _COLUMNS, _READ_ALL, _record  # the feed's one definition
 
 # The feed as the store reads it, without what notices never look at: a game
-# event's own data (only the engine's events carry notices), the command in
-# the metadata, and the hash.
+# event's own data (only the engine's events and messages carry notices), the
+# command in the metadata, and the hash.
 _LEAN_FEED = _READ_ALL.replace(
     _COLUMNS, "global_position, stream_id, version, event_id, type, schema_version,"
     " case when type = any(%(engine)s) then data end,"
-    " jsonb_build_object('actor', metadata->'actor', 'seated', metadata->'seated', 'to_act', metadata->'to_act',"
-    "   'turn_came', metadata->'turn_came'), recorded_at, ''::bytea", 1)
+    " jsonb_strip_nulls(jsonb_build_object('actor', metadata->'actor', 'seated', metadata->'seated', 'to_act', metadata->'to_act',"
+    "   'turn_came', metadata->'turn_came', 'timeout_step', metadata->'timeout_step', 'tell', metadata->'tell')),"
+    " recorded_at, ''::bytea", 1)
 
 from .derive import derive, game_ids
 
@@ -129,7 +130,7 @@ class Subscription:
         if self._reader is None or self._reader.closed or self._reader.broken:
             self._reader = psycopg.connect(self.database_url, autocommit=True, connect_timeout=10)
         rows = self._reader.cursor(binary=True).execute(
-            _LEAN_FEED, {"after": after, "limit": self.batch_size, "engine": sorted(ENGINE_EVENT_TYPES)}).fetchall()
+            _LEAN_FEED, {"after": after, "limit": self.batch_size, "engine": [*sorted(ENGINE_EVENT_TYPES), "MessageSent"]}).fetchall()
         return [_record(row) for row in rows]
 
     def _drop_prefetch(self) -> None:

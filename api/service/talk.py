@@ -1,0 +1,209 @@
+"""Table talk through its own write path: a message is an event of its
+channel's stream (domain.lifecycle.talk says why it is not in the game's
+stream), chained by the store, read only by the channel's readers.
+
+The limits: a message of 1-2,000 characters without control characters; at
+most 10 per player per game in any minute (429 with Retry-After, counted in
+the database under a lock, so racing requests of several processes cannot
+pass it); a player may mute another in a game, for himself only: he no
+longer gets that player's messages in reads, streams, notifications or
+unread counts.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from psycopg.rows import dict_row
+
+from domain import session as sessions
+from domain.lifecycle import talk as talk_rules
+from domain.lifecycle.talk import TalkRefused
+from eventstore.types import ANY, NewEvent
+
+from . import decisions
+from .errors import InvalidRequest, NotFound, TooMany, WrongStatus
+from .games import player_channel
+
+PAGE = 100
+
+
+class MessageRefused(InvalidRequest):
+    kind = "message-refused"
+
+
+class TooManyMessages(TooMany):
+    kind = "too-many-messages"
+
+
+def _refused(error: TalkRefused) -> MessageRefused:
+    return MessageRefused(error.message, kind=error.kind)
+
+
+class Talk:
+    """The messages of games: sent, read, marked read, muted. ``games`` is the
+    GameService (to load a game's session); ``store`` its event store."""
+
+    def __init__(self, games):
+        self.games = games
+        self.store = games.store
+        self.pool = games.store.pool
+
+    def _session(self, game_id: uuid.UUID):
+        rules, session = self.games.load(game_id, trust_known=True)
+        if session is None:
+            raise NotFound(f"there is no game {game_id}")
+        return rules, session
+
+    def channels(self, game_id: uuid.UUID, player: str | None) -> list[dict]:
+        """Every channel ``player`` reads in the game, with its seats, its
+        length and (for a player) how many messages are unread."""
+        rules, session = self._session(game_id)
+        readable = talk_rules.channels_of(rules.name, session, player)
+        unread = self._unread(game_id, player) if player else {}
+        with self.pool.connection() as conn:
+            lengths = dict(conn.execute(
+                "select c.channel, (select max(version) from events e where e.stream_id = c.stream_id)"
+                " from talk_channels c where c.game_id = %s", (game_id,)).fetchall())
+        return [{"channel": channel, "seats": list(talk_rules.channel_seats(rules.name, session.seats, channel)),
+                 "messages": lengths.get(channel) or 0, "unread": unread.get(channel, 0),
+                 "writable": player is not None and self._may_write(rules.name, session, channel, player)}
+                for channel in readable]
+
+    @staticmethod
+    def _may_write(game: str, session, channel: str, player: str) -> bool:
+        try:
+            talk_rules.send(game, session, player, channel, "x")
+        except TalkRefused:
+            return False
+        return True
+
+    def send(self, game_id: uuid.UUID, player: str, channel: str, text: Any) -> dict:
+        rules, session = self._session(game_id)
+        if session.status == sessions.CANCELLED:
+            raise WrongStatus("the game was cancelled: nobody talks at its table any more")
+        try:
+            message = talk_rules.send(rules.name, session, player, channel, text)
+            readers = talk_rules.readers(rules.name, session, channel)
+        except TalkRefused as error:
+            raise _refused(error) from None
+        stream = talk_rules.stream_of(game_id, channel)
+        most, window = talk_rules.RATE
+        with self.pool.connection() as conn, conn.transaction():
+            # One sender at a time per game, so that the count below holds across processes.
+            conn.execute("select pg_advisory_xact_lock(hashtext(%s))", (f"talk:{game_id}:{player}",))
+            recent = conn.execute(
+                "select count(*), extract(epoch from min(e.recorded_at) + make_interval(secs => %s) - now())"
+                " from events e join talk_channels c on c.stream_id = e.stream_id"
+                " where c.game_id = %s and e.data->>'player' = %s"
+                " and e.recorded_at > now() - make_interval(secs => %s)",
+                (window, game_id, player, window)).fetchone()
+            if recent[0] >= most:
+                wait = max(1, int(recent[1] or window) + 1)
+                raise TooManyMessages(f"at most {most} messages per player per game in a minute: wait {wait} s",
+                                      retry_after=wait)
+            conn.execute("insert into talk_channels (stream_id, game_id, channel) values (%s, %s, %s)"
+                         " on conflict do nothing", (stream, game_id, channel))
+            muting = {str(row[0]) for row in conn.execute(
+                "select player_id from talk_mutes where game_id = %s and muted_id = %s", (game_id, player))}
+            tell = [reader for reader in readers if reader != player and reader not in muting]
+            meta = {"readers": readers, "tell": tell, "game_version": session.version}
+            version = self.store.append(stream, [NewEvent("MessageSent", decisions.event_data(message), meta)],
+                                        expected_version=ANY, conn=conn)
+            conn.execute("insert into talk_reads (player_id, stream_id, read_version, unread)"
+                         " select unnest(%s::uuid[]), %s, 0, 1 on conflict (player_id, stream_id)"
+                         " do update set unread = talk_reads.unread + 1", (tell, stream))
+        for reader in tell:
+            self.store.announce(player_channel(reader), 0)
+        stored = self.store.read_stream(stream, version, version)[0]
+        return self._message_json(channel, version, stored.data, stored.recorded_at)
+
+    def read(self, game_id: uuid.UUID, player: str | None, channel: str, after: int = 0,
+             limit: int = PAGE) -> dict:
+        """The channel's messages after version ``after`` that ``player`` may read (a page)."""
+        rules, session = self._session(game_id)
+        try:
+            talk_rules.channel_seats(rules.name, session.seats, channel)
+        except TalkRefused as error:
+            raise _refused(error) from None
+        reads_all = talk_rules.may_read(rules.name, session, channel, player)
+        if not reads_all and not (player and channel != talk_rules.TABLE):
+            raise MessageRefused(f"you do not read channel {channel}", kind="not-in-channel")
+        muted = self.muted(game_id, player) if player else set()
+        stream = talk_rules.stream_of(game_id, channel)
+        shown, cursor, end = [], after, self.store.stream_version(stream)
+        while len(shown) <= limit and cursor < end:  # pages of the stream until one more than a page is shown
+            records = self.store.read_stream(stream, cursor + 1, min(end, cursor + limit + 1))
+            shown += [record for record in records
+                      if (reads_all or player in (record.metadata.get("readers") or ()))
+                      and record.data.get("player") not in muted]
+            cursor = records[-1].version if records else end
+        if not reads_all and not shown and after == 0:
+            raise MessageRefused(f"you do not read channel {channel}", kind="not-in-channel")
+        page = shown[:limit]
+        return {"game_id": game_id, "channel": channel,
+                "messages": [self._message_json(channel, r.version, r.data, r.recorded_at) for r in page],
+                "next_after": page[-1].version if len(shown) > limit else None}
+
+    @staticmethod
+    def _message_json(channel: str, version: int, data: dict, at) -> dict:
+        return {"channel": channel, "version": version, "seat": data.get("seat"), "player": data["player"],
+                "text": data["text"], "sent_at": at}
+
+    def mark_read(self, game_id: uuid.UUID, player: str, channel: str, version: int | None) -> dict:
+        rules, session = self._session(game_id)
+        if channel not in talk_rules.channels_of(rules.name, session, player):
+            raise MessageRefused(f"you do not read channel {channel}", kind="not-in-channel")
+        stream = talk_rules.stream_of(game_id, channel)
+        with self.pool.connection() as conn, conn.transaction():
+            last = conn.execute("select coalesce(max(version), 0) from events where stream_id = %s",
+                                (stream,)).fetchone()[0]
+            upto = last if version is None else min(version, last)
+            if last:
+                conn.execute("select pg_advisory_xact_lock(hashtext(%s))", (f"talk-read:{stream}:{player}",))
+                mark = conn.execute("select read_version from talk_reads where player_id = %s and stream_id = %s",
+                                    (player, stream)).fetchone()
+                upto = max(upto, mark[0] if mark else 0)
+                left = conn.execute(
+                    "select count(*) from events where stream_id = %s and version > %s"
+                    " and metadata->'tell' ? %s::text", (stream, upto, player)).fetchone()[0]
+                conn.execute(
+                    "insert into talk_reads (player_id, stream_id, read_version, unread) values (%s, %s, %s, %s)"
+                    " on conflict (player_id, stream_id) do update set read_version = excluded.read_version,"
+                    " unread = excluded.unread", (player, stream, upto, left))
+        return {"channel": channel, "read_version": upto, "unread": self._unread(game_id, player).get(channel, 0)}
+
+    def _unread(self, game_id: uuid.UUID, player: str) -> dict[str, int]:
+        with self.pool.connection() as conn:
+            return dict(conn.execute(
+                "select c.channel, r.unread from talk_reads r join talk_channels c on c.stream_id = r.stream_id"
+                " where r.player_id = %s and c.game_id = %s", (player, game_id)).fetchall())
+
+    def muted(self, game_id: uuid.UUID, player: str) -> set[str]:
+        with self.pool.connection() as conn:
+            return {str(row[0]) for row in conn.execute(
+                "select muted_id from talk_mutes where player_id = %s and game_id = %s", (player, game_id))}
+
+    def mute(self, game_id: uuid.UUID, player: str, other: str, muted: bool) -> dict:
+        _, session = self._session(game_id)
+        if other == player:
+            raise MessageRefused("you cannot mute yourself", kind="message-refused")
+        if not talk_rules.at_table(session, other):
+            raise MessageRefused(f"{other} does not talk at this game's table", kind="message-refused")
+        with self.pool.connection() as conn:
+            if muted:
+                conn.execute("insert into talk_mutes values (%s, %s, %s) on conflict do nothing",
+                             (player, game_id, other))
+            else:
+                conn.execute("delete from talk_mutes where player_id = %s and game_id = %s and muted_id = %s",
+                             (player, game_id, other))
+        return {"game_id": game_id, "muted": sorted(self.muted(game_id, player))}
+
+
+def unread_by_game(conn, player: str) -> dict[str, int]:
+    """Unread messages of each of the player's games (for the inbox)."""
+    rows = conn.execute("select c.game_id, sum(r.unread) from talk_reads r"
+                        " join talk_channels c on c.stream_id = r.stream_id"
+                        " where r.player_id = %s and r.unread > 0 group by c.game_id", (player,)).fetchall()
+    return {str(game): int(count) for game, count in rows}
