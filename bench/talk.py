@@ -28,7 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.api import GEVENT, Client, gunicorn, new_game  # noqa: E402
+from bench.api import GEVENT, Client, gunicorn  # noqa: E402
 from domain.lifecycle.talk import stream_of  # noqa: E402
 from eventstore import PostgresEventStore, migrate  # noqa: E402
 from eventstore.servers import temporary_database, temporary_server  # noqa: E402
@@ -64,22 +64,33 @@ def timed(call, *args, **kwargs) -> float:
     return elapsed
 
 
-def measure(game: str, seats: dict, samples: int) -> dict:
+NAMES = ("view", "feed page", "command", "inbox", "table page")
+
+
+def sample(game: str, seats: dict, n: int, out: dict) -> None:
+    """One of each request on ``game``; a command every fourth time."""
     some = next(iter(seats.values()))
-    out = {name: [] for name in ("view", "feed page", "command", "inbox", "table page")}
-    for n in range(samples):
-        out["view"].append(timed(some.call, "GET", f"/v1/games/{game}/view"))
-        out["feed page"].append(timed(some.call, "GET", f"/v1/games/{game}/events", params={"after": 0}))
-        out["inbox"].append(timed(some.call, "GET", "/v1/players/me/inbox"))
-        out["table page"].append(timed(some.call, "GET", f"/v1/games/{game}/channels/table/messages",
-                                       params={"after": max(0, n * 7 % 9_900), "limit": 100}))
-        if n % 4 == 0:
-            summary = some.call("GET", f"/v1/games/{game}").json()
-            if summary["status"] == "active":
-                player = seats[summary["to_act"][0]]
-                command = player.call("GET", f"/v1/games/{game}/legal-commands").json()["commands"][0]
-                out["command"].append(timed(player.call, "POST", f"/v1/games/{game}/commands", json=command))
-    return out
+    out["view"].append(timed(some.call, "GET", f"/v1/games/{game}/view"))
+    out["feed page"].append(timed(some.call, "GET", f"/v1/games/{game}/events", params={"after": 0}))
+    out["inbox"].append(timed(some.call, "GET", "/v1/players/me/inbox"))
+    out["table page"].append(timed(some.call, "GET", f"/v1/games/{game}/channels/table/messages",
+                                   params={"after": n * 37 % 9_900, "limit": 100}))
+    if n % 4 == 0:
+        summary = some.call("GET", f"/v1/games/{game}").json()
+        assert summary["status"] == "active", f"the game is {summary['status']}: fewer samples, or more rounds"
+        player = seats[summary["to_act"][0]]
+        command = player.call("GET", f"/v1/games/{game}/legal-commands").json()["commands"][0]
+        out["command"].append(timed(player.call, "POST", f"/v1/games/{game}/commands", json=command))
+
+
+def new_long_game(base: str, tag: str) -> tuple[str, dict]:
+    """A 2-player Cronberg of 4 rounds (some 300 commands), so that neither game ends while measured."""
+    a, b = Client(base, f"{tag}-a"), Client(base, f"{tag}-b")
+    game = a.call("POST", "/v1/games", json={"game": "cronberg", "options": {"players": 2, "rounds": 4}}).json()["id"]
+    for response in (b.call("POST", f"/v1/games/{game}/join", json={}), a.call("POST", f"/v1/games/{game}/start")):
+        assert response.status_code == 200, response.text
+    seats = {s["seat"]: c for s, c in zip(a.call("GET", f"/v1/games/{game}").json()["seats"], (a, b))}
+    return game, seats
 
 
 def main() -> None:
@@ -92,8 +103,8 @@ def main() -> None:
         env = {"DATABASE_URL": url, "BOARDLOG_RATE_LIMIT": "0", "REDIS_URL": os.environ.get("REDIS_URL", "")}
         app, base = gunicorn("api.wsgi:app", env, GEVENT)
         try:
-            quiet, quiet_seats = new_game(base, "quiet")
-            loud, loud_seats = new_game(base, "loud")
+            quiet, quiet_seats = new_long_game(base, "quiet")
+            loud, loud_seats = new_long_game(base, "loud")
             ids = {}
             for seat, client in loud_seats.items():
                 ids[client.call("GET", "/v1/players/me").json()["id"]] = seat
@@ -102,9 +113,10 @@ def main() -> None:
             print(f"{args.messages:,} messages written to one game's table in {time.perf_counter() - started:.1f} s")
             for client in quiet_seats.values():  # both games' tables in use
                 client.call("POST", f"/v1/games/{quiet}/channels/table/messages", json={"text": "hello"})
-            rounds = [(measure(quiet, quiet_seats, args.samples), measure(loud, loud_seats, args.samples))
-                      for _ in range(2)]
-            base_run, loud_run = rounds[-1]  # the first round warms both
+            base_run, loud_run = {name: [] for name in NAMES}, {name: [] for name in NAMES}
+            for n in range(args.samples + 20):  # interleaved, so that the machine's drift hits both; 20 to warm up
+                sample(quiet, quiet_seats, n, base_run if n >= 20 else {name: [] for name in NAMES})
+                sample(loud, loud_seats, n, loud_run if n >= 20 else {name: [] for name in NAMES})
             print(f"{'request':<12} {'quiet p50':>10} {'10k p50':>10}  ratio")
             failed = False
             for name in base_run:

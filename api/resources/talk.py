@@ -3,9 +3,11 @@
 
 from __future__ import annotations
 
+import json
 import uuid
 
 import marshmallow as ma
+from flask import Response
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
@@ -14,6 +16,7 @@ from ..auth import BEARER, OPTIONAL_BEARER, current_player
 from ..context import service
 from ..contract import declare
 from ..service.errors import InvalidRequest
+from .audit import log_entry
 from ..service.games import parse_game_id
 from ..service.talk import PAGE, Talk
 
@@ -148,6 +151,31 @@ class Messages(MethodView):
         player = current_player()
         _watchable(gid, player)
         return talk().send(gid, player, channel, body["text"])
+
+
+@blp.route("/<game_id>/channels/<channel>/export")
+class ChannelExport(MethodView):
+    @blp.doc(operationId="exportChannel", security=OPTIONAL_BEARER, responses={"200": {"content": {
+        "application/x-ndjson": {"schema": {"$ref": "#/components/schemas/ExportLine"}}}}})
+    @blp.response(200, description="JSON lines, each an ExportLine: one MessageSent per line with its hash "
+                  "(stream_id talk-<game id>/<channel>), then the signed head: the chain and the head are "
+                  "checked as a game's are (openapi/verifying-a-game.md, sections 3 and 6)",
+                  content_type="application/x-ndjson")
+    @declare(blp, "no-such-channel", "not-in-channel")
+    def get(self, game_id, channel):
+        """A channel's whole history with its hash chain and signed head, for
+        those who read all of it (its members; the table: its players, and
+        spectators where the host allowed them to read it)."""
+        gid = parse_game_id(game_id)
+        player = current_player(required=False)
+        _watchable(gid, player)
+        records, head = talk().export(gid, player, channel)
+        lines = [json.dumps({"stream_id": r.stream_id, **log_entry(r)}, default=str) + "\n" for r in records]
+        if head is not None:
+            lines.append(json.dumps({"head": head}) + "\n")
+        name = channel.replace(":", "-").replace("+", "-")
+        return Response("".join(lines), mimetype="application/x-ndjson",
+                        headers={"Content-Disposition": f'attachment; filename="game-{gid}-{name}.jsonl"'})
 
 
 @blp.route("/<game_id>/channels/<channel>/read")

@@ -274,7 +274,14 @@ class GameService(LifecycleCommands, AbsenceCommands, PauseCommands, TakebackCom
                 raise PreconditionFailed(
                     f"the game is at version {session.version}, not {if_match}", version=session.version
                 )
-            decision = self.with_clocks(rules, session, decide(rules, session))
+            try:
+                decision = self.with_clocks(rules, session, decide(rules, session))
+            except Exception:
+                if attempt == 2 or if_match is not None:
+                    raise
+                # A state taken on trust may be a moment behind another
+                # process's commit: a refusal is judged on the stored state.
+                continue
             if not decision.events:
                 return session, []
             after = sessions.replay(rules, decision.events, session)

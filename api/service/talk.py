@@ -146,6 +146,24 @@ class Talk:
                 "messages": [self._message_json(channel, r.version, r.data, r.recorded_at) for r in page],
                 "next_after": page[-1].version if len(shown) > limit else None}
 
+    def export(self, game_id: uuid.UUID, player: str | None, channel: str) -> tuple[list, dict | None]:
+        """The channel's whole stream with its links, and its signed head (as
+        a game's export has them), for those who read all of the channel:
+        they can check its chain and that the server signed that head."""
+        rules, session = self._session(game_id)
+        try:
+            talk_rules.channel_seats(rules.name, session.seats, channel)
+        except TalkRefused as error:
+            raise _refused(error) from None
+        if not talk_rules.may_read(rules.name, session, channel, player):
+            raise MessageRefused(f"only those who read all of channel {channel} may export it", kind="not-in-channel")
+        records = self.store.read_stream(talk_rules.stream_of(game_id, channel))
+        if not records:
+            return [], None
+        last = records[-1]
+        receipt = self.games.signer.receipt(last.stream_id, last.version, last.hash)
+        return records, {**receipt, "public_key": self.games.signer.public_key(receipt["key_id"])}
+
     @staticmethod
     def _message_json(channel: str, version: int, data: dict, at) -> dict:
         return {"channel": channel, "version": version, "seat": data.get("seat"), "player": data["player"],

@@ -228,3 +228,31 @@ def test_a_player_who_takes_a_seat_over_reads_its_channels_from_their_start_and_
         ["we share the Halles?", "deal, new p2?"]
     assert [m["text"] for m in read(bob, game_id, "private:p2+p3").json["messages"]] == ["we share the Halles?"]
     assert send(bob, game_id, "private:p2+p3", "still here").status_code == 422
+
+
+def test_a_channel_exports_its_chain_and_signed_head_to_its_members_only(players, client):
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+    from api.service.receipts import head_message
+    from eventstore.chain import verify_chain
+    from eventstore.types import RecordedEvent
+
+    lind, d1, d2 = players(3)
+    game_id = started_game([lind, d1, d2], "coronation", {"detective_seats": 2})
+    seats = {seat_of(p, game_id): p for p in (lind, d1, d2)}
+    for n in range(3):
+        assert send(seats["detective-1"], game_id, "team:detectives", f"plan {n}").status_code == 201
+    answer = seats["detective-2"].get(f"/v1/games/{game_id}/channels/team:detectives/export")
+    assert answer.status_code == 200 and answer.mimetype == "application/x-ndjson"
+    lines = [json.loads(line) for line in answer.get_data(as_text=True).splitlines()]
+    events, head = lines[:-1], lines[-1]["head"]
+    assert [e["data"]["text"] for e in events] == ["plan 0", "plan 1", "plan 2"]
+    records = [RecordedEvent(0, e["stream_id"], e["version"], uuid.UUID(e["event_id"]), e["type"], e["schema_version"],
+                             e["data"], e["metadata"], e["recorded_at"], e["hash"]) for e in events]
+    assert verify_chain(records).ok
+    assert head["stream_id"] == f"talk-{game_id}/team:detectives" and head["version"] == 3
+    assert head["hash"] == events[-1]["hash"]
+    key = Ed25519PublicKey.from_public_bytes(bytes.fromhex(head["public_key"]))
+    key.verify(bytes.fromhex(head["signature"]), head_message(head["stream_id"], head["version"], head["hash"]))
+    refused = seats["lind"].get(f"/v1/games/{game_id}/channels/team:detectives/export")
+    assert refused.status_code == 422 and refused.json["type"].endswith("/not-in-channel")
