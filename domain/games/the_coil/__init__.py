@@ -69,7 +69,7 @@ from .legal import legal_commands, on_timeout
 from .messages import COMMANDS, EVENTS
 from .scoring import outcome
 from .shapes import VIEW
-from .twin import twin
+from .unseen import twin
 from .views import view, visible
 from .words import SENTENCES
 

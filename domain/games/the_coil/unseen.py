@@ -1,16 +1,16 @@
 """The twin of a game of The Coil: a history of these rules that a viewer
 cannot tell from the given one (the conformance suite's leak check).
 
-What a viewer never sees in a whole history: the faces of the homeland cards
-that stay face down for it (in another seat's hand or in a deck, never
-flipped, played or shown to it), the strategy cards of other seats (but the
-one each scores, shown at the end), and the order of every deck below the
-last card drawn from it. The twin re-draws exactly that:
+What a viewer never sees: which homeland card is where once a deck is
+shuffled, until the card is shown (flipped, played, drawn by the viewer); the
+strategy cards of other seats (but the one each scores, shown at the end);
+the order of a deck below the last card drawn from it. The twin re-draws that:
 
-1. the unseen homeland cards of each nation are dealt again among the places
-   they were in (a nation's deck and the hands they went to), so that one
-   seat's tactics may have lain in the deck and the other way round; every
-   card the viewer sees at some point keeps its place all along;
+1. at each shuffle of a homeland deck, its cards that the viewer is never
+   shown again are exchanged at random, from that shuffle on: one seat's
+   hidden tactics may have lain in the deck, or in another seat's hand; a
+   card shown later keeps its place, as everything before the shuffle does
+   (the cards of a re-formed deck were face up in its discard area);
 2. the unseen strategy cards are exchanged among cards of equal capacities:
    the newest card of a seat decides, in sight, how its claimed regions are
    placed, so only its capacities must stay;
@@ -32,8 +32,10 @@ from ...engine import EVERYONE, Event
 from ...kit import Step
 from .data import CARDS, STRATEGIES
 from .evolve import evolve
-from .messages import DeckShuffled, StrategyDeckShuffled
-from .views import view, visible
+from .messages import (
+    CardsDrawn, DeckShuffled, GameEnded, RegionFlipped, RegionsLeftPlay, Scouted, StrategyChosen, StrategyDeckShuffled,
+    StrategyDrawn, Strategized, TacticPlayed,
+)
 
 
 def twin(setup_events: Sequence[Event], steps: Sequence[Step], viewer: str | None,
@@ -41,46 +43,46 @@ def twin(setup_events: Sequence[Event], steps: Sequence[Step], viewer: str | Non
     events = [*setup_events, *(event for step in steps for event in step.events)]
     if viewer == EVERYONE:
         return events
-    seen = _seen_by(events, viewer)
-    names = {**_homeland_relabelling(events, seen, rng), **_strategy_relabelling(events, seen, rng)}
-    return _undrawn_reshuffled([_relabelled(event, names) for event in events], rng)
+    shown = _shown_to(events, viewer)
+    last_shown = {card: n for n, cards in enumerate(shown) for card in cards}
+    names = _strategy_relabelling(events, set(last_shown), rng)
+    twinned = []
+    for n, event in enumerate(events):
+        if isinstance(event, DeckShuffled):
+            # From this shuffle on, its cards that the viewer is never shown again may be any of them.
+            names.update(_exchanged([[card for card in event.cards if last_shown.get(card, -1) < n]], rng))
+        twinned.append(_relabelled(event, names))
+    return _undrawn_reshuffled(twinned, rng)
 
 
-def _seen_by(events: list[Event], viewer: str | None) -> set[str]:
-    """Every card id the viewer is shown at some point: in the events as it
-    gets them, and in the view of the last state (the end of a game turns
-    the scored strategy cards face up)."""
-    seen: set[str] = set()
+def _shown_to(events: list[Event], viewer: str | None) -> list[set[str]]:
+    """The card ids each event shows the viewer, by the rules (not by what
+    ``view`` and ``visible`` show: the twin is what checks them): a flipped
+    region, a played tactic, the regions left in play are shown to all; the
+    cards a seat draws and its strategy cards to itself alone; at the end the
+    strategy card each seat scores to all."""
+    shown: list[set[str]] = []
     state = None
     for event in events:
-        _collect(visible(event, viewer), seen)
         state = evolve(state, event)
-    if state is not None:
-        _collect(view(state, viewer), seen)
-    return seen
-
-
-def _collect(data: Any, into: set[str]) -> None:
-    if isinstance(data, str):
-        if data in CARDS or data in STRATEGIES:
-            into.add(data)
-    elif isinstance(data, dict):
-        for value in data.values():
-            _collect(value, into)
-    elif isinstance(data, (list, tuple)):
-        for value in data:
-            _collect(value, into)
-
-
-def _homeland_relabelling(events: list[Event], seen: set[str], rng: random.Random) -> dict[str, str]:
-    """Within each nation, a random exchange of the cards the viewer never sees."""
-    dealt = [e for e in events if isinstance(e, DeckShuffled)]
-    unseen: dict[str, list[str]] = {}
-    for event in dealt:
-        for card in event.cards:
-            if card not in seen and card not in unseen.setdefault(event.nation, []):
-                unseen[event.nation].append(card)
-    return _exchanged(unseen.values(), rng)
+        mine = viewer is not None and getattr(event, "seat", None) == viewer
+        match event:
+            case RegionFlipped(card=card) | TacticPlayed(card=card):
+                cards = {card}
+            case Scouted(card=card, flipped=flipped):
+                cards = ({card} if mine else set()) | ({flipped} if flipped else set())
+            case RegionsLeftPlay(cards=left):
+                cards = set(left)
+            case CardsDrawn(cards=drawn) if mine:
+                cards = set(drawn)
+            case StrategyDrawn(card=card) | Strategized(card=card) | StrategyChosen(card=card) if mine:
+                cards = {card}
+            case GameEnded():
+                cards = {state.strategy(seat) for seat in state.seats}
+            case _:
+                cards = set()
+        shown.append(cards)
+    return shown
 
 
 def _strategy_relabelling(events: list[Event], seen: set[str], rng: random.Random) -> dict[str, str]:
