@@ -144,9 +144,9 @@ SCORE = Obj("Score", "one seat's final score", {
 })
 
 LAYOUT = Obj("Layout", "how to draw the table (the rest of the layout is in data.json)", {
-    "card": Map(Int("table units"), "the size of a card", keys="width and height"),
+    "card": Map(Int("table units"), "the size of a card.", keys="width and height"),
     "slot_positions": Map(List(List(Int("table units"), "a slot's [x, y] from the card's top-left corner"), "the slots, bottom first"),
-                          "where the slots of a deployment area lie, bottom (starting arrow) first",
+                          "where the slots of a deployment area lie, bottom (starting arrow) first.",
                           keys="the slot count: 3, 4 or 5"),
     "arrow_slot": Int("the index of the slot with the starting arrow", minimum=0),
     "northern_die": List(Int("table units"), "[x, y] of the northern die, the centre of the table"),
