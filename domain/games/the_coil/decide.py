@@ -8,7 +8,7 @@ import random
 
 from ...engine import IllegalCommand, not_your_turn
 from ...kit import Draft
-from .battle import apply_tactic, can_deploy, check_tactic, deploy_refusal, tactic_of, VALUES
+from .battle import VALUES, apply_tactic, can_deploy, check_tactic, deploy_refusal, tactic_of
 from .conquest import claim, placement_refusal
 from .data import NATION_IDS, NATIONS
 from .flow import (

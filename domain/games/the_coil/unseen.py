@@ -30,7 +30,7 @@ from typing import Any, Sequence
 
 from ...engine import EVERYONE, Event
 from ...kit import Step
-from .data import CARDS, STRATEGIES
+from .data import STRATEGIES
 from .evolve import evolve
 from .messages import (
     CardsDrawn, DeckShuffled, GameEnded, RegionFlipped, RegionsLeftPlay, Scouted, StrategyChosen, StrategyDeckShuffled,

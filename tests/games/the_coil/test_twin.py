@@ -121,6 +121,6 @@ def test_the_twin_deals_again_the_cards_a_viewer_never_sees():
 
 
 def test_the_referee_s_twin_is_the_game_itself():
-    playout, setup_events, steps = played(2, 1)
+    _, setup_events, steps = played(2, 1)
     events = [*setup_events, *(e for step in steps for e in step.events)]
     assert RULES.twin(setup_events, steps, EVERYONE, random.Random(0)) == events
