@@ -58,8 +58,48 @@ ranks higher) and a bot plays its turns to the end. When every seat but one
 has resigned, the game ends at once and that seat wins.
 """
 
-from .rules import TheCoilRules
+from pathlib import Path
 
-RULES = TheCoilRules()
+from ...kit import Game, Traits
+from . import rules
+from .bot import BOTS
+from .decide import decide
+from .evolve import evolve
+from .legal import legal_commands, on_timeout
+from .messages import COMMANDS, EVENTS
+from .scoring import outcome
+from .shapes import VIEW
+from .unseen import twin
+from .views import view, visible
+from .words import SENTENCES
 
-__all__ = ["RULES", "TheCoilRules"]
+RULES = Game(
+    name="the-coil",
+    title="The Coil",
+    min_seats=2,
+    max_seats=5,
+    # Expansion, Muster, Conquest and the final choice of a strategy card are
+    # simultaneous; dice, shuffles and draws come from the random source;
+    # hands, strategy cards and deck orders are hidden; every seat plays alone.
+    traits=Traits(simultaneous=True, chance=True, hidden_information=True, teams=False),
+    options=rules.OPTIONS,
+    commands=COMMANDS,
+    events=EVENTS,
+    seats=rules.seats,
+    setup=rules.setup,
+    evolve=evolve,
+    decide=decide,
+    to_act=rules.to_act,
+    legal_commands=legal_commands,
+    on_timeout=on_timeout,
+    view=view,
+    visible=visible,
+    outcome=outcome,
+    score=rules.score,
+    view_shape=VIEW,
+    twin=twin,
+    bots=BOTS,
+    sentences=SENTENCES,
+    data=Path(__file__).parent,
+    state_version=2,
+)

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import random
 
-from ... import engine
+from ...engine import Event
+from ...kit import Draft
 from .battle import first_turn_reroll
 from .conquest import claim, needs_choice, placements, won_regions
 from .data import NATION_IDS, NATIONS, ROUNDS, STRATEGIES, cards_of
@@ -17,60 +18,59 @@ from .messages import (
 from .state import State
 
 
-class Emitter(engine.Draft):
-    """Collects events while folding them, so that later steps see their effect.
+def reform_empty_decks(draft: Draft, event: Event) -> None:
+    """The rule "If your homeland deck is ever empty, shuffle the cards in your
+    discard area to form a new homeland deck", kept after every event: an
+    empty deck with cards in its discard area is re-formed at once."""
+    if isinstance(event, DeckShuffled):
+        return
+    for nation in draft.state.table():
+        if not draft.state.deck(nation) and draft.state.discard(nation):
+            cards = list(draft.state.discard(nation))
+            draft.rng.shuffle(cards)
+            draft.emit(DeckShuffled(nation, tuple(cards)))
 
-    With an ``rng`` it also keeps the rule "If your homeland deck is ever empty,
-    shuffle the cards in your discard area to form a new homeland deck": after
-    every event, an empty deck with cards in its discard area is re-formed at once."""
 
-    def __init__(self, state: State | None, rng: random.Random | None = None):
-        super().__init__(evolve, state, rng)
-
-    def emit(self, event) -> None:
-        super().emit(event)
-        if self.rng is not None and not isinstance(event, DeckShuffled):
-            for nation in self.state.table():
-                if not self.state.deck(nation) and self.state.discard(nation):
-                    cards = list(self.state.discard(nation))
-                    self.rng.shuffle(cards)
-                    self.emit(DeckShuffled(nation, tuple(cards)))
+def new_draft(state: State | None, rng: random.Random) -> Draft:
+    """The draft every decision of The Coil is written on: each event folded
+    at once, and empty homeland decks re-formed after it."""
+    return Draft(evolve, state, rng, after_each=reform_empty_decks)
 
 
 def has_cards(state: State, nation: str) -> bool:
     return bool(state.deck(nation) or state.discard(nation))
 
 
-def refill(em: Emitter, rng: random.Random, nation: str, need: int = 1) -> None:
+def refill(draft: Draft, nation: str, need: int = 1) -> None:
     """Scout draws one card and flips the next: when the draw would empty the
     deck, the discard area is shuffled to form the new deck the flip comes
     from (shuffled in under the last card, which is the same)."""
-    state = em.state
+    state = draft.state
     if len(state.deck(nation)) < need and state.discard(nation):
         cards = list(state.discard(nation))
-        rng.shuffle(cards)
-        em.emit(DeckShuffled(nation, tuple(cards)))
+        draft.rng.shuffle(cards)
+        draft.emit(DeckShuffled(nation, tuple(cards)))
 
 
-def deal(em: Emitter, rng: random.Random) -> None:
+def deal(draft: Draft) -> None:
     """Setup once every seat has its nation: the neutral third nation (two
     players), homeland decks, strategy cards, starting tactics, round 1."""
-    state = em.state
+    state = draft.state
     if len(state.seats) == 2 and state.neutral is None:
-        em.emit(NeutralNationDrawn(rng.choice([n for n in NATION_IDS if n not in state.nations])))
-    for nation in em.state.table():
+        draft.emit(NeutralNationDrawn(draft.rng.choice([n for n in NATION_IDS if n not in state.nations])))
+    for nation in draft.state.table():
         deck = list(cards_of(nation))
-        rng.shuffle(deck)
-        em.emit(DeckShuffled(nation, tuple(deck)))
+        draft.rng.shuffle(deck)
+        draft.emit(DeckShuffled(nation, tuple(deck)))
     strategy = list(STRATEGIES)
-    rng.shuffle(strategy)
-    em.emit(StrategyDeckShuffled(tuple(strategy)))
+    draft.rng.shuffle(strategy)
+    draft.emit(StrategyDeckShuffled(tuple(strategy)))
     for seat in state.seats:
-        em.emit(StrategyDrawn(seat, em.state.strategy_deck[0]))
+        draft.emit(StrategyDrawn(seat, draft.state.strategy_deck[0]))
     for seat in state.seats:
-        nation = em.state.nation_of(seat)
-        em.emit(CardsDrawn(seat, nation, em.state.deck(nation)[: NATIONS[nation].starting_hand]))
-    begin_round(em, rng, 1)
+        nation = draft.state.nation_of(seat)
+        draft.emit(CardsDrawn(seat, nation, draft.state.deck(nation)[: NATIONS[nation].starting_hand]))
+    begin_round(draft, 1)
 
 
 def turn_order(state: State) -> tuple[str, ...]:
@@ -81,56 +81,56 @@ def turn_order(state: State) -> tuple[str, ...]:
     return state.seats[first:] + state.seats[:first]
 
 
-def begin_round(em: Emitter, rng: random.Random, number: int) -> None:
-    em.emit(RoundBegan(number))
-    neutral = em.state.neutral
-    if neutral and has_cards(em.state, neutral):
-        em.emit(RegionFlipped(None, neutral, em.state.deck(neutral)[0]))
-    pending = tuple(s for s in em.state.seats if has_cards(em.state, em.state.nation_of(s)))
-    em.emit(PhaseBegan("expansion", pending))
-    after_expansion(em, rng)
+def begin_round(draft: Draft, number: int) -> None:
+    draft.emit(RoundBegan(number))
+    neutral = draft.state.neutral
+    if neutral and has_cards(draft.state, neutral):
+        draft.emit(RegionFlipped(None, neutral, draft.state.deck(neutral)[0]))
+    pending = tuple(s for s in draft.state.seats if has_cards(draft.state, draft.state.nation_of(s)))
+    draft.emit(PhaseBegan("expansion", pending))
+    after_expansion(draft)
 
 
-def after_expansion(em: Emitter, rng: random.Random) -> None:
-    if em.state.pending:
+def after_expansion(draft: Draft) -> None:
+    if draft.state.pending:
         return
-    em.emit(PhaseBegan("muster", tuple(s for s in em.state.seats if em.state.population(s) > 0)))
-    after_muster(em, rng)
+    draft.emit(PhaseBegan("muster", tuple(s for s in draft.state.seats if draft.state.population(s) > 0)))
+    after_muster(draft)
 
 
-def after_muster(em: Emitter, rng: random.Random) -> None:
-    if em.state.pending:
+def after_muster(draft: Draft) -> None:
+    if draft.state.pending:
         return
-    em.emit(PhaseBegan("escalation", turn_order(em.state)))
+    draft.emit(PhaseBegan("escalation", turn_order(draft.state)))
 
 
-def after_escalation_turn(em: Emitter, rng: random.Random) -> None:
-    if em.state.current() is None:
-        em.emit(PhaseBegan("battle", turn_order(em.state)))
-        begin_battle_turn(em, rng)
+def after_escalation_turn(draft: Draft) -> None:
+    if draft.state.current() is None:
+        draft.emit(PhaseBegan("battle", turn_order(draft.state)))
+        begin_battle_turn(draft)
 
 
-def begin_battle_turn(em: Emitter, rng: random.Random) -> None:
-    seat = em.state.current()
-    rerolled = first_turn_reroll(em.state, seat, rng)
+def begin_battle_turn(draft: Draft) -> None:
+    seat = draft.state.current()
+    rerolled = first_turn_reroll(draft.state, seat, draft.rng)
     if rerolled:
-        em.emit(ReservesRerolled(seat, *rerolled))
+        draft.emit(ReservesRerolled(seat, *rerolled))
 
 
-def conquest(em: Emitter, rng: random.Random) -> None:
+def conquest(draft: Draft) -> None:
     """Claim regions: seats whose claims overflow an area choose what to place
     (PlaceRegions); the others' regions are placed at once."""
-    state = em.state
-    em.emit(PhaseBegan("conquest", tuple(s for s in state.seats if needs_choice(state, s))))
+    state = draft.state
+    draft.emit(PhaseBegan("conquest", tuple(s for s in state.seats if needs_choice(state, s))))
     for seat in state.seats:
-        if seat not in em.state.pending and won_regions(state, seat):
-            em.emit(RegionsClaimed(seat, claim(state, seat, placements(state, seat)[0])))
-    after_conquest(em, rng)
+        if seat not in draft.state.pending and won_regions(state, seat):
+            draft.emit(RegionsClaimed(seat, claim(state, seat, placements(state, seat)[0])))
+    after_conquest(draft)
 
 
-def after_conquest(em: Emitter, rng: random.Random) -> None:
+def after_conquest(draft: Draft) -> None:
     """Once every seat has placed its regions: return the dice, go on."""
-    state = em.state
+    state = draft.state
     if state.pending:
         return
     kept = []
@@ -142,15 +142,15 @@ def after_conquest(em: Emitter, rng: random.Random) -> None:
     if state.neutral:
         left = tuple(r.card for r in state.coil if not r.dice and r.nation == state.neutral)
         if left:
-            em.emit(RegionsLeftPlay(state.neutral, left))
-    em.emit(DiceReturned(tuple(kept)))
+            draft.emit(RegionsLeftPlay(state.neutral, left))
+    draft.emit(DiceReturned(tuple(kept)))
     if state.round < ROUNDS:
-        begin_round(em, rng, state.round + 1)
+        begin_round(draft, state.round + 1)
     else:
-        em.emit(PhaseBegan("choose", tuple(s for s in state.seats if len(state.strategies[state.index(s)]) > 1)))
-        after_choice(em)
+        draft.emit(PhaseBegan("choose", tuple(s for s in state.seats if len(state.strategies[state.index(s)]) > 1)))
+        after_choice(draft)
 
 
-def after_choice(em: Emitter) -> None:
-    if not em.state.pending:
-        em.emit(GameEnded())
+def after_choice(draft: Draft) -> None:
+    if not draft.state.pending:
+        draft.emit(GameEnded())

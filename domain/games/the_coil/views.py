@@ -29,7 +29,7 @@ def _seat_view(state: State, seat: str, viewer: str | None) -> dict:
     claims = state.claims(seat)
     x, y = _anchor(state, i)
     nation = state.nation_of(seat)
-    seated = state.phase != "nations"
+    seated = None not in state.nations  # (every nation chosen or dealt: from the deal on)
     data = {
         "seat": seat,
         "x": x,

@@ -24,12 +24,12 @@ def _battle(b, reserves=None, hand=(), **kw):
 
 
 def test_battle_turn_order_is_decided_like_the_escalation_phase(b):
-    from domain.games.the_coil.flow import Emitter, after_escalation_turn
+    from domain.games.the_coil.flow import after_escalation_turn, new_draft
     state = b.escalation(b.start())
     state = b.seat(b.seat(state, "p2", reserves=(5, 6)), "p1", reserves=(1,))
     from dataclasses import replace
-    em = Emitter(replace(state, turn=3))
-    after_escalation_turn(em, b.rng())
+    em = new_draft(replace(state, turn=3), b.rng())
+    after_escalation_turn(em)
     assert em.state.phase == "battle" and em.state.order == ("p2", "p3", "p1")
 
 
@@ -164,11 +164,11 @@ def test_first_turn_with_no_deployable_die_rerolls_all_dice_until_one_can_be_dep
 def test_first_turn_reroll_also_applies_to_the_first_player_of_the_battle_phase(b):
     from dataclasses import replace
 
-    from domain.games.the_coil.flow import Emitter, after_escalation_turn
+    from domain.games.the_coil.flow import after_escalation_turn, new_draft
     state = b.seat(b.escalation(b.start()), "p1", reserves=(5, 5))
     state = replace(state, turn=3, coil=(Region("dedran-02", (("p2", 2),)),))  # only a 3 can be deployed
-    em = Emitter(state)
-    after_escalation_turn(em, b.rng(4))
+    em = new_draft(state, b.rng(4))
+    after_escalation_turn(em)
     rerolled = em.events[-1]
     assert isinstance(rerolled, ReservesRerolled) and rerolled.seat == "p1" and 3 in rerolled.values
     assert rerolled.attempts >= 1 and len(rerolled.values) == 2

@@ -76,17 +76,17 @@ def test_no_homeland_deck_is_ever_empty_while_its_discard_area_holds_cards():
 def test_a_seat_with_no_homeland_cards_left_skips_expansion(b):
     state = b.start()
     state = replace(state, decks=((),) + state.decks[1:])
-    from domain.games.the_coil.flow import Emitter, begin_round
-    em = Emitter(replace(state, round=1))
-    begin_round(em, b.rng(), 2)
+    from domain.games.the_coil.flow import begin_round, new_draft
+    em = new_draft(replace(state, round=1), b.rng())
+    begin_round(em, 2)
     assert em.state.to_act() == frozenset({"p2", "p3"})
 
 
 def test_the_neutral_nation_flips_its_top_card_in_each_expansion(b):
-    from domain.games.the_coil.flow import Emitter, begin_round
+    from domain.games.the_coil.flow import begin_round, new_draft
     state = b.start(("celestos", "dedran"), neutral="shakoom")
-    em = Emitter(state)
-    begin_round(em, b.rng(), 2)
+    em = new_draft(state, b.rng())
+    begin_round(em, 2)
     assert RegionFlipped(None, "shakoom", "shakoom-01") in em.events
     assert em.state.to_act() == frozenset({"p1", "p2"})
 

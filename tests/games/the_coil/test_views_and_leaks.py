@@ -182,3 +182,29 @@ def test_leak_a_seat_s_former_holder_cannot_tell_twin_games_apart_once_he_resign
                                       lambda state, rng: _rerandomise(state, None, rng),
                                       lambda event, rng: _rerandomise_event(event, None, rng))
     assert all(n >= 60 for n in compared.values()), compared
+
+
+def test_every_view_of_every_seat_count_matches_its_declaration_at_every_step():
+    from collections import Counter
+
+    phases = Counter()
+    for players in (2, 3, 4, 5):
+        for nations in ("choose", "random"):
+            playout = start(RULES, {"players": players, "nations": nations}, players)
+            state = None
+            for event in playout.events:  # the deal, event by event, too
+                state = RULES.evolve(state, event)
+                assert RULES.view_shape.problems(RULES.view(state, None)) == []
+            rng = random.Random(players)
+            while True:
+                phases[playout.state.phase] += 1
+                for viewer in (*playout.seats, None, EVERYONE):
+                    assert RULES.view_shape.problems(RULES.view(playout.state, viewer)) == [], (players, viewer)
+                if playout.over:
+                    break
+                step(playout, rng, check=False)
+    assert set(phases) == {"nations", "expansion", "muster", "escalation", "battle", "conquest", "choose", "over"}
+
+
+def test_every_field_of_the_view_declaration_says_what_it_is():
+    assert RULES.view_shape.undescribed() == []
