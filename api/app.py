@@ -23,7 +23,7 @@ from .auth import SECURITY_SCHEME
 from .bodylimit import ChunkedBodyLimit
 from .contract import NullableEnumPlugin, ProblemsPlugin
 from .context import Boardlog
-from .environment import env_number
+from .service.settings import env_number
 from .limits import RateLimiter
 from .operation_checks import check_before_arguments
 from .resources import docs_assets, web
@@ -289,7 +289,7 @@ def _connect(config):
     if config["REDIS_URL"]:
         from redis import Redis
 
-        from workers.scheduling import RQScheduler
+        from .service.scheduling import RQScheduler
 
         # A Redis that hangs instead of refusing must fail like one that is down
         # (rate limits and stream caps let requests through, the sweeper re-makes

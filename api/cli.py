@@ -181,7 +181,7 @@ def serve_command(args) -> int:
 
     serving.patch()  # before psycopg and redis are imported: waiting requests then hold no thread
     serving.raise_fd_limit()
-    from workers.runner import configure_logging
+    from api.service.logs import configure_logging
     from api.supervisor import claim_data_folder, kill_group, start_worker, stop_on_signals, stop_worker  # noqa: I001
 
     configure_logging()
@@ -193,7 +193,7 @@ def serve_command(args) -> int:
 
     embedded = lock = worker_pid_file = None
     if not database_url:
-        from workers.embedded import EmbeddedServers
+        from eventstore.embedded import EmbeddedServers
 
         lock = claim_data_folder(Path(args.data))  # refuses while another serve runs on it
         worker_pid_file = lock.path.parent / "run" / "worker.pid"

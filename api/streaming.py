@@ -60,7 +60,7 @@ from .errors import problem_body
 from .service.games import player_channel, stream_of
 from .service.shared import SharedWork, dumps
 from .stream_leases import Refused, StreamLeases
-from .views import viewer_seat
+from .service.views import viewer_seat
 
 log = logging.getLogger("boardlog.streams")
 

@@ -25,8 +25,8 @@ import sys
 import threading
 from pathlib import Path
 
-from workers.embedded import POSTGRES_STOP, REDIS_STOP
-from workers.processes import read_pid_file, stop_process, write_pid_file
+from eventstore.embedded import POSTGRES_STOP, REDIS_STOP
+from eventstore.processes import read_pid_file, stop_process, write_pid_file
 
 log = logging.getLogger("boardlog.serve")
 

@@ -113,7 +113,7 @@ def test_boardlog_audit_of_a_binary_file_prints_no_traceback(tmp_path):
 @pytest.mark.parametrize("variable", ["BOARDLOG_RATE_LIMIT", "BOARDLOG_MAX_BODY", "BOARDLOG_POOL_SIZE"])
 def test_a_setting_that_is_not_a_number_names_the_variable(monkeypatch, variable):
     from api.app import settings
-    from api.environment import SettingError
+    from api.service.settings import SettingError
 
     monkeypatch.setenv(variable, "lots")
     with pytest.raises(SettingError, match=variable):
