@@ -23,7 +23,7 @@ from .auth import SECURITY_SCHEME
 from .bodylimit import ChunkedBodyLimit
 from .contract import NullableEnumPlugin, ProblemsPlugin
 from .context import Boardlog
-from .environment import env_number
+from .service.settings import env_number
 from .limits import RateLimiter
 from .operation_checks import check_before_arguments
 from .resources import docs_assets, web
@@ -92,6 +92,22 @@ def settings(overrides: dict | None = None) -> dict:
 def create_app(config: dict | None = None, service: GameService | None = None, redis=None, offline: bool = False) -> Flask:
     """``offline``: no database at all, only to write the OpenAPI document."""
     app = Flask("boardlog")
+    _configure(app, config)
+    if service is None and not offline:
+        service, redis = _connect(app.config)
+    api = _openapi(app)
+    app.extensions["boardlog"] = Boardlog(service=service, redis=redis, api=api, streams=_streams(app, service, redis))
+    _wrap_wsgi(app)
+    game_contract.document_games(api.spec)
+    _register_resources(app, api)
+    _register_error_handlers(app)
+    _screen_requests(app, RateLimiter(redis, app.config["RATE_LIMIT_PER_MINUTE"]))
+    _finish_responses(app)
+    return app
+
+
+def _configure(app: Flask, config: dict | None) -> None:
+    """The settings (environment, then ``config``) and the OpenAPI document's frame."""
     app.config.update(settings(config))
     app.config.update(
         API_TITLE="boardlog",
@@ -114,19 +130,25 @@ def create_app(config: dict | None = None, service: GameService | None = None, r
             "servers": [{"url": "/", "description": "the server that serves this document"}],
         },
     )
-    if service is None and not offline:
-        service, redis = _connect(app.config)
-    api = BoardlogApi(app, spec_kwargs={
+
+
+def _openapi(app: Flask) -> BoardlogApi:
+    return BoardlogApi(app, spec_kwargs={
         "marshmallow_plugin": MarshmallowPlugin(schema_name_resolver=schema_name),
         "extra_plugins": [ProblemsPlugin(), NullableEnumPlugin(), text_constraints.TextPlugin(),
                           http_conventions.HeadersPlugin()],
     })
-    app.extensions["boardlog"] = Boardlog(service=service, redis=redis, api=api, streams=_streams(app, service, redis))
+
+
+def _wrap_wsgi(app: Flask) -> None:
     app.wsgi_app = ChunkedBodyLimit(app.wsgi_app, app)
     if app.config["TRUSTED_PROXIES"]:  # off by default: X-Forwarded-For is whatever the client wrote
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=app.config["TRUSTED_PROXIES"])
-    game_contract.document_games(api.spec)
 
+
+def _register_resources(app: Flask, api: BoardlogApi) -> None:
+    """Every endpoint, in the order the OpenAPI document lists them, then the
+    rewrites of the whole document."""
     from .resources import (absences, audit, catalogue, games, health, keys, lifecycle, notifications, pause, play,
                             players, problems, streams, takebacks, talk, tokens, webhooks)
 
@@ -144,13 +166,21 @@ def create_app(config: dict | None = None, service: GameService | None = None, r
     request_defaults.rewrite(api.spec)
     text_constraints.rewrite(api.spec)
 
-    limiter = RateLimiter(redis, app.config["RATE_LIMIT_PER_MINUTE"])
+
+def _register_error_handlers(app: Flask) -> None:
+    """Every failure answers application/problem+json (the last handler: a 500, a bug)."""
     app.register_error_handler(HTTPException, errors.from_http_exception)
     app.register_error_handler(ServiceError, errors.from_service_error)
     app.register_error_handler(IllegalCommand, errors.from_illegal_command)
     app.register_error_handler(UnreadableHistory, errors.from_unreadable_history)
     app.register_error_handler(psycopg.OperationalError, errors.from_database_unavailable)
     app.register_error_handler(Exception, errors.from_unexpected)
+
+
+def _screen_requests(app: Flask, limiter: RateLimiter) -> None:
+    """Before any view: the rate limit, the token before the arguments, and a
+    body and query PostgreSQL can store."""
+    from .resources.notifications import FORM_ENDPOINTS
 
     @app.before_request
     def _before():
@@ -164,13 +194,17 @@ def create_app(config: dict | None = None, service: GameService | None = None, r
         check_before_arguments()  # the token (401) before any of the arguments, then a required body
         chunked = "chunked" in request.headers.get("Transfer-Encoding", "").lower()
         if request.method in ("POST", "PUT", "PATCH") and (request.content_length or chunked):
-            if not request.is_json and request.endpoint not in notifications.FORM_ENDPOINTS:
+            if not request.is_json and request.endpoint not in FORM_ENDPOINTS:
                 raise UnsupportedMediaType("send the body as application/json")
             if request.is_json and _unstorable(_json_body()):
                 raise InvalidRequest("text may not contain NUL (\\u0000) characters or unpaired surrogates")
         if _unstorable(list(request.args.items(multi=True))):
             raise InvalidRequest("the query may not contain NUL (%00) characters or unpaired surrogates")
         return None
+
+
+def _finish_responses(app: Flask) -> None:
+    """After every view: HTTP conventions, CORS, the request id and the request log line."""
 
     @app.after_request
     def _after(response):
@@ -182,8 +216,6 @@ def create_app(config: dict | None = None, service: GameService | None = None, r
             log.info("%s %s %s %.1fms player=%s", request.method, request.full_path.rstrip("?"),
                      response.status_code, elapsed, g.get("player"))
         return response
-
-    return app
 
 
 MAX_JSON_DEPTH = 32
@@ -289,7 +321,7 @@ def _connect(config):
     if config["REDIS_URL"]:
         from redis import Redis
 
-        from workers.scheduling import RQScheduler
+        from api.service.scheduling import RQScheduler
 
         # A Redis that hangs instead of refusing must fail like one that is down
         # (rate limits and stream caps let requests through, the sweeper re-makes

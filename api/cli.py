@@ -21,7 +21,6 @@ import os
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 log = logging.getLogger("boardlog.serve")
@@ -177,12 +176,15 @@ def notifier_command(args) -> int:
 
 
 def serve_command(args) -> int:
+    """The API, a worker (with its notifier) and, without DATABASE_URL and
+    REDIS_URL, an embedded PostgreSQL and Redis: started in order, watched,
+    stopped in the reverse order."""
     from api import serving
 
     serving.patch()  # before psycopg and redis are imported: waiting requests then hold no thread
     serving.raise_fd_limit()
-    from workers.runner import configure_logging
-    from api.supervisor import claim_data_folder, kill_group, start_worker, stop_on_signals, stop_worker  # noqa: I001
+    from api.service.logs import configure_logging
+    from api.supervisor import stop_on_signals  # noqa: I001
 
     configure_logging()
     database_url, redis_url = os.environ.get("DATABASE_URL"), os.environ.get("REDIS_URL")
@@ -190,55 +192,68 @@ def serve_command(args) -> int:
         raise SystemExit("set both DATABASE_URL and REDIS_URL, or neither (for the embedded servers)")
     stop = threading.Event()
     stop_on_signals(stop)
-
-    embedded = lock = worker_pid_file = None
-    if not database_url:
-        from workers.embedded import EmbeddedServers
-
-        lock = claim_data_folder(Path(args.data))  # refuses while another serve runs on it
-        worker_pid_file = lock.path.parent / "run" / "worker.pid"
-        embedded = EmbeddedServers(Path(args.data))
-        try:
-            database_url, redis_url = embedded.start()
-        except BaseException:
-            lock.release()
-            raise
-    server = worker = app = None
+    embedded = _EmbeddedServers(Path(args.data)) if not database_url else None
+    if embedded is not None:
+        database_url, redis_url = embedded.start()
     try:
-        from eventstore import migrate
+        _serve(args, database_url, redis_url, embedded.worker_pid_file if embedded else None, stop)
+    finally:
+        if embedded is not None:
+            embedded.stop()
+    _say("boardlog stopped")
+    return 0
 
+
+class _EmbeddedServers:
+    """PostgreSQL and Redis in the data folder, which this serve holds locked
+    from before they start until after they stopped."""
+
+    def __init__(self, data: Path):
+        from api.supervisor import claim_data_folder
+        from eventstore.embedded import EmbeddedServers
+
+        self.lock = claim_data_folder(data)  # refuses while another serve runs on it
+        self.worker_pid_file = self.lock.path.parent / "run" / "worker.pid"
+        self.servers = EmbeddedServers(data)
+
+    def start(self) -> tuple[str, str]:
+        try:
+            return self.servers.start()
+        except BaseException:
+            self.lock.release()
+            raise
+
+    def stop(self) -> None:
+        try:
+            self.servers.stop()
+        finally:
+            self.lock.release()
+
+
+def _serve(args, database_url: str, redis_url: str, worker_pid_file: Path | None, stop: threading.Event) -> None:
+    """Migrate, start the worker and the API, say so, and keep the worker
+    running until ``stop``; then stop the worker and the API."""
+    from api.supervisor import SupervisedWorker
+    from eventstore import migrate
+
+    server = app = None
+    worker = SupervisedWorker(database_url, redis_url, worker_pid_file)
+    try:
         migrate(database_url)
-        worker = start_worker(database_url, redis_url, worker_pid_file)
+        worker.start()
         server, app = _start_api(args.host, args.port, database_url, redis_url)
-        _wait_for_worker(worker, app, stop)
+        _wait_for_worker(worker.process, app, stop)
         base = f"http://{_shown_host(args.host)}:{server.server_port}/v1"
         if not stop.is_set():
             print(f"boardlog is running: API {base}  docs {base}/docs", flush=True)
-        failures, started = 0, time.monotonic()
-        while not stop.wait(1.0):
-            if worker.poll() is None:
-                continue
-            kill_group(worker)  # its scheduler process, orphaned
-            failures = 1 if time.monotonic() - started > 60 else failures + 1
-            delay = min(60, 2 ** failures)
-            log.error("the worker exited with status %s; starting another in %ss", worker.returncode, delay)
-            if stop.wait(delay):
-                break
-            worker, started = start_worker(database_url, redis_url, worker_pid_file), time.monotonic()
+        worker.keep_running(stop)
         log.info("stopping")
     finally:
-        stop_worker(worker, worker_pid_file)
+        worker.stop()
         if server is not None:
             server.shutdown()
         if app is not None:
             _close_app(app)
-        if embedded is not None:
-            try:
-                embedded.stop()
-            finally:
-                lock.release()
-    _say("boardlog stopped")
-    return 0
 
 
 def _say(line: str) -> None:

@@ -22,12 +22,13 @@ from __future__ import annotations
 import os
 
 from api.migrations_at_start import run_in_master
+from api.service.settings import env_number
 from api.serving import raise_fd_limit
 
 worker_class = "gevent"
-workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
+workers = env_number("WEB_CONCURRENCY", 2, minimum=1)
 # Per worker: open connections, waiting ones included (streams and long-polls).
-worker_connections = int(os.environ.get("BOARDLOG_WORKER_CONNECTIONS", "10000"))
+worker_connections = env_number("BOARDLOG_WORKER_CONNECTIONS", 10000, minimum=1)
 # Long-polls come back on the same connection; keep it that long.
 keepalive = 75
 graceful_timeout = 15
@@ -37,7 +38,7 @@ timeout = 60
 # more), faster than a busy worker accepts. The kernel caps it at
 # net.core.somaxconn (and half-open ones at net.ipv4.tcp_max_syn_backlog):
 # raise both to at least this (README, "Production"); on_starting warns.
-backlog = int(os.environ.get("BOARDLOG_BACKLOG", "16384"))
+backlog = env_number("BOARDLOG_BACKLOG", 16384, minimum=1)
 bind = os.environ.get("BOARDLOG_BIND", "0.0.0.0:8000")
 # The longest request line gunicorn takes (its maximum; its default is 4,094):
 # the app answers what it refuses with a problem document; past this,

@@ -91,7 +91,7 @@ REGISTRY: dict[str, ProblemType] = {p.slug: p for p in (
     ProblemType("delivery-not-found", 404, "Delivery not found", "No delivery with this id belongs to you (or to this webhook)."),
     ProblemType("delivery-pending", 409, "Delivery pending", "The delivery is queued or being tried already; it needs no redelivery now."),
     ProblemType("webhook-disabled", 409, "Webhook disabled", "The webhook was disabled after failing again and again (GET it to see why); enable it first."),
-    ProblemType("mail-unavailable", 503, "Mail unavailable", "This server sends no mail (BOARDLOG_SMTP_URL is unset), or its mail server refused; try later."),
+    ProblemType("mail-unavailable", 503, "Mail unavailable", "This server sends no mail (BOARDLOG_SMTP_URL is unset), so an address cannot be confirmed."),
     ProblemType("link-unknown", 404, "Link unknown", "The confirmation or unsubscribe link is not one boardlog sent."),
     ProblemType("link-used", 409, "Link used", "The link was used already; each link works once."),
     ProblemType("link-expired", 409, "Link expired", "The link has expired; set your address again for a new confirmation link."),

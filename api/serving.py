@@ -52,12 +52,13 @@ def limit_send_buffer(listener) -> None:
     sizes it; a small one bounds the memory a stalled client can pin, and
     makes a client that stopped reading show sooner (it is then closed after
     BOARDLOG_STREAM_WRITE_TIMEOUT)."""
-    import os
     import socket
 
-    size = os.environ.get("BOARDLOG_SOCKET_SNDBUF")
+    from .service.settings import env_number
+
+    size = env_number("BOARDLOG_SOCKET_SNDBUF", 0, minimum=1)
     if size:
-        listener.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, int(size))
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, size)
 
 
 def tune_garbage_collector() -> None:

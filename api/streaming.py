@@ -45,7 +45,6 @@ that stops do not all come back in the same instant.
 from __future__ import annotations
 
 import logging
-import os
 import random
 import threading
 import time
@@ -59,9 +58,10 @@ from domain.lifecycle import talk as talk_rules
 
 from .errors import problem_body
 from .service.games import player_channel, stream_of
+from .service.settings import env_number
 from .service.shared import SharedWork, dumps
+from .service.views import viewer_seat
 from .stream_leases import Refused, StreamLeases
-from .views import viewer_seat
 
 log = logging.getLogger("boardlog.streams")
 
@@ -75,16 +75,16 @@ class StreamLimit(Exception):
         self.status, self.detail, self.kind, self.retry_after = status, detail, kind, retry_after
 
 
-def settings_from_env(env=os.environ) -> dict:
+def settings_from_env() -> dict:
     return {
-        "per_player": int(env.get("BOARDLOG_STREAMS_PER_PLAYER", "8")),
-        "total": int(env.get("BOARDLOG_MAX_WAITERS", "12000")),
-        "heartbeat": float(env.get("BOARDLOG_HEARTBEAT_SECONDS", "15")),
-        "write_timeout": float(env.get("BOARDLOG_STREAM_WRITE_TIMEOUT", "10")),
-        "retry_ms": int(env.get("BOARDLOG_STREAM_RETRY_MS", "3000")),
-        "lifetime": float(env.get("BOARDLOG_STREAM_LIFETIME", "3600")),
+        "per_player": env_number("BOARDLOG_STREAMS_PER_PLAYER", 8, minimum=1),
+        "total": env_number("BOARDLOG_MAX_WAITERS", 12000, minimum=1),
+        "heartbeat": env_number("BOARDLOG_HEARTBEAT_SECONDS", 15.0, minimum=0.01, kind=float),
+        "write_timeout": env_number("BOARDLOG_STREAM_WRITE_TIMEOUT", 10.0, minimum=0.01, kind=float),
+        "retry_ms": env_number("BOARDLOG_STREAM_RETRY_MS", 3000, minimum=0),
+        "lifetime": env_number("BOARDLOG_STREAM_LIFETIME", 3600.0, minimum=0.01, kind=float),
         # Requests queued for a database connection at which new waiters are refused (0: the pool's size).
-        "saturated_waiting": int(env.get("BOARDLOG_POOL_SATURATED_WAITING", "0")),
+        "saturated_waiting": env_number("BOARDLOG_POOL_SATURATED_WAITING", 0, minimum=0),
     }
 
 

@@ -23,10 +23,11 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
-from workers.embedded import POSTGRES_STOP, REDIS_STOP
-from workers.processes import read_pid_file, stop_process, write_pid_file
+from eventstore.embedded import POSTGRES_STOP, REDIS_STOP
+from eventstore.processes import read_pid_file, stop_process, write_pid_file
 
 log = logging.getLogger("boardlog.serve")
 
@@ -165,3 +166,40 @@ def kill_group(worker: subprocess.Popen) -> None:
         os.killpg(worker.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         pass
+
+
+RESTART_CALM_SECONDS = 60  # a worker that ran this long before it exited starts the backoff again
+RESTART_MAX_DELAY = 60
+
+
+class SupervisedWorker:
+    """The worker serve runs: started, started again whenever it exits, and
+    stopped at the end (whichever process it is by then)."""
+
+    def __init__(self, database_url: str, redis_url: str, pid_file: Path | None = None):
+        self.database_url, self.redis_url, self.pid_file = database_url, redis_url, pid_file
+        self.process: subprocess.Popen | None = None
+
+    def start(self) -> subprocess.Popen:
+        self.process = start_worker(self.database_url, self.redis_url, self.pid_file)
+        return self.process
+
+    def keep_running(self, stop: threading.Event) -> None:
+        """Until ``stop``: a worker that exits is started again, after a delay
+        that doubles from 2 s to RESTART_MAX_DELAY while it keeps exiting
+        within RESTART_CALM_SECONDS of its start."""
+        failures, started = 0, time.monotonic()
+        while not stop.wait(1.0):
+            if self.process.poll() is None:
+                continue
+            kill_group(self.process)  # its scheduler process, orphaned
+            failures = 1 if time.monotonic() - started > RESTART_CALM_SECONDS else failures + 1
+            delay = min(RESTART_MAX_DELAY, 2 ** failures)
+            log.error("the worker exited with status %s; starting another in %ss", self.process.returncode, delay)
+            if stop.wait(delay):
+                break
+            self.start()
+            started = time.monotonic()
+
+    def stop(self) -> None:
+        stop_worker(self.process, self.pid_file)

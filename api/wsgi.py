@@ -2,9 +2,8 @@
 Reads DATABASE_URL, REDIS_URL and the BOARDLOG_* settings from the environment,
 and logs one line per request to standard error."""
 
-from workers.runner import configure_logging
-
 from .app import create_app
+from .service.logs import configure_logging
 
 configure_logging()
 app = create_app()

@@ -273,7 +273,7 @@ def redis_outage(outage: float, games: int, sweep_every: int) -> None:
 
     from api.service.games import GameService
     from eventstore import PostgresEventStore
-    from workers.scheduling import RQScheduler
+    from api.service.scheduling import RQScheduler
 
     folder = Path(tempfile.mkdtemp(prefix="boardlog-faults-redis-"))
     redis_server = PrivateRedis(folder)
@@ -377,7 +377,7 @@ def deadlines_without_fault(games: int, turn_seconds: int, seconds: float, worke
 
     from api.service.games import GameService
     from eventstore import PostgresEventStore
-    from workers.scheduling import RQScheduler
+    from api.service.scheduling import RQScheduler
 
     folder = Path(tempfile.mkdtemp(prefix="boardlog-faults-late-"))
     redis_server = PrivateRedis(folder)

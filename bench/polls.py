@@ -110,7 +110,7 @@ def redis_for_bench(stack_dir: Path):
     url = os.environ.get("REDIS_URL")
     if url:
         return url.rsplit("/", 1)[0] + "/7" if url.startswith("redis://") else url, None
-    from workers.embedded import EmbeddedRedis
+    from eventstore.embedded import EmbeddedRedis
 
     server = EmbeddedRedis(stack_dir / "redis", stack_dir / "run", persist=False)
     return server.start(), server

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 from typing import Iterator, Sequence
 
 import psycopg
 import psycopg_pool
+from psycopg import sql
 
 from eventstore.chain import verify_chain
 from eventstore.listener import VersionListener, Watch
@@ -28,14 +30,16 @@ _COLUMNS = (
     "global_position, stream_id, version, event_id, type, schema_version,"
     " data, metadata, recorded_at, hash"
 )
-_READ_ALL = (
-    f"select {_COLUMNS} from events"
+# The global feed after %(after)s: its one definition (read_all, read_all_of, read_lean_feed).
+_FEED = (
+    " from events"
     " where (tx_id, global_position) > ("
     "   coalesce((select tx_id from events where global_position = %(after)s), '0'::xid8),"
     "   %(after)s)"
     " and tx_id < pg_snapshot_xmin(pg_current_snapshot())"
     " order by tx_id, global_position limit %(limit)s"
 )
+_READ_ALL = f"select {_COLUMNS}{_FEED}"
 
 # The LISTEN connection's sweep (versions.py): where the commit-ordered feed
 # ends now, and which streams moved after a point of it.
@@ -64,6 +68,41 @@ def _moved_since(conn, cursor):
         moved[stream_id] = max(version, moved.get(stream_id, 0))
         cursor = (tx_id, position)
     return moved, cursor
+
+
+@functools.lru_cache(maxsize=8)
+def _lean_feed(metadata_keys: tuple[str, ...]) -> sql.Composed:
+    kept = sql.SQL(", ").join(sql.SQL("{0}, metadata->{0}").format(sql.Literal(key)) for key in metadata_keys)
+    return sql.SQL("select global_position, stream_id, version, event_id, type, schema_version,"
+                   " case when type = any(%(data_of)s) then data end, jsonb_strip_nulls(jsonb_build_object({kept})),"
+                   " recorded_at, ''::bytea" + _FEED).format(kept=kept)
+
+
+def read_lean_feed(conn, after: int, limit: int, data_of: Sequence[str],
+                   metadata_keys: Sequence[str]) -> list[RecordedEvent]:
+    """``read_all`` on ``conn`` (in the same order, with the same guarantees),
+    without what a follower of the whole feed never looks at: the data only of
+    the events whose type is in ``data_of``, of the metadata only
+    ``metadata_keys`` (absent when absent or null), and no hash (empty)."""
+    rows = conn.cursor(binary=True).execute(
+        _lean_feed(tuple(metadata_keys)), {"after": after, "limit": limit, "data_of": list(data_of)}).fetchall()
+    return [_record(row) for row in rows]
+
+
+def subscription_lag(conn, name: str) -> dict:
+    """How far a catch-up subscription's checkpoint (the ``subscriptions``
+    table) is behind the head of the feed (events counted up to 100,000, so
+    that a health probe stays cheap)."""
+    row = conn.execute(
+        "with cp as (select coalesce((select position from subscriptions where name = %(name)s), 0) as position),"
+        " start as (select cp.position, coalesce((select tx_id from events where global_position = cp.position),"
+        "   '0'::xid8) as tx_id from cp),"
+        " behind as (select e.recorded_at from events e, start"
+        "   where (e.tx_id, e.global_position) > (start.tx_id, start.position) limit 100000)"
+        " select (select position from cp), (select count(*) from behind),"
+        " extract(epoch from now() - (select min(recorded_at) from behind))",
+        {"name": name}).fetchone()
+    return {"checkpoint": row[0], "lag_events": row[1], "lag_seconds": round(float(row[2] or 0), 3)}
 
 
 def _record(row) -> RecordedEvent:

@@ -1,7 +1,7 @@
 """Getting a PostgreSQL to talk to: a database per test run or benchmark, or an embedded server.
 
 Used by the test fixtures and the benchmarks; the embedded server itself is
-workers/embedded.py, which ``boardlog serve`` uses too.
+eventstore/embedded.py, which ``boardlog serve`` uses too.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ def temporary_server(server_url: str | None = None) -> Iterator[str]:
     if server_url:
         yield server_url
         return
-    from workers.embedded import THROWAWAY, EmbeddedPostgres
+    from eventstore.embedded import THROWAWAY, EmbeddedPostgres
 
     folder = Path(tempfile.mkdtemp(prefix="boardlog-pg-"))
     # As root, PostgreSQL runs as a system user of its own: it must reach the folder.

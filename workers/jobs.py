@@ -19,7 +19,7 @@ import uuid
 
 import psycopg
 
-from api.environment import env_number
+from api.service.settings import env_number
 from api.service.errors import NotFound
 from api.service.games import GameService
 
@@ -60,7 +60,7 @@ def _build(database_url: str, redis_url: str | None) -> GameService:
 
     from eventstore import PostgresEventStore
 
-    from .scheduling import RQScheduler
+    from api.service.scheduling import RQScheduler
 
     if redis_url:
         redis = Redis.from_url(redis_url)

@@ -21,11 +21,11 @@ from rq import SimpleWorker, Worker
 from rq.exceptions import StopRequested
 from rq.scheduler import RQScheduler as RQSchedulerLoop
 
-from api.environment import env_number
-from api.service.logs import BatchedLineHandler
+from api.service.settings import env_number
+from api.service.logs import configure_logging
 
 from .jobs import forget_services
-from .scheduling import ALIVE_SECONDS, QUEUE_NAME, RQScheduler, alive_key, default_job_timeout, utcnow
+from api.service.scheduling import ALIVE_SECONDS, QUEUE_NAME, RQScheduler, alive_key, default_job_timeout, utcnow
 from .sweeper import sweep
 
 log = logging.getLogger("boardlog.workers")
@@ -35,7 +35,6 @@ DEFAULT_SWEEP_SECONDS = 30
 # with deadlines rounded up to the whole second, a deadline is moved onto the
 # queue at most this long after that second.
 DEFAULT_SCHEDULER_SECONDS = 0.25
-LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 
 
 class FrequentScheduler(RQSchedulerLoop):
@@ -186,15 +185,6 @@ def make_worker(
     worker.scheduler_seconds = env_number("BOARDLOG_SCHEDULER_SECONDS", DEFAULT_SCHEDULER_SECONDS, minimum=0.05,
                                           kind=float)
     return worker
-
-
-def configure_logging(level: int = logging.INFO) -> None:
-    root = logging.getLogger()
-    if not root.handlers:
-        handler = BatchedLineHandler(sys.stderr)
-        handler.setFormatter(logging.Formatter(LOG_FORMAT))
-        root.addHandler(handler)
-    root.setLevel(level)
 
 
 def run(burst: bool = False, sweep_every: int | None = None, in_process: bool = False,

@@ -20,11 +20,11 @@ from dataclasses import dataclass, field
 import psycopg
 from rq.exceptions import StopRequested
 
-from api.environment import env_number
+from api.service.settings import env_number
 from api.service import readmodels
 from api.service.lifecycle import bot_delay_seconds
 
-from .scheduling import CREATED, FAILED, MOVED, REPLACED, RQScheduler, utcnow
+from api.service.scheduling import CREATED, FAILED, MOVED, REPLACED, RQScheduler, utcnow
 
 log = logging.getLogger("boardlog.workers")
 

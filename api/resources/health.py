@@ -57,10 +57,12 @@ def readyz():
 def _notification_lag(boardlog) -> dict | None:
     """How far the notifier's checkpoint is behind the feed (informative: a
     lagging notifier does not make the API unready)."""
-    from workers.notify.subscription import lag
+    from eventstore.postgres import subscription_lag
+
+    from ..service.notifications import SUBSCRIPTION
 
     try:
         with boardlog.service.pool.connection(timeout=2) as conn:
-            return lag(conn)
+            return subscription_lag(conn, SUBSCRIPTION)
     except Exception:
         return None

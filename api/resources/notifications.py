@@ -10,14 +10,12 @@ from flask import Response
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from workers.notify import mail
-from workers.notify.settings import settings
-
 from ..auth import BEARER, current_player
 from ..context import service
 from ..contract import declare
 from ..errors import problem
 from ..service import notifications as accounts
+from ..service.settings import settings
 from .webhooks import DeliveryArgs, DeliveryListSchema, RedeliverySchema, next_page_of_deliveries
 
 blp = Blueprint("notifications", __name__, url_prefix="/v1/players/me/notifications",
@@ -89,19 +87,10 @@ class Preferences(MethodView):
     @blp.response(200, PreferencesSchema)
     @declare(blp, "mail-unavailable")
     def patch(self, changes):
-        """Change your address (a confirmation link is mailed to it) or your preferences."""
+        """Change your address (a confirmation link is mailed to it, soon after the answer) or your preferences."""
         player = current_player()
-        config = settings()
-        with service().pool.connection() as conn, conn.transaction():
-            prefs, token = accounts.update_preferences(conn, player, changes, config)
-            if token is not None:  # mailed inside the transaction: if it cannot be sent, nothing changes
-                link = f"{config.public_url}/v1/notifications/confirm?token={token}"
-                try:
-                    mail.send(config.smtp_url, mail.confirmation(config.mail_from, prefs["email"], link,
-                                                                 config.token_hours))
-                except Exception as error:
-                    raise accounts.MailUnavailable(
-                        f"the confirmation mail could not be sent ({type(error).__name__}); try again later") from None
+        with service().pool.connection() as conn:
+            prefs = accounts.update_preferences(conn, player, changes, settings())
         return prefs
 
 

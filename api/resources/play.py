@@ -23,7 +23,7 @@ from ..service.games import parse_game_id, stream_of
 from ..service.idempotency import replay_headers
 from ..http_conventions import next_page
 from ..streaming import StreamLimit
-from ..views import envelope, feed, legal_commands, told, viewer_seat
+from ..service.views import envelope, feed, legal_commands, told, viewer_seat
 from .keys import receipt_field
 
 blp = Blueprint("play", __name__, url_prefix="/v1/games", description="Act, see your view, follow the event feed")

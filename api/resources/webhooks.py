@@ -6,33 +6,33 @@ import marshmallow as ma
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from workers.notify import webhook as hooks
-from workers.notify.settings import settings
-
 from ..auth import BEARER, current_player
 from ..context import service
 from ..contract import declare
 from ..http_conventions import next_page
 from ..service import notifications as accounts
+from ..service import webhook_signatures
+from ..service import webhook_targets as targets
 from ..service.errors import InvalidRequest
+from ..service.settings import settings
 
 blp = Blueprint("webhooks", __name__, url_prefix="/v1/players/me/webhooks",
                 description="Webhooks: server-to-server notifications, signed as Standard Webhooks say")
 
 
 
-# http(s) only, as hooks.check_url_form says (its scheme in any case), and no NUL or lone surrogate.
+# http(s) only, as targets.check_url_form says (its scheme in any case), and no NUL or lone surrogate.
 URL_PATTERN = r"^[Hh][Tt][Tt][Pp][Ss]?://[^\u0000\ud800-\udfff]*$"
 
 
 def _check_url(url: str) -> None:
-    problem = hooks.check_url_form(url) or hooks.literal_refused(url, settings().allow_private_targets)
+    problem = targets.check_url_form(url) or targets.literal_refused(url, settings().allow_private_targets)
     if problem:
         raise InvalidRequest(problem, errors={"url": [problem]})
 
 
 class WebhookInSchema(ma.Schema):
-    url = ma.fields.String(required=True, validate=ma.validate.Length(min=1, max=hooks.MAX_URL_LENGTH),
+    url = ma.fields.String(required=True, validate=ma.validate.Length(min=1, max=targets.MAX_URL_LENGTH),
                            metadata={"example": "https://chat.example/hooks/boardlog", "format": "uri",
                                      "pattern": URL_PATTERN,
                                      "description": "an http:// or https:// URL (any other scheme is refused)"})
@@ -125,7 +125,7 @@ class Webhooks(MethodView):
         player = current_player()
         _check_url(body["url"])
         with _conn() as conn:
-            return accounts.create_webhook(conn, player, body["url"], body["kinds"], hooks.new_secret())
+            return accounts.create_webhook(conn, player, body["url"], body["kinds"], webhook_signatures.new_secret())
 
     @blp.doc(operationId="listWebhooks", security=BEARER)
     @blp.response(200, WebhookListSchema)

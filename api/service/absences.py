@@ -26,7 +26,7 @@ from domain import session as sessions
 from domain.lifecycle import absence as absence_rules
 from domain.session import SYSTEM
 
-from ..environment import env_number
+from .settings import env_number
 from . import decisions
 from .decisions import Decision
 from .errors import InvalidRequest, NotFound, ServiceError, WrongStatus

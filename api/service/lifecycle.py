@@ -25,7 +25,7 @@ from domain.lifecycle import decide as lifecycle
 from domain.lifecycle.state import RematchCreated
 from domain.session import SYSTEM, Session
 
-from ..environment import env_number
+from .settings import env_number
 from . import decisions
 from .decisions import Decision
 from .idempotency import endpoint_request

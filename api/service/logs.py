@@ -70,3 +70,15 @@ class BatchedLineHandler(logging.Handler):
         while self._writer_pid == pid:
             time.sleep(self.interval)
             self.flush()
+
+
+LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+
+
+def configure_logging(level: int = logging.INFO) -> None:
+    root = logging.getLogger()
+    if not root.handlers:
+        handler = BatchedLineHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter(LOG_FORMAT))
+        root.addHandler(handler)
+    root.setLevel(level)

@@ -16,6 +16,7 @@ import secrets
 import uuid
 
 from psycopg.rows import dict_row
+from psycopg.types.json import Jsonb
 
 from domain.notices import KINDS as WEBHOOK_KINDS  # turn, started, timed-out, ... rematch
 
@@ -24,7 +25,7 @@ from .errors import Conflict, InvalidRequest, NotFound, ServiceError
 # Problem kinds of this module (one cause each): link-unknown (404), link-used,
 # link-expired, link-for-old-address (409) for the links mails carry;
 # webhook-not-found, delivery-not-found (404); too-many-webhooks,
-# webhook-disabled, delivery-pending (409); mail-unavailable (503).
+# webhook-disabled, delivery-pending (409); mail-unavailable (503: this server sends no mail).
 EMAIL_TURNS = ("off", "idle", "always")
 MAX_WEBHOOKS = 10
 MAX_EMAIL_LENGTH = 254
@@ -34,7 +35,7 @@ EMAIL_FORM = re.compile(r"^[^@\s<>()\[\],;:\"]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]*
 
 
 class MailUnavailable(ServiceError):
-    """No SMTP server configured, or it refused: a 503."""
+    """No SMTP server configured: a 503 (whether the server answers is the notifier's business)."""
 
     kind = "mail-unavailable"
 
@@ -101,10 +102,10 @@ def check_email(email: str) -> str:
     return email
 
 
-def update_preferences(conn, player, changes: dict, config) -> tuple[dict, str | None]:
-    """Apply ``changes``; returns the preferences and, if the address changed,
-    the confirmation token to mail (the address is unconfirmed until then)."""
-    token = None
+def update_preferences(conn, player, changes: dict, config) -> dict:
+    """Apply ``changes``; if the address changed (or is set again while still
+    unconfirmed), a confirmation mail is queued in the outbox, in the same
+    transaction: the notifier sends it, so the request never waits on SMTP."""
     with conn.transaction():
         conn.execute("insert into notification_preferences (player_id) values (%s) on conflict do nothing", (player,))
         current = preferences(conn, player)
@@ -123,8 +124,43 @@ def update_preferences(conn, player, changes: dict, config) -> tuple[dict, str |
                 if not config.smtp_url:
                     raise MailUnavailable("this server sends no mail (BOARDLOG_SMTP_URL is unset), so an address "
                                           "cannot be confirmed")
-                token = new_token(conn, player, "confirm", email, dt.timedelta(hours=config.token_hours))
-        return preferences(conn, player), token
+                queue_confirmation(conn, player, email)
+        return preferences(conn, player)
+
+
+# The confirmation mail, through the outbox
+
+CONFIRMATION_KIND = "email-confirmation"
+CONFIRMATION_TARGET = "confirmation"
+WAKE_CHANNEL = "boardlog_deliveries"  # the notifier's delivery loop LISTENs to it
+SUBSCRIPTION = "notifications"  # the notifier's catch-up subscription to the feed (its checkpoint's name)
+
+
+def queue_confirmation(conn, player, email: str) -> str:
+    """A confirmation mail to ``email`` in the outbox; its notification's id.
+    The link's token is made when the mail leaves (confirmation_link), so
+    that no usable link waits in the database."""
+    notification = f"c{uuid.uuid4().hex}"
+    conn.execute("insert into notifications (id, player_id, kind, payload, event_at)"
+                 " values (%s, %s, %s, %s, now())",
+                 (notification, player, CONFIRMATION_KIND, Jsonb({"email": email})))
+    conn.execute("insert into deliveries (notification_id, target, player_id) values (%s, %s, %s)",
+                 (notification, CONFIRMATION_TARGET, player))
+    conn.execute("select pg_notify(%s, '')", (WAKE_CHANNEL,))
+    return notification
+
+
+def unconfirmed_address(conn, player, email: str) -> bool:
+    """Whether ``email`` is still the player's address, and not yet confirmed
+    (else a queued confirmation mail is not sent)."""
+    row = conn.execute("select email, email_confirmed_at from notification_preferences where player_id = %s",
+                       (player,)).fetchone()
+    return row is not None and row[0] == email and row[1] is None
+
+
+def confirmation_link(conn, player, email: str, config) -> str:
+    token = new_token(conn, player, "confirm", email, dt.timedelta(hours=config.token_hours))
+    return f"{config.public_url}/v1/notifications/confirm?token={token}"
 
 
 def confirm(conn, token: str) -> dict:
@@ -256,5 +292,5 @@ def _requeue(conn, delivery_id: int, whose: str, key, unknown: str) -> dict:
         if conn.execute(f"select 1 from deliveries where id = %s and {whose}", (delivery_id, key)).fetchone() is None:
             raise _error(NotFound, "delivery-not-found", unknown)
         raise _error(Conflict, "delivery-pending", f"delivery {delivery_id} is already waiting to be sent")
-    conn.execute("select pg_notify('boardlog_deliveries', '')")
+    conn.execute("select pg_notify(%s, '')", (WAKE_CHANNEL,))
     return {"id": delivery_id, "status": "pending"}

@@ -21,7 +21,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Callable
 
-from ..environment import env_number
+from .settings import env_number
 from . import readmodels
 from .errors import NotFound, TooManyTokens
 

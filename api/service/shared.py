@@ -19,7 +19,7 @@ from typing import Any, Callable
 
 from domain import session as sessions
 
-from ..views import envelope, feed_item, viewer_seat
+from .views import envelope, feed_item, viewer_seat
 from .games import GameService, stream_of
 
 

@@ -113,11 +113,27 @@ def test_boardlog_audit_of_a_binary_file_prints_no_traceback(tmp_path):
 @pytest.mark.parametrize("variable", ["BOARDLOG_RATE_LIMIT", "BOARDLOG_MAX_BODY", "BOARDLOG_POOL_SIZE"])
 def test_a_setting_that_is_not_a_number_names_the_variable(monkeypatch, variable):
     from api.app import settings
-    from api.environment import SettingError
+    from api.service.settings import SettingError
 
     monkeypatch.setenv(variable, "lots")
     with pytest.raises(SettingError, match=variable):
         settings()
+
+
+@pytest.mark.parametrize("variable, value", [
+    ("BOARDLOG_NOTIFY_BACKOFF", "10,soon"), ("BOARDLOG_NOTIFY_BACKOFF", "10,,60"),
+    ("BOARDLOG_WEBHOOK_ALLOW_PRIVATE", "10.0.0.0/33"), ("BOARDLOG_WEBHOOK_TIMEOUT", "slow"),
+    ("BOARDLOG_EMAIL_INTERVAL", "-1"), ("BOARDLOG_STREAMS_PER_PLAYER", "many"),
+    ("BOARDLOG_HEARTBEAT_SECONDS", "nan")])
+def test_a_notifier_or_stream_setting_that_cannot_be_read_names_the_variable_as_every_setting_does(
+        monkeypatch, variable, value):
+    from api.service.settings import SettingError, settings
+    from api.streaming import settings_from_env
+
+    monkeypatch.setenv(variable, value)
+    with pytest.raises(SettingError, match=variable):
+        settings()
+        settings_from_env()
 
 
 def _chunks(body: bytes, size: int = 8192):

@@ -11,7 +11,7 @@ import uuid
 import pytest
 
 from api.openapi_doc import document
-from workers.notify import webhook as hooks
+from api.service import webhook_targets as targets
 
 from .conftest import Player, started_game
 
@@ -69,5 +69,5 @@ URLS = ["https://hooks.example/x", "http://hooks.example/", "HTTPS://hooks.examp
 @pytest.mark.parametrize("url", URLS)
 def test_the_webhook_url_pattern_says_http_or_https_as_the_server_does(url):
     stated = bool(pattern_of(SCHEMAS["WebhookIn"]["properties"]["url"]).match(url))
-    server_refuses_scheme = hooks.check_url_form(url) is not None or "\x00" in url
+    server_refuses_scheme = targets.check_url_form(url) is not None or "\x00" in url
     assert stated != server_refuses_scheme, url

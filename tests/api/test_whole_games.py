@@ -15,7 +15,7 @@ from domain import games
 from domain.engine import resolve_options
 from tests.api.conftest import Player, play_until_over, started_game
 from workers.runner import make_worker
-from workers.scheduling import RQScheduler
+from api.service.scheduling import RQScheduler
 
 
 @pytest.fixture

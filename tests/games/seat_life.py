@@ -5,7 +5,7 @@ handed to a newcomer; the game goes on, a bot's moves played by whoever is to
 act. At each later position the hidden state is twinned: everything a
 spectator may not know is drawn again, by the game's own re-randomisers, in
 the state and in every event since the player left. The former holder's doors,
-as the API shapes them (``api.views``: his view now and at every version
+as the API shapes them (``api.service.views``: his view now and at every version
 since he left, his feed of those versions, his legal commands), must be
 byte-identical between the twins, and the same as a spectator's.
 
@@ -22,7 +22,7 @@ import random
 from dataclasses import dataclass, replace
 from typing import Any, Callable
 
-from api.views import envelope, feed, legal_commands, viewer_seat
+from api.service.views import envelope, feed, legal_commands, viewer_seat
 from domain import session as sessions
 from domain.lifecycle import decide as lifecycle
 

@@ -151,7 +151,7 @@ def test_postgresql_restarted_under_a_notifier_loses_nothing(tmp_path, receiver,
 
     from api.service.games import GameService
     from eventstore import PostgresEventStore, migrate
-    from workers.embedded import EmbeddedPostgres
+    from eventstore.embedded import EmbeddedPostgres
 
     folder = Path(tempfile.mkdtemp(prefix="boardlog-notify-pg-"))
     folder.chmod(0o755)
@@ -196,7 +196,7 @@ def test_a_notifier_started_alone_while_postgresql_is_down_waits_for_it_and_then
 
     from api.service.games import GameService
     from eventstore import PostgresEventStore
-    from workers.embedded import EmbeddedPostgres
+    from eventstore.embedded import EmbeddedPostgres
 
     folder = Path(tempfile.mkdtemp(prefix="boardlog-notify-pg-"))
     folder.chmod(0o755)

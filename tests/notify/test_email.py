@@ -4,7 +4,9 @@ unsubscribe; tokens that are forged, reused or expired change nothing."""
 
 from __future__ import annotations
 
+import contextlib
 import re
+import socket
 import time
 
 import psycopg
@@ -17,14 +19,30 @@ from .conftest import started_game, wait_until
 LINK = re.compile(r"https?://\S+?token=([A-Za-z0-9_\-]+)")
 
 
+@contextlib.contextmanager
+def running_notifier(url):
+    running = Notifier(url, concurrency=2).start()
+    try:
+        yield running
+    finally:
+        running.close()
+
+
 @pytest.fixture
 def notifier(fresh_url, notify_env, mailbox):
-    running = Notifier(fresh_url, concurrency=2).start()
-    yield running
-    running.close()
+    with running_notifier(fresh_url) as running:
+        yield running
+
+
+def closed_port() -> int:
+    """A port nobody listens on."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
 
 
 def confirmed(caller, mailbox, address, turns="always"):
+    """Set and confirm an address (a notifier must be running: it sends the confirmation mail)."""
     response = caller.call("PATCH", "/v1/players/me/notifications", json={"email": address, "email_turns": turns})
     assert response.status_code == 200, response.json
     assert response.json == {"email": address, "email_confirmed": False, "email_turns": turns, "digest": False}
@@ -42,7 +60,47 @@ def statuses(url, player):
                             " where d.target = 'email' and d.player_id = %s order by n.position", (player,)).fetchall()
 
 
-def test_an_address_is_used_only_once_confirmed_and_its_link_works_once(callers, mailbox, notify_env, monkeypatch):
+def test_setting_an_address_does_not_wait_on_the_mail_server_and_the_notifier_mails_the_link(
+        callers, mailbox, notifier, fresh_url, monkeypatch):
+    monkeypatch.setenv("BOARDLOG_SMTP_URL", f"smtp://127.0.0.1:{closed_port()}")  # configured, but down
+    monkeypatch.setenv("BOARDLOG_NOTIFY_BACKOFF", "1,2,4,8,16,32")  # retries left when the server is back
+    ada = callers(1)[0]
+    response = ada.call("PATCH", "/v1/players/me/notifications", json={"email": "ada@example.org"})
+    assert response.status_code == 200, response.json
+    assert response.json["email"] == "ada@example.org" and response.json["email_confirmed"] is False
+    with psycopg.connect(fresh_url) as conn:
+        (error,) = wait_until(lambda: conn.execute(
+            "select a.error from delivery_attempts a join deliveries d on d.id = a.delivery_id"
+            " where d.player_id = %s and d.target = 'confirmation' order by a.id limit 1", (ada.id,)).fetchone(),
+            what="the notifier's first try, refused")
+    assert "Connection refused" in error and mailbox.messages == []
+    monkeypatch.setenv("BOARDLOG_SMTP_URL", mailbox.url)  # the server is back: the retry goes out
+    mail = wait_until(lambda: [m for m in mailbox.messages if m["To"] == "ada@example.org"],
+                      what="the confirmation mail, retried")[-1]
+    token = LINK.search(mail.get_body(("plain",)).get_content()).group(1)
+    assert ada.client.get(f"/v1/notifications/confirm?token={token}").json["email_confirmed"] is True
+    with psycopg.connect(fresh_url) as conn:
+        assert conn.execute("select status from deliveries where target = 'confirmation' and player_id = %s",
+                            (ada.id,)).fetchall() == [("delivered",)]
+
+
+def test_a_confirmation_mail_for_an_address_changed_since_is_not_sent(callers, mailbox, notify_env, fresh_url):
+    ada = callers(1)[0]
+    for address in ("old@example.org", "new@example.org"):  # no notifier yet: both mails wait in the outbox
+        assert ada.call("PATCH", "/v1/players/me/notifications", json={"email": address}).status_code == 200
+    with running_notifier(fresh_url):
+        wait_until(lambda: [m for m in mailbox.messages if m["To"] == "new@example.org"], what="the newer mail")
+        with psycopg.connect(fresh_url) as conn:
+            wait_until(lambda: conn.execute("select count(*) from deliveries where target = 'confirmation'"
+                                            " and status <> 'pending'").fetchone()[0] == 2, what="both handled")
+            outcomes = conn.execute("select n.payload->>'email', d.status from deliveries d join notifications n"
+                                    " on n.id = d.notification_id where d.player_id = %s order by d.id",
+                                    (ada.id,)).fetchall()
+    assert outcomes == [("old@example.org", "suppressed"), ("new@example.org", "delivered")]
+    assert [m["To"] for m in mailbox.messages] == ["new@example.org"]
+
+
+def test_an_address_is_used_only_once_confirmed_and_its_link_works_once(callers, mailbox, notifier, monkeypatch):
     monkeypatch.setenv("BOARDLOG_SMTP_URL", mailbox.url)
     ada = callers(1)[0]
     token = confirmed(ada, mailbox, "ada@example.org")
@@ -53,7 +111,7 @@ def test_an_address_is_used_only_once_confirmed_and_its_link_works_once(callers,
     assert ada.client.get("/v1/notifications/confirm").status_code == 422
 
 
-def test_a_confirmation_link_expires_and_then_confirms_nothing(callers, mailbox, notify_env, monkeypatch):
+def test_a_confirmation_link_expires_and_then_confirms_nothing(callers, mailbox, notifier, monkeypatch):
     monkeypatch.setenv("BOARDLOG_EMAIL_TOKEN_HOURS", "0.0001")  # 0.36 s
     ada = callers(1)[0]
     assert ada.call("PATCH", "/v1/players/me/notifications", json={"email": "late@example.org"}).status_code == 200
@@ -137,7 +195,8 @@ def test_the_daily_digest_lists_the_games_waiting_and_replaces_the_per_turn_mail
     from workers.notify.delivery import Deliverer
 
     ada, bob = callers(2)
-    confirmed(ada, mailbox, "ada@example.org")
+    with running_notifier(fresh_url):  # for the confirmation mail; the digest is sent below, by hand
+        confirmed(ada, mailbox, "ada@example.org")
     assert ada.call("PATCH", "/v1/players/me/notifications", json={"digest": True}).json["digest"] is True
     for _ in range(20):  # the first player is drawn at random: until a game waits on Ada
         game_id = started_game(game_service, [ada.id, bob.id])
@@ -157,15 +216,11 @@ def test_the_daily_digest_lists_the_games_waiting_and_replaces_the_per_turn_mail
 
 def test_a_mail_server_that_is_down_gets_retries_then_a_dead_letter_and_the_notifier_goes_on(
         callers, mailbox, notify_env, game_service, fresh_url, monkeypatch):
-    import socket
-
     ada, bob = callers(2)
-    confirmed(ada, mailbox, "ada@example.org")
-    confirmed(bob, mailbox, "bob@example.org")
-    with socket.socket() as probe:  # a port nobody listens on
-        probe.bind(("127.0.0.1", 0))
-        closed = probe.getsockname()[1]
-    monkeypatch.setenv("BOARDLOG_SMTP_URL", f"smtp://127.0.0.1:{closed}")
+    with running_notifier(fresh_url):
+        confirmed(ada, mailbox, "ada@example.org")
+        confirmed(bob, mailbox, "bob@example.org")
+    monkeypatch.setenv("BOARDLOG_SMTP_URL", f"smtp://127.0.0.1:{closed_port()}")
     running = Notifier(fresh_url, concurrency=2).start()
     try:
         started_game(game_service, [ada.id, bob.id])

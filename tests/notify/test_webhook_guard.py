@@ -9,6 +9,7 @@ import socket
 
 import pytest
 
+from api.service import webhook_targets as targets
 from workers.notify import webhook as hooks
 
 # Each: a host as written in a URL, and the IPv4 address that it reaches.
@@ -79,7 +80,7 @@ def test_numbers_are_read_as_the_resolver_reads_them():
             resolved = socket.getaddrinfo(host, 80, type=socket.SOCK_STREAM, flags=socket.AI_NUMERICHOST)[0][4][0]
         except (socket.gaierror, UnicodeError):
             resolved = None
-        ours = hooks.numeric_ipv4(host)
+        ours = targets.numeric_ipv4(host)
         assert (str(ours) if ours is not None else None) == resolved, host
 
 
@@ -118,6 +119,6 @@ def test_the_operator_allowing_a_network_allows_it_in_its_embedded_forms_too():
     import ipaddress
 
     allowed = (ipaddress.ip_network("127.0.0.1/32"),)
-    assert not hooks.refused_address("2002:7f00:1::", allowed)
-    assert not hooks.refused_address("::ffff:127.0.0.1", allowed)
-    assert hooks.refused_address("2002:7f00:2::", allowed)
+    assert not targets.refused_address("2002:7f00:1::", allowed)
+    assert not targets.refused_address("::ffff:127.0.0.1", allowed)
+    assert targets.refused_address("2002:7f00:2::", allowed)

@@ -9,6 +9,7 @@ import pytest
 from standardwebhooks.webhooks import Webhook
 
 from domain.notices import KINDS
+from api.service import webhook_signatures as signatures
 from workers.notify import webhook as hooks
 from workers.notify.runner import Notifier
 
@@ -50,16 +51,16 @@ def test_a_players_turn_reaches_their_webhook_signed_and_verifiable(callers, gam
         assert request["headers"]["webhook-id"] == data["data"]["id"]
         assert data["data"]["game_id"] == str(game_id) and data["data"]["seat"] == "p1"
     with pytest.raises(Exception):
-        Webhook(hooks.new_secret()).verify(receiver.received[0]["body"], receiver.received[0]["headers"])
+        Webhook(signatures.new_secret()).verify(receiver.received[0]["body"], receiver.received[0]["headers"])
     log = wait_until(lambda: [d for d in deliveries(ada, hook["id"]) if d["status"] == "delivered"],
                      what="the delivery log")
     assert log[0]["attempts"] == 1 and log[0]["log"][0]["status_code"] == 204
 
 
 def test_our_signature_is_the_one_the_standard_webhooks_package_computes():
-    secret = hooks.new_secret()
+    secret = signatures.new_secret()
     body = b'{"type":"turn"}'
-    ours = hooks.sign(secret, "msg_1", 1_700_000_000, body)
+    ours = signatures.sign(secret, "msg_1", 1_700_000_000, body)
     from datetime import datetime, timezone
 
     theirs = Webhook(secret).sign("msg_1", datetime.fromtimestamp(1_700_000_000, tz=timezone.utc), body.decode())

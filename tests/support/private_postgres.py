@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
-from workers.embedded import THROWAWAY, EmbeddedPostgres
+from eventstore.embedded import THROWAWAY, EmbeddedPostgres
 
 
 class PrivatePostgres:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from redis import Redis
 
-from workers.binaries import find_redis
+from eventstore.binaries import find_redis
 
 
 def free_port() -> int:

@@ -1,5 +1,5 @@
 """Redis for tests: the server at REDIS_URL (CI), on a database number of its
-own so that tests may flush it; or else an embedded Redis (workers/embedded.py) in a temporary
+own so that tests may flush it; or else an embedded Redis (eventstore/embedded.py) in a temporary
 folder, stopped and removed at the end.
 
 On a shared server, each test session claims a free database number (13,
@@ -55,7 +55,7 @@ def redis_url():
                         used.flushdb()
                     admin.delete(key)
         return
-    from workers.embedded import EmbeddedRedis
+    from eventstore.embedded import EmbeddedRedis
 
     folder = Path(tempfile.mkdtemp(prefix="boardlog-redis-"))
     server = EmbeddedRedis(folder, folder / "run", persist=False)

@@ -24,7 +24,7 @@ from domain.engine import rng_for
 from domain.games.cronberg import RULES as CRONBERG
 from workers import jobs
 from workers.runner import make_worker
-from workers.scheduling import RQScheduler
+from api.service.scheduling import RQScheduler
 from tests.support.waiting import wait_until  # noqa: F401 (tests import it from here)
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -12,7 +12,7 @@ from domain import playout
 from domain.audit import rerun
 from domain.engine import rng_for
 from domain.lifecycle import bots
-from workers.scheduling import CREATED, bot_job_id
+from api.service.scheduling import CREATED, bot_job_id
 from workers.sweeper import sweep
 
 from .conftest import run_worker

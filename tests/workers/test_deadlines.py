@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 
-from workers.scheduling import DEADLINE_JOB, KEPT, deadline_job_id
+from api.service.scheduling import DEADLINE_JOB, KEPT, deadline_job_id
 
 from .conftest import run_worker, wait_past
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from workers.scheduling import ALIVE_SECONDS, KEPT, REPLACED, RQScheduler, alive_key, deadline_job_id
+from api.service.scheduling import ALIVE_SECONDS, KEPT, REPLACED, RQScheduler, alive_key, deadline_job_id
 
 from .conftest import game_row_held, wait_past, wait_until
 
@@ -68,7 +68,7 @@ def test_a_deadline_job_run_while_postgresql_is_unreachable_is_made_again_by_the
 
     from workers import jobs
     from workers.runner import make_worker
-    from workers.scheduling import CREATED, MOVED, REPLACED
+    from api.service.scheduling import CREATED, MOVED, REPLACED
     from workers.sweeper import sweep
 
     scheduler = RQScheduler(redis)

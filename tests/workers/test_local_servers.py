@@ -19,9 +19,9 @@ import pytest
 from redis import Redis
 
 from api.supervisor import FolderInUse, claim_data_folder, clean_up_after_dead_serve
-from workers.binaries import MissingServer, find_postgres, find_redis
-from workers.embedded import THROWAWAY, EmbeddedPostgres, EmbeddedRedis
-from workers.processes import alive, stop_process, write_pid_file
+from eventstore.binaries import MissingServer, find_postgres, find_redis
+from eventstore.embedded import THROWAWAY, EmbeddedPostgres, EmbeddedRedis
+from eventstore.processes import alive, stop_process, write_pid_file
 
 STUBBORN = "import signal, sys, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); print('ready', flush=True); time.sleep(120)"
 

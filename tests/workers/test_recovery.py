@@ -4,7 +4,7 @@ worker or running two at once loses nothing and doubles nothing."""
 from __future__ import annotations
 
 
-from workers.scheduling import DEADLINE_JOB, RQScheduler, deadline_job_id
+from api.service.scheduling import DEADLINE_JOB, RQScheduler, deadline_job_id
 
 from .conftest import game_row_held, run_worker, wait_past, wait_until
 

@@ -14,7 +14,7 @@ from redis import Redis
 
 from api.service.games import GameService
 from tests.support.private_redis import PrivateRedis
-from workers.scheduling import RQScheduler
+from api.service.scheduling import RQScheduler
 
 from .conftest import Table, WorkerProcess, game_row_held, wait_until
 

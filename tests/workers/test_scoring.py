@@ -7,7 +7,7 @@ import logging
 
 from rq import Retry
 
-from workers.scheduling import FAILED, SCORING_JOB, RQScheduler, scoring_job_id
+from api.service.scheduling import FAILED, SCORING_JOB, RQScheduler, scoring_job_id
 from workers.sweeper import sweep
 
 from .conftest import run_worker

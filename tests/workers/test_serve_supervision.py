@@ -16,7 +16,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from workers.processes import alive, read_pid_file
+from eventstore.processes import alive, read_pid_file
 
 from .conftest import ROOT
 from .test_serve import Serve, call, free_port

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from workers.scheduling import CREATED, KEPT, MOVED, deadline_job_id, scoring_job_id
+from api.service.scheduling import CREATED, KEPT, MOVED, deadline_job_id, scoring_job_id
 from workers.sweeper import sweep
 
 

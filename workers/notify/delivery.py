@@ -27,11 +27,12 @@ import psycopg
 import psycopg_pool
 from psycopg.rows import dict_row
 
+from api.service import mail, webhook_signatures
 from api.service import notifications as accounts
 from eventstore.pool import CheckedPool
 
-from . import mail, webhook
-from .settings import Settings, settings
+from . import smtp, webhook
+from api.service.settings import Settings, settings
 
 log = logging.getLogger("boardlog.notify")
 
@@ -74,6 +75,8 @@ class Deliverer:
             with self.db.connection() as conn:
                 if delivery["target"] == "email":
                     self._email(conn, delivery, config)
+                elif delivery["target"] == accounts.CONFIRMATION_TARGET:
+                    self._confirmation(conn, delivery, config)
                 else:
                     self._webhook(conn, delivery, config)
         except (psycopg.OperationalError, psycopg_pool.PoolTimeout):
@@ -97,7 +100,7 @@ class Deliverer:
         url, secret = hook[0], hook[1]
         body = json.dumps({"type": delivery["payload"]["kind"], "timestamp": delivery["payload"]["occurred_at"],
                            "data": delivery["payload"]}, separators=(",", ":")).encode()
-        outcome = webhook.post(url, body, webhook.headers(secret, delivery["notification_id"], body),
+        outcome = webhook.post(url, body, webhook_signatures.headers(secret, delivery["notification_id"], body),
                                timeout=config.webhook_timeout, max_response=config.webhook_max_response,
                                allow_private=config.allow_private_targets)
         _attempt(conn, delivery, outcome.status, outcome.error, outcome.duration_ms)
@@ -177,7 +180,7 @@ class Deliverer:
                                          f"{config.public_url}/v1/games/{payload['game_id']}/view", unsubscribe)
                 message["X-Boardlog-Notification"] = delivery["notification_id"]
                 try:
-                    mail.send(config.smtp_url, message)
+                    smtp.send(config.smtp_url, message)
                 except (OSError, smtplib.SMTPException) as error:
                     raise _NotSent(error) from None
                 _attempt(conn, delivery, 250, None, int((time.monotonic() - started) * 1000))
@@ -189,6 +192,31 @@ class Deliverer:
             _attempt(conn, delivery, None, f"{type(error).__name__}: {error}"[:500],
                      int((time.monotonic() - started) * 1000))
             self._failed(conn, delivery, None, f"SMTP: {error}"[:500], config)
+
+    def _confirmation(self, conn, delivery: dict, config: Settings) -> None:
+        """The mail that confirms an address (queued by the request that set it)."""
+        if not config.smtp_url:
+            _finish(conn, delivery, "suppressed", None, None, "this server sends no mail (BOARDLOG_SMTP_URL is unset)")
+            return
+        player, email = delivery["player_id"], delivery["payload"]["email"]
+        if not accounts.unconfirmed_address(conn, player, email):
+            _finish(conn, delivery, "suppressed", None, None,
+                    "the address was changed, removed or confirmed before this mail left")
+            return
+        started = time.monotonic()
+        # As the unsubscribe link: committed before the mail can leave.
+        link = accounts.confirmation_link(conn, player, email, config)
+        message = mail.confirmation(config.mail_from, email, link, config.token_hours)
+        message["X-Boardlog-Notification"] = delivery["notification_id"]
+        try:
+            smtp.send(config.smtp_url, message)
+        except (OSError, smtplib.SMTPException) as error:
+            _attempt(conn, delivery, None, f"{type(error).__name__}: {error}"[:500],
+                     int((time.monotonic() - started) * 1000))
+            self._failed(conn, delivery, None, f"SMTP: {error}"[:500], config)
+            return
+        _attempt(conn, delivery, 250, None, int((time.monotonic() - started) * 1000))
+        _finish(conn, delivery, "delivered", 250, None)
 
     def digests(self) -> int:
         """One mail a day to each player who chose the digest, listing the games that wait on them."""
@@ -216,7 +244,7 @@ class Deliverer:
                     if not games:
                         continue
                     message = mail.digest(config.mail_from, email, games, config.public_url, unsubscribe)
-                    mail.send(config.smtp_url, message)  # a failure rolls the claim back: tried again next round
+                    smtp.send(config.smtp_url, message)  # a failure rolls the claim back: tried again next round
                     sent += 1
         return sent
 

