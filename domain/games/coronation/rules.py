@@ -4,7 +4,8 @@ the behaviour switch of rules version 2."""
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ...engine import Option, Resignation, Standing, not_your_turn, rank_by
 from . import messages as m

@@ -22,8 +22,9 @@ after a few fruitless attempts the game itself is its own twin.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 from ...engine import EVERYONE, Event, IllegalCommand
 from ...kit import Step

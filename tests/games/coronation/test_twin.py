@@ -99,7 +99,7 @@ def test_no_viewer_can_tell_coronation_s_twin_from_the_game_played_and_the_twin_
 
 
 def test_lind_s_player_and_the_referee_get_the_game_itself():
-    setup, steps, seats = played({"detective_seats": 2}, 3)
+    setup, steps, _ = played({"detective_seats": 2}, 3)
     original = [*setup, *(e for s in steps for e in s.events)]
     for viewer in (LIND_SEAT, EVERYONE):
         assert RULES.twin(setup, steps, viewer, random.Random(0)) == original
