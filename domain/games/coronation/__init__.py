@@ -51,8 +51,50 @@ Decisions made where the rulebook and brief are silent:
   module, each file naming its assumptions.
 """
 
-from .rules import CoronationRules
+from pathlib import Path
 
-RULES = CoronationRules()
+from ...kit import Game, Traits
+from . import rules
+from .bot import BOTS
+from .decide import decide
+from .legal import legal_commands, to_act
+from .messages import COMMANDS, EVENTS
+from .shapes import VIEW
+from .state import evolve
+from .twin import twin
+from .views import view, visible
+from .words import SENTENCES
 
-__all__ = ["RULES", "CoronationRules"]
+RULES = Game(
+    name="coronation",
+    title="Coronation",
+    min_seats=2,
+    max_seats=6,
+    # Several detective seats act at once (setup, the detectives' turn); setup
+    # draws the characters and the equipment; Lind's location and route are
+    # hidden from every other seat; the detective seats win or lose together.
+    traits=Traits(simultaneous=True, chance=True, hidden_information=True, teams=True),
+    options=rules.OPTIONS,
+    commands=COMMANDS,
+    events=EVENTS,
+    seats=rules.seats,
+    setup=rules.setup,
+    evolve=evolve,
+    decide=decide,
+    to_act=to_act,
+    legal_commands=legal_commands,
+    on_timeout=rules.on_timeout,
+    view=view,
+    visible=visible,
+    outcome=rules.outcome,
+    score=rules.score,
+    resign=rules.resign,
+    view_shape=VIEW,
+    twin=twin,
+    bots=BOTS,
+    sentences=SENTENCES,
+    data=Path(__file__).parent,
+    versions=rules.VERSIONS,
+    switches=rules.switches,
+    state_version=rules.STATE_VERSION,
+)

@@ -2,14 +2,17 @@
 
 Every refusal is an IllegalCommand with a sentence a player understands;
 commands with nonsense field values (unknown locations, wrong types) are
-refused the same way. After the command's own events, ``_close`` adds what
-follows from them: the end of a turn, Lind's victory, Lind cornered."""
+refused the same way, at the point of decision. Each command's handler emits
+its events into a ``Draft`` (which folds them as they come); ``_close`` then
+adds what follows from them: Lind's victory, the end of a turn, Lind cornered."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from ...engine import IllegalCommand, not_your_turn
+from ...kit import Draft
 from . import messages as m
 from .data import BOARD
 from .legal import (
@@ -39,38 +42,59 @@ from .state import (
 )
 
 
-def decide(state: State | None, seat: str, command: m.Command) -> list[m.Event]:
+def decide(state: State | None, seat: str, command: m.Command, rng: random.Random) -> list[m.Event]:
     if state is None:
         raise IllegalCommand("the game has not started")
     if seat not in to_act(state):
         raise not_your_turn(seat, to_act(state))
-    handler = _HANDLERS.get(type(command))
-    if handler is None:
+    if not isinstance(command, m.COMMANDS):
         raise IllegalCommand(f"Coronation has no command {type(command).__name__}")
-    lind_command = handler in _LIND_HANDLERS
-    if lind_command != (seat == LIND_SEAT):
-        raise IllegalCommand(
-            "only Lind's player gives Lind's commands" if lind_command else "Lind's player moves no detective"
-        )
-    return _close(state, handler(state, seat, command))
+    if isinstance(command, LIND_COMMANDS) and seat != LIND_SEAT:
+        raise IllegalCommand("only Lind's player gives Lind's commands")
+    if not isinstance(command, LIND_COMMANDS) and seat == LIND_SEAT:
+        raise IllegalCommand("Lind's player moves no detective")
+    draft = Draft(evolve, state)
+    if isinstance(command, m.PlaceDetective):
+        _place(draft, seat, command)
+    elif isinstance(command, m.EquipDetective):
+        _equip(draft, seat, command)
+    elif isinstance(command, m.AppearLind):
+        _appear(draft, command)
+    elif isinstance(command, m.MoveLind):
+        _move_lind(draft, command)
+    elif isinstance(command, m.HideLind):
+        _hide(draft, command)
+    elif isinstance(command, m.MoveLindExtraordinarily):
+        _flee(draft, command)
+    elif isinstance(command, m.DeclineExtraordinaryMovement):
+        _decline(draft)
+    elif isinstance(command, m.MoveDetective):
+        _move_detective(draft, seat, command)
+    elif isinstance(command, m.GatherInformation):
+        _gather(draft, seat, command)
+    _close(draft)
+    return draft.events
 
 
-def _close(state: State, events: list[m.Event]) -> list[m.Event]:
-    after = state
-    for event in events:
-        after = evolve(after, event)
-    if after.phase == OVER:
-        return events
-    if after.jewels_left <= 0:
-        return events + [m.LindWon("jewels")]
+LIND_COMMANDS = (m.AppearLind, m.MoveLind, m.HideLind, m.MoveLindExtraordinarily, m.DeclineExtraordinaryMovement)
+
+
+def _close(draft: Draft) -> None:
+    """What follows from a command's own events: Lind's victory, the end of
+    the detectives' turn, Lind cornered."""
+    if draft.state.phase == OVER:
+        return
+    if draft.state.jewels_left <= 0:
+        draft.emit(m.LindWon("jewels"))
+        return
+    after = draft.state
     if after.phase == DETECTIVES and len(after.acted) >= len(after.detectives):
         if after.turn >= after.last_turn:
-            return events + [m.LindWon("time")]
-        events = events + [m.TurnEnded(after.turn)]
-        after = evolve(after, events[-1])
-    if after.phase == LIND and not lind_has_action(after):
-        events = events + [m.LindCaught(None, after.lind_at)]
-    return events
+            draft.emit(m.LindWon("time"))
+            return
+        draft.emit(m.TurnEnded(after.turn))
+    if draft.state.phase == LIND and not lind_has_action(draft.state):
+        draft.emit(m.LindCaught(None, draft.state.lind_at))
 
 
 # Field checks --------------------------------------------------------------
@@ -113,16 +137,18 @@ def _detective(state: State, seat: str, value: Any) -> Detective:
 # Setup ---------------------------------------------------------------------
 
 
-def _place(state: State, seat: str, c: m.PlaceDetective) -> list[m.Event]:
+def _place(draft: Draft, seat: str, c: m.PlaceDetective) -> None:
+    state = draft.state
     _phase(state, SETUP, "placing a detective")
     detective = _detective(state, seat, c.detective)
     location = _location(c.location)
     if detective.location is not None:
         raise IllegalCommand(f"{BOARD.detective_names[detective.id]} already stands at {_name(detective.location)}")
-    return [m.DetectivePlaced(detective.id, location)]
+    draft.emit(m.DetectivePlaced(detective.id, location))
 
 
-def _equip(state: State, seat: str, c: m.EquipDetective) -> list[m.Event]:
+def _equip(draft: Draft, seat: str, c: m.EquipDetective) -> None:
+    state = draft.state
     _phase(state, SETUP, "equipping a detective")
     if state.equipment != "choose":
         raise IllegalCommand(f"equipment is dealt by the option {state.equipment!r}, not chosen")
@@ -137,18 +163,19 @@ def _equip(state: State, seat: str, c: m.EquipDetective) -> list[m.Event]:
             f"listed in the order {order}; deck left: "
             + ", ".join(f"{n} {kind}" for kind, n in state.deck)
         )
-    return [m.DetectiveEquipped(detective.id, hand)]
+    draft.emit(m.DetectiveEquipped(detective.id, hand))
 
 
 # Lind ----------------------------------------------------------------------
 
 
-def _appear(state: State, seat: str, c: m.AppearLind) -> list[m.Event]:
+def _appear(draft: Draft, c: m.AppearLind) -> None:
+    state = draft.state
     _phase(state, APPEAR, "appearing")
     location = _location(c.location)
     if location not in appear_options(state):
         raise IllegalCommand(f"Lind must appear on a location without a detective, and one stands at {_name(location)}")
-    return [m.LindAppeared(location)]
+    draft.emit(m.LindAppeared(location))
 
 
 def _check_entry(state: State, to: int) -> None:
@@ -163,7 +190,8 @@ def _check_entry(state: State, to: int) -> None:
         raise IllegalCommand(f"Lind may not move onto {_name(to)}: a detective stands there")
 
 
-def _move_lind(state: State, seat: str, c: m.MoveLind) -> list[m.Event]:
+def _move_lind(draft: Draft, c: m.MoveLind) -> None:
+    state = draft.state
     _phase(state, LIND, "moving Lind")
     to = _location(c.to)
     here = state.lind_at
@@ -185,31 +213,33 @@ def _move_lind(state: State, seat: str, c: m.MoveLind) -> list[m.Event]:
         raise IllegalCommand(f"there is no trap {c.trap!r}; traps are {', '.join(BOARD.traps)}")
     if card is not None and state.count(card) <= 0:
         raise IllegalCommand(f"Lind has no {card} card left")
-    return [m.LindMoved(to, c.by, card, steals(state))]
+    draft.emit(m.LindMoved(to, c.by, card, steals(state)))
 
 
-def _hide(state: State, seat: str, c: m.HideLind) -> list[m.Event]:
+def _hide(draft: Draft, c: m.HideLind) -> None:
+    state = draft.state
     _phase(state, LIND, "hiding")
     decoy = _location(c.decoy)
     if state.count(TURN_SKIP) <= 0:
         raise IllegalCommand("Lind has no turn-skip card left")
     if decoy in state.on_table:
         raise IllegalCommand(f"the decoy must be a location card not on the table, and {_name(decoy)} is")
-    return [m.LindMoved(decoy, "hide", TURN_SKIP, False)]
+    draft.emit(m.LindMoved(decoy, "hide", TURN_SKIP, False))
 
 
-def _flee(state: State, seat: str, c: m.MoveLindExtraordinarily) -> list[m.Event]:
+def _flee(draft: Draft, c: m.MoveLindExtraordinarily) -> None:
+    state = draft.state
     _phase(state, EXTRAORDINARY, "the extraordinary movement")
     to = _location(c.to)
     if to not in BOARD.foot[state.lind_at]:
         raise IllegalCommand(f"the extraordinary movement follows one foot (red) line, and none joins {_name(to)}")
     _check_entry(state, to)
-    return [m.LindMovedExtraordinarily(to, steals(state))]
+    draft.emit(m.LindMovedExtraordinarily(to, steals(state)))
 
 
-def _decline(state: State, seat: str, c: m.DeclineExtraordinaryMovement) -> list[m.Event]:
-    _phase(state, EXTRAORDINARY, "declining the extraordinary movement")
-    return [m.LindMovedExtraordinarily(None, False)]
+def _decline(draft: Draft) -> None:
+    _phase(draft.state, EXTRAORDINARY, "declining the extraordinary movement")
+    draft.emit(m.LindMovedExtraordinarily(None, False))
 
 
 # Detectives ----------------------------------------------------------------
@@ -223,7 +253,8 @@ def _acting(state: State, seat: str, value: Any, doing: str) -> Detective:
     return detective
 
 
-def _move_detective(state: State, seat: str, c: m.MoveDetective) -> list[m.Event]:
+def _move_detective(draft: Draft, seat: str, c: m.MoveDetective) -> None:
+    state = draft.state
     detective = _acting(state, seat, c.detective, "moving a detective")
     to = _location(c.to)
     here = detective.location
@@ -238,10 +269,11 @@ def _move_detective(state: State, seat: str, c: m.MoveDetective) -> list[m.Event
             raise IllegalCommand(f"{name} has no cab ticket left")
     else:
         raise IllegalCommand(f"detectives move by foot or cab (never underground), not {c.by!r}")
-    events: list[m.Event] = [m.DetectiveMoved(detective.id, to, c.by)]
+    draft.emit(m.DetectiveMoved(detective.id, to, c.by))
     if to == state.lind_at:
-        return events + [m.LindCaught(detective.id, to)]
-    return events + _trail(state, detective, to)
+        draft.emit(m.LindCaught(detective.id, to))
+    else:
+        draft.emit(*_trail(state, detective, to))
 
 
 def _trail(state: State, detective: Detective, to: int) -> list[m.Event]:
@@ -269,7 +301,8 @@ def _trail(state: State, detective: Detective, to: int) -> list[m.Event]:
     return events + [m.TrapSuffered(detective.id, index, trap.id, trap.effect, trap.extraordinary)]
 
 
-def _gather(state: State, seat: str, c: m.GatherInformation) -> list[m.Event]:
+def _gather(draft: Draft, seat: str, c: m.GatherInformation) -> None:
+    state = draft.state
     detective = _acting(state, seat, c.detective, "gathering information")
     refusal = gather_refusal(state, detective)
     if refusal is not None:
@@ -277,28 +310,7 @@ def _gather(state: State, seat: str, c: m.GatherInformation) -> list[m.Event]:
     index = information_target(state)
     card = state.route[index]
     tool = BOARD.locations[detective.location].instrument
-    return [
+    draft.emit(
         m.InformationGathered(detective.id, tool),
         m.RouteCardRevealed(index, None if card.hide else card.location, card.hide, None, False),
-    ]
-
-
-_LIND_HANDLERS = {
-    _appear,
-    _move_lind,
-    _hide,
-    _flee,
-    _decline,
-}
-
-_HANDLERS = {
-    m.PlaceDetective: _place,
-    m.EquipDetective: _equip,
-    m.AppearLind: _appear,
-    m.MoveLind: _move_lind,
-    m.HideLind: _hide,
-    m.MoveLindExtraordinarily: _flee,
-    m.DeclineExtraordinaryMovement: _decline,
-    m.MoveDetective: _move_detective,
-    m.GatherInformation: _gather,
-}
+    )

@@ -1,130 +1,102 @@
-"""The Rules object of Coronation: catalogue, options, setup and the wiring
-of decide/evolve/legal/views."""
+"""Coronation: options, seats, setup, timeouts, standings and resignation;
+the behaviour switch of rules version 2."""
 
 from __future__ import annotations
 
-from .bot import BOTS
-from .words import SENTENCES
-
 import random
-from dataclasses import replace
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
-from ...engine import Option, Resignation, Rules, Standing, not_your_turn, rank_by
+from ...engine import Option, Resignation, Standing, not_your_turn, rank_by
 from . import messages as m
 from .data import BOARD
-from .decide import decide
 from .legal import LIND_SEAT, legal_commands, to_act
-from .state import OVER, TICKET, State, evolve
-from .views import view, visible
+from .state import OVER, TICKET, State
 
 EQUIPMENT = ("recommended", "random", "choose")
 DECOYS_STAY_CLOSED_FROM = 2  # rules version
 
+OPTIONS = (
+    Option("detective_seats", "int", 1, "how many players share the five detectives", minimum=1, maximum=5),
+    Option("last_turn", "int", BOARD.last_turn, "Lind wins when this turn ends and he is not caught",
+           minimum=1, maximum=60),
+    Option("equipment", "choice", "recommended",
+           "how detectives get their five cards: recommended (2 cab tickets and 3 random instruments), "
+           "random (5 random cards) or choose (the detective seats pick from the deck)",
+           choices=EQUIPMENT),
+    Option("shared_control", "bool", False, "any detective seat may direct any detective"),
+)
 
-class CoronationRules(Rules):
-    bots = BOTS
-    sentences = SENTENCES
-    name = "coronation"
-    title = "Coronation"
-    min_seats = 2
-    max_seats = 6
-    options = (
-        Option("detective_seats", "int", 1, "how many players share the five detectives", minimum=1, maximum=5),
-        Option("last_turn", "int", BOARD.last_turn, "Lind wins when this turn ends and he is not caught",
-               minimum=1, maximum=60),
-        Option("equipment", "choice", "recommended",
-               "how detectives get their five cards: recommended (2 cab tickets and 3 random instruments), "
-               "random (5 random cards) or choose (the detective seats pick from the deck)",
-               choices=EQUIPMENT),
-        Option("shared_control", "bool", False, "any detective seat may direct any detective"),
-    )
-    commands = m.COMMANDS
-    events = m.EVENTS
-    state_version = 3  # 2: State.decoys and State.decoys_stay_closed; 3: State.retired
-    versions = {
-        1: "as first released: a decoy location whose card an extraordinary move took off the table is open "
-           "to Lind again",
-        2: "a location where Lind dropped a decoy stays closed to him for the rest of the game",
-    }
+VERSIONS = {
+    1: "as first released: a decoy location whose card an extraordinary move took off the table is open "
+       "to Lind again",
+    2: "a location where Lind dropped a decoy stays closed to him for the rest of the game",
+}
+STATE_VERSION = 3  # 2: State.decoys and State.decoys_stay_closed; 3: State.retired
 
-    def __init__(self, version: int | None = None) -> None:
-        super().__init__(version)
-        # The one switch of version 2, named; version 1 games keep the old way.
-        self.decoys_stay_closed = self.version >= DECOYS_STAY_CLOSED_FROM
 
-    def seats(self, options: Mapping[str, Any]) -> tuple[str, ...]:
-        count = options.get("detective_seats", 1)
-        return (LIND_SEAT, *(f"detective-{n}" for n in range(1, count + 1)))
+def switches(version: int) -> dict[str, Any]:
+    """The one switch of version 2, named; version 1 games keep the old way."""
+    return {"decoys_stay_closed": version >= DECOYS_STAY_CLOSED_FROM}
 
-    def setup(self, seats: tuple[str, ...], options: Mapping[str, Any], rng: random.Random) -> list[m.Event]:
-        detective_seats = [seat for seat in seats if seat != LIND_SEAT]
-        characters = list(BOARD.detectives)
-        rng.shuffle(characters)  # the players draw lots for the character cards
-        control = []
-        for seat, share in zip(detective_seats, BOARD.distribution[len(detective_seats)]):
-            control.extend((characters.pop(0), seat) for _ in range(share))
-        control.sort(key=lambda pair: BOARD.detectives.index(pair[0]))
-        events: list[m.Event] = [
-            m.GameStarted(
-                seats=tuple(seats),
-                last_turn=options.get("last_turn", BOARD.last_turn),
-                equipment=options.get("equipment", "recommended"),
-                shared_control=options.get("shared_control", False),
-                control=tuple(control),
-            )
-        ]
-        return events + deal(options.get("equipment", "recommended"), rng)
 
-    def evolve(self, state: State | None, event: m.Event) -> State | None:
-        if state is None:
-            state = evolve(state, event)
-            return replace(state, decoys_stay_closed=self.decoys_stay_closed) if state is not None else None
-        return evolve(state, event)
+def seats(options: Mapping[str, Any]) -> tuple[str, ...]:
+    count = options.get("detective_seats", 1)
+    return (LIND_SEAT, *(f"detective-{n}" for n in range(1, count + 1)))
 
-    def decide(self, state: State | None, seat: str, command: m.Command, rng: random.Random) -> list[m.Event]:
-        return decide(state, seat, command)
 
-    def to_act(self, state: State | None) -> frozenset[str]:
-        return to_act(state)
+def setup(seats: tuple[str, ...], options: Mapping[str, Any], rng: random.Random) -> list[m.Event]:
+    detective_seats = [seat for seat in seats if seat != LIND_SEAT]
+    characters = list(BOARD.detectives)
+    rng.shuffle(characters)  # the players draw lots for the character cards
+    control = []
+    for seat, share in zip(detective_seats, BOARD.distribution[len(detective_seats)]):
+        control.extend((characters.pop(0), seat) for _ in range(share))
+    control.sort(key=lambda pair: BOARD.detectives.index(pair[0]))
+    events: list[m.Event] = [
+        m.GameStarted(
+            seats=tuple(seats),
+            last_turn=options.get("last_turn", BOARD.last_turn),
+            equipment=options.get("equipment", "recommended"),
+            shared_control=options.get("shared_control", False),
+            control=tuple(control),
+        )
+    ]
+    return events + deal(options.get("equipment", "recommended"), rng)
 
-    def legal_commands(self, state: State | None, seat: str) -> list[m.Command]:
-        return legal_commands(state, seat)
 
-    def on_timeout(self, state: State, seat: str, rng: random.Random) -> m.Command:
-        commands = legal_commands(state, seat)
-        if not commands:
-            raise not_your_turn(seat, to_act(state))
-        return timeout_choice(commands, rng)
+def on_timeout(state: State, seat: str, rng: random.Random) -> m.Command:
+    commands = legal_commands(state, seat)
+    if not commands:
+        raise not_your_turn(seat, to_act(state))
+    return timeout_choice(commands, rng)
 
-    def view(self, state: State | None, viewer: str | None) -> dict:
-        return view(state, viewer)
 
-    def visible(self, event: m.Event, viewer: str | None) -> dict:
-        return visible(event, viewer)
+def outcome(state: State | None) -> str | None:
+    return state.result if state is not None and state.phase == OVER else None
 
-    def outcome(self, state: State | None) -> str | None:
-        return state.result if state is not None and state.phase == OVER else None
 
-    def resign(self, state: State, seat: str) -> Resignation:
-        """Lind resigns: the detectives win. A detective seat hands its
-        detectives to the detective seats still playing, in turn (seat order);
-        the last one leaves Lind the last seat standing, and he wins at once
-        (a bot playing on for the detectives could only produce a result the
-        standings contradict: a resigned seat ranks last, so Lind ranks first)."""
-        if seat == LIND_SEAT:
-            return Resignation((m.LindResigned(),), bot=False, last_standing_wins=False)
-        others = [s for s in state.seats if s not in (LIND_SEAT, seat) and s not in state.retired]
-        if not others:
-            return Resignation((), bot=False, last_standing_wins=True)
-        mine = [d.id for d in state.detectives if d.seat == seat]
-        control = tuple((detective, others[n % len(others)]) for n, detective in enumerate(mine))
-        return Resignation((m.DetectivesHandedOver(seat, control),), bot=False, last_standing_wins=False)
+def resign(state: State, seat: str) -> Resignation:
+    """Lind resigns: the detectives win. A detective seat hands its
+    detectives to the detective seats still playing, in turn (seat order);
+    the last one leaves Lind the last seat standing, and he wins at once
+    (a bot playing on for the detectives could only produce a result the
+    standings contradict: a resigned seat ranks last, so Lind ranks first)."""
+    if seat == LIND_SEAT:
+        return Resignation((m.LindResigned(),), bot=False, last_standing_wins=False)
+    others = [s for s in state.seats if s not in (LIND_SEAT, seat) and s not in state.retired]
+    if not others:
+        return Resignation((), bot=False, last_standing_wins=True)
+    mine = [d.id for d in state.detectives if d.seat == seat]
+    control = tuple((detective, others[n % len(others)]) for n, detective in enumerate(mine))
+    return Resignation((m.DetectivesHandedOver(seat, control),), bot=False, last_standing_wins=False)
 
-    def score(self, state: State) -> list[Standing]:
-        points = {seat: int((seat == LIND_SEAT) == (state.winner == LIND_SEAT)) for seat in state.seats}
-        ranks = rank_by(points)
-        return [Standing(seat, ranks[seat], points[seat]) for seat in state.seats]
+
+def score(state: State) -> list[Standing]:
+    """The detective seats are one side: they share one result."""
+    points = {seat: int((seat == LIND_SEAT) == (state.winner == LIND_SEAT)) for seat in state.seats}
+    ranks = rank_by(points)
+    return [Standing(seat, ranks[seat], points[seat]) for seat in state.seats]
 
 
 def action_kind(command: m.Command) -> str:

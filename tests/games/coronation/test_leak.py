@@ -8,7 +8,10 @@ never reveal his route, takes other random actions that make the same public
 facts (a card left or not, a jewel taken or not) and lead where no detective
 of A steps later; where they do reveal it, B's Lind does what A's did. Until
 B can no longer follow A's public course, the views, feeds and legal
-commands of A and B must agree for every non-Lind viewer. (2) Deep
+commands of A and B must agree for every non-Lind viewer. The game's own
+twin (``RULES.twin``, domain/games/coronation/twin.py) is checked the same
+way over whole games: it must follow A's public course to the end, so it
+keeps more of Lind's route than B does before B parts from A. (2) Deep
 positions: in states of random games, every unrevealed route card, the cards
 on them, Lind's location, hand and stolen jewels are shuffled, and every Lind
 event of the log gets other hidden fields; the views and feeds must agree."""
@@ -27,6 +30,7 @@ from domain.games.coronation import RULES
 from domain.games.coronation import messages as m
 from domain.games.coronation.data import BOARD
 from domain.games.coronation.legal import LIND_SEAT
+from domain.kit import Step
 from domain.playout import start
 from tests.games.told import seen
 
@@ -144,6 +148,66 @@ def test_no_detective_seat_or_spectator_can_tell_two_games_that_differ_only_in_l
     assert counts["differing"] > 300, counts
     assert counts["after a reveal"] > 50, counts
     assert counts["a hide for a move"] > 20, counts
+
+
+# Whole games through RULES.twin ---------------------------------------------
+
+
+def _play_with_steps(options, seed, max_steps=2000):
+    """Game A, played to its end: its setup events and its steps."""
+    playout = start(RULES, options, seed)
+    setup = list(playout.events)
+    rng = random.Random(seed)
+    steps = []
+    while RULES.outcome(playout.state) is None and len(steps) < max_steps:
+        seat = rng.choice(sorted(RULES.to_act(playout.state)))
+        commands = RULES.legal_commands(playout.state, seat)
+        command = lind_choice(commands, rng) if seat == LIND_SEAT else rng.choice(commands)
+        events = RULES.decide(playout.state, seat, command, rng_for(playout.seed, len(playout.events)))
+        steps.append(Step(seat, command, RULES.version, tuple(events)))
+        playout.state = RULES.replay(events, playout.state)
+        playout.events.extend(events)
+    return playout, setup, steps
+
+
+def _compare_with_twins(options, seed) -> Counter:
+    """Plays A, then B = RULES.twin of A for each detective seat and the
+    spectator, beside it; counts the steps compared where B's hidden route
+    differed from A's, and those of them with a card revealed."""
+    playout, setup, steps = _play_with_steps(options, seed)
+    viewers = [seat for seat in playout.seats if seat != LIND_SEAT] + [None]
+    counts = Counter()
+    for viewer in viewers:
+        twin = RULES.twin(setup, steps, viewer, random.Random(seed * 7 + 1))
+        a = b = RULES.replay(setup)
+        assert twin[: len(setup)] == setup
+        rest = twin[len(setup):]
+        for index, step in enumerate(steps):
+            a_events, b_events, rest = list(step.events), rest[: len(step.events)], rest[len(step.events):]
+            a, b = RULES.replay(a_events, a), RULES.replay(b_events, b)
+            counts["a hide for a move"] += any(
+                isinstance(x, m.LindMoved) and isinstance(y, m.LindMoved) and (x.by == "hide") != (y.by == "hide")
+                for x, y in zip(a_events, b_events))
+            if a.route != b.route or a.lind_at != b.lind_at:
+                counts["differing"] += 1
+                counts["after a reveal"] += any(card.location_shown for card in a.route)
+            assert _dump(RULES.view(a, viewer)) == _dump(RULES.view(b, viewer)), (seed, index, viewer)
+            assert [_dump(seen(RULES, e, viewer)) for e in a_events] == [
+                _dump(seen(RULES, e, viewer)) for e in b_events
+            ], (seed, index, viewer)
+            for seat in viewers:
+                assert RULES.legal_commands(a, seat) == RULES.legal_commands(b, seat)
+        assert rest == []
+    return counts
+
+
+def test_no_detective_seat_or_spectator_can_tell_a_whole_game_from_its_twin():
+    counts = Counter()
+    for seed in range(20):
+        options = {"detective_seats": 1 + seed % 5, "equipment": ("recommended", "random")[seed % 2]}
+        counts += _compare_with_twins(options, seed)
+    assert counts["differing"] > 300, counts
+    assert counts["after a reveal"] > 50, counts
 
 
 # Deep positions --------------------------------------------------------------

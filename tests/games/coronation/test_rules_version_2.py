@@ -23,6 +23,11 @@ DECOY = 74  # one foot line from Tretyakov
 V1, V2 = VERSIONS["coronation"][1], VERSIONS["coronation"][2]
 
 
+def _decoys_stay_closed(rules) -> bool:
+    """The behaviour switch a rules version sets on the game's first state."""
+    return rules.switches(rules.version)["decoys_stay_closed"]
+
+
 def _play(rules, events, *moves):
     events = list(events)
     for seat, command in moves:
@@ -47,7 +52,7 @@ def _decoy_taken_off_the_table(rules):
 
 def test_version_2_is_the_newest_rules_of_coronation_and_names_its_change():
     assert max(VERSIONS["coronation"]) == 2
-    assert "decoy" in V2.versions[2] and V2.decoys_stay_closed and not V1.decoys_stay_closed
+    assert "decoy" in V2.versions[2] and _decoys_stay_closed(V2) and not _decoys_stay_closed(V1)
 
 
 def test_under_version_2_a_decoy_location_stays_closed_to_lind_after_an_extraordinary_movement():

@@ -6,7 +6,6 @@ import json
 from domain.engine import EVERYONE
 from domain.games.coronation import RULES
 from domain.games.coronation.messages import LindMoved, LindMovedExtraordinarily, MoveDetective, MoveLindExtraordinarily
-from api.game_schemas.coronation import ViewSchema
 from tests.games.coronation.support import (
     D1,
     FANDORIN,
@@ -95,10 +94,10 @@ def test_the_extraordinary_movement_looks_like_declining_it():
     assert then(events, (LIND, MoveLindExtraordinarily(75)))[-1] == LindMovedExtraordinarily(75, False)
 
 
-def test_views_match_the_api_schema():
+def test_views_match_their_declaration():
     events = route(RED_SQUARE, (90, "hide", "turn-skip"), (LUBYANKA, "foot", "locked-in"))
     for viewer in (LIND, D1, None, EVERYONE):
-        assert ViewSchema().validate(RULES.view(state_of(events), viewer)) == {}
+        assert RULES.view_shape.problems(RULES.view(state_of(events), viewer)) == []
     view = RULES.view(state_of(events), None)
     assert len(view["board"]["locations"]) == 92 and view["board"]["foot_lines"]
 
