@@ -262,8 +262,14 @@ def test_the_issue_s_balance_fix_in_place_is_named_as_a_changed_data_file_not_as
     path.write_bytes(export.get_data())
     assert offline_audit.main(types.SimpleNamespace(file=str(path))) == 0
     rules = registry.VERSIONS["cronberg"][1]
-    edited = {**rules.data_digests(), "tiles.json": "f" * 64}  # every positive corner number raised by one
-    monkeypatch.setattr(rules, "_data_digests", edited)
+    edited = tmp_path / "edited-cronberg"
+    edited.mkdir()
+    for name, source in rules.data_paths().items():
+        text = source.read_text()
+        if name == "tiles.json":  # every positive corner number raised by one, in place
+            text = text.replace("1", "2")
+        (edited / name).write_text(text)
+    monkeypatch.setitem(registry.VERSIONS["cronberg"], 1, dataclasses.replace(rules, data=edited))
     assert offline_audit.main(types.SimpleNamespace(file=str(path))) == 2
     captured = capsys.readouterr()
     assert "NOT AUDITED" in captured.out and "tiles.json" in captured.err and "changed in place" in captured.err
