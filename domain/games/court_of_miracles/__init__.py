@@ -56,17 +56,10 @@ from .decide import decide
 from .evolve import evolve
 from .legal import legal_commands, to_act
 from .messages import COMMANDS, EVENTS
+from .shapes import VIEW
+from .twin import twin
 from .views import outcome, view, visible
 from .words import SENTENCES
-
-try:
-    from .shapes import VIEW
-except ImportError:
-    VIEW = None
-try:
-    from .twin import twin
-except ImportError:
-    twin = None
 
 RULES = Game(
     name="court-of-miracles",
