@@ -25,7 +25,8 @@ def _rogue(description: str, nullable: bool = False) -> Str:
     return Str(description, enum=ROGUE_KINDS, nullable=nullable)
 
 
-POINT = Obj("Point", "a point of the board, in pixels from its top left corner", {
+POINT = Obj("Point", "where the controller's Renown token is drawn on a neighbourhood, in pixels from the "
+                     "board's top left corner", {
     "x": Int("pixels to the right"),
     "y": Int("pixels downwards"),
 })
