@@ -16,7 +16,7 @@ from ...kit import Draft
 from . import messages as m
 from .data import NEIGHBOURHOOD_IDS, PLOT_KINDS
 from .flow import begin_standoff, give_coins, place_renown, take_coins
-from .refusals import PHASE_WORDS, check_spot
+from .refusals import check_spot, expect_phase
 from .state import State
 
 PLOT_PHASES = ("place", "act")  # rules version 1: plot cards only while placing and acting
@@ -156,7 +156,8 @@ CARDS: dict[str, Card] = {
                      _one_drawn_rogue_at_a_time),
     "wheel": Card(_wheel, "name (player=) another player", _wheel_effect),
 }
-assert set(CARDS) == set(PLOT_KINDS), "every Plot card of cards.json has its rules here"
+if set(CARDS) != set(PLOT_KINDS):
+    raise RuntimeError(f"cards.json's Plot cards {sorted(PLOT_KINDS)} have no rules here: {sorted(CARDS)}")
 
 
 def plot_commands(state: State, seat: str) -> list[m.PlayPlot]:
@@ -173,7 +174,7 @@ def play_plot(d: Draft, seat: str, c: m.PlayPlot) -> None:
     if s.phase not in plot_phases(s):
         if s.phase == "standoff":
             raise IllegalCommand("no Plot card may be played during a Standoff")
-        raise IllegalCommand(f"PlayPlot is not possible now: {PHASE_WORDS.get(s.phase, s.phase)}")
+        expect_phase(s, c, *plot_phases(s))
     if c.neighbourhood is not None:
         check_spot(c.neighbourhood, c.spot, needed=False)
     if c.to_neighbourhood is not None:
