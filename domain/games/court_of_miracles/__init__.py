@@ -67,8 +67,11 @@ RULES = Game(
     min_seats=2,
     max_seats=rules.MAX_SEATS,
     # Simultaneous: every player asked about his Swordsmen answers at once,
-    # sealed. Chance: the shuffled pile and bag, and a pile re-made from the
-    # discards. Hidden: hands, rogues face down, the bag, the Seine.
+    # sealed (rare: the bag's two Swordsmen recruited by two players and met
+    # in one Standoff; no random playout of 400 reached it, so
+    # test_standoffs.py sets it up). Chance: the shuffled pile and bag, and a
+    # pile re-made from the discards. Hidden: hands, rogues face down, the
+    # drawn rogue, the Seine, sealed answers, the order of pile and bag.
     traits=Traits(simultaneous=True, chance=True, hidden_information=True, teams=False),
     options=rules.OPTIONS,
     commands=COMMANDS,
