@@ -7,17 +7,35 @@ from __future__ import annotations
 
 import random
 
+from ...engine import IllegalCommand, not_your_turn
+from ...kit import Draft
 from . import messages as m
 from .data import ACTION_OF, INDEX, LINE_BY_NUMBER, NEIGHBOURHOODS
-from .flow import (advance, apply_bonus, begin_standoff, courtesan_waiting, draft, draw_plots, end_turn,
-                   finish_standoff, over, place_renown, take_coins)
-from .legal import (act_phase_finished, action_neighbourhoods, discard_pool, line_refusal, shift_sources,
-                    swordsmen_payable, to_act)
+from .flow import (
+    advance,
+    apply_bonus,
+    begin_standoff,
+    courtesan_waiting,
+    draft,
+    draw_plots,
+    end_turn,
+    finish_standoff,
+    over,
+    place_renown,
+    take_coins,
+)
+from .legal import (
+    act_phase_finished,
+    action_neighbourhoods,
+    discard_pool,
+    line_refusal,
+    shift_sources,
+    swordsmen_payable,
+    to_act,
+)
 from .plots import play_plot
 from .refusals import check_neighbourhood, check_spot, expect_phase
 from .state import State
-from ...engine import IllegalCommand, not_your_turn
-from ...kit import Draft
 
 ACTIONS = {m.Recruit: "recruit", m.ShiftRogue: "shift", m.BuyRenown: "renown", m.DrawPlot: "plot",
            m.TakeCoins: "coins"}

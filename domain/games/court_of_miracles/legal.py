@@ -7,7 +7,14 @@ cards' own rules live in plots.py."""
 from __future__ import annotations
 
 from . import messages as m
-from .data import ACTION_OF, LINE_BY_NUMBER, LINES, NEIGHBOURHOOD_IDS, RIGHT_HAND_LINE, SWORDSMAN
+from .data import (
+    ACTION_OF,
+    LINE_BY_NUMBER,
+    LINES,
+    NEIGHBOURHOOD_IDS,
+    RIGHT_HAND_LINE,
+    SWORDSMAN,
+)
 from .flow import courtesan_waiting
 from .plots import plot_commands
 from .state import State

@@ -8,8 +8,8 @@ exactly the fields it needs and no other."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from ...engine import IllegalCommand
 from ...kit import Draft

@@ -3,9 +3,9 @@ a command sent in the wrong phase of the turn, a place that names no spot."""
 
 from __future__ import annotations
 
+from ...engine import IllegalCommand
 from .data import INDEX, NEIGHBOURHOOD_IDS, SPOTS_PER_NEIGHBOURHOOD
 from .state import State
-from ...engine import IllegalCommand
 
 PHASE_WORDS = {
     "place": "you must place (or move) a rogue first",

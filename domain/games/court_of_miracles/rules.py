@@ -5,14 +5,15 @@ package's docstring)."""
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
+from ...engine import IllegalCommand, Option, Standing, rank_by
 from . import messages as m
 from .data import EXTRA_ROGUES, PLOT_DECK, STARTING_PLOTS, STARTING_SET
 from .flow import draft, draw_plots
 from .legal import legal_commands, placement_commands
 from .state import State
-from ...engine import IllegalCommand, Option, Standing, rank_by
 
 MAX_SEATS = 5
 

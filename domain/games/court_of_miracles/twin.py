@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import random
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import replace
-from typing import Sequence
 
 from ...engine import EVERYONE, Event
 from ...kit import Step
