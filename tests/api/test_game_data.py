@@ -3,6 +3,7 @@ GameCreated records, so a frontend draws exactly what the game was played with."
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 
@@ -121,10 +122,11 @@ def test_an_older_rules_versions_data_is_still_served(client, monkeypatch, tmp_p
     it, in a file of its own) is listed under that version and served by its sha256."""
     newest, older = games.get("court-of-miracles"), games.VERSIONS["court-of-miracles"][1]
     assert older is not newest
+    for name, path in older.data_paths().items():  # the older version's data: its own board.json
+        (tmp_path / name).write_bytes(path.read_bytes())
     old_board = tmp_path / "board.json"
     old_board.write_bytes(b'{"size": {"width": 900, "height": 700}}\n')
-    monkeypatch.setattr(older, "data_paths", lambda: {**type(older).data_paths(older), "board.json": old_board})
-    monkeypatch.setattr(older, "_data_digests", None)
+    monkeypatch.setitem(games.VERSIONS["court-of-miracles"], 1, dataclasses.replace(older, data=tmp_path))
     digest = hashlib.sha256(old_board.read_bytes()).hexdigest()
     boards = [e for e in client.get("/v1/rules/court-of-miracles/data").json["files"] if e["name"] == "board.json"]
     assert sorted((e["sha256"], e["rules_versions"][0]) for e in boards) == sorted(

@@ -3,7 +3,10 @@ with face-down rogue tokens, secret Plot cards, Standoffs and the Penniless King
 
 Modules: data (board.json, cards.json), messages (commands, events), state,
 evolve (the fold), flow (effects, Standoffs, automatic steps), legal
-(legal_commands, to_act), decide (refusals and effects), views, rules.
+(legal_commands, to_act), decide (refusals and effects), plots (the Plot
+cards), refusals (the refusals commands share), views, shapes (the view's
+declaration), twin (a history a viewer cannot tell from another), rules
+(options, versions, setup, timeouts, standings).
 
 Decisions where the rulebook and the brief are silent:
 - The controller's coin (step 3) is paid only when the action is taken.
@@ -44,8 +47,54 @@ ranks higher) and a bot plays its turns to the end. When every seat but one
 has resigned, the game ends at once and that seat wins.
 """
 
-from .rules import CourtOfMiraclesRules
+from pathlib import Path
 
-RULES = CourtOfMiraclesRules()
+from ...kit import Game, Traits
+from . import rules
+from .bot import BOTS
+from .decide import decide
+from .evolve import evolve
+from .legal import legal_commands, to_act
+from .messages import COMMANDS, EVENTS
+from .shapes import VIEW
+from .twin import twin
+from .views import outcome, view, visible
+from .words import SENTENCES
 
-__all__ = ["RULES", "CourtOfMiraclesRules"]
+RULES = Game(
+    name="court-of-miracles",
+    title="The Court of Miracles",
+    min_seats=2,
+    max_seats=rules.MAX_SEATS,
+    # Simultaneous: every player asked about his Swordsmen answers at once,
+    # sealed (rare: the bag's two Swordsmen recruited by two players and met
+    # in one Standoff; no random playout of 400 reached it, so
+    # test_standoffs.py sets it up). Chance: the shuffled pile and bag, and a
+    # pile re-made from the discards. Hidden: hands, rogues face down, the
+    # drawn rogue, the Seine, sealed answers, the order of pile and bag.
+    traits=Traits(simultaneous=True, chance=True, hidden_information=True, teams=False),
+    options=rules.OPTIONS,
+    commands=COMMANDS,
+    events=EVENTS,
+    seats=rules.seats,
+    setup=rules.setup,
+    evolve=evolve,
+    decide=decide,
+    to_act=to_act,
+    legal_commands=legal_commands,
+    on_timeout=rules.on_timeout,
+    view=view,
+    visible=visible,
+    outcome=outcome,
+    score=rules.score,
+    view_shape=VIEW,
+    twin=twin,
+    bots=BOTS,
+    sentences=SENTENCES,
+    data=Path(__file__).parent,
+    versions=rules.VERSIONS,
+    switches=rules.switches,
+    state_version=rules.STATE_VERSION,
+)
+
+__all__ = ["RULES"]

@@ -15,22 +15,21 @@ from __future__ import annotations
 
 import random
 
-from ... import engine
+from ...kit import Draft
 from . import messages as m
 from .data import HAND_LIMIT, KING_END, NEIGHBOURHOOD_IDS, RENOWN_TOKENS, WRATH
 from .evolve import evolve
 from .state import State, king_winners, standoff_winner
 
 
-class Draft(engine.Draft):
-    """Events of one decision, each folded into ``state`` as it is emitted."""
+def draft(state: State | None, rng: random.Random) -> Draft:
+    """The events of one decision, each folded into ``state`` as it is emitted."""
+    return Draft(evolve, state, rng)
 
-    def __init__(self, state: State, rng: random.Random):
-        super().__init__(evolve, state, rng)
 
-    @property
-    def over(self) -> bool:
-        return self.state.phase == "over"
+def over(d: Draft) -> bool:
+    """The game ended during this decision: nothing more happens."""
+    return d.state.phase == "over"
 
 
 # ------------------------------------------------------------- shared effects
@@ -38,18 +37,18 @@ class Draft(engine.Draft):
 
 def take_coins(d: Draft, seat: str, amount: int) -> None:
     amount = min(amount, d.state.reserve)
-    if amount > 0 and not d.over:
+    if amount > 0 and not over(d):
         d.emit(m.CoinsTaken(seat, amount))
 
 
 def give_coins(d: Draft, giver: str, receiver: str, amount: int) -> None:
     amount = min(amount, d.state.player(giver).coins)
-    if amount > 0 and not d.over:
+    if amount > 0 and not over(d):
         d.emit(m.CoinsGiven(giver, receiver, amount))
 
 
 def draw_plots(d: Draft, seat: str, count: int) -> None:
-    if d.over:
+    if over(d):
         return
     count = min(count, HAND_LIMIT - len(d.state.player(seat).hand))
     while count > 0:
@@ -65,7 +64,7 @@ def draw_plots(d: Draft, seat: str, count: int) -> None:
 
 
 def move_king(d: Draft, spaces: int) -> None:
-    if d.over or d.state.turn.king_stopped or spaces <= 0:
+    if over(d) or d.state.turn.king_stopped or spaces <= 0:
         return
     start = d.state.king
     for pos in range(start + 1, min(start + spaces, KING_END) + 1):
@@ -81,7 +80,7 @@ def move_king(d: Draft, spaces: int) -> None:
 
 def place_renown(d: Draft, seat: str, neighbourhood: str | None = None, line: int | None = None) -> None:
     """Place a Renown token (taking control from another player); the sixth wins at once."""
-    if d.over:
+    if over(d):
         return
     if neighbourhood is not None:
         previous = d.state.controller(neighbourhood)
@@ -131,7 +130,7 @@ def finish_standoff(d: Draft, target: str) -> None:
     if winner is not None:
         place_renown(d, winner, neighbourhood=target)
         for owner, _, kind in st.rogues:
-            if d.over:
+            if over(d):
                 return
             if kind == "beggar" and owner != winner:
                 give_coins(d, winner, owner, 1)
@@ -142,7 +141,7 @@ def finish_standoff(d: Draft, target: str) -> None:
             elif kind == "soothsayer" and owner != winner:
                 take_coins(d, owner, 1)
                 draw_plots(d, owner, 1)
-    if d.over:
+    if over(d):
         return
     d.emit(m.RoguesReturned(st.neighbourhood))
     d.emit(m.StandoffEnded(st.neighbourhood))
@@ -157,7 +156,7 @@ def end_turn(d: Draft) -> None:
 def advance(d: Draft, auto_end) -> None:
     """Automatic steps until a player must choose (or the game is over).
     ``auto_end(state)`` says whether an 'act' phase has nothing left to do."""
-    while not d.over:
+    while not over(d):
         s = d.state
         if s.phase == "act" and auto_end(s):
             end_turn(d)

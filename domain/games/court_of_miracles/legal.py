@@ -1,21 +1,23 @@
-"""Every legal command of a seat: complete and exact (``decide`` accepts a
-command if and only if it is listed here)."""
+"""Who is to act, and every legal command of a seat: complete and exact
+(``decide`` accepts a command if and only if it is listed here). The rules
+both sides need live here once: whose action may be taken, which lines a
+player may buy, which rogues the Rue de l'Egyptienne may move; the Plot
+cards' own rules live in plots.py."""
 
 from __future__ import annotations
 
 from . import messages as m
-from .data import LINES, NEIGHBOURHOOD_IDS, RIGHT_HAND_LINE, SWORDSMAN, ACTION_OF
+from .data import (
+    ACTION_OF,
+    LINE_BY_NUMBER,
+    LINES,
+    NEIGHBOURHOOD_IDS,
+    RIGHT_HAND_LINE,
+    SWORDSMAN,
+)
 from .flow import courtesan_waiting
+from .plots import plot_commands
 from .state import State
-
-PLOT_PHASES = ("place", "act")  # rules version 1: plot cards only while placing and acting
-# Rules version 2: any moment of one's own turn but not during a Standoff.
-PLOT_PHASES_ANY_MOMENT = ("place", "act", "recruit", "wrath", "standoffs")
-
-
-def plot_phases(state: State) -> tuple[str, ...]:
-    return PLOT_PHASES_ANY_MOMENT if state.plot_any_moment else PLOT_PHASES
-BEFORE_PLACING = ("devil", "magician")  # cards that act "when you place a Rogue token"
 
 
 def to_act(state: State) -> frozenset[str]:
@@ -31,49 +33,8 @@ def to_act(state: State) -> frozenset[str]:
     return frozenset({state.active})
 
 
-def _moves(pairs, free) -> list[tuple[str, int, str, int]]:
+def moves(pairs, free) -> list[tuple[str, int, str, int]]:
     return [(n, s, tn, ts) for n, s in pairs for tn, ts in free]
-
-
-def plot_commands(state: State, seat: str) -> list[m.PlayPlot]:
-    s = state
-    if s.phase not in plot_phases(s) or seat != s.active or s.turn.plot_played:
-        return []
-    me = s.player(seat)
-    result: list[m.PlayPlot] = []
-    free = s.free_spots()
-    for card in sorted(set(me.hand)):
-        if card in ("fool", "judgment"):
-            result.append(m.PlayPlot(card))
-        elif card in BEFORE_PLACING:
-            if s.phase == "place":
-                result.append(m.PlayPlot(card))
-        elif card == "chariot":
-            for n in NEIGHBOURHOOD_IDS:
-                if len({owner for owner, _, _ in s.rogues_in(n)}) >= 2:
-                    result.append(m.PlayPlot(card, neighbourhood=n))
-        elif card == "death":
-            result.extend(m.PlayPlot(card, take=c) for c in sorted(set(s.discards)))
-        elif card == "empress":
-            targets = [n for n in NEIGHBOURHOOD_IDS if s.controller(n) is None]
-            for t in targets:
-                result.extend(m.PlayPlot(card, neighbourhood=n, to_neighbourhood=t)
-                              for n in NEIGHBOURHOOD_IDS if s.controller(n) == seat)
-                result.extend(m.PlayPlot(card, line=l, to_neighbourhood=t) for l in me.lines)
-        elif card == "hanged-man":
-            theirs = [(n, sp) for n, sp, o in s.spots() if o is not None and o[0] != seat]
-            result.extend(m.PlayPlot(card, neighbourhood=n, spot=sp, to_neighbourhood=tn, to_spot=ts)
-                          for n, sp, tn, ts in _moves(theirs, free))
-        elif card == "hermit":
-            result.extend(m.PlayPlot(card, neighbourhood=n) for n in NEIGHBOURHOOD_IDS if s.controller(n) == seat)
-        elif card == "justice":
-            result.extend(m.PlayPlot(card, neighbourhood=n) for n in NEIGHBOURHOOD_IDS if s.rogues_in(n))
-        elif card == "strength":
-            if s.bag and s.drawn is None:  # not while a recruited rogue waits: one drawn rogue at a time
-                result.append(m.PlayPlot(card))
-        elif card == "wheel":
-            result.extend(m.PlayPlot(card, player=p) for p in s.seats if p != seat)
-    return result
 
 
 def action_neighbourhoods(state: State) -> list[str]:
@@ -86,12 +47,29 @@ def action_neighbourhoods(state: State) -> list[str]:
     return [t.placed_neighbourhood]
 
 
-def affordable_lines(state: State, seat: str) -> list[int]:
+def line_refusal(state: State, seat: str, line: int) -> str | None:
+    """Why ``seat`` may not buy Renown on ``line`` now, or None if he may."""
+    found = LINE_BY_NUMBER.get(line) if isinstance(line, int) else None
     me = state.player(seat)
-    return [
-        l.line for l in LINES
-        if l.line not in me.lines and me.coins >= l.toll and (l.line != RIGHT_HAND_LINE or me.right_hand_parked)
-    ]
+    if found is None:
+        return f"the Renown Square lines are numbered 1 to {len(LINES)}"
+    if line in me.lines:
+        return "you already have a Renown token on that line (one per player per line)"
+    if me.coins < found.toll:
+        return f"line {found.line} costs {found.toll} coins and you have {me.coins}"
+    if found.line == RIGHT_HAND_LINE and not me.right_hand_parked:
+        return f"your Right-Hand has already been taken back: line {RIGHT_HAND_LINE} is closed to you"
+    return None
+
+
+def affordable_lines(state: State, seat: str) -> list[int]:
+    return [line.line for line in LINES if line_refusal(state, seat, line.line) is None]
+
+
+def shift_sources(state: State) -> list[tuple[str, int]]:
+    """The rogues the Rue de l'Egyptienne may move: any but the one just placed."""
+    placed = (state.turn.placed_neighbourhood, state.turn.placed_spot)
+    return [(n, s) for n, s, o in state.spots() if o is not None and (n, s) != placed]
 
 
 def action_commands(state: State, seat: str) -> list:
@@ -102,9 +80,7 @@ def action_commands(state: State, seat: str) -> list:
         if action == "recruit" and s.bag:
             result.append(m.Recruit())
         elif action == "shift":
-            placed = (s.turn.placed_neighbourhood, s.turn.placed_spot)
-            others = [(a, b) for a, b, o in s.spots() if o is not None and (a, b) != placed]
-            result.extend(m.ShiftRogue(*move) for move in _moves(others, s.free_spots()))
+            result.extend(m.ShiftRogue(*move) for move in moves(shift_sources(s), s.free_spots()))
         elif action == "renown":
             result.extend(m.BuyRenown(line) for line in affordable_lines(s, seat))
         elif action == "plot":
@@ -120,7 +96,18 @@ def placement_commands(state: State, seat: str) -> list:
     supply = s.player(seat).supply
     if supply:
         return [m.PlaceRogue(kind, n, sp) for kind in sorted(set(supply)) for n, sp in free]
-    return [m.MoveRogue(*move) for move in _moves(s.on_board(seat), free)]
+    return [m.MoveRogue(*move) for move in moves(s.on_board(seat), free)]
+
+
+def discard_pool(state: State, seat: str) -> tuple[str, ...]:
+    """The rogues one of which goes to the Seine: those out of play and the one drawn."""
+    return state.player(seat).supply + (state.drawn,)
+
+
+def swordsmen_payable(state: State, seat: str) -> range:
+    """How many of his Swordsmen in the Standoff ``seat`` may pay for: each costs 2 coins."""
+    swords = sum(1 for owner, _, kind in state.standoff.rogues if owner == seat and kind == "swordsman")
+    return range(min(swords, state.player(seat).coins // SWORDSMAN["price"]) + 1)
 
 
 def legal_commands(state: State, seat: str) -> list:
@@ -132,18 +119,14 @@ def legal_commands(state: State, seat: str) -> list:
     if s.phase == "act":
         return action_commands(s, seat) + plot_commands(s, seat) + [m.EndTurn()]
     if s.phase == "recruit":
-        pool = s.player(seat).supply + (s.drawn,)
-        return [m.DiscardRogue(kind) for kind in sorted(set(pool))] + plot_commands(s, seat)
+        return [m.DiscardRogue(kind) for kind in sorted(set(discard_pool(s, seat)))] + plot_commands(s, seat)
     if s.phase == "wrath":
         return [m.ChooseWrath(n) for n in NEIGHBOURHOOD_IDS] + plot_commands(s, seat)
     if s.phase == "standoffs":
         return [m.SettleStandoff(n) for n in s.queue] + plot_commands(s, seat)
     if s.phase == "standoff":
-        st = s.standoff
-        if seat in st.awaiting:
-            swords = sum(1 for owner, _, kind in st.rogues if owner == seat and kind == "swordsman")
-            most = min(swords, s.player(seat).coins // SWORDSMAN["price"])
-            return [m.PaySwordsmen(c) for c in range(most + 1)]
+        if seat in s.standoff.awaiting:
+            return [m.PaySwordsmen(c) for c in swordsmen_payable(s, seat)]
         return [m.PlaceCourtesanRenown(n) for n in NEIGHBOURHOOD_IDS]
     return []
 

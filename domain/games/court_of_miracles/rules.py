@@ -1,141 +1,101 @@
-"""The Rules object of The Court of Miracles: catalogue, setup, and the contract's methods."""
+"""The Court of Miracles: options and rules versions, seats, setup, timeouts
+and standings (the decisions where the rulebook is silent are listed in the
+package's docstring)."""
 
 from __future__ import annotations
 
-from .bot import BOTS
-from .words import SENTENCES
-
 import random
-from dataclasses import replace
+from collections.abc import Mapping
+from typing import Any
 
+from ...engine import IllegalCommand, Option, Standing, rank_by
 from . import messages as m
 from .data import EXTRA_ROGUES, PLOT_DECK, STARTING_PLOTS, STARTING_SET
-from .decide import decide
-from .evolve import evolve
-from .flow import Draft, draw_plots
-from .legal import legal_commands, placement_commands, to_act
+from .flow import draft, draw_plots
+from .legal import legal_commands, placement_commands
 from .state import State
-from .views import view, visible
-from ...engine import IllegalCommand, Option, Rules, Standing, rank_by
 
+MAX_SEATS = 5
 
+OPTIONS = (
+    Option("players", "int", 4, "Number of players (2-5)", minimum=2, maximum=MAX_SEATS),
+    Option("first_player", "int", 0,
+           "Seat number of the first player: the last to have visited Notre-Dame de Paris "
+           "(1 = p1, ...); 0 = chosen at random", minimum=0, maximum=MAX_SEATS),
+)
+
+VERSIONS = {
+    1: "as first released: Plot cards only while placing a rogue and after placing it",
+    2: "a Plot card may be played at any moment of the player's own turn outside a Standoff (also while "
+       "choosing the Wrath neighbourhood, ordering Standoffs and keeping a recruited rogue); one per turn",
+}
 PLOT_ANY_MOMENT_FROM = 2  # rules version
 
+# 2: Turn.plot_played (one Plot card per turn); 3: sealed Swordsman answers; 4: State.plot_any_moment
+STATE_VERSION = 4
 
-class CourtOfMiraclesRules(Rules):
-    bots = BOTS
-    sentences = SENTENCES
-    name = "court-of-miracles"
-    title = "The Court of Miracles"
-    min_seats = 2
-    max_seats = 5
-    options = (
-        Option("players", "int", 4, "Number of players (2-5)", minimum=2, maximum=5),
-        Option("first_player", "int", 0,
-               "Seat number of the first player: the last to have visited Notre-Dame de Paris "
-               "(1 = p1, ...); 0 = chosen at random", minimum=0, maximum=5),
-    )
-    commands = m.COMMANDS
-    events = m.EVENTS
-    # 2: Turn.plot_played (one Plot card per turn); 3: sealed Swordsman answers; 4: State.plot_any_moment
-    state_version = 4
-    versions = {
-        1: "as first released: Plot cards only while placing a rogue and after placing it",
-        2: "a Plot card may be played at any moment of the player's own turn outside a Standoff (also while "
-           "choosing the Wrath neighbourhood, ordering Standoffs and keeping a recruited rogue); one per turn",
-    }
 
-    def __init__(self, version: int | None = None) -> None:
-        super().__init__(version)
-        # The one switch of version 2, named; version 1 games keep the old way.
-        self.plot_any_moment = self.version >= PLOT_ANY_MOMENT_FROM
+def switches(version: int) -> dict[str, Any]:
+    """The one switch of version 2, named; version 1 games keep the old way."""
+    return {"plot_any_moment": version >= PLOT_ANY_MOMENT_FROM}
 
-    def seats(self, options) -> tuple[str, ...]:
-        players = int(options.get("players", 4))
-        first = int(options.get("first_player", 0) or 0)
-        if first > players:
-            raise IllegalCommand(f"option first_player must name one of the {players} seats (1-{players}) or be 0 "
-                                 f"(at random), not {first}")
-        return tuple(f"p{i}" for i in range(1, players + 1))
 
-    def setup(self, seats, options, rng: random.Random) -> list:
-        """The first player is the seat named by the option first_player (the
-        last to have visited Notre-Dame de Paris), or one drawn at random when it
-        is 0 ("or randomly"). The first player gets 1 coin, the next seat
-        clockwise 2, the others 3; one Plot card each, Right-Hands parked on line 3, the rest of the rogues
-        (absent players' starting sets and the specials) shuffled into the bag."""
-        seats = tuple(seats)
-        chosen = int(options.get("first_player", 0) or 0)
-        first = seats[chosen - 1] if 0 < chosen <= len(seats) else rng.choice(seats)
-        pile = list(PLOT_DECK)
-        rng.shuffle(pile)
-        bag = list(EXTRA_ROGUES) + [kind for _ in range(self.max_seats - len(seats)) for kind in STARTING_SET]
-        rng.shuffle(bag)
-        d = Draft(None, rng)
-        d.emit(m.GameSetUp(seats, first, tuple(pile), tuple(bag)))
-        start = seats.index(first)
-        for i in range(len(seats)):
-            draw_plots(d, seats[(start + i) % len(seats)], STARTING_PLOTS)
-        d.emit(m.TurnBegan(first))
-        return d.events
+def seats(options: Mapping[str, Any]) -> tuple[str, ...]:
+    players = int(options.get("players", 4))
+    first = int(options.get("first_player", 0) or 0)
+    if first > players:
+        raise IllegalCommand(f"option first_player must name one of the {players} seats (1-{players}) or be 0 "
+                             f"(at random), not {first}")
+    return tuple(f"p{i}" for i in range(1, players + 1))
 
-    def evolve(self, state, event):
-        if state is None:
-            state = evolve(state, event)
-            return replace(state, plot_any_moment=self.plot_any_moment) if state is not None else None
-        return evolve(state, event)
 
-    def decide(self, state, seat, command, rng):
-        return decide(state, seat, command, rng)
+def setup(seats: tuple[str, ...], options: Mapping[str, Any], rng: random.Random) -> list:
+    """The first player is the seat named by the option first_player (the
+    last to have visited Notre-Dame de Paris), or one drawn at random when it
+    is 0 ("or randomly"). The first player gets 1 coin, the next seat
+    clockwise 2, the others 3; one Plot card each, Right-Hands parked on line 3, the rest of the rogues
+    (absent players' starting sets and the specials) shuffled into the bag."""
+    seats = tuple(seats)
+    chosen = int(options.get("first_player", 0) or 0)
+    first = seats[chosen - 1] if 0 < chosen <= len(seats) else rng.choice(seats)
+    pile = list(PLOT_DECK)
+    rng.shuffle(pile)
+    bag = list(EXTRA_ROGUES) + [kind for _ in range(MAX_SEATS - len(seats)) for kind in STARTING_SET]
+    rng.shuffle(bag)
+    d = draft(None, rng)
+    d.emit(m.GameSetUp(seats, first, tuple(pile), tuple(bag)))
+    start = seats.index(first)
+    for i in range(len(seats)):
+        draw_plots(d, seats[(start + i) % len(seats)], STARTING_PLOTS)
+    d.emit(m.TurnBegan(first))
+    return d.events
 
-    def to_act(self, state) -> frozenset[str]:
-        return to_act(state)
 
-    def legal_commands(self, state, seat):
-        return legal_commands(state, seat)
+def on_timeout(state: State, seat: str, rng: random.Random):
+    """Skip what is optional; place a rogue on a random legal spot; discard
+    the drawn rogue; pay no Swordsman; a Courtesan's Renown stays home."""
+    phase = state.phase
+    if phase == "place":
+        return rng.choice(placement_commands(state, seat))
+    if phase == "act":
+        return m.EndTurn()
+    if phase == "recruit":
+        return m.DiscardRogue(state.drawn)
+    if phase == "standoff" and seat in state.standoff.awaiting:
+        return m.PaySwordsmen(0)
+    if phase == "standoff":
+        return m.PlaceCourtesanRenown(state.standoff.neighbourhood)
+    # Choosing the Wrath neighbourhood or the next Standoff: a random one;
+    # a timeout never plays a Plot card (rules version 2 lists them here).
+    return rng.choice([c for c in legal_commands(state, seat) if not isinstance(c, m.PlayPlot)])
 
-    def on_timeout(self, state: State, seat: str, rng: random.Random):
-        """Skip what is optional; place a rogue on a random legal spot; discard
-        the drawn rogue; pay no Swordsman; a Courtesan's Renown stays home."""
-        phase = state.phase
-        if phase == "place":
-            return rng.choice(placement_commands(state, seat))
-        if phase == "act":
-            return m.EndTurn()
-        if phase == "recruit":
-            return m.DiscardRogue(state.drawn)
-        if phase == "standoff" and seat in state.standoff.awaiting:
-            return m.PaySwordsmen(0)
-        if phase == "standoff":
-            return m.PlaceCourtesanRenown(state.standoff.neighbourhood)
-        # Choosing the Wrath neighbourhood or the next Standoff: a random one;
-        # a timeout never plays a Plot card (rules version 2 lists them here).
-        return rng.choice([c for c in legal_commands(state, seat) if not isinstance(c, m.PlayPlot)])
 
-    def view(self, state, viewer) -> dict:
-        return view(state, viewer)
-
-    def visible(self, event, viewer) -> dict:
-        return visible(event, viewer)
-
-    def outcome(self, state: State) -> str | None:
-        if state is None or state.phase != "over":
-            return None
-        renown = state.renown_placed(state.winners[0])
-        how = "placed all their Renown tokens" if state.end_reason == "renown" else (
-            f"the Penniless King reached the end of his path; {renown} Renown tokens placed")
-        if len(state.winners) == 1:
-            return f"{state.winners[0]} wins: {how}"
-        return f"{' and '.join(state.winners)} share the victory: {how}"
-
-    def score(self, state: State) -> list[Standing]:
-        keys = {
-            s: (s in state.winners, state.renown_placed(s), state.controlled(s)) for s in state.seats
-        }
-        ranks = rank_by(keys)
-        return [
-            Standing(s, ranks[s], state.renown_placed(s),
-                     {"neighbourhoods": state.controlled(s), "coins": state.player(s).coins,
-                      "winner": s in state.winners})
-            for s in state.seats
-        ]
+def score(state: State) -> list[Standing]:
+    keys = {s: (s in state.winners, state.renown_placed(s), state.controlled(s)) for s in state.seats}
+    ranks = rank_by(keys)
+    return [
+        Standing(s, ranks[s], state.renown_placed(s),
+                 {"neighbourhoods": state.controlled(s), "coins": state.player(s).coins,
+                  "winner": s in state.winners})
+        for s in state.seats
+    ]

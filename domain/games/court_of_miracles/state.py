@@ -73,8 +73,8 @@ class State:
     end_reason: str | None = None
     # Rules version 2 on: a Plot card may be played at any moment of one's own
     # turn outside a Standoff (also while choosing the Wrath neighbourhood,
-    # ordering Standoffs, or keeping a recruited rogue). Set from the Rules
-    # object's version when the state is created.
+    # ordering Standoffs, or keeping a recruited rogue). Set on the first
+    # state by the rules version's switches (rules.switches).
     plot_any_moment: bool = True
 
     # ---------------------------------------------------------- players

@@ -127,3 +127,14 @@ def visible(event, viewer) -> dict:
     elif isinstance(event, m.SwordsmenChosen) and viewer != event.seat:
         data["count"] = None
     return data
+
+
+def outcome(state: State) -> str | None:
+    if state is None or state.phase != "over":
+        return None
+    renown = state.renown_placed(state.winners[0])
+    how = "placed all their Renown tokens" if state.end_reason == "renown" else (
+        f"the Penniless King reached the end of his path; {renown} Renown tokens placed")
+    if len(state.winners) == 1:
+        return f"{state.winners[0]} wins: {how}"
+    return f"{' and '.join(state.winners)} share the victory: {how}"

@@ -2,6 +2,7 @@
 random games (domain.playout.random_command is the bot) reach both endings."""
 
 import collections
+import dataclasses
 import json
 import random
 import typing
@@ -103,3 +104,28 @@ def test_many_random_games_reach_both_endings_and_a_shared_victory():
         endings[playout.state.end_reason] += 1
         endings["shared"] += len(playout.state.winners) > 1
     assert endings["renown"] > 0 and endings["king"] > 0 and endings["shared"] > 0, endings
+
+
+def test_a_legal_command_with_one_field_changed_is_accepted_exactly_when_it_is_listed():
+    """Near misses: a Plot card with one field more, less or another, a spot
+    next to a free one, a line one too dear; the refusal is a sentence."""
+    rng = random.Random(3)
+    values = [None, *VALUES[int], *VALUES[str]]
+    tried = refused = 0
+    for state in positions(games=6, every=0.3):
+        for seat in sorted(RULES.to_act(state)):
+            legal = RULES.legal_commands(state, seat)
+            for command in rng.sample(legal, min(len(legal), 8)):
+                names = [f.name for f in dataclasses.fields(command)]
+                if not names:
+                    continue
+                near = dataclasses.replace(command, **{rng.choice(names): rng.choice(values)})
+                tried += 1
+                try:
+                    RULES.decide(state, seat, near, random.Random(0))
+                except IllegalCommand as refusal:
+                    refused += 1
+                    assert near not in legal and str(refusal)
+                else:
+                    assert near in legal, near
+    assert tried > 500 and 0 < refused < tried, (tried, refused)

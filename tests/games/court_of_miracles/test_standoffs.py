@@ -289,3 +289,17 @@ def test_timeouts_skip_optional_steps_and_place_a_rogue_on_a_random_legal_spot(c
     assert cm.RULES.on_timeout(s, "p2", random.Random(0)) == cm.m.PaySwordsmen(0)
     s = cm.run(s, "p2", cm.m.PaySwordsmen(0))
     assert cm.RULES.on_timeout(s, "p3", random.Random(0)) == cm.m.PlaceCourtesanRenown("taverne")
+
+
+def test_the_courtesans_winner_is_told_to_name_a_neighbourhood_not_to_pay_swordsmen(cm):
+    s = ending(cm, full_taverne(("p2", "courtesan"), ("p3", "beggar"), ("p1", "beggar")))
+    s = cm.run(s, "p1", cm.m.EndTurn())
+    with pytest.raises(IllegalCommand, match="name the neighbourhood for your Courtesan's Renown token"):
+        cm.decide(s, "p2", cm.m.PaySwordsmen(0))
+
+
+def test_a_swordsman_owner_is_told_to_answer_before_a_courtesans_renown_is_placed(cm):
+    s = ending(cm, full_taverne(("p2", "courtesan"), ("p2", "swordsman"), ("p1", "beggar")), coins={"p2": 2})
+    s = cm.run(s, "p1", cm.m.EndTurn())
+    with pytest.raises(IllegalCommand, match="say first how many of your Swordsmen you pay for"):
+        cm.decide(s, "p2", cm.m.PlaceCourtesanRenown("chatelet"))

@@ -2,13 +2,16 @@
 re-randomises everything a seat may not know in a position (see test_leaks.py
 for whole games)."""
 
+import collections
 import json
 import random
 from dataclasses import replace
 
 from domain.engine import EVERYONE
+from domain.games import VERSIONS
 from domain.games.court_of_miracles import RULES
 from domain.games.court_of_miracles.data import INDEX
+from domain.games.court_of_miracles.shapes import PHASES
 from domain.playout import start, step
 
 
@@ -126,3 +129,57 @@ def test_the_turn_ends_by_itself_only_with_an_empty_hand_so_unplayable_cards_sta
     assert "TurnEnded" not in cm.kinds(with_card)
     empty = cm.decide(cm.table(hands={"p1": ()}, **acting), "p1", cm.m.TakeCoins())
     assert "TurnEnded" in cm.kinds(empty)
+
+
+# ------------------------------------------------------- the view declaration
+
+
+def test_the_view_declaration_describes_every_field():
+    assert RULES.view_shape.name == "View" and RULES.view_shape.undescribed() == []
+
+
+def test_every_view_of_every_viewer_matches_its_declaration_at_every_step_of_seeded_games():
+    """Every seat count under both rules versions, to the end of the game:
+    every phase is reached, a Standoff with a sealed answer and a drawn rogue too."""
+    reached = collections.Counter()
+    for rules in VERSIONS[RULES.name].values():
+        for seed in range(10):
+            playout = start(rules, {"players": 2 + seed % 4}, 4000 + seed)
+            bot = random.Random(seed)
+            while True:
+                state = playout.state
+                for viewer in (*state.seats, None, EVERYONE):
+                    view = rules.view(state, viewer)
+                    assert rules.view_shape.problems(view) == [], (seed, viewer, state.phase)
+                reached[state.phase] += 1
+                reached["answered"] += bool(state.standoff and state.standoff.chosen)
+                reached["drawn"] += state.drawn is not None
+                if playout.over:
+                    break
+                step(playout, bot, check=False)
+    assert all(reached[phase] for phase in (*PHASES, "answered", "drawn")), reached
+
+
+def test_views_playouts_rarely_rest_in_match_the_declaration(cm):
+    """A Chariot's Standoff waiting for a sealed answer; a Courtesan's winner
+    choosing, with the payments and totals public; a shared victory."""
+    board = {("halles", 1): ("p2", "swordsman"), ("halles", 3): ("p1", "brute")}
+    chariot = cm.run(cm.table(hands={"p1": ("chariot",)}, board=board, coins={"p2": 2}), "p1",
+                     cm.m.PlayPlot("chariot", neighbourhood="halles"))
+    board = {("taverne", 1): ("p2", "courtesan"), ("taverne", 2): ("p2", "swordsman"), ("taverne", 3): ("p1", "beggar")}
+    s = cm.table(phase="act", placed_neighbourhood="taverne", placed_spot=3, board=board, coins={"p2": 2})
+    courtesan = cm.run(cm.run(s, "p1", cm.m.EndTurn()), "p2", cm.m.PaySwordsmen(1))
+    assert courtesan.standoff.paid and courtesan.standoff.won and cm.RULES.to_act(courtesan) == {"p2"}
+    over = replace(chariot, phase="over", winners=("p1", "p2"), end_reason="king")
+    for state in (chariot, courtesan, over):
+        for viewer in ("p1", "p2", "p3", None, EVERYONE):
+            assert RULES.view_shape.problems(RULES.view(state, viewer)) == []
+
+
+def test_a_view_the_declaration_does_not_describe_is_named():
+    view = RULES.view(RULES.replay(RULES.setup(("p1", "p2"), {}, random.Random(1))), "p1")
+    view["players"][0]["hand"] = "fool"
+    del view["king"]["stopped"]
+    problems = RULES.view_shape.problems({**view, "crown": 1})
+    assert problems == ["$.crown is not declared in View", "$.players[0].hand should be a list, not 'fool'",
+                        "$.king.stopped is missing (King declares it)"]
