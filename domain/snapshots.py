@@ -93,10 +93,12 @@ def _dataclasses_of(prefixes: tuple[str, ...]) -> dict[str, type | None]:
     return table
 
 
+# The tables built so far, by the packages they cover.
+_TABLES: dict[tuple[str, ...], dict[str, type | None]] = {}
+
+
 class _Classes:
     """The classes a snapshot of one game may name, and their names."""
-
-    _tables: dict[tuple[str, ...], dict[str, type | None]] = {}
 
     def __init__(self, rules: Any):
         self.game = rules.name
@@ -105,9 +107,9 @@ class _Classes:
 
     def _table(self, owner: str, fresh: bool = False) -> dict[str, type | None]:
         prefixes = self.owners.get(owner, ())
-        if fresh or prefixes not in self._tables:
-            self._tables[prefixes] = _dataclasses_of(prefixes) if prefixes else {}
-        return self._tables[prefixes]
+        if fresh or prefixes not in _TABLES:
+            _TABLES[prefixes] = _dataclasses_of(prefixes) if prefixes else {}
+        return _TABLES[prefixes]
 
     def resolve(self, name: str) -> type | None:
         owner, _, qualname = name.partition(":")

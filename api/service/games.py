@@ -1,7 +1,10 @@
 """The command path, written once: load, decide, append, project, schedule.
 
 The HTTP views and the workers both go through ``GameService``; neither
-touches the event store or the read models on its own.
+touches the event store or the read models on its own. Loading a game's
+history (cache, snapshot, tail; the game at an earlier version) is
+``History``'s (api/service/history.py); the chain heads and receipts are
+``ChainHeads``' (api/service/receipts.py); both are handed in, not mixed in.
 """
 
 from __future__ import annotations
