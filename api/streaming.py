@@ -430,7 +430,7 @@ class Streams:
             if session.status in ENDED:
                 yield from self._send(slot, _message("end", dumps({
                     "status": session.status, "version": session.version,
-                    "receipt": self.service.receipt_for(game_id, session)})))
+                    "receipt": self.service.heads.receipt_for(game_id, session)})))
                 return
             if self.draining or time.monotonic() >= ends_at:
                 yield from self._send(slot, self._closing())

@@ -58,14 +58,13 @@ EVENTS = {"commands": 0, "events": 0}
 
 def commands_per_second(service, with_receipts: bool, seconds: float, rng) -> float:
     """Commands/s of one writer for ``seconds``, new games as games end."""
-    real_heads = GameService.appended_heads
     if not with_receipts:  # the commit as it was: no head computed
-        service.appended_heads = lambda *args, **kwargs: []
+        service.heads.appended_heads = lambda *args, **kwargs: []
 
     def respond(session, events, seat):
         answer = {"version": session.version, "events": len(events)}
         if with_receipts:
-            answer["receipt"] = service.receipt_for(game_id, session)
+            answer["receipt"] = service.heads.receipt_for(game_id, session)
         return answer
 
     count, began = 0, time.perf_counter()
@@ -84,7 +83,7 @@ def commands_per_second(service, with_receipts: bool, seconds: float, rng) -> fl
                 EVENTS["commands"] += 1
                 EVENTS["events"] += answer["events"]
     finally:
-        service.appended_heads = real_heads.__get__(service)
+        vars(service.heads).pop("appended_heads", None)
     return count / (time.perf_counter() - began)
 
 

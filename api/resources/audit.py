@@ -284,6 +284,6 @@ class Export(MethodView):
         records = service().store.read_stream(stream_of(gid))
         lines = [json.dumps({"stream_id": stream_of(gid), **log_entry(r)}, default=str) + "\n" for r in records]
         if records and chain_version_of(records) >= 2:  # the signed final head: a cut-off export is refused offline
-            lines.append(json.dumps({"head": service().signed_head(gid, records[-1].version, records[-1].hash)}) + "\n")
+            lines.append(json.dumps({"head": service().heads.signed_head(gid, records[-1].version, records[-1].hash)}) + "\n")
         return Response("".join(lines), mimetype="application/x-ndjson",
                         headers={"Content-Disposition": f'attachment; filename="game-{gid}.jsonl"'})

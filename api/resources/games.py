@@ -116,7 +116,7 @@ class GameListSchema(ma.Schema):
 
 def _answer(gid, session) -> dict:
     """The summary after a lobby command, with the receipt of the version it made."""
-    return {**summary(gid), "receipt": service().receipt_for(gid, session)}
+    return {**summary(gid), "receipt": service().heads.receipt_for(gid, session)}
 
 
 def summary(game_id) -> dict:
@@ -158,7 +158,7 @@ class Games(MethodView):
         except InvalidOption as error:
             raise option_names.refused(body["game"], error) from None
         answer = summary(game_id)
-        answer["receipt"] = service().receipt(game_id, answer["version"])  # new games' heads hide
+        answer["receipt"] = service().heads.receipt(game_id, answer["version"])  # new games' heads hide
         return answer, 201, {"Location": url_for("games.Game", game_id=game_id)}
 
     @blp.doc(operationId="listGames")

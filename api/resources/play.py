@@ -233,7 +233,7 @@ class Commands(MethodView):
                 "events": shown,
                 "texts": [told(rules, session, {"type": type(event).__name__, **visible}, seat)
                           for event, visible in zip(events, shown)],
-                "receipt": service().receipt_for(gid, session),
+                "receipt": service().heads.receipt_for(gid, session),
             }
 
         answer = service().act(gid, player, body, _if_match(), key, respond)
@@ -303,7 +303,7 @@ class View(MethodView):
             # replacement sees the seat's past; a resigner keeps what he saw).
             answer = envelope(gid, rules, session, viewer_seat(now, player, session.version), now.over)
             ended = now.over
-            answer["receipt"] = service().receipt_for(gid, session, ended=ended)
+            answer["receipt"] = service().heads.receipt_for(gid, session, ended=ended)
             return answer, 200, {"ETag": _etag(session.version, player) if not ended else _etag(session.version, "*")}
         known = _known_version(player)
         current = service().current_version(gid)
@@ -359,7 +359,7 @@ class Events(MethodView):
         records = service().store.read_stream(stream_of(gid), args["after"] + 1, args["after"] + args["limit"])
         events = feed(rules, session, records, player)
         for event, record in zip(events, records):
-            event["receipt"] = service().receipt_for(gid, session, record.version, record.hash)
+            event["receipt"] = service().heads.receipt_for(gid, session, record.version, record.hash)
         next_after = args["after"] + len(events)
         # A full page may have more behind it (a page cut short by what you may not see has none).
         headers = next_page(args, after=next_after) if len(records) == args["limit"] else {}

@@ -1,22 +1,19 @@
 """The command path, written once: load, decide, append, project, schedule.
 
 The HTTP views and the workers both go through ``GameService``; neither
-touches the event store or the read models on its own.
+touches the event store or the read models on its own. Loading a game's
+history (cache, snapshot, tail; the game at an earlier version) is
+``History``'s (api/service/history.py); the chain heads and receipts are
+``ChainHeads``' (api/service/receipts.py); both are handed in, not mixed in.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import logging
-import pickle
-import secrets
-import threading
 import uuid
-from collections import OrderedDict
 from typing import Any, Callable, Mapping
 
-from domain import games as registry
-from domain import engine
 from domain import session as sessions
 from domain.engine import DecodeError, Event
 from domain.lifecycle import clocks as clock_rules
@@ -33,19 +30,13 @@ from .pause import PauseCommands
 from .takebacks import TakebackCommands
 from .lifecycle import LifecycleCommands, access_refusals
 from .players import Players
-from .receipts import Receipts, Signer
-from .errors import (Conflict, DamagedHistory, Forbidden, InvalidRequest, NotFound, PreconditionFailed,
-                     UnreadableHistory)
+from .receipts import ChainHeads, Signer
+from . import history
+from .history import History, stream_of
+from .seeds import SeedSource, secret_seeds
+from .errors import Conflict, Forbidden, InvalidRequest, NotFound, PreconditionFailed
 
 log = logging.getLogger("boardlog.service")
-
-# Snapshots carry the engine's version of the Session shape in the upper digits
-# and the game's own state version below, so a change of either ignores them.
-SESSION_SHAPE = 7  # 2: Session.rules_version; 3: Session.life; 4: chain and randomness versions; 5: Life.left; 6: contributions; 7: Life.away, paused, takeback and Session.recent
-
-
-def stream_of(game_id) -> str:
-    return f"game-{game_id}"
 
 
 def player_channel(player: str) -> str:
@@ -61,199 +52,55 @@ def parse_game_id(text: str) -> uuid.UUID:
         raise NotFound(f"no game {text!r}") from None
 
 
-def _rests_at(records, version: int) -> bool:
-    """Whether the game rested at ``version``: it is the last one, or the next
-    event was decided on it (every event's metadata says at which version it
-    was decided)."""
-    return version == len(records) or records[version].metadata.get("decided_at", version) == version
+class GameService(LifecycleCommands, AbsenceCommands, PauseCommands, TakebackCommands, Idempotent):
+    """``history`` loads games (api/service/history.py); ``heads`` knows and
+    signs the chain head after each version (api/service/receipts.py); ``seeds`` gives each
+    new game its seed (api/service/seeds.py); ``clock`` says what "now" is
+    for clocks and deadlines (tests let time pass with their own). The
+    mixins are the families of commands; every one decides through ``execute``."""
 
-
-class GameService(LifecycleCommands, AbsenceCommands, PauseCommands, TakebackCommands, Idempotent, Receipts):
     def __init__(self, store, scheduler: Scheduler | None = None, cache_size: int = 1024, snapshot_every: int = 200,
-                 clock: Callable[[], dt.datetime] | None = None, signer: Signer | None = None):
+                 clock: Callable[[], dt.datetime] | None = None, signer: Signer | None = None,
+                 seeds: SeedSource = secret_seeds):
         self.store = store
-        # What "now" is for clocks and deadlines (tests let time pass with their own).
         self.clock = clock or (lambda: dt.datetime.now(dt.timezone.utc))
         self.pool = store.pool
         self.scheduler = scheduler or Scheduler()
+        self.seeds = seeds
         self.cache_size = cache_size
-        self.snapshot_every = snapshot_every
-        self._cache: OrderedDict[uuid.UUID, Session] = OrderedDict()
-        self._seeds: dict[uuid.UUID, bytes] = {}
         self.players = Players(self.pool)
-        self._lock = threading.Lock()
-        self._init_receipts(signer)
+        self.signer = signer or Signer(self.pool)
+        self.heads = ChainHeads(store, self.signer, cache_size)
+        self.history = History(store, self.heads.note_heads, cache_size, snapshot_every)
 
-    # Loading
+    # Reading: the loader's, asked through the service by the views and workers
 
     def rules_of(self, name: str):
-        rules = registry.get(name)
-        if rules is None:
-            raise NotFound(f"no game called {name!r}; hosted games: {', '.join(sorted(registry.REGISTRY))}",
-                           kind="unknown-game")
-        return rules
+        return history.rules_of(name)
 
     def rules_of_stream(self, records):
-        """The rules a stored game was created under (its first record), for ever."""
-        try:
-            created = sessions.created_from_stored(records[0].schema_version, records[0].data)
-        except Exception as error:  # a changed first row, or a version this installation lacks
-            raise self._unreadable(records[0], error) from error
-        rules = registry.rules_for(created)
-        if rules is None:
-            raise NotFound(f"no game called {created.game!r}; hosted games: {', '.join(sorted(registry.REGISTRY))}")
-        return rules
+        return self.history.rules_of_stream(records)
 
     def rules_of_session(self, session: Session):
-        return registry.rules_at(session.game, session.rules_version)
+        return history.rules_of_session(session)
 
     def load(self, game_id: uuid.UUID, trust_known: bool = False) -> tuple[Any, Session]:
-        """The current session: cached or snapshot state, then the tail of
-        events, so that a read follows every commit before it, whichever
-        process made it. With ``trust_known``, a session this process holds at
-        the version it knows the game to be at (eventstore/versions.py) is
-        taken without a query: for a decision, whose append refuses a stale
-        version anyway and is then taken again on a fresh load."""
-        with self._lock:
-            session = self._cache.get(game_id)
-        stream = stream_of(game_id)
-        rules = self.rules_of_session(session) if session else None
-        if session is not None and trust_known and self.store.known_version(stream) == session.version:
-            return rules, session
-        if session is None:
-            records = self.store.read_stream(stream, 1, 1)
-            if not records:
-                raise NotFound(f"no game {game_id}")
-            rules = self.rules_of_stream(records)
-            session = self._from_snapshot(stream, rules)
-        tail = self.store.read_stream(stream, (session.version if session else 0) + 1)
-        session = self._fold(rules, session, tail)
-        if tail:
-            self.note_heads(game_id, [(tail[-1].version, tail[-1].hash)])
-        self._remember(game_id, session)
-        return rules, session
+        return self.history.load(game_id, trust_known)
 
     def cached(self, game_id: uuid.UUID) -> tuple[Any, Session] | None:
-        """The newest session this process holds, without a query (may be behind)."""
-        with self._lock:
-            session = self._cache.get(game_id)
-        return (self.rules_of(session.game), session) if session is not None else None
-
-    def _from_snapshot(self, stream: str, rules) -> Session | None:
-        """A snapshot of this state shape, or None: one that cannot be read
-        back is ignored (and the game replayed), never trusted."""
-        snapshot = self.store.load_snapshot(stream, self._snapshot_version(rules))
-        if snapshot is None:
-            return None
-        try:
-            session = pickle.loads(snapshot.state)
-        except Exception:  # written by other code: any unpickling failure means "replay"
-            log.warning("ignoring an unreadable snapshot of %s at version %s", stream, snapshot.version)
-            return None
-        if not isinstance(session, Session) or session.version != snapshot.version:
-            log.warning("ignoring a snapshot of %s that does not hold version %s", stream, snapshot.version)
-            return None
-        return session
+        return self.history.cached(game_id)
 
     def load_at(self, game_id: uuid.UUID, version: int) -> tuple[Any, Session]:
-        """The game as it rested at ``version``: after a whole move, never
-        between two events one decision wrote together (no player ever saw
-        that state, and a game's view need not cope with it)."""
-        records = self.store.read_stream(stream_of(game_id))
-        if not records:
-            raise NotFound(f"no game {game_id}")
-        if len(records) < version:
-            raise InvalidRequest(f"the game has only {len(records)} versions, not {version}")
-        if not _rests_at(records, version):
-            before = records[version].metadata.get("decided_at", version)
-            after = next(v for v in range(version, len(records) + 1) if _rests_at(records, v))
-            raise InvalidRequest(
-                f"version {version} is in the middle of one move (versions {before + 1} to {after} were written "
-                f"together); ask for version {after}" + (f" or {before}" if before else "")
-            )
-        rules = self.rules_of_stream(records)
-        self.note_heads(game_id, [(version, records[version - 1].hash)])
-        return rules, self._fold(rules, None, records[:version])
+        return self.history.load_at(game_id, version)
 
     def game_of(self, game_id: uuid.UUID) -> str:
-        """Which game a game id plays (it never changes)."""
-        with self._lock:
-            session = self._cache.get(game_id)
-        if session is not None:
-            return session.game
-        with self.pool.connection() as conn:
-            name = readmodels.game_name(conn, game_id)
-        if name is None:
-            raise NotFound(f"no game {game_id}")
-        return name
+        return self.history.game_of(game_id)
 
     def current_version(self, game_id: uuid.UUID) -> int:
-        """Answers a conditional poll without replaying, and mostly without a
-        query (see eventstore/versions.py for how stale it may be)."""
-        version = self.store.recent_version(stream_of(game_id))
-        if version == 0:
-            raise NotFound(f"no game {game_id}")
-        return version
-
-    def _fold(self, rules, session, records) -> Session:
-        for record in records:
-            try:
-                event = sessions.decode_stored(rules, record.type, record.schema_version, record.data)
-                session = sessions.evolve(rules, session, event)
-            except Exception as error:  # whatever a changed row makes decoding or folding raise
-                raise self._unreadable(record, error) from error
-        return session
-
-    def _unreadable(self, record, error: Exception) -> Exception:
-        """Why a stored event cannot be read, from the hash chain, checked
-        only now (reading never pays for it): changed behind the server's
-        back, recorded under rules or a shape this installation lacks (the
-        domain's own error, which names them), or a server that cannot read
-        what it wrote."""
-        why = f"{type(error).__name__}: {error}"
-        chain = self.store.verify(record.stream_id)
-        game = record.stream_id.removeprefix("game-")
-        if not chain.ok:
-            log.error("the history of %s is damaged from version %s (%s); version %s does not read: %s",
-                      record.stream_id, chain.broken_at, chain.reason, record.version, why)
-            return DamagedHistory(
-                f"this game's history is damaged: the stored event at version {chain.broken_at} is not the one "
-                f"that was recorded ({chain.reason}), so the game cannot be shown or played; "
-                f"GET /v1/games/{game}/audit names it, and an operator must restore it from a backup",
-                broken_at=chain.broken_at)
-        if isinstance(error, engine.UnreadableHistory):
-            return error
-        log.error("%s version %s has an intact hash chain but does not read: %s", record.stream_id, record.version, why)
-        return UnreadableHistory(
-            f"the stored event at version {record.version} of this game cannot be read by this server, although its "
-            "hash chain is intact: the server is at fault, not the record; this has been logged")
-
-    def _remember(self, game_id, session: Session) -> None:
-        with self._lock:
-            current = self._cache.get(game_id)
-            if current is None or current.version <= session.version:
-                self._cache[game_id] = session
-            self._cache.move_to_end(game_id)
-            while len(self._cache) > self.cache_size:
-                self._cache.popitem(last=False)
-
-    def _snapshot_version(self, rules) -> int:
-        return SESSION_SHAPE * 1000 + rules.state_version
+        return self.history.current_version(game_id)
 
     def seed(self, game_id: uuid.UUID) -> bytes:
-        seed = self._seeds.get(game_id)
-        if seed is None:
-            with self.pool.connection() as conn:
-                seed = readmodels.seed_of(conn, game_id)
-            if seed is None:
-                raise NotFound(f"no game {game_id}")
-            self._keep_seed(game_id, seed)
-        return seed
-
-    def _keep_seed(self, game_id: uuid.UUID, seed: bytes) -> None:
-        if len(self._seeds) >= self.cache_size * 16:  # bounded: a forgotten seed is one query away
-            self._seeds.clear()
-        self._seeds[game_id] = seed
+        return self.history.seed(game_id)
 
     # The one write path
 
@@ -293,7 +140,7 @@ class GameService(LifecycleCommands, AbsenceCommands, PauseCommands, TakebackCom
                 if attempt == 2:
                     raise Conflict("the game moved twice while deciding; send the command again") from None
                 continue
-            self._remember(game_id, after)
+            self.history.remember(game_id, after)
             self._schedule(game_id, rules, after, deadline)
             return after, decision.events
         raise AssertionError("unreachable")
@@ -314,16 +161,14 @@ class GameService(LifecycleCommands, AbsenceCommands, PauseCommands, TakebackCom
                 # for each other; the store announces the new version once committed.
                 self.store.append(stream, new_events, before.version, conn=conn, announce_later=True)
                 # Before the answer is shaped (in_transaction), which carries the new head.
-                self.appended_heads(game_id, stream, before.version, new_events, conn)
+                self.heads.appended_heads(game_id, stream, before.version, new_events, conn)
                 readmodels.project(conn, game_id, after, decision.events, to_act, deadline)
                 if in_transaction:
                     in_transaction(conn, after, decision.events)
-                if after.version // self.snapshot_every > before.version // self.snapshot_every:
-                    self.store.save_snapshot(
-                        stream, after.version, self._snapshot_version(rules), pickle.dumps(after), conn=conn
-                    )
+                if self.history.snapshot_due(before, after):
+                    self.history.snapshot(stream, rules, after, conn)
         except BaseException:
-            self.forget_heads(game_id, range(before.version + 1, after.version + 1))  # never committed
+            self.heads.forget_heads(game_id, range(before.version + 1, after.version + 1))  # never committed
             raise
         self.store.announce(stream, after.version)
         return deadline
@@ -346,7 +191,7 @@ class GameService(LifecycleCommands, AbsenceCommands, PauseCommands, TakebackCom
 
     def create(self, player: str, game: str, options: Mapping[str, Any] | None, seat: str | None) -> uuid.UUID:
         rules = self.rules_of(game)
-        seed = secrets.token_bytes(32)
+        seed = self.seeds()
         events = lifecycle.create(rules, player, options, seed, seat)
         game_id = uuid.uuid4()
         self._insert_game(game_id, rules, events, seed, player, {"type": "CreateGame", "game": game, "seat": seat})
@@ -367,15 +212,15 @@ class GameService(LifecycleCommands, AbsenceCommands, PauseCommands, TakebackCom
         new_events = [decisions.new_event(e, m) for e, m in zip(events, metadata)]
         readmodels.insert_game(conn, game_id, session, seed)
         self.store.append(stream_of(game_id), new_events, 0, conn=conn, announce_later=True)
-        self.appended_heads(game_id, stream_of(game_id), 0, new_events, conn)
+        self.heads.appended_heads(game_id, stream_of(game_id), 0, new_events, conn)
         readmodels.project(conn, game_id, session, events, frozenset(), None)
         return session
 
     def _inserted(self, game_id, player: str, seed: bytes, session: Session) -> None:
         self.store.announce(stream_of(game_id), session.version)
         self.store.announce(player_channel(player), session.version)
-        self._keep_seed(game_id, seed)
-        self._remember(game_id, session)
+        self.history.keep_seed(game_id, seed)
+        self.history.remember(game_id, session)
 
     def join(self, game_id: uuid.UUID, player: str, seat: str | None) -> Session:
         command = {"type": "JoinGame", "seat": seat}

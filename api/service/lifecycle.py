@@ -182,7 +182,7 @@ class LifecycleCommands:
         append conflicts, its new game is rolled back with it, and it is
         decided again on the game that now has its rematch (that 409).
         ``in_transaction(conn, new_id)`` runs in that transaction too."""
-        seed = secrets.token_bytes(32)
+        seed = self.seeds()
         new_id = uuid.uuid4()
         made: dict = {}
 
@@ -209,7 +209,7 @@ class LifecycleCommands:
 
     def _with_receipt(self, answer: dict, game_id, session) -> dict:
         """A lifecycle answer (a game's summary) with the signed head of its version."""
-        return {**answer, "receipt": self.receipt_for(game_id, session)}
+        return {**answer, "receipt": self.heads.receipt_for(game_id, session)}
 
     def resign_once(self, game_id: uuid.UUID, player: str, key: str | None, shape) -> dict:
         return self.once(player, game_id, key, endpoint_request("resign"),
@@ -243,7 +243,7 @@ class LifecycleCommands:
     def _new_game_answer(self, answer: dict, new_id) -> dict:
         """A rematch's summary with the head of the new game (created in this
         transaction under the chain version of new games, whose heads hide)."""
-        return {**answer, "receipt": self.receipt(new_id, answer["version"])}
+        return {**answer, "receipt": self.heads.receipt(new_id, answer["version"])}
 
     # Bots
 

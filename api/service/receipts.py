@@ -203,8 +203,8 @@ def gives_receipts(session, ended: bool = False) -> bool:
     return session.chain_version >= 2 or session.over or ended
 
 
-class Receipts:
-    """Mixed into GameService: the chain head after each version, known
+class ChainHeads:
+    """GameService's ``heads``: the chain head after each version, known
     without a query on the paths that answer most (a command's answer, the
     view now), and signed. The service notes the hash of every record it
     reads and computes those of what it appends (the chain's formula, the
@@ -213,8 +213,10 @@ class Receipts:
 
     HEADS_PER_GAME_CACHE = 8
 
-    def _init_receipts(self, signer: Signer | None) -> None:
-        self.signer = signer or Signer(self.pool)
+    def __init__(self, store, signer: Signer, cache_size: int = 1024):
+        self.store = store
+        self.signer = signer
+        self.cache_size = cache_size
         self._heads: OrderedDict[tuple, str] = OrderedDict()  # (game_id, version) -> hash hex
         self._heads_lock = threading.Lock()
 

@@ -126,7 +126,7 @@ class SharedWork:
         if text is None:
             self.computed["views"] += 1
             answer = envelope(game_id, rules, session, seat)
-            answer["receipt"] = self.service.receipt_for(game_id, session)
+            answer["receipt"] = self.service.heads.receipt_for(game_id, session)
             text = self._views.put(key, dumps(answer))
         return text
 
@@ -159,7 +159,7 @@ class SharedWork:
             if text is None:
                 self.computed["events"] += 1
                 item = feed_item(rules, session, record, seat)
-                item["receipt"] = self.service.receipt_for(game_id, session, record.version, record.hash)
+                item["receipt"] = self.service.heads.receipt_for(game_id, session, record.version, record.hash)
                 text = self._events.put(key, dumps(item))
             out.append((record.version, text))
         return out

@@ -9,11 +9,12 @@ import pytest
 
 from api.app import create_app
 from api.service.games import GameService
+from tests.support.seeds import TEST_SEEDS
 
 
 @pytest.fixture(scope="session")
 def service(event_store):
-    return GameService(event_store)
+    return GameService(event_store, seeds=TEST_SEEDS)
 
 
 @pytest.fixture(scope="session")

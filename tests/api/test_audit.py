@@ -85,7 +85,7 @@ def test_offline_audit_catches_a_forged_shuffle_even_with_a_rehashed_chain(finis
         entry["hash"] = link_hash(previous, canonical_json(event_document(SimpleNamespace(**entry))))
         previous = entry["hash"]
     # ... and signs the new head with its own key, which it holds
-    head = {"head": service.signed_head(uuid.UUID(finished_game[0]), lines[-1]["version"], previous)}
+    head = {"head": service.heads.signed_head(uuid.UUID(finished_game[0]), lines[-1]["version"], previous)}
     ok, report = audit_lines([json.dumps(e) for e in [*lines, head]])
     assert not ok
     assert report[0].startswith("hash chain: ok")

@@ -113,7 +113,7 @@ def store_instead(service, game_id: str, lines: list[dict]) -> None:
                  Jsonb(event["data"]), Jsonb(event["metadata"]), event["recorded_at"], bytes.fromhex(event["hash"])))
         conn.execute("update streams set version = %s, last_hash = %s where stream_id = %s",
                      (len(events), bytes.fromhex(events[-1]["hash"]), stream))
-    service._cache.pop(uuid.UUID(game_id), None)  # this process's copy of the game, as a restart would drop it
+    service.history.forget(uuid.UUID(game_id))  # this process's copy of the game, as a restart would drop it
 
 
 @pytest.mark.parametrize("case", tampering.CASES, ids=[name for name, _ in tampering.CASES])

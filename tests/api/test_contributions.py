@@ -12,6 +12,7 @@ from types import SimpleNamespace
 import pytest
 
 from api.offline_audit import audit_lines, audit_records, read_export
+from api.service.seeds import FixedSeeds
 from domain import games, randomness
 from domain.engine import UnreadableHistory
 from eventstore.chain import canonical_json, event_document, link_hash
@@ -131,8 +132,7 @@ def test_a_whole_game_with_a_contribution_from_every_seat_plays_to_the_end_and_a
 
 def test_one_changed_contribution_changes_the_deal_of_the_same_seed(players, service, monkeypatch):
     seed, tables = bytes(range(32)), [players(2) for _ in range(3)]
-    # Every new game now gets this seed (and only games: the players are registered).
-    monkeypatch.setattr("api.service.games.secrets.token_bytes", lambda n: seed)
+    monkeypatch.setattr(service, "seeds", FixedSeeds(seed))  # every new game gets this seed
     deals = []
     for contribution, (ada, bob) in zip(("00", "01", "01"), tables):
         game_id = _lobby([ada, bob])

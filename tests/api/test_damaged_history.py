@@ -14,6 +14,7 @@ import pytest
 from api.app import create_app
 from api.service.games import GameService
 from tests.api.conftest import Player, play_until_over, started_game
+from tests.support.seeds import TEST_SEEDS
 
 
 def _tamper(service, game_id, version: int, data: str) -> None:
@@ -28,7 +29,7 @@ def fresh_client(event_store):
     """A client of a new API process: nothing of the game in its memory."""
 
     def make():
-        return create_app({"RATE_LIMIT_PER_MINUTE": 0}, service=GameService(event_store)).test_client()
+        return create_app({"RATE_LIMIT_PER_MINUTE": 0}, service=GameService(event_store, seeds=TEST_SEEDS)).test_client()
 
     return make
 

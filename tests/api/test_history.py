@@ -27,6 +27,7 @@ from eventstore.chain import canonical_json, event_document, link_hash
 from eventstore.servers import temporary_database
 from tests.api.conftest import Player, play_until_over, started_game
 from tests.support.stored_games import golden_files, read_export, store_game
+from tests.support.seeds import TEST_SEEDS
 
 
 @pytest.fixture(scope="module")
@@ -35,7 +36,7 @@ def history(database_url):
     with temporary_database(database_url, prefix="boardlog_history") as url:
         migrate(url)
         store = PostgresEventStore.connect(url, min_size=1, max_size=4)
-        service = GameService(store)
+        service = GameService(store, seeds=TEST_SEEDS)
         app = create_app({"RATE_LIMIT_PER_MINUTE": 0}, service=service)
         yield types.SimpleNamespace(url=url, service=service, client=app.test_client())
         store.close()

@@ -17,6 +17,7 @@ from eventstore.chain import canonical_json
 from tests.api.conftest import started_game
 from tests.api.test_salts import play_with_bots
 from tests.support.sse import parse
+from tests.support.seeds import TEST_SEEDS
 
 
 def _keys(client) -> dict:
@@ -171,15 +172,15 @@ def test_another_process_knows_each_head_from_what_it_reads_and_what_it_appends(
     ada, bob = players(2)
     game_id = started_game([ada, bob])
     gid = uuid.UUID(game_id)
-    other = GameService(service.store, signer=service.signer, snapshot_every=1)  # snapshots at every commit
+    other = GameService(service.store, signer=service.signer, snapshot_every=1, seeds=TEST_SEEDS)  # snapshots at every commit
     rules, session = other.load(gid)
-    assert other.receipt_for(gid, session)["hash"] == _stored(service, game_id)[session.version]
+    assert other.heads.receipt_for(gid, session)["hash"] == _stored(service, game_id)[session.version]
     seat = sorted(sessions.to_act(rules, session))[0]
     command = rules.legal_commands(session.state, seat)[0]
     answer = other.act(gid, session.players[seat], command.to_json(),
-                       respond=lambda s, events, seat: {"receipt": other.receipt_for(gid, s)})
+                       respond=lambda s, events, seat: {"receipt": other.heads.receipt_for(gid, s)})
     assert answer["receipt"]["hash"] == _stored(service, game_id)[answer["receipt"]["version"]]
     # A third process starts from the snapshot, with nothing after it to read: one row gives the head.
-    third = GameService(service.store, signer=service.signer)
+    third = GameService(service.store, signer=service.signer, seeds=TEST_SEEDS)
     _, latest = third.load(gid)
-    assert third.receipt_for(gid, latest)["hash"] == _stored(service, game_id)[latest.version]
+    assert third.heads.receipt_for(gid, latest)["hash"] == _stored(service, game_id)[latest.version]

@@ -15,6 +15,7 @@ from api.service.games import GameService
 from tests.support.open_stream import HeldStream
 
 from .conftest import Player, started_game
+from tests.support.seeds import TEST_SEEDS
 
 CHECK = 0.2  # seconds between two looks for revoked tokens in these apps
 LIFETIME = 8.0  # streams end by themselves after this, so that none outlives its test
@@ -24,7 +25,7 @@ LIFETIME = 8.0  # streams end by themselves after this, so that none outlives it
 def two_processes(event_store):
     made = []
     for _ in range(2):
-        service = GameService(event_store)
+        service = GameService(event_store, seeds=TEST_SEEDS)
         app = create_app({"RATE_LIMIT_PER_MINUTE": 0,
                           "STREAMS": {"lifetime": LIFETIME, "heartbeat": 0.5, "revocation_check": CHECK}},
                          service=service)

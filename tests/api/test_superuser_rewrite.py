@@ -88,8 +88,8 @@ def _rewrite_as_superuser(service, database_url: str, gid, at: int, forged) -> N
         conn.execute("update streams set version = %s, last_hash = %s where stream_id = %s",
                      (at + len(forged), bytes.fromhex(previous), stream))
     # The operator restarts the server: nothing of the true game is left in memory.
-    service._cache.pop(gid, None)
-    service.forget_heads(gid, range(1, 100_000))
+    service.history.forget(gid)
+    service.heads.forget_heads(gid, range(1, 100_000))
 
 
 @pytest.fixture(scope="module")

@@ -12,6 +12,7 @@ from api.app import create_app
 from api.service.games import GameService
 from api.service.players import MAX_LIVE_TOKENS
 from tests.api.conftest import Player
+from tests.support.seeds import TEST_SEEDS
 
 
 class Clock:
@@ -28,7 +29,7 @@ def two_processes(event_store):
     its own clock."""
     made = []
     for _ in range(2):
-        service = GameService(event_store)
+        service = GameService(event_store, seeds=TEST_SEEDS)
         clock = service.players.clock = Clock()
         made.append((create_app({"RATE_LIMIT_PER_MINUTE": 0}, service=service).test_client(), service, clock))
     return made

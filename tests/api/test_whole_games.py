@@ -16,12 +16,13 @@ from domain.engine import resolve_options
 from tests.api.conftest import Player, play_until_over, started_game
 from workers.runner import make_worker
 from api.service.scheduling import RQScheduler
+from tests.support.seeds import TEST_SEEDS
 
 
 @pytest.fixture
 def scored_app(event_store, redis):
     """The API with the real scheduler: ended games are scored by an RQ worker."""
-    return create_app({"RATE_LIMIT_PER_MINUTE": 0}, service=GameService(event_store, RQScheduler(redis)), redis=redis)
+    return create_app({"RATE_LIMIT_PER_MINUTE": 0}, service=GameService(event_store, RQScheduler(redis), seeds=TEST_SEEDS), redis=redis)
 
 
 @pytest.fixture

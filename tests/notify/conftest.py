@@ -17,6 +17,7 @@ from api.service.games import GameService
 from eventstore import PostgresEventStore, migrate
 from eventstore.servers import temporary_database
 from tests.support.waiting import wait_until  # noqa: F401 (tests import it from here)
+from tests.support.seeds import TEST_SEEDS
 
 
 @pytest.fixture
@@ -43,7 +44,7 @@ def store(fresh_url):
 
 @pytest.fixture
 def game_service(store):
-    return GameService(store)
+    return GameService(store, seeds=TEST_SEEDS)
 
 
 @pytest.fixture

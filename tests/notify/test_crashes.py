@@ -18,6 +18,7 @@ import pytest
 from workers.notify.derive import derive
 
 from .conftest import every_record, started_game, wait_until
+from tests.support.seeds import TEST_SEEDS
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -160,7 +161,7 @@ def test_postgresql_restarted_under_a_notifier_loses_nothing(tmp_path, receiver,
         url = server.start()
         migrate(url)
         store = PostgresEventStore.connect(url, min_size=1, max_size=2)
-        service = GameService(store)
+        service = GameService(store, seeds=TEST_SEEDS)
         players = [service.players.register(f"r{i}")[0] for i in range(2)]
         webhook_for_everyone(url, players, receiver)
         processes(url)
@@ -171,7 +172,7 @@ def test_postgresql_restarted_under_a_notifier_loses_nothing(tmp_path, receiver,
         time.sleep(1)
         url = server.start()
         store = PostgresEventStore.connect(url, min_size=1, max_size=2)
-        service = GameService(store)
+        service = GameService(store, seeds=TEST_SEEDS)
         game_id = started_game(service, list(reversed(players)))
         want = expected(store, url)
         wait_until(lambda: stored(url) == want, timeout=60, what="every notification after the restart")
@@ -214,7 +215,7 @@ def test_a_notifier_started_alone_while_postgresql_is_down_waits_for_it_and_then
                    what="the notifier started once PostgreSQL answers (its migrations applied)")
         store = PostgresEventStore.connect(down_url, min_size=1, max_size=2)
         try:
-            service = GameService(store)
+            service = GameService(store, seeds=TEST_SEEDS)
             players = [service.players.register(f"d{i}")[0] for i in range(2)]
             webhook_for_everyone(down_url, players, receiver)
             game_id = started_game(service, players)

@@ -26,6 +26,7 @@ from workers import jobs
 from workers.runner import make_worker
 from api.service.scheduling import RQScheduler
 from tests.support.waiting import wait_until  # noqa: F401 (tests import it from here)
+from tests.support.seeds import TEST_SEEDS
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -69,7 +70,7 @@ def scheduler(redis):
 
 @pytest.fixture
 def service(event_store, scheduler):
-    return GameService(event_store, scheduler)
+    return GameService(event_store, scheduler, seeds=TEST_SEEDS)
 
 
 class Table:

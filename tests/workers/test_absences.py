@@ -13,6 +13,7 @@ from api.service.absences import AbsenceRefused
 from domain import audit, engine_rules, playout
 from domain.engine import rng_for
 from tests.workers.test_missed_turns import HOUR, Clock, deadline_of, fire_what_is_due, started
+from tests.support.seeds import TEST_SEEDS
 
 DAY = 24 * HOUR
 
@@ -25,7 +26,7 @@ def clock():
 @pytest.fixture
 def timed_service(event_store, scheduler, clock):
     from api.service.games import GameService
-    return GameService(event_store, scheduler, clock=clock)
+    return GameService(event_store, scheduler, clock=clock, seeds=TEST_SEEDS)
 
 
 def _game(service, table, **options):

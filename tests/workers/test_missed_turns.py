@@ -18,6 +18,7 @@ import pytest
 from api.service.games import GameService
 from domain import audit, playout
 from domain.engine import rng_for
+from tests.support.seeds import TEST_SEEDS
 
 HOUR = 3600
 
@@ -42,7 +43,7 @@ def clock():
 
 @pytest.fixture
 def timed_service(event_store, scheduler, clock):
-    return GameService(event_store, scheduler, clock=clock)
+    return GameService(event_store, scheduler, clock=clock, seeds=TEST_SEEDS)
 
 
 def deadline_of(service, game_id) -> tuple[int, dt.datetime | None]:

@@ -17,6 +17,7 @@ from tests.support.private_redis import PrivateRedis
 from api.service.scheduling import RQScheduler
 
 from .conftest import Table, WorkerProcess, game_row_held, wait_until
+from tests.support.seeds import TEST_SEEDS
 
 OUTAGE_SECONDS = 3
 LONG_SWEEP = 600  # no periodic sweep within a test: only the one after reconnecting can explain a repair
@@ -33,7 +34,7 @@ def private_redis(tmp_path):
 @pytest.fixture
 def outage(event_store, worker_env, private_redis, tmp_path):
     client = Redis.from_url(private_redis.url)
-    table = Table(GameService(event_store, RQScheduler(client)), event_store)
+    table = Table(GameService(event_store, RQScheduler(client), seeds=TEST_SEEDS), event_store)
     env = {**worker_env, "REDIS_URL": private_redis.url}
     started = []
 
