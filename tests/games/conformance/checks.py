@@ -16,10 +16,10 @@ from domain.lifecycle.bots import RANDOM, RandomBot, decide_for
 from .playouts import MAX_STEPS, Played, dump, hook, options_for, play, playouts, round_trips, seat_counts
 
 GOLDEN = Path(__file__).resolve().parents[2] / "golden"
-STATES_PER_PLAYOUT = 6  # sampled rest points for the command-space check
+STATES_PER_PLAYOUT = 4  # sampled rest points for the command-space check
 VIEWS_PER_PLAYOUT = 12  # sampled rest points for the view declaration check
-LEAK_VIEWS_PER_PLAYOUT = 150  # rest points whose views and legal commands the twins compare (events: all)
-REFUSALS_PER_SEAT = 25
+LEAK_VIEWS_PER_PLAYOUT = 100  # rest points whose views and legal commands the twins compare (events: all)
+REFUSALS_PER_SEAT = 20
 
 
 def said(game, visible: dict) -> str:
@@ -179,7 +179,9 @@ def check_legal_commands_are_exactly_the_accepted_ones(game) -> None:
                     except IllegalCommand as refusal:
                         raise AssertionError(f"{where}: {command!r} is listed, yet refused: {refusal.message}")
                 others = [c for other in played.seats if other != seat for c in legal[other]]
-                candidates = _unlisted([*others, *_mutations([*legal[seat], *others, *pool])], legal[seat])
+                known = [*legal[seat], *others, *pool]
+                bases = rng.sample(known, min(REFUSALS_PER_SEAT, len(known)))
+                candidates = _unlisted([*others, *_mutations(bases, known)], legal[seat])
                 for command in rng.sample(candidates, min(REFUSALS_PER_SEAT, len(candidates))):
                     _refused(game, state, seat, command, where)
 
@@ -207,18 +209,21 @@ def _unlisted(commands, legal) -> list:
     return out
 
 
-def _mutations(commands) -> list:
-    """Well-formed commands of the game's types: each field of each command
-    given another value of its kind (the API's schemas admit them all)."""
+def _mutations(commands, known) -> list:
+    """Well-formed commands of the game's types: each field of each of
+    ``commands`` given another value of its kind, or a value the same field
+    has in another ``known`` command (the API's schemas admit them all)."""
     values: dict[tuple, list] = {}
-    for command in commands:
+    for command in known:
         for f in dataclasses.fields(command):
-            values.setdefault((type(command), f.name), []).append(getattr(command, f.name))
+            found = values.setdefault((type(command), f.name), [])
+            if len(found) < 8 and getattr(command, f.name) not in found:
+                found.append(getattr(command, f.name))
     out = []
     for command in commands:
         for f in dataclasses.fields(command):
             value = getattr(command, f.name)
-            for changed in (*_nearby(value), *values[(type(command), f.name)][:8]):
+            for changed in (*_nearby(value), *values[(type(command), f.name)]):
                 if changed != value:
                     out.append(dataclasses.replace(command, **{f.name: changed}))
     return out
@@ -254,7 +259,7 @@ def check_traits(game) -> None:
     wrong = {name: seen for name, seen in found.items() if getattr(traits, name) != seen}
     assert not wrong, f"{game.name} declares " + "; ".join(
         f"{name}={getattr(traits, name)}, but its playouts show {name}={seen}" for name, seen in wrong.items()) + (
-        f" (seats sharing a rank in every game: {teams})" if "teams" in wrong and teams else "")
+        f" (seats that share a rank in every game, e.g. {sorted(set(teams))[:3]})" if "teams" in wrong and teams else "")
 
 
 def _hides(game, played: Played) -> bool:
@@ -271,12 +276,17 @@ def _hides(game, played: Played) -> bool:
     return False
 
 
+TEAM_GAMES = 3  # finished games at each seat count in which a side must share its rank
+
+
 def _sides(game, played) -> list:
+    """The pairs of seats that share their rank in each of TEAM_GAMES games at
+    some seat count (the suite's playouts, and more seeds where they are fewer)."""
     sides = []
-    for count in {len(p.seats) for p in played}:
-        ranks = [{s.seat: s.rank for s in game.score(p.final)} for p in played if len(p.seats) == count]
-        if len(ranks) < 2:
-            continue
+    for count in seat_counts(game):
+        finals = [p.final for p in played if len(p.seats) == count]
+        finals += [play(game, options_for(game, count), 1000 + n).final for n in range(TEAM_GAMES - len(finals))]
+        ranks = [{s.seat: s.rank for s in game.score(final)} for final in finals]
         seats = sorted(ranks[0])
         sides += [(a, b) for i, a in enumerate(seats) for b in seats[i + 1:] if all(r[a] == r[b] for r in ranks)]
     return sides
