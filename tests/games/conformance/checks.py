@@ -6,16 +6,13 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from pathlib import Path
 
 from domain import notices, words
 from domain.engine import EVERYONE, IllegalCommand
 from domain.kit.shape import Obj
 from domain.lifecycle.bots import RANDOM, RandomBot, decide_for
 
-from .playouts import MAX_STEPS, Played, dump, hook, options_for, play, playouts, round_trips, seat_counts
-
-GOLDEN = Path(__file__).resolve().parents[2] / "golden"
+from .playouts import GOLDEN, MAX_STEPS, Played, dump, hook, options_for, play, playouts, round_trips, seat_counts
 STATES_PER_PLAYOUT = 4  # sampled rest points for the command-space check
 VIEWS_PER_PLAYOUT = 12  # sampled rest points for the view declaration check
 LEAK_VIEWS_PER_PLAYOUT = 100  # rest points whose views and legal commands the twins compare (events: all)

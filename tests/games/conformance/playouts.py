@@ -9,6 +9,7 @@ import functools
 import json
 import random
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Callable
 
 from domain import games
@@ -77,6 +78,26 @@ def options_for(game, seats: int) -> dict:
                     return {option.name: value}
     raise AssertionError(f"{game.name}: no option gives {seats} seats, though it declares {game.min_seats} to "
                          f"{game.max_seats}; one whole-number option (such as players) sets the seat count")
+
+
+GOLDEN = Path(__file__).resolve().parents[2] / "golden"
+
+
+def short_options(game) -> dict:
+    """Options for a short whole game at the game's fewest seats, for tests
+    that play one through the API: those of its shortest golden game of that
+    many seats (tests/golden/<game>/, which every game has; only the game's
+    own options), else the defaults. No table to add a game to."""
+    recorded = []
+    for path in sorted((GOLDEN / game.name).glob("*.jsonl")):
+        lines = path.read_text().splitlines()
+        created = json.loads(lines[0])["data"]
+        if len(created["seats"]) == game.min_seats:
+            recorded.append((len(lines), path.name, created["options"]))
+    if not recorded:
+        return options_for(game, game.min_seats)
+    own = {option.name for option in game.options}
+    return {name: value for name, value in min(recorded)[2].items() if name in own}
 
 
 def seat_counts(game) -> range:
