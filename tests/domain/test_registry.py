@@ -8,14 +8,6 @@ from domain.engine import Event, resolve_options
 from domain.games.cronberg import RULES as cronberg
 from domain.games.example import RULES as example
 from domain.kit.shape import Str
-from domain.session import ENGINE_EVENT_TYPES
-
-
-@pytest.mark.parametrize("name", sorted(games.REGISTRY))
-def test_no_game_reuses_a_name_of_the_engines_events(name):
-    rules = games.REGISTRY[name]
-    clashes = ENGINE_EVENT_TYPES & (set(rules.event_codec.classes) | set(rules.command_codec.classes))
-    assert not clashes
 
 
 @pytest.mark.parametrize("name", sorted(games.REGISTRY))
