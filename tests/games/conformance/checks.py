@@ -38,6 +38,8 @@ def check_playouts(game) -> None:
         again = None
         for n, event in enumerate(played.events):
             assert round_trips(game.decode_event, event), f"{played}: {event!r} does not come back from JSON"
+            for viewer in (*viewers(played), EVERYONE):
+                dump(game.visible(event, viewer))  # each viewer's form of it is JSON
             again = game.evolve(again, game.decode_event(event.to_json()))
             assert again == played.states[n], f"{played}: replaying event {n} ({type(event).__name__}) gives another state"
         for step in played.steps:
