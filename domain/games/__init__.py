@@ -1,6 +1,14 @@
 """The explicit registry of hosted games, by their API name, and of every
 rules version of each.
 
+``registered(games)`` builds it, refusing a game listed twice, two games of
+one name (or of names the API's schema components cannot tell apart), a game
+whose event or command reuses an engine event's name, and a game that lacks a
+declared property of the kit (``view_shape``, ``twin``, ``bots``,
+``sentences``, ``traits``) or whose view declaration is not an ``Obj`` named
+``View`` (the API names its schema ``<Game>View`` after it). Each error names
+the game and what is wrong (README, "Adding a game").
+
 ``REGISTRY`` (and ``get``) give the newest rules of each game: what a new game
 is created under, and what the catalogue shows. ``rules_for`` gives the rules
 a stored game was created under, for ever, or an error naming both versions.
@@ -8,19 +16,74 @@ a stored game was created under, for ever, or an error naming both versions.
 
 from __future__ import annotations
 
-from typing import Mapping
+from typing import Iterable, Mapping
 
 from ..engine import ChangedDataFile, Rules, UnknownRulesVersion
-from ..session import GameCreated
+from ..kit import Game
+from ..kit.shape import Obj
+from ..session import ENGINE_EVENT_TYPES, GameCreated
 from .coronation import RULES as coronation
 from .court_of_miracles import RULES as court_of_miracles
 from .cronberg import RULES as cronberg
 from .runebound import RULES as runebound
 from .the_coil import RULES as the_coil
 
-_ALL: tuple[Rules, ...] = (cronberg, coronation, court_of_miracles, the_coil, runebound)
+class RegistryError(ValueError):
+    """A game that cannot be hosted as declared; the message names it and what is wrong."""
 
-REGISTRY: dict[str, Rules] = {rules.name: rules for rules in _ALL}
+
+# What every kit Game declares beside its functions (domain.kit.game).
+DECLARED = ("traits", "view_shape", "twin", "bots", "sentences")
+
+
+def registered(all_games: Iterable[Rules | Game]) -> dict[str, Rules | Game]:
+    """The registry of ``all_games`` by API name, or RegistryError."""
+    registry: dict[str, Rules | Game] = {}
+    prefixes: dict[str, str] = {}
+    for game in all_games:
+        name = getattr(game, "name", None)
+        if not isinstance(name, str) or not name:
+            raise RegistryError(f"a game without a name was registered: {game!r}")
+        if name in registry:
+            what = "registered twice" if registry[name] is game else "the name of two different games"
+            raise RegistryError(f"{name} is {what}: each game is listed once, under a name of its own")
+        prefix = "".join(part.capitalize() for part in name.replace("_", "-").split("-"))  # as api.game_schemas.camel
+        if prefix in prefixes:
+            raise RegistryError(f"{name} and {prefixes[prefix]} clash: the API would name both games' schemas "
+                                f"{prefix}...; choose names that differ by more than - and _")
+        _check_messages(game)
+        if isinstance(game, Game):
+            _check_declarations(game)
+        # else: a game still on the old domain.engine.Rules class, tolerated only until every
+        # game is converted to the kit; the conformance suite fails it, naming what it lacks.
+        registry[name] = game
+        prefixes[prefix] = name
+    return registry
+
+
+def _check_messages(game: Rules | Game) -> None:
+    own = {cls.type_name() for cls in (*game.events, *game.commands)}
+    clashes = sorted(own & ENGINE_EVENT_TYPES)
+    if clashes:
+        raise RegistryError(f"{game.name} names a message {', '.join(clashes)}, which is an engine event's name: "
+                            "a stored event of that type would be read as the engine's")
+
+
+def _check_declarations(game: Game) -> None:
+    missing = [name for name in DECLARED if getattr(game, name, None) in (None, {})]
+    if missing:
+        raise RegistryError(f"{game.name} does not declare {', '.join(missing)}: every game gives its traits, "
+                            "a view declaration, a twin, its bots and its sentences (README, \"Adding a game\")")
+    shape = game.view_shape
+    if not isinstance(shape, Obj) or shape.name != "View":
+        found = f"an Obj named {shape.name!r}" if isinstance(shape, Obj) else type(shape).__name__
+        raise RegistryError(f"{game.name}'s view declaration is {found}, not the view: its top object is "
+                            "Obj(\"View\", ...), the object view returns")
+
+
+_ALL: tuple[Rules | Game, ...] = (cronberg, coronation, court_of_miracles, the_coil, runebound)
+
+REGISTRY: dict[str, Rules | Game] = registered(_ALL)
 
 # Every playable version of every game: the newest is the object above, each
 # older one an instance of the same class set to that version's behaviour.

@@ -20,10 +20,9 @@ import pytest
 
 from domain import games
 
+from tests.games.conformance.playouts import short_options
+
 PACKAGE = "boardlog_generated_client"
-# Two seats each; Runebound with its doom limit, so that its game ends in two rounds.
-OPTIONS = {"cronberg": {"players": 2}, "coronation": {"players": 2}, "court-of-miracles": {"players": 2},
-           "the-coil": {"players": 2}, "runebound": {"players": 2, "doom_rounds": 2}}
 
 
 def camel(name: str) -> str:
@@ -96,17 +95,19 @@ def test_a_generated_python_client_plays_a_whole_game_with_typed_models_only(app
     prefix = camel(name)
     view_response, view_model = gen.model(f"{prefix}ViewResponse"), gen.model(f"{prefix}View")
     status = gen.model("GameStatus")
-    host, guest = _register(gen, app, f"gen-{name}-1"), _register(gen, app, f"gen-{name}-2")
-
-    options = gen.model(f"{prefix}Options")(**OPTIONS[name])
+    # The game's fewest seats, with the options of its shortest golden game: no table to add a game to.
+    count = games.REGISTRY[name].min_seats
+    host, *guests = [_register(gen, app, f"gen-{name}-{n}") for n in range(1, count + 1)]
+    options = gen.model(f"{prefix}Options").from_dict(short_options(games.REGISTRY[name]))
     game_enum = gen.model(f"{prefix}CreateGameGame")
     body = gen.model(f"{prefix}CreateGame")(game=game_enum(name), options=options)
     created = gen.api("games", "create_game").sync(client=host, body=body)
     # A lobby command answers the summary with the receipt of the version it made.
     assert isinstance(created, gen.model("GameAnswer")) and isinstance(created.receipt, gen.model("Receipt"))
     game_id = str(created.id)
-    joined = gen.api("games", "join_game").sync(game_id, client=guest, body=gen.model("Join")())
-    assert isinstance(joined, gen.model("GameAnswer")) and joined.receipt.version == joined.version
+    for guest in guests:
+        joined = gen.api("games", "join_game").sync(game_id, client=guest, body=gen.model("Join")())
+        assert isinstance(joined, gen.model("GameAnswer")) and joined.receipt.version == joined.version
     started = gen.api("games", "start_game").sync(game_id, client=host)
     assert started.status.value == "active"
     assert {seat.player for seat in started.seats} == {created.host, *(seat.player for seat in joined.seats)}
@@ -118,7 +119,7 @@ def test_a_generated_python_client_plays_a_whole_game_with_typed_models_only(app
     over = False
     for _ in range(20_000):
         moved = False
-        for player in (host, guest):
+        for player in (host, *guests):
             view = get_view.sync(game_id, client=player)
             assert isinstance(view, view_response), type(view)
             assert isinstance(view.view, view_model), type(view.view)
@@ -144,7 +145,7 @@ def test_a_generated_python_client_plays_a_whole_game_with_typed_models_only(app
     feed = gen.api("play", "list_events")
     after, seen = 0, []
     while True:
-        page = feed.sync(game_id, client=guest, after=after, limit=500)
+        page = feed.sync(game_id, client=guests[-1], after=after, limit=500)
         assert isinstance(page, gen.model(f"{prefix}FeedResponse")), type(page)
         if not page.events:
             break

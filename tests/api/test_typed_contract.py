@@ -12,6 +12,7 @@ from referencing import Registry
 
 from domain import games
 from tests.api.conftest import Player, started_game
+from tests.games.conformance.playouts import short_options
 
 DOCUMENT = "urn:boardlog-openapi"
 
@@ -50,14 +51,11 @@ def contract(app):
     return Contract(app.test_client().get("/v1/openapi.json").json)
 
 
-# Two seats each; Runebound with its doom limit, so that its game ends in two rounds.
-SEATS = {"cronberg": ({"players": 2}, 2), "coronation": ({}, 2), "court-of-miracles": ({"players": 2}, 2),
-         "the-coil": ({"players": 2}, 2), "runebound": ({"players": 2, "doom_rounds": 2}, 2)}
-
-
 @pytest.mark.parametrize("name", sorted(games.REGISTRY))
 def test_every_answer_of_a_whole_game_matches_the_documented_schemas(client, contract, name):
-    options, count = SEATS[name]
+    # Every registered game at its fewest seats, with the options of its shortest golden game (no table to add a game to).
+    count = games.REGISTRY[name].min_seats
+    options = short_options(games.REGISTRY[name])
     players = [Player(client, f"typed-{name}-{n}") for n in range(count)]
     game_id = started_game(players, name, options)
     rng = random.Random(name)

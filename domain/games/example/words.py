@@ -1,0 +1,25 @@
+"""The example game's events in words: a sentence per event type, made from
+the event as the viewer sees it (``visible``), so it tells no more than that."""
+
+from __future__ import annotations
+
+from ...words import count, listed
+
+
+def _dealt(e: dict) -> str:
+    size = e["hand_size"] if "hand_size" in e else len(e["hands"][0])
+    return f"{count(size, 'card')} were dealt to each of {listed(e['seats'])}"
+
+
+def _chosen(e: dict) -> str:
+    return f"{e['seat']} chose {e['card']}" if "card" in e else f"{e['seat']} chose a card"
+
+
+SENTENCES = {
+    "CardsDealt": _dealt,
+    "CardChosen": _chosen,
+    "CardsRevealed": lambda e: f"Round {e['round']}'s cards were shown: {listed(e['cards'])}",
+    "RoundWon": lambda e: (f"{e['seat']} won round {e['round']}" if e.get("seat")
+                           else f"Round {e['round']} was tied at the top: nobody won it"),
+    "GameEnded": lambda e: f"The game ended: {listed(e['winners'])} won {count(e['rounds_won'], 'round')}",
+}

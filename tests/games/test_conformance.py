@@ -1,0 +1,134 @@
+"""The conformance suite: what every game must do, checked on every hosted
+game (domain.games.REGISTRY) and on the example game (domain.games.example,
+not hosted, the next author's starting point), with the hooks each game
+declares (``twin``, ``view_shape``, ``bots``, ``traits``, ``sentences``).
+
+A game that lacks a hook fails, the failure naming the game and the hook.
+Conventions a game follows to pass (README, "Adding a game"): one
+whole-number option (such as ``players``) sets the seat count, from
+min_seats to max_seats; a random game ends within 20,000 steps; a view names
+its viewer under ``viewer`` and differs between viewers only by what it hides.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from domain import games
+from domain.engine import EVERYONE
+from domain.games.example import RULES as EXAMPLE
+from domain.kit.shape import Obj
+
+from tests.games.conformance import checks
+from tests.games.conformance.playouts import GAMES
+
+every_game = pytest.mark.parametrize("game", list(GAMES.values()), ids=list(GAMES))
+
+
+@every_game
+def test_seeded_playouts_end_and_replay_equal_through_json(game):
+    checks.check_playouts(game)
+
+
+@every_game
+def test_every_view_matches_the_game_s_view_declaration(game):
+    checks.check_view_declaration(game)
+
+
+@every_game
+def test_no_door_tells_a_viewer_what_his_twin_history_would_not(game):
+    checks.check_twins_tell_nothing(game)
+
+
+@every_game
+def test_legal_commands_are_exactly_the_accepted_ones(game):
+    checks.check_legal_commands_are_exactly_the_accepted_ones(game)
+
+
+@every_game
+def test_the_declared_traits_are_what_the_game_does(game):
+    checks.check_traits(game)
+
+
+@every_game
+def test_every_bot_finishes_a_game_at_every_seat_count_with_legal_commands(game):
+    checks.check_bots(game)
+
+
+@every_game
+def test_every_event_type_has_a_sentence(game):
+    checks.check_sentences(game)
+
+
+# The example is not hosted, so it has no recorded games: golden games are
+# audited through the registry (tests/golden/test_golden_games.py).
+@pytest.mark.parametrize("game", list(games.REGISTRY.values()), ids=list(games.REGISTRY))
+def test_golden_games_exist(game):
+    checks.check_golden_games(game)
+
+
+# A game that skips a hook, or whose declaration is not what it does, fails the suite by name.
+
+SKIPPED = [
+    ("view_shape", checks.check_view_declaration, "example declares no view_shape"),
+    ("twin", checks.check_twins_tell_nothing, "example declares no twin"),
+    ("bots", checks.check_bots, "example declares no bots"),
+    ("traits", checks.check_traits, "example declares no traits"),
+    ("sentences", checks.check_sentences, "example declares no sentences"),
+]
+
+
+@pytest.mark.parametrize("hook,check,failure", SKIPPED, ids=[hook for hook, _, _ in SKIPPED])
+def test_a_game_that_skips_a_hook_fails_the_suite_naming_it(hook, check, failure):
+    with pytest.raises(AssertionError, match=failure):
+        check(dataclasses.replace(EXAMPLE, **{hook: None}))
+
+
+def test_a_game_without_a_heuristic_bot_fails_the_suite():
+    with pytest.raises(AssertionError, match="example declares no heuristic bot"):
+        checks.check_bots(dataclasses.replace(EXAMPLE, bots={"cautious": EXAMPLE.bots["heuristic"]}))
+
+
+def test_a_view_declaration_that_misses_a_field_fails_naming_it():
+    fields = {name: shape for name, shape in EXAMPLE.view_shape.fields.items() if name != "table"}
+    shape = Obj("View", EXAMPLE.view_shape.description, fields)
+    with pytest.raises(AssertionError, match=r"does not match example's declaration: \$\.table is not declared"):
+        checks.check_view_declaration(dataclasses.replace(EXAMPLE, view_shape=shape))
+
+
+def test_a_twin_that_changes_nothing_fails_a_game_that_hides():
+    with pytest.raises(AssertionError, match="example declares hidden information, but its twin never changed"):
+        checks.check_twins_tell_nothing(dataclasses.replace(EXAMPLE, twin=_the_same_history))
+
+
+def test_a_twin_that_redraws_what_a_viewer_sees_fails_naming_the_door():
+    with pytest.raises(AssertionError, match="viewer p1: .*differ"):
+        checks.check_twins_tell_nothing(dataclasses.replace(EXAMPLE, twin=_everything_redrawn))
+
+
+def test_traits_that_are_not_what_the_game_does_fail_naming_them():
+    traits = dataclasses.replace(EXAMPLE.traits, simultaneous=False, teams=True)
+    with pytest.raises(AssertionError, match="example declares simultaneous=False, but its playouts show "
+                                             "simultaneous=True; teams=True, but its playouts show teams=False"):
+        checks.check_traits(dataclasses.replace(EXAMPLE, traits=traits))
+
+
+def test_a_game_still_on_the_old_rules_class_fails_naming_the_hook():
+    from domain.engine import Rules
+
+    class OldStyle(Rules):
+        name = "old-style"
+
+    with pytest.raises(AssertionError, match="old-style declares no twin"):
+        checks.check_twins_tell_nothing(OldStyle())
+
+
+def _the_same_history(setup_events, steps, viewer, rng):
+    return [*setup_events, *(event for step in steps for event in step.events)]
+
+
+def _everything_redrawn(setup_events, steps, viewer, rng):
+    """A spectator's twin given to every seat too: it redraws the seat's own hand."""
+    return EXAMPLE.twin(setup_events, steps, viewer if viewer == EVERYONE else None, rng)
