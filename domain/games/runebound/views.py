@@ -99,8 +99,14 @@ def view(state: State, viewer: str | None) -> dict:
     }
 
 
+def outcome(state: State | None) -> str | None:
+    return state.result if state is not None else None
+
+
 def visible(event: Event, viewer: str | None) -> dict:
     data_ = event.to_json()
+    if viewer == EVERYONE:
+        return data_
     if isinstance(event, m.GameStarted):
         # Deck orders are hidden from everyone; their sizes are public.
         data_["decks"] = {name: len(cards) for name, cards in event.decks.items()}

@@ -166,14 +166,12 @@ def test_the_board_and_cards_are_data_with_coordinates_a_frontend_can_draw():
     assert {p["counter"] for p in places if p["kind"] == "wild"} == {"green", "yellow", "blue", "red"}
 
 
-def test_the_view_schema_describes_every_view():
-    from api.game_schemas.runebound import ViewSchema
-    schema = ViewSchema()
+def test_the_view_declaration_describes_every_view():
     for state, _ in positions(range(2), players=3, every=31):
-        for viewer in (*state.seats, None):
+        for viewer in (*state.seats, None, EVERYONE):
             view = RULES.view(state, viewer)
-            assert schema.validate(view) == {}
-            assert set(view) == set(schema.fields)
+            assert RULES.view_shape.problems(view) == []
+            assert set(view) == set(RULES.view_shape.fields)
 
 
 def test_a_challengers_secret_action_never_leaks_to_the_elder_king_or_others():
