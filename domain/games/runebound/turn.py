@@ -8,8 +8,8 @@ from ...engine import IllegalCommand
 from ...kit import Draft
 from . import data
 from . import messages as m
-from .dice import dice, movement
 from .combat import knock_out, knocked_out
+from .dice import dice, movement
 from .endgame import allies_ready, begin_endgame, has_set
 
 

@@ -1,6 +1,7 @@
 """What a seat may see: everything on the table. Deck orders stay hidden (counts only),
 and so does a challenger's declared action in a combat between heroes until the phase
-is fought (the Elder King answers without knowing it)."""
+is fought (the Elder King answers without knowing it). The referee sees every event as
+recorded. The shape of a view is declared in shapes.py."""
 
 from __future__ import annotations
 
