@@ -52,6 +52,46 @@ ranks higher) and a bot plays its turns to the end. When every seat but one
 has resigned, the game ends at once and that seat wins.
 """
 
-from .rules import RuneboundRules
+from pathlib import Path
 
-RULES = RuneboundRules()
+from ...kit import Game, Traits
+from . import rules
+from .bot import BOTS
+from .decide import decide
+from .evolve import evolve
+from .legal import legal_commands, on_timeout, to_act
+from .messages import COMMANDS, EVENTS
+from .shapes import VIEW
+from .twin import twin
+from .views import outcome, view, visible
+from .words import SENTENCES
+
+RULES = Game(
+    name="runebound",
+    title="Runebound: Crown of the Elder Kings",
+    min_seats=2,
+    max_seats=6,
+    # One seat acts at a time (a duel's two sides answer one after the other);
+    # decks are shuffled and dice rolled; deck orders and a challenger's
+    # declared action are hidden; every hero plays for himself.
+    traits=Traits(simultaneous=False, chance=True, hidden_information=True, teams=False),
+    options=rules.OPTIONS,
+    commands=COMMANDS,
+    events=EVENTS,
+    seats=rules.seats,
+    setup=rules.setup,
+    evolve=evolve,
+    decide=decide,
+    to_act=to_act,
+    legal_commands=legal_commands,
+    on_timeout=on_timeout,
+    view=view,
+    visible=visible,
+    outcome=outcome,
+    score=rules.score,
+    view_shape=VIEW,
+    twin=twin,
+    bots=BOTS,
+    sentences=SENTENCES,
+    data=Path(__file__).parent,
+)

@@ -7,9 +7,10 @@ chosen) and damage is simultaneous."""
 
 from __future__ import annotations
 
+from ...kit import Draft
 from . import data
 from . import messages as m
-from .builder import Builder
+from .dice import dice
 from .endgame import crown, next_combat, next_confrontation
 from .evolve import first_phase
 from .state import Combat, Hero, State
@@ -83,107 +84,107 @@ def knocked_out(state: State, seat: str) -> bool:
     return hero.wounds >= hero.stat("life")
 
 
-def return_card(b: Builder, card: str) -> None:
+def return_card(draft: Draft, card: str) -> None:
     """An undefeated challenge goes back under its deck (above Margath, who stays the last red card)."""
     deck = data.CARDS[card]["deck"]
-    cards = b.state.deck(deck)
+    cards = draft.state.deck(deck)
     position = len(cards) - 1 if deck == "red" and cards and cards[-1] == data.MARGATH else len(cards)
-    b.emit(m.CardReturned(deck=deck, card=card, position=position))
+    draft.emit(m.CardReturned(deck=deck, card=card, position=position))
 
 
-def knock_out(b: Builder, seat: str) -> None:
+def knock_out(draft: Draft, seat: str) -> None:
     """Outside the Endgame: wounds discarded, half the gold lost, back to the nearest town."""
-    hero = b.state.hero(seat)
-    combat = b.state.combat
+    hero = draft.state.hero(seat)
+    combat = draft.state.combat
     if combat is not None and combat.seat == seat and combat.enemy:
-        return_card(b, combat.enemy)
-    b.emit(m.HeroKnockedOut(seat=seat, place=data.nearest_town(hero.place), gold_lost=hero.gold // 2))
+        return_card(draft, combat.enemy)
+    draft.emit(m.HeroKnockedOut(seat=seat, place=data.nearest_town(hero.place), gold_lost=hero.gold // 2))
 
 
-def fight_card(b: Builder, action: str) -> None:
+def fight_card(draft: Draft, action: str) -> None:
     """One phase of combat against a card (adventure challenge or Vassal)."""
-    combat = b.state.combat
+    combat = draft.state.combat
     seat, enemy = combat.seat, combat.enemy
     card = data.CARDS[enemy]
     effect = vassal_effect(combat)
     if combat.phase == first_phase(enemy) and effect.get("kind") in (
             "exhaust_each_round", "wound_each_round", "heal_each_round"):
-        b.emit(m.RoundBegan(seat=seat, enemy=enemy))
-        if knocked_out(b.state, seat):
-            return _hero_down(b, seat)
-    combat = b.state.combat
+        draft.emit(m.RoundBegan(seat=seat, enemy=enemy))
+        if knocked_out(draft.state, seat):
+            return _hero_down(draft, seat)
+    combat = draft.state.combat
     phase = combat.phase
     if action == "defend":
-        b.emit(m.Suffered(seat=seat, wounds=0, exhaustion=defend_cost(combat)))
+        draft.emit(m.Suffered(seat=seat, wounds=0, exhaustion=defend_cost(combat)))
     else:
-        attack, damage = hero_values(b.state.hero(seat), phase, combat.allies, effect)
-        dice = b.dice()
-        total = sum(dice) + attack
+        attack, damage = hero_values(draft.state.hero(seat), phase, combat.allies, effect)
+        rolled = dice(draft)
+        total = sum(rolled) + attack
         hit = total >= card["target"][phase]
-        b.emit(m.Struck(seat=seat, phase=phase, dice=dice, total=total, needed=card["target"][phase],
+        draft.emit(m.Struck(seat=seat, phase=phase, dice=rolled, total=total, needed=card["target"][phase],
                         hit=hit, damage=damage if hit else 0))
-        if b.state.combat.enemy_wounds >= card["life"]:
-            return _enemy_down(b)
+        if draft.state.combat.enemy_wounds >= card["life"]:
+            return _enemy_down(draft)
         if hit and effect.get("kind") == "reflect":
-            b.emit(m.Suffered(seat=seat, wounds=effect["amount"], exhaustion=0))
-        b.emit(damage_to(b.state.hero(seat), combat.allies, phase, card["damage"][phase], seat))
-    if knocked_out(b.state, seat):
-        return _hero_down(b, seat)
-    phase, round_ = next_phase(b.state.combat)
-    b.emit(m.PhaseEnded(phase=phase, round=round_))
+            draft.emit(m.Suffered(seat=seat, wounds=effect["amount"], exhaustion=0))
+        draft.emit(damage_to(draft.state.hero(seat), combat.allies, phase, card["damage"][phase], seat))
+    if knocked_out(draft.state, seat):
+        return _hero_down(draft, seat)
+    phase, round_ = next_phase(draft.state.combat)
+    draft.emit(m.PhaseEnded(phase=phase, round=round_))
 
 
-def _enemy_down(b: Builder) -> None:
-    combat = b.state.combat
-    if b.state.endgame is not None:
-        b.emit(m.VassalDefeated(seat=combat.seat, vassal=combat.enemy))
-        next_combat(b)
+def _enemy_down(draft: Draft) -> None:
+    combat = draft.state.combat
+    if draft.state.endgame is not None:
+        draft.emit(m.VassalDefeated(seat=combat.seat, vassal=combat.enemy))
+        next_combat(draft)
     else:
-        b.emit(m.EnemyDefeated(seat=combat.seat, card=combat.enemy, gold=data.CARDS[combat.enemy]["gold"]))
+        draft.emit(m.EnemyDefeated(seat=combat.seat, card=combat.enemy, gold=data.CARDS[combat.enemy]["gold"]))
 
 
-def _hero_down(b: Builder, seat: str) -> None:
-    if b.state.endgame is None:
-        knock_out(b, seat)
+def _hero_down(draft: Draft, seat: str) -> None:
+    if draft.state.endgame is None:
+        knock_out(draft, seat)
     else:
-        b.emit(m.HeroEliminated(seat=seat))
-        next_confrontation(b)
+        draft.emit(m.HeroEliminated(seat=seat))
+        next_confrontation(draft)
 
 
-def fight_duel(b: Builder, king_action: str) -> None:
+def fight_duel(draft: Draft, king_action: str) -> None:
     """One phase between the challenger (declared first) and the Elder King."""
-    combat = b.state.combat
+    combat = draft.state.combat
     phase = combat.phase
     sides = ((combat.seat, combat.declared, combat.allies, combat.opponent, king_action, combat.opponent_allies),
              (combat.opponent, king_action, combat.opponent_allies, combat.seat, combat.declared, combat.allies))
     wounds: dict[str, int] = {}
     for seat, action, allies, other, other_action, other_allies in sides:
         if action == "defend":
-            b.emit(m.Suffered(seat=seat, wounds=0, exhaustion=1))
+            draft.emit(m.Suffered(seat=seat, wounds=0, exhaustion=1))
             continue
-        attack, damage = hero_values(b.state.hero(seat), phase, allies, {})
-        defence, _ = hero_values(b.state.hero(other), phase, other_allies, {})
-        dice = b.dice()
-        total, needed = sum(dice) + attack, data.DUEL_TARGET_BASE + defence
+        attack, damage = hero_values(draft.state.hero(seat), phase, allies, {})
+        defence, _ = hero_values(draft.state.hero(other), phase, other_allies, {})
+        rolled = dice(draft)
+        total, needed = sum(rolled) + attack, data.DUEL_TARGET_BASE + defence
         hit = total >= needed
         dealt = damage if hit and other_action != "defend" else 0
-        b.emit(m.Struck(seat=seat, phase=phase, dice=dice, total=total, needed=needed, hit=hit, damage=dealt))
+        draft.emit(m.Struck(seat=seat, phase=phase, dice=rolled, total=total, needed=needed, hit=hit, damage=dealt))
         wounds[other] = dealt
     for seat, _, allies, *_ in sides:
         if wounds.get(seat):
-            b.emit(damage_to(b.state.hero(seat), allies, phase, wounds[seat], seat))
+            draft.emit(damage_to(draft.state.hero(seat), allies, phase, wounds[seat], seat))
     challenger, king = combat.seat, combat.opponent
     next_, round_ = next_phase(combat)
-    if round_ > combat.round and not (knocked_out(b.state, challenger) or knocked_out(b.state, king)):
+    if round_ > combat.round and not (knocked_out(draft.state, challenger) or knocked_out(draft.state, king)):
         for seat in (challenger, king):  # fatigue at the end of a round between heroes
-            b.emit(m.Suffered(seat=seat, wounds=0, exhaustion=1))
-    down = [seat for seat in (challenger, king) if knocked_out(b.state, seat)]
+            draft.emit(m.Suffered(seat=seat, wounds=0, exhaustion=1))
+    down = [seat for seat in (challenger, king) if knocked_out(draft.state, seat)]
     if not down:
-        b.emit(m.PhaseEnded(phase=next_, round=round_))
+        draft.emit(m.PhaseEnded(phase=next_, round=round_))
         return
     for seat in down:
-        b.emit(m.HeroEliminated(seat=seat))
+        draft.emit(m.HeroEliminated(seat=seat))
     if down == [king]:
-        crown(b, challenger)
+        crown(draft, challenger)
     else:
-        next_confrontation(b)
+        next_confrontation(draft)

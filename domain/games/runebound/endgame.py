@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from ...engine import IllegalCommand
+from ...kit import Draft
 from . import data
 from . import messages as m
-from .builder import Builder
 from .state import Hero, State
 
 
@@ -24,7 +24,7 @@ def has_set(hero: Hero) -> bool:
     return False
 
 
-def challenger_order(state: State, king: str, b: Builder) -> tuple[tuple[str, ...], tuple[str, ...]]:
+def challenger_order(state: State, king: str, draft: Draft) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The other heroes by level, then gold, then unspent adventure counters, then at random.
     Returns the order and the seats whose places were decided at random."""
     def key(seat: str) -> tuple[int, int, int]:
@@ -37,71 +37,71 @@ def challenger_order(state: State, king: str, b: Builder) -> tuple[tuple[str, ..
     for value in sorted({key(seat) for seat in others}, reverse=True):
         group = [seat for seat in others if key(seat) == value]
         if len(group) > 1:
-            b.rng.shuffle(group)
+            draft.rng.shuffle(group)
             randomised.extend(group)
         order.extend(group)
     return tuple(order), tuple(randomised)
 
 
-def begin_endgame(b: Builder, king: str) -> None:
-    order, randomised = challenger_order(b.state, king, b)
-    levels = tuple(b.state.hero(seat).level for seat in order)
-    b.emit(m.EndgameBegan(king=king, challengers=order, levels=levels, random_tiebreak=randomised))
-    crown(b, king)
+def begin_endgame(draft: Draft, king: str) -> None:
+    order, randomised = challenger_order(draft.state, king, draft)
+    levels = tuple(draft.state.hero(seat).level for seat in order)
+    draft.emit(m.EndgameBegan(king=king, challengers=order, levels=levels, random_tiebreak=randomised))
+    crown(draft, king)
 
 
-def crown(b: Builder, seat: str) -> None:
+def crown(draft: Draft, seat: str) -> None:
     """The new Elder King discards his Dragon Lords (and Margath), then places up to three Vassals;
     if every other player has been eliminated he has won at once."""
-    hero = b.state.hero(seat)
+    hero = draft.state.hero(seat)
     discarded = tuple(card for card in hero.trophies if card in data.DRAGON_LORDS or card == data.MARGATH)
-    b.emit(m.ElderKingCrowned(seat=seat, discarded=discarded))
-    if not b.state.endgame.challengers:
-        b.emit(m.GameWon(seat=seat))
+    draft.emit(m.ElderKingCrowned(seat=seat, discarded=discarded))
+    if not draft.state.endgame.challengers:
+        draft.emit(m.GameWon(seat=seat))
 
 
 def allies_ready(hero: Hero) -> tuple[str, ...]:
     return tuple(ally.name for ally in hero.allies if ally.name not in hero.exhausted)
 
 
-def next_combat(b: Builder) -> None:
+def next_combat(draft: Draft) -> None:
     """The challenger faces the next Vassal in line, or the Elder King himself. No refresh in between."""
-    endgame = b.state.endgame
-    challenger = b.state.hero(endgame.challengers[0])
+    endgame = draft.state.endgame
+    challenger = draft.state.hero(endgame.challengers[0])
     allies = allies_ready(challenger)
     if endgame.line:
-        b.emit(m.CombatBegan(seat=challenger.seat, enemy=endgame.line[0][0], opponent=None,
+        draft.emit(m.CombatBegan(seat=challenger.seat, enemy=endgame.line[0][0], opponent=None,
                              allies=allies, opponent_allies=()))
     else:
-        king = b.state.hero(endgame.king)
-        b.emit(m.CombatBegan(seat=challenger.seat, enemy=None, opponent=king.seat,
+        king = draft.state.hero(endgame.king)
+        draft.emit(m.CombatBegan(seat=challenger.seat, enemy=None, opponent=king.seat,
                              allies=allies, opponent_allies=allies_ready(king)))
 
 
-def next_confrontation(b: Builder) -> None:
+def next_confrontation(draft: Draft) -> None:
     """The next challenger confronts the Elder King, or the last Elder King wins."""
-    endgame = b.state.endgame
+    endgame = draft.state.endgame
     if endgame.king is None and endgame.challengers:
         # Simultaneous knock-out: nobody holds the crown; the next challenger takes it.
-        crown(b, endgame.challengers[0])
+        crown(draft, endgame.challengers[0])
         return
     if not endgame.challengers:
-        b.emit(m.GameWon(seat=endgame.king or endgame.last_king))
+        draft.emit(m.GameWon(seat=endgame.king or endgame.last_king))
         return
-    b.emit(m.ConfrontationBegan(seat=endgame.challengers[0]))
-    next_combat(b)
+    draft.emit(m.ConfrontationBegan(seat=endgame.challengers[0]))
+    next_combat(draft)
 
 
-def place_vassal(b: Builder, seat: str, vassal: str) -> None:
-    endgame = b.state.endgame
-    if vassal not in b.state.hero(seat).vassals:
+def place_vassal(draft: Draft, seat: str, vassal: str) -> None:
+    endgame = draft.state.endgame
+    if vassal not in draft.state.hero(seat).vassals:
         raise IllegalCommand(f"{vassal!r} is not one of your Vassals")
     if len(endgame.line) >= 3:
         raise IllegalCommand("you have already placed three Vassals")
-    b.emit(m.VassalPlaced(seat=seat, vassal=vassal))
+    draft.emit(m.VassalPlaced(seat=seat, vassal=vassal))
 
 
-def finish_placing(b: Builder, seat: str) -> None:
-    b.emit(m.VassalsPlaced(seat=seat))
-    next_confrontation(b)
+def finish_placing(draft: Draft, seat: str) -> None:
+    draft.emit(m.VassalsPlaced(seat=seat))
+    next_confrontation(draft)
 

@@ -1,6 +1,8 @@
-"""Which commands a seat may give now (exact), and the seats to act."""
+"""Which commands a seat may give now (exact), the seats to act, and what a\nseat's timeout gives."""
 
 from __future__ import annotations
+
+import random
 
 from ...engine import Command
 from . import data
@@ -67,7 +69,7 @@ def legal_commands(state: State, seat: str) -> list[Command]:
     return commands + usable_items(state, seat) + [m.EndTurn()]
 
 
-def timeout_command(state: State, seat: str) -> Command:
+def on_timeout(state: State, seat: str, rng: random.Random) -> Command:
     """Retreat or defend in combat; otherwise end the turn (or its current step)."""
     commands = legal_commands(state, seat)
     if state.step == "choosing":

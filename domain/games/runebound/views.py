@@ -1,6 +1,7 @@
 """What a seat may see: everything on the table. Deck orders stay hidden (counts only),
 and so does a challenger's declared action in a combat between heroes until the phase
-is fought (the Elder King answers without knowing it)."""
+is fought (the Elder King answers without knowing it). The referee sees every event as
+recorded. The shape of a view is declared in shapes.py."""
 
 from __future__ import annotations
 
@@ -99,8 +100,14 @@ def view(state: State, viewer: str | None) -> dict:
     }
 
 
+def outcome(state: State | None) -> str | None:
+    return state.result if state is not None else None
+
+
 def visible(event: Event, viewer: str | None) -> dict:
     data_ = event.to_json()
+    if viewer == EVERYONE:
+        return data_
     if isinstance(event, m.GameStarted):
         # Deck orders are hidden from everyone; their sizes are public.
         data_["decks"] = {name: len(cards) for name, cards in event.decks.items()}

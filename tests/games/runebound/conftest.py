@@ -1,4 +1,5 @@
-"""Builders for Runebound tests: a game from chosen heroes and deck orders, scripted dice."""
+"""Builders for Runebound tests: a game from chosen heroes and deck orders, scripted dice,
+and seeded random games step by step (as RULES.twin takes them)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,11 @@ from types import SimpleNamespace
 
 import pytest
 
+from domain.engine import rng_for
 from domain.games.runebound import RULES, data
 from domain.games.runebound import messages as m
+from domain.kit import Step
+from domain.playout import random_command, start
 
 HEROES = ("Grundar Stonefist", "Warden Hale", "Sir Aldric", "Lyssa Quickbow", "Ember Vatrisse", "Nightshade")
 
@@ -67,6 +71,22 @@ def fight_until(state, seat, done, rng, command=None, limit=200):
         events, state = act(state, seat, command or m.Attack(), rng)
         log += events
     raise AssertionError("combat did not finish")
+
+
+def played(players: int, seed: int, options=None):
+    """A seeded random game: its seed, setup events and every step."""
+    playout = start(RULES, {"players": players, **(options or {})}, seed)
+    bot = random.Random(seed)
+    setup, steps = list(playout.events), []
+    while not playout.over:
+        seat = bot.choice(sorted(RULES.to_act(playout.state)))
+        command = random_command(RULES, playout.state, seat, bot)
+        version = len(playout.events)
+        events = RULES.decide(playout.state, seat, command, rng_for(playout.seed, version))
+        playout.state = RULES.replay(events, playout.state)
+        playout.events.extend(events)
+        steps.append(Step(seat, command, version, tuple(events)))
+    return playout.seed, setup, steps
 
 
 @pytest.fixture
