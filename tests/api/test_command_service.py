@@ -158,3 +158,21 @@ def test_a_command_on_a_game_this_process_holds_at_its_known_version_reads_no_ev
     assert reads == [], "the decision was taken on the session held, its append guarding the version"
     assert service.store.stream_version(stream_of(game_id)) > session.version
 
+
+
+def test_a_command_refused_on_the_state_this_process_holds_is_judged_again_on_what_another_process_stored(
+    service, event_store, monkeypatch
+):
+    # Another API process seats the guest; this one has not yet heard of it
+    # (its known version is the one it holds, as until the NOTIFY arrives),
+    # so the host's start is decided on a lobby with an empty seat.
+    ada, _ = service.players.register("svc-host")
+    bob, _ = service.players.register("svc-guest")
+    game_id = service.create(ada, "cronberg", {"players": 2}, None)
+    _, held = service.cached(game_id)
+    GameService(event_store).join(game_id, bob, None)  # a process of its own: its own cache
+    stream = stream_of(game_id)
+    real_known = service.store.known_version
+    monkeypatch.setattr(service.store, "known_version", lambda s: held.version if s == stream else real_known(s))
+    session = service.start(game_id, ada)
+    assert session.status == sessions.ACTIVE, "the start was refused on a lobby another process had filled"
