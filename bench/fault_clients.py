@@ -42,7 +42,10 @@ class Tally:
     def summary(self) -> str:
         def counted(counter: Counter) -> str:
             return f"{sum(counter.values())}" + (f" {dict(counter)}" if counter else "")
-        return f"503s {counted(self.unavailable)}; resumed {counted(self.resumed)}"
+        before = getattr(self, "before_fault", Counter())
+        return (f"503s {counted(self.unavailable - before)} from the fault on"
+                + (f" ({counted(before)} before it, server-busy while they arrived)" if before else "")
+                + f"; streams resumed {counted(self.resumed)}")
 
 
 async def _connect(host: str, port: int):

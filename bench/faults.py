@@ -263,9 +263,9 @@ def redis_outage(outage: float, games: int, sweep_every: int) -> None:
         store = PostgresEventStore.connect(url, max_size=4)
         service = GameService(store, RQScheduler(Redis.from_url(redis_server.url)))
         env = {**os.environ, "DATABASE_URL": url, "REDIS_URL": redis_server.url, "PYTHONPATH": str(ROOT)}
+        logs = [open(folder / f"worker-{n}.log", "wb") for n in range(2)]
         workers = [subprocess.Popen([sys.executable, "-m", "api.cli", "worker", "--sweep-every", str(sweep_every)],
-                                    cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-                   for _ in range(2)]
+                                    cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT) for log in logs]
         try:
             ids = []
             for n in range(games):
@@ -280,6 +280,11 @@ def redis_outage(outage: float, games: int, sweep_every: int) -> None:
             redis_server.start()  # empty: every job is gone
             time.sleep(4 * sweep_every + 15)  # deadlines fire again, made by the sweeps
             died = sum(1 for worker in workers if worker.poll() is not None)
+            exits = [worker.returncode for worker in workers if worker.returncode is not None]
+            for n, worker in enumerate(workers):
+                if worker.returncode is not None:  # why, on standard error
+                    text = (folder / f"worker-{n}.log").read_text(errors="replace")
+                    print(f"worker {n} exited with {worker.returncode}:\n{text[-6000:]}", file=sys.stderr)
             fired, twice, overdue = _deadline_outcomes(url, ids, grace=sweep_every + 15)
             scored_twice = _scored_twice(url, ids)
             late = _lateness(url, ids, 2)
@@ -291,11 +296,14 @@ def redis_outage(outage: float, games: int, sweep_every: int) -> None:
                     worker.wait(timeout=60)
                 except subprocess.TimeoutExpired:
                     worker.kill()
+            for log in logs:
+                log.close()
             store.close()
             redis_server.kill()
             shutil.rmtree(folder, ignore_errors=True)
     report(f"Redis killed {outage:.0f} s under 2 workers, {games} games",
-           f"{fired} deadlines fired (before, during and after the outage); " + _lateness_figures(late),
+           f"{fired} deadlines fired (before, during and after the outage); " + _lateness_figures(late)
+           + (f"; a worker exited with {exits}" if exits else ""),
            fired_twice=twice + scored_twice, overdue_at_end=overdue, workers_died=died)
 
 
