@@ -139,6 +139,8 @@ class Follower:
                 counted = True
                 reason = "closed without a message"
                 async for message in _messages(reader):
+                    if stop.is_set():  # Python 3.11's wait_for may swallow the cancellation itself
+                        return
                     if "retry" in message:
                         pause = int(message["retry"]) / 1000
                     if "id" in message:

@@ -146,7 +146,7 @@ async def _run(stack, tally, followers, polls, games, fault, before, after, excu
     stop.set()
     for task in tasks:
         task.cancel()
-    await asyncio.gather(*tasks, return_exceptions=True)
+    await asyncio.wait(tasks, timeout=60)
     ended = sum(1 for f in followers if isinstance(f, GameFollower) and f.done)
     return driver, said, f"{opened} streams open before the fault; {ended} game streams saw their game end"
 
