@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import sys
 import time
 from collections import Counter
 
@@ -76,7 +77,12 @@ def under_streams(stack: Stack, label: str, fault, games_count: int, before: flo
             tally.fail("game stream never opened")
             continue
         expected = set(range(follower.start + 1, final[follower.game] + 1))
-        lost["game-stream versions"] += len(expected - set(follower.received))
+        missing = expected - set(follower.received)
+        lost["game-stream versions"] += len(missing)
+        if missing:
+            print(f"game stream of {follower.game} ({'seat' if follower.auth else 'spectator'}) began at "
+                  f"{follower.start}, last id {follower.last}, missed {sorted(missing)} of "
+                  f"{final[follower.game]}", file=sys.stderr)
         duplicated["game-stream versions"] += sum(c - 1 for c in follower.received.values()) + \
             len(set(follower.received) - expected)
     expected_notices = _notices(stack.url, player_followers)
@@ -88,6 +94,9 @@ def under_streams(stack: Stack, label: str, fault, games_count: int, before: flo
         wanted = expected_notices[follower]
         notices += len(wanted)
         lost["notices"] += len(wanted - set(follower.received))
+        if wanted - set(follower.received):
+            print(f"player stream of {follower.player} began at {follower.start}, last id {follower.last}, "
+                  f"missed {sorted(wanted - set(follower.received))}", file=sys.stderr)
         duplicated["notices"] += sum(c - 1 for c in follower.received.values()) + len(set(follower.received) - wanted)
     stored = driver.stored(stack.url, driver.since)
     accepted = sum(driver.accepted.values())
@@ -100,7 +109,7 @@ def under_streams(stack: Stack, label: str, fault, games_count: int, before: flo
         f"{accepted} moves accepted, "
         f"{driver.unavailable} answered 503 and sent again; waiters {tally.summary()}; "
         f"{sum(len(f.received) for f in game_followers)} versions and {notices} notices checked; "
-        f"{ended}" + (f"; cut by the kill: {dict(tally.excused)}, {driver.cuts} commands (sent again)"
+        f"{ended}" + (f"; lost {dict(lost)}" if sum(lost.values()) else "") + (f"; cut by the kill: {dict(tally.excused)}, {driver.cuts} commands (sent again)"
                       if excuse_cuts else "")
         + (f"; FAILED: {dict(failures)}" if failures else ""))
     return label, measured_text, {
