@@ -148,7 +148,8 @@ async def _run(stack, tally, followers, polls, games, fault, before, after, excu
     while time.monotonic() - settle < 45:
         behind = [f for f in followers if isinstance(f, GameFollower) and not f.done
                   and max(f.received, default=f.start or 0) < final[f.game]]
-        if not behind:
+        reconnecting = sum(1 for f in followers if not f.done) - tally.open_streams
+        if not behind and reconnecting <= 0:  # every stream open again, so that the player streams caught up too
             break
         await asyncio.sleep(0.5)
     await asyncio.sleep(3)  # the player streams' last notices
