@@ -1,25 +1,36 @@
 """Fault experiments that take too long for CI: races, a PostgreSQL restart
 under load, Redis killed for 30 s under two workers, and, with no fault at
-all, how late deadlines fire at two rates. Prints one table whose goal is zero
-in every bad column; deadline lateness is measured where deadlines fire.
+all, how late deadlines fire at two rates; then, on a deployment of their
+own run as production runs it (gunicorn with api/gunicorn_conf.py, the
+worker, a PostgreSQL and a Redis of its own), under 500 streams and 100
+long-polls while the games are played: PostgreSQL restarted, one API
+process SIGKILLed, Redis killed 10 s (every game and player stream resumes
+with Last-Event-ID; each version and notice id is checked against what
+PostgreSQL stored); a bot's job SIGKILLed inside its move (the move comes,
+once); a webhook receiver down 2 minutes (every notification's webhook-id
+arrives once it is back). Prints one table whose goal is zero in every bad
+column, and exits 1 when one is not: a waiter or request that failed (any
+answer but the 503s of an outage, a stream silent for 40 s) counts in
+"failed"; deadline lateness is measured where deadlines fire.
 
-    python bench/faults.py [--racers 50] [--load-seconds 20] [--redis-outage 30] [--only deadlines] 2>/dev/null
+    python bench/faults.py [--racers 50] [--load-seconds 20] [--redis-outage 30] [--hook-down 120]
+                           [--only races|postgres|redis|deadlines|streams|bot|webhook] 2>/dev/null
 
 (the API's one line per request goes to standard error; the table to standard output)
 
 PostgreSQL: DATABASE_URL's server (or an embedded one) for the races and the
-Redis experiment, in throwaway databases; the restart experiment runs a
-PostgreSQL of its own (initdb and pg_ctl from /usr/lib/postgresql/*/bin, as
-the postgres user when run as root) and restarts only that one. Redis: a
-redis-server of its own on a free port, killed and started again empty.
-Nothing here touches the machine's shared servers beyond its own databases.
+Redis experiment, in throwaway databases; the restart experiment and the
+deployment run PostgreSQLs of their own (initdb and pg_ctl from
+/usr/lib/postgresql/*/bin, as the postgres user when run as root) and
+restart only those. Redis: a redis-server of its own on a free port, killed
+and started again empty. Nothing here touches the machine's shared servers
+beyond its own databases.
 """
 
 from __future__ import annotations
 
 import argparse
 import collections
-import glob
 import os
 import shutil
 import subprocess
@@ -35,20 +46,22 @@ import requests
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.api import Client, free_port, gunicorn, new_game  # noqa: E402
+from bench.api import Client, gunicorn, new_game  # noqa: E402
 from eventstore import migrate  # noqa: E402
 from eventstore.servers import temporary_database, temporary_server  # noqa: E402
-from tests.support.private_redis import PrivateRedis  # noqa: E402
+from bench.private_servers import PrivatePostgres, PrivateRedis  # noqa: E402
 
-BAD = ("lost", "duplicated", "5xx not 503", "accepted not stored", "fired twice", "overdue at end", "workers died")
+BAD = ("lost", "duplicated", "5xx not 503", "accepted not stored", "fired twice", "overdue at end", "workers died",
+       "failed")
 rows: list[tuple[str, str, dict]] = []
 
 
-def report(experiment: str, measured: str, **bad) -> None:
+def report(experiment: str, measured: str, bad: dict | None = None, **more) -> None:
+    bad = {**(bad or {}), **more}
     rows.append((experiment, measured, {name.replace("_", " "): value for name, value in bad.items()}))
 
 
-def print_table() -> None:
+def print_table() -> int:
     header = ["experiment", "measured", *BAD]
     lines = [header]
     for experiment, measured, bad in rows:
@@ -60,6 +73,7 @@ def print_table() -> None:
             print("|" + "|".join("-" * (width + 2) for width in widths) + "|")
     total = sum(value for _, _, bad in rows for value in bad.values() if isinstance(value, int))
     print(f"\nbad total: {total} (goal 0)")
+    return total
 
 
 # Races ---------------------------------------------------------------------------------
@@ -149,41 +163,6 @@ def _server_errors(codes) -> int:
 
 
 # PostgreSQL restarted under load -------------------------------------------------------
-
-
-class PrivatePostgres:
-    """initdb + pg_ctl on a free port, as the postgres user when run as root."""
-
-    def __init__(self, folder: Path):
-        binaries = sorted(glob.glob("/usr/lib/postgresql/*/bin"))
-        if not binaries:
-            raise RuntimeError("no /usr/lib/postgresql/*/bin for initdb and pg_ctl")
-        self.bin = Path(binaries[-1])
-        self.folder = folder
-        self.data = folder / "pgdata"
-        self.port = free_port()
-        self.as_user = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
-
-    @property
-    def url(self) -> str:
-        return f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
-
-    def _run(self, *args: str) -> None:
-        subprocess.run([*self.as_user, *args], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
-
-    def init(self) -> None:
-        self.folder.mkdir(parents=True, exist_ok=True)
-        if self.as_user:
-            shutil.chown(self.folder, "postgres", "postgres")
-        self._run(str(self.bin / "initdb"), "-D", str(self.data), "-A", "trust", "-U", "postgres", "--no-sync")
-        self.start()
-
-    def start(self) -> None:
-        self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-l", str(self.folder / "log"), "-w", "start",
-                  "-o", f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c fsync=off")
-
-    def stop(self) -> None:
-        self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-w", "-m", "fast", "stop")
 
 
 def postgres_restart(seconds: float, outage: float, clients: int) -> None:
@@ -284,9 +263,9 @@ def redis_outage(outage: float, games: int, sweep_every: int) -> None:
         store = PostgresEventStore.connect(url, max_size=4)
         service = GameService(store, RQScheduler(Redis.from_url(redis_server.url)))
         env = {**os.environ, "DATABASE_URL": url, "REDIS_URL": redis_server.url, "PYTHONPATH": str(ROOT)}
+        logs = [open(folder / f"worker-{n}.log", "wb") for n in range(2)]
         workers = [subprocess.Popen([sys.executable, "-m", "api.cli", "worker", "--sweep-every", str(sweep_every)],
-                                    cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-                   for _ in range(2)]
+                                    cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT) for log in logs]
         try:
             ids = []
             for n in range(games):
@@ -301,6 +280,11 @@ def redis_outage(outage: float, games: int, sweep_every: int) -> None:
             redis_server.start()  # empty: every job is gone
             time.sleep(4 * sweep_every + 15)  # deadlines fire again, made by the sweeps
             died = sum(1 for worker in workers if worker.poll() is not None)
+            exits = [worker.returncode for worker in workers if worker.returncode is not None]
+            for n, worker in enumerate(workers):
+                if worker.returncode is not None:  # why, on standard error
+                    text = (folder / f"worker-{n}.log").read_text(errors="replace")
+                    print(f"worker {n} exited with {worker.returncode}:\n{text[-6000:]}", file=sys.stderr)
             fired, twice, overdue = _deadline_outcomes(url, ids, grace=sweep_every + 15)
             scored_twice = _scored_twice(url, ids)
             late = _lateness(url, ids, 2)
@@ -312,11 +296,14 @@ def redis_outage(outage: float, games: int, sweep_every: int) -> None:
                     worker.wait(timeout=60)
                 except subprocess.TimeoutExpired:
                     worker.kill()
+            for log in logs:
+                log.close()
             store.close()
             redis_server.kill()
             shutil.rmtree(folder, ignore_errors=True)
     report(f"Redis killed {outage:.0f} s under 2 workers, {games} games",
-           f"{fired} deadlines fired (before, during and after the outage); " + _lateness_figures(late),
+           f"{fired} deadlines fired (before, during and after the outage); " + _lateness_figures(late)
+           + (f"; a worker exited with {exits}" if exits else ""),
            fired_twice=twice + scored_twice, overdue_at_end=overdue, workers_died=died)
 
 
@@ -454,10 +441,18 @@ def main() -> None:
                         help="games in the no-fault deadline experiments, one experiment per number")
     parser.add_argument("--late-turn", type=int, default=5, help="their turn_seconds")
     parser.add_argument("--late-seconds", type=float, default=40)
-    parser.add_argument("--only", choices=("races", "postgres", "redis", "deadlines"), action="append",
-                        help="run only these experiments (repeatable)")
+    parser.add_argument("--stream-games", type=int, default=100,
+                        help="games under the stream experiments: 5 streams each (2 seats', 1 spectator's, "
+                             "2 player streams) and one long-poll")
+    parser.add_argument("--stream-pg-outage", type=float, default=10)
+    parser.add_argument("--stream-redis-outage", type=float, default=10)
+    parser.add_argument("--hook-down", type=float, default=120, help="seconds the webhook receiver is down")
+    parser.add_argument("--hook-backoff", default="5,10,20,30,30,30,30,30,30,30",
+                        help="BOARDLOG_NOTIFY_BACKOFF for the webhook experiment (seconds between attempts)")
+    parser.add_argument("--bot-kills", type=int, default=5)
+    parser.add_argument("--only", choices=EXPERIMENTS, action="append", help="run only these experiments (repeatable)")
     args = parser.parse_args()
-    only = set(args.only or ("races", "postgres", "redis", "deadlines"))
+    only = set(args.only or EXPERIMENTS)
 
     if "races" in only:
         with temporary_server(os.environ.get("DATABASE_URL")) as server, \
@@ -476,7 +471,44 @@ def main() -> None:
             deadlines_without_fault(games, args.late_turn, args.late_seconds, workers=2)
     if "redis" in only:
         redis_outage(args.redis_outage, args.games, args.sweep_every)
-    print_table()
+    if only & {"streams", "webhook", "bot"}:
+        behind_the_api(args, only)
+    if print_table():
+        sys.exit(1)
+
+
+EXPERIMENTS = ("races", "postgres", "redis", "deadlines", "streams", "webhook", "bot")
+
+
+def behind_the_api(args, only: set) -> None:
+    """The experiments on a deployment of their own (bench/fault_stack.py):
+    production's gunicorn and worker, a PostgreSQL and a Redis to kill."""
+    from bench import fault_jobs, fault_streams
+    from bench.fault_stack import Stack
+    from bench.waiting import raise_fd_limit
+
+    raise_fd_limit()  # 500 streams and more, on both ends
+    stack = Stack(env={"BOARDLOG_WEBHOOK_ALLOW_PRIVATE": "1", "BOARDLOG_NOTIFY_BACKOFF": args.hook_backoff,
+                       # Disabling is a policy about endpoints; what is measured here is each id.
+                       "BOARDLOG_WEBHOOK_DISABLE_AFTER": "1000000"}).start()
+    try:
+        if "streams" in only:
+            games = args.stream_games
+            report(*fault_streams.under_streams(
+                stack, f"PostgreSQL restarted under {5 * games} streams", fault_streams.postgres_restarted(
+                    args.stream_pg_outage), games, before=10, after=20))
+            report(*fault_streams.under_streams(
+                stack, "an API process SIGKILLed holding streams", fault_streams.api_process_killed, games,
+                before=10, after=20, excuse_cuts=True))
+            report(*fault_streams.under_streams(
+                stack, f"Redis killed under {5 * games} streams", fault_streams.redis_killed(
+                    args.stream_redis_outage), games, before=10, after=20))
+        if "bot" in only:
+            report(*fault_jobs.bot_job_killed(stack, args.bot_kills))
+        if "webhook" in only:
+            report(*fault_jobs.webhook_receiver_down(stack, args.hook_down))
+    finally:
+        stack.close()
 
 
 if __name__ == "__main__":

@@ -197,7 +197,8 @@ def run(burst: bool = False, sweep_every: int | None = None, in_process: bool = 
     quitting"); here a worker that stopped without being asked to waits for
     Redis (backoff from RECONNECT_FIRST_SECONDS up to RECONNECT_MAX_SECONDS
     between tries, for ever) and starts again, and a new worker sweeps first
-    thing, so jobs an emptied Redis lost are made again from PostgreSQL.
+    thing, so jobs an emptied Redis lost are made again from PostgreSQL. A
+    worker started while Redis is away waits for it the same way.
 
     With ``notifier``, a ``boardlog notifier`` runs beside it as a child
     process for as long (across those restarts too)."""
@@ -209,7 +210,15 @@ def run(burst: bool = False, sweep_every: int | None = None, in_process: bool = 
     child = _start_notifier() if notifier else None
     try:
         while True:
-            worker = make_worker(Redis.from_url(redis_url), sweep_every=sweep_every, in_process=in_process)
+            try:
+                worker = make_worker(Redis.from_url(redis_url), sweep_every=sweep_every, in_process=in_process)
+            except (RedisConnectionError, RedisTimeoutError) as error:
+                # RQ's worker names itself in Redis as it is made: started (or
+                # started again) while Redis is away, wait for it as for any outage.
+                log.warning("Redis unreachable as the worker starts (%s); waiting for it", error)
+                if not wait_for_redis(redis_url):
+                    return 0
+                continue
             worker.notifier = child
             log.info("worker %s (pid %d) on queue %r with the scheduler; sweeping every %ss%s",
                      worker.name, os.getpid(), QUEUE_NAME, sweep_every, " until the queue is empty" if burst else "")

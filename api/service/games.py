@@ -113,10 +113,15 @@ class GameService(LifecycleCommands, AbsenceCommands, PauseCommands, TakebackCom
     ) -> tuple[Session, list[Event]]:
         """Decide on the current state and append with the version decided on.
         On a conflict the decision is taken again once on the fresh state,
-        unless the caller pinned the version with If-Match."""
+        unless the caller pinned the version with If-Match. A refusal on the
+        session this process holds at the version it knows is judged again
+        on the stored state when that moved on: another process's commit may
+        not have been heard of yet, and read-your-writes must hold across
+        processes (a join answered by one, then a start refused by the other)."""
         for attempt in (1, 2):
             # If-Match is judged against the stored version, never a known one.
-            rules, session = self.load(game_id, trust_known=attempt == 1 and if_match is None)
+            trusted = attempt == 1 and if_match is None
+            rules, session = self.load(game_id, trust_known=trusted)
             if if_match is not None and session.version != if_match:
                 raise PreconditionFailed(
                     f"the game is at version {session.version}, not {if_match}", version=session.version
@@ -124,11 +129,9 @@ class GameService(LifecycleCommands, AbsenceCommands, PauseCommands, TakebackCom
             try:
                 decision = self.with_clocks(rules, session, decide(rules, session))
             except Exception:
-                if attempt == 2 or if_match is not None:
-                    raise
-                # A state taken on trust may be a moment behind another
-                # process's commit: a refusal is judged on the stored state.
-                continue
+                if trusted and self.store.stream_version(stream_of(game_id)) != session.version:
+                    continue  # decided on a state behind the stored one: judge it on that
+                raise
             if not decision.events:
                 return session, []
             after = sessions.replay(rules, decision.events, session)

@@ -135,18 +135,19 @@ def test_a_command_on_a_game_this_process_holds_at_its_known_version_reads_no_ev
 
 
 
-def test_a_process_whose_known_version_lags_another_process_s_commit_does_not_refuse_on_its_stale_state(
-        event_store, monkeypatch):
-    """The host starts the game on one process a moment after the guest
-    joined on another, before the first process heard of the join: the
-    start is judged on the stored state, not refused with "p2 is empty"."""
-    host_side, guest_side = GameService(event_store), GameService(event_store)
-    ada, _ = host_side.players.register("lag-a")
-    bob, _ = host_side.players.register("lag-b")
-    game_id = host_side.create(ada, "cronberg", {"players": 2}, None)
-    _, lobby = host_side.load(game_id)  # the host's process holds the lobby
-    guest_side.join(game_id, bob, None)
-    # What the host's process knows until its LISTEN connection hears of the join.
-    monkeypatch.setattr(host_side.store, "known_version", lambda stream: lobby.version)
-    started = host_side.start(game_id, ada)
-    assert started.status == sessions.ACTIVE and set(started.players.values()) == {ada, bob}
+def test_a_command_refused_on_the_state_this_process_holds_is_judged_again_on_what_another_process_stored(
+    service, event_store, monkeypatch
+):
+    # Another API process seats the guest; this one has not yet heard of it
+    # (its known version is the one it holds, as until the NOTIFY arrives),
+    # so the host's start is decided on a lobby with an empty seat.
+    ada, _ = service.players.register("svc-host")
+    bob, _ = service.players.register("svc-guest")
+    game_id = service.create(ada, "cronberg", {"players": 2}, None)
+    _, held = service.cached(game_id)
+    GameService(event_store).join(game_id, bob, None)  # a process of its own: its own cache
+    stream = stream_of(game_id)
+    real_known = service.store.known_version
+    monkeypatch.setattr(service.store, "known_version", lambda s: held.version if s == stream else real_known(s))
+    session = service.start(game_id, ada)
+    assert session.status == sessions.ACTIVE, "the start was refused on a lobby another process had filled"

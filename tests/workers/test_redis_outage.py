@@ -84,3 +84,27 @@ def test_a_worker_whose_redis_dies_under_a_job_keeps_running_and_finishes_the_wo
     assert worker.process.poll() is None, worker.log()
     assert table.timeouts(later), worker.log()
     assert table.count(game_id, "GameScored") == 1
+
+
+def test_a_worker_started_while_redis_is_down_waits_for_it_and_then_works(
+    event_store, worker_env, private_redis, tmp_path
+):
+    private_redis.kill()  # down before the worker boots (a host restarting both, a worker restarted meanwhile)
+    worker = WorkerProcess({**worker_env, "REDIS_URL": private_redis.url}, sweep_every=1,
+                           log_path=tmp_path / "worker.log")
+    try:
+        # Booted: RQ's worker asks Redis for its name first thing; it either gave up or says it waits.
+        wait_until(lambda: worker.process.poll() is not None or "Redis unreachable" in worker.log(), 90,
+                   "the worker to boot and find Redis away")
+        assert worker.process.poll() is None, worker.log()
+        private_redis.start()
+        client = Redis.from_url(private_redis.url)
+        table = Table(GameService(event_store, RQScheduler(client)), event_store)
+        game_id = table.game(turn_seconds=1)
+        wait_until(lambda: table.timeouts(game_id) or worker.process.poll() is not None, 90,
+                   "the deadline fired by the worker once Redis answered")
+        assert worker.process.poll() is None, worker.log()
+        assert table.timeouts(game_id), worker.log()
+        client.close()
+    finally:
+        worker.stop()
