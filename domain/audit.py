@@ -14,7 +14,8 @@ from itertools import groupby
 from typing import Any, Iterable, Mapping
 
 from . import session as sessions
-from .engine import DecodeError, IllegalCommand, Rules, UnknownRulesVersion, seed_commitment
+from .engine import DecodeError, IllegalCommand, UnknownRulesVersion, seed_commitment
+from .kit import Game
 from .randomness import VERSIONS as RANDOMNESS_VERSIONS, UnknownRandomnessVersion
 from .upcasting import UpcastError
 from . import engine_rules
@@ -43,7 +44,7 @@ def _canon(events) -> str:
     return json.dumps([event.to_json() for event in events], sort_keys=True)
 
 
-def rerun(rules: Rules, records: Iterable[Mapping[str, Any]], secret_seed: bytes | None = None,
+def rerun(rules: Game, records: Iterable[Mapping[str, Any]], secret_seed: bytes | None = None,
           complete: bool = False) -> Rerun:
     """``records``: the game's log in order, each with type, schema_version,
     data, metadata; ``rules``: the rules version the game was created under

@@ -8,10 +8,11 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from .engine import EVERYONE, Event, Rules, resolve_options, rng_for
+from .engine import EVERYONE, Event, resolve_options, rng_for
+from .kit import Game
 
 
-def random_command(rules: Rules, state: Any, seat: str, rng: random.Random):
+def random_command(rules: Game, state: Any, seat: str, rng: random.Random):
     """The random bot: any one of the seat's legal commands."""
     commands = rules.legal_commands(state, seat)
     if not commands:
@@ -21,7 +22,7 @@ def random_command(rules: Rules, state: Any, seat: str, rng: random.Random):
 
 @dataclass
 class Playout:
-    rules: Rules
+    rules: Game
     options: dict
     seats: tuple[str, ...]
     seed: bytes
@@ -34,7 +35,7 @@ class Playout:
         return self.rules.outcome(self.state) is not None
 
 
-def start(rules: Rules, options: Mapping[str, Any] | None = None, seed: int = 0) -> Playout:
+def start(rules: Game, options: Mapping[str, Any] | None = None, seed: int = 0) -> Playout:
     resolved = resolve_options(rules.options, options)
     seats = rules.seats(resolved)
     seed_bytes = f"playout-{seed}".encode()
@@ -73,7 +74,7 @@ def check_step(playout: Playout, new_events: list[Event]) -> None:
             assert rules.decode_command(json.loads(json.dumps(command.to_json()))) == command, command
 
 
-def play(rules: Rules, options=None, seed: int = 0, max_steps: int = 20_000, check: bool = True) -> Playout:
+def play(rules: Game, options=None, seed: int = 0, max_steps: int = 20_000, check: bool = True) -> Playout:
     """Play one seeded game to its end; fails if it does not end in max_steps."""
     playout = start(rules, options, seed)
     rng = random.Random(seed)

@@ -15,7 +15,8 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from .engine import IllegalCommand, Rules
+from .engine import IllegalCommand
+from .kit import Game
 from .lifecycle import absence, pause, takeback
 from .lifecycle import clocks as clock_rules
 from .lifecycle import decide as lifecycle
@@ -26,7 +27,7 @@ STAND_IN_CODE = "the code whose sha256 the log records"
 STAND_IN = lifecycle.code_sha256(STAND_IN_CODE)
 
 
-def redecide_seat_life(rules: Rules, session, meta: Mapping[str, Any], batch: list, seed: bytes, past,
+def redecide_seat_life(rules: Game, session, meta: Mapping[str, Any], batch: list, seed: bytes, past,
                        batches=()) -> list | None:
     """The events the recorded seat-life command gives on ``session``
     (``past``: each earlier batch's (seat, timed out, replaced), as

@@ -20,13 +20,13 @@ from .engine import (
     Event,
     IllegalCommand,
     InvalidOption,
-    Rules,
     Standing,
     UnreadableHistory,
     not_your_turn,
     resolve_options,
     seed_commitment,
 )
+from .kit import Game
 from . import randomness
 from .upcasting import ENGINE_UPCASTERS, UnknownEventType, upcast
 from .lifecycle.state import LIFECYCLE_EVENTS, Life
@@ -210,14 +210,14 @@ class Session:
         return self.status in (SCORING, FINISHED)
 
 
-def decode_event(rules: Rules, data: Mapping[str, Any]) -> Event:
+def decode_event(rules: Game, data: Mapping[str, Any]) -> Event:
     """An event in its current shape (``data`` includes its ``type``)."""
     if data.get("type") in ENGINE_EVENT_TYPES:
         return _ENGINE_CODEC.decode(data)  # type: ignore[return-value]
     return rules.decode_event(data)
 
 
-def decode_stored(rules: Rules, type_name: str, schema_version: int, data: Mapping[str, Any]) -> Event:
+def decode_stored(rules: Game, type_name: str, schema_version: int, data: Mapping[str, Any]) -> Event:
     """A stored event, upcast from the shape it was written in to the current one."""
     if type_name in ENGINE_EVENT_TYPES:
         cls, upcasters = _ENGINE_CODEC.classes[type_name], ENGINE_UPCASTERS
@@ -236,7 +236,7 @@ def created_from_stored(schema_version: int, data: Mapping[str, Any]) -> GameCre
     return _ENGINE_CODEC.decode({**shaped, "type": "GameCreated"})  # type: ignore[return-value]
 
 
-def evolve(rules: Rules, session: Session | None, event: Event) -> Session:
+def evolve(rules: Game, session: Session | None, event: Event) -> Session:
     """Fold one event; the version counts every event of the stream."""
     if isinstance(event, GameCreated):
         return Session(
@@ -271,7 +271,7 @@ def evolve(rules: Rules, session: Session | None, event: Event) -> Session:
     return replace(session, state=rules.evolve(session.state, event), recent=recent, life=life)
 
 
-def replay(rules: Rules, events, session: Session | None = None) -> Session | None:
+def replay(rules: Game, events, session: Session | None = None) -> Session | None:
     for event in events:
         session = evolve(rules, session, event)
     return session
@@ -283,7 +283,7 @@ def replay(rules: Rules, events, session: Session | None = None) -> Session | No
 MAX_TURN_SECONDS = 30 * 24 * 3600
 
 
-def create(rules: Rules, host: str, options: Mapping[str, Any] | None, seed: bytes, seat: str | None) -> list[Event]:
+def create(rules: Game, host: str, options: Mapping[str, Any] | None, seed: bytes, seat: str | None) -> list[Event]:
     """The game's options plus the engine's own ``turn_seconds`` (the per-turn
     deadline; absent or null means no deadline)."""
     game_options = dict(options or {})
@@ -307,7 +307,7 @@ def create(rules: Rules, host: str, options: Mapping[str, Any] | None, seed: byt
     return [created, SeatTaken(chosen, host)]
 
 
-def _seats_of_options(rules: Rules, options: Mapping[str, Any]):
+def _seats_of_options(rules: Game, options: Mapping[str, Any]):
     """The seats; the seats depend on the options alone, so a game refusing
     them refuses the options (such as a first player beyond the players):
     the refusal names the first option its reason names."""
@@ -375,7 +375,7 @@ def contribute(session: Session, player: str, contribution: Any) -> list[Event]:
     return [SeedContributed(seat, contribution)]
 
 
-def start(rules: Rules, session: Session, player: str, rng: random.Random) -> list[Event]:
+def start(rules: Game, session: Session, player: str, rng: random.Random) -> list[Event]:
     _require_lobby(session, "start")
     if player != session.host:
         raise LobbyRefusal("only the host may start the game")
@@ -399,13 +399,13 @@ def source(session: Session, seed: bytes) -> randomness.Source:
     return randomness.Source(session.randomness_version, seed, session.contributions)
 
 
-def to_act(rules: Rules, session: Session) -> frozenset[str]:
+def to_act(rules: Game, session: Session) -> frozenset[str]:
     if session.status != ACTIVE:
         return frozenset()
     return frozenset(rules.to_act(session.state))
 
 
-def play(rules: Rules, session: Session, seat: str, command: Command, rng: random.Random, seed: bytes) -> list[Event]:
+def play(rules: Game, session: Session, seat: str, command: Command, rng: random.Random, seed: bytes) -> list[Event]:
     """A seat's command, and GameOver (with the seed) if it ends the game."""
     if session.status != ACTIVE:
         raise LobbyRefusal(f"the game is {session.status}: no commands are taken")
@@ -416,12 +416,12 @@ def play(rules: Rules, session: Session, seat: str, command: Command, rng: rando
 
 
 def timed_out(
-    rules: Rules, session: Session, seat: str, command: Command, rng: random.Random, seed: bytes
+    rules: Game, session: Session, seat: str, command: Command, rng: random.Random, seed: bytes
 ) -> list[Event]:
     return [TurnTimedOut(seat, session.version), *play(rules, session, seat, command, rng, seed)]
 
 
-def _ending(rules: Rules, session: Session, events: list[Event], seed: bytes) -> list[Event]:
+def _ending(rules: Game, session: Session, events: list[Event], seed: bytes) -> list[Event]:
     state = session.state
     for event in events:
         state = rules.evolve(state, event)
@@ -429,7 +429,7 @@ def _ending(rules: Rules, session: Session, events: list[Event], seed: bytes) ->
     return [] if outcome is None else [GameOver(outcome, seed.hex())]
 
 
-def outcome_of(rules: Rules, session: Session, state: Any, resigned: tuple[str, ...]) -> str | None:
+def outcome_of(rules: Game, session: Session, state: Any, resigned: tuple[str, ...]) -> str | None:
     """The GameOver sentence of ``state``, or None while it runs: the rules'
     own, or, in a game created with ``outcome_follows_standings`` (every game
     since that option was recorded), one that agrees with the standings when
@@ -440,7 +440,7 @@ def outcome_of(rules: Rules, session: Session, state: Any, resigned: tuple[str, 
     return agreeing_outcome(told, rules.score(state), resigned)
 
 
-def scored(rules: Rules, session: Session) -> list[Event]:
+def scored(rules: Game, session: Session) -> list[Event]:
     if session.status != SCORING:
         raise LobbyRefusal(f"the game is {session.status}, not awaiting its score")
     standings: list[Standing] = rules.score(session.state)
@@ -455,7 +455,7 @@ def viewer_for(session: Session, seat: str | None) -> str | None:
     return EVERYONE if session.over else seat
 
 
-def visible(rules: Rules, session: Session, event: Event, seat: str | None) -> dict:
+def visible(rules: Game, session: Session, event: Event, seat: str | None) -> dict:
     if type(event).__name__ in ENGINE_EVENT_TYPES:
         return event.to_json()
     return rules.visible(event, viewer_for(session, seat))

@@ -16,7 +16,8 @@ from functools import cache
 import marshmallow as ma
 
 from domain import games as registry
-from domain.engine import Rules, field_types
+from domain.engine import field_types
+from domain.kit import Game
 
 
 def camel(name: str) -> str:
@@ -57,7 +58,7 @@ def _field_for(annotation, has_default: bool, default, hidden: bool = False) -> 
     return ma.fields.Raw(**kwargs)
 
 
-def command_schema(rules: Rules, command_class) -> type[ma.Schema]:
+def command_schema(rules: Game, command_class) -> type[ma.Schema]:
     hints = field_types(command_class)
     attrs: dict = {
         "type": ma.fields.String(

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Iterable, Mapping
 
-from ..engine import ChangedDataFile, Rules, UnknownRulesVersion
+from ..engine import ChangedDataFile, UnknownRulesVersion
 from ..kit import Game
 from ..kit.shape import Obj
 from ..session import ENGINE_EVENT_TYPES, GameCreated
@@ -36,9 +36,9 @@ class RegistryError(ValueError):
 DECLARED = ("traits", "view_shape", "twin", "bots", "sentences")
 
 
-def registered(all_games: Iterable[Rules | Game]) -> dict[str, Rules | Game]:
+def registered(all_games: Iterable[Game]) -> dict[str, Game]:
     """The registry of ``all_games`` by API name, or RegistryError."""
-    registry: dict[str, Rules | Game] = {}
+    registry: dict[str, Game] = {}
     prefixes: dict[str, str] = {}
     for game in all_games:
         name = getattr(game, "name", None)
@@ -51,17 +51,16 @@ def registered(all_games: Iterable[Rules | Game]) -> dict[str, Rules | Game]:
         if prefix in prefixes:
             raise RegistryError(f"{name} and {prefixes[prefix]} clash: the API would name both games' schemas "
                                 f"{prefix}...; choose names that differ by more than - and _")
+        if not isinstance(game, Game):
+            raise RegistryError(f"{name} is a {type(game).__name__}, not a domain.kit.Game (README, \"Adding a game\")")
         _check_messages(game)
-        if isinstance(game, Game):
-            _check_declarations(game)
-        # else: a game still on the old domain.engine.Rules class, tolerated only until every
-        # game is converted to the kit; the conformance suite fails it, naming what it lacks.
+        _check_declarations(game)
         registry[name] = game
         prefixes[prefix] = name
     return registry
 
 
-def _check_messages(game: Rules | Game) -> None:
+def _check_messages(game: Game) -> None:
     own = {cls.type_name() for cls in (*game.events, *game.commands)}
     clashes = sorted(own & ENGINE_EVENT_TYPES)
     if clashes:
@@ -81,23 +80,23 @@ def _check_declarations(game: Game) -> None:
                             "Obj(\"View\", ...), the object view returns")
 
 
-_ALL: tuple[Rules | Game, ...] = (cronberg, coronation, court_of_miracles, the_coil, runebound)
+_ALL: tuple[Game, ...] = (cronberg, coronation, court_of_miracles, the_coil, runebound)
 
-REGISTRY: dict[str, Rules | Game] = registered(_ALL)
+REGISTRY: dict[str, Game] = registered(_ALL)
 
 # Every playable version of every game: the newest is the object above, each
 # older one an instance of the same class set to that version's behaviour.
-VERSIONS: dict[str, dict[int, Rules]] = {
+VERSIONS: dict[str, dict[int, Game]] = {
     rules.name: {v: rules.at(v) for v in sorted(rules.versions)}
     for rules in _ALL
 }
 
 
-def get(name: str) -> Rules | None:
+def get(name: str) -> Game | None:
     return REGISTRY.get(name)
 
 
-def versions_of(name: str) -> Mapping[int, Rules] | None:
+def versions_of(name: str) -> Mapping[int, Game] | None:
     """Every installed version of a game (a game registered in REGISTRY alone,
     as tests do, has its one version)."""
     versions = VERSIONS.get(name)
@@ -114,7 +113,7 @@ def rules_at(name: str, version: int) -> Rules:
     return rules
 
 
-def rules_for(created: GameCreated) -> Rules | None:
+def rules_for(created: GameCreated) -> Game | None:
     """The rules a game was created under; None for a game this installation
     does not host at all. Raises UnknownRulesVersion for a version it lacks and
     ChangedDataFile when a data file the game was created with has changed."""
@@ -134,7 +133,7 @@ def rules_for(created: GameCreated) -> Rules | None:
     return rules
 
 
-def _check_data_files(rules: Rules, recorded: Mapping[str, str]) -> None:
+def _check_data_files(rules: Game, recorded: Mapping[str, str]) -> None:
     if not recorded:
         return
     installed = rules.data_digests()

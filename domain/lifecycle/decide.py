@@ -12,7 +12,8 @@ from dataclasses import replace
 from typing import Any, Iterable, Mapping
 
 from .. import session as sessions
-from ..engine import Event, IllegalCommand, InvalidOption, Rules
+from ..engine import Event, IllegalCommand, InvalidOption
+from ..kit import Game
 from . import bots as bot_registry
 from . import standings
 from .clocks import DEADLINE_PER_SEAT_BY_DEFAULT, resolve_clock_options
@@ -87,7 +88,7 @@ def described_options() -> list[dict]:
 
 
 def create(
-    rules: Rules, host: str, options: Mapping[str, Any] | None, seed: bytes, seat: str | None
+    rules: Game, host: str, options: Mapping[str, Any] | None, seed: bytes, seat: str | None
 ) -> list[Event]:
     """The session's ``create`` plus the options of a game's life, checked and
     kept in GameCreated's options beside ``turn_seconds``:
@@ -135,7 +136,7 @@ def create(
     return events + seat_bots(rules, created.seats, events[1].seat, bots)
 
 
-def seat_bots(rules: Rules, seats: Iterable[str], host_seat: str, bots: Any) -> list[Event]:
+def seat_bots(rules: Game, seats: Iterable[str], host_seat: str, bots: Any) -> list[Event]:
     if not isinstance(bots, Mapping):
         raise InvalidOption('option bots must map seats to bot kinds, such as {"p2": "random"}', "bots")
     offered = bot_registry.kinds(rules.name)
@@ -237,7 +238,7 @@ def seat_to_leave(session, player: str, action: str) -> str:
     return seat
 
 
-def resign(rules: Rules, session, player: str, seed: bytes) -> list[Event]:
+def resign(rules: Game, session, player: str, seed: bytes) -> list[Event]:
     """The game decides what follows (``Rules.resign``); in a multiplayer
     game, when every seat but one has resigned, that one wins at once."""
     seat = seat_to_leave(session, player, "resign")
@@ -268,7 +269,7 @@ def abort(session, player: str, acted: Iterable[str]) -> list[Event]:
     return [GameAborted(seat, player)]
 
 
-def abandon(rules: Rules, session, seat: str, timeouts: int) -> list[Event]:
+def abandon(rules: Game, session, seat: str, timeouts: int) -> list[Event]:
     """After ``abandon_after`` consecutive timeouts a seat's player is gone:
     a bot plays the seat from now on (the host may invite a replacement)."""
     limit = session.options.get("abandon_after", DEFAULT_ABANDON_AFTER)
@@ -297,7 +298,7 @@ def history(records: Iterable[tuple[str | None, bool, bool]]) -> tuple[set[str],
 # Rematch
 
 
-def rematch(rules: Rules, old, player: str, old_id: str, seed: bytes) -> list[Event]:
+def rematch(rules: Game, old, player: str, old_id: str, seed: bytes) -> list[Event]:
     """A new game with the old one's seats, options and bots, a new seed,
     hosted by ``player`` at the same seat, every other seat kept for the
     player who held it."""
@@ -319,7 +320,7 @@ def rematch(rules: Rules, old, player: str, old_id: str, seed: bytes) -> list[Ev
 # Scoring
 
 
-def scored(rules: Rules, session) -> list[Event]:
+def scored(rules: Game, session) -> list[Event]:
     """The game's standings, with resigned seats moved to the end (the last
     to resign ranks highest among them); a game ended by resignation before
     its rules ended it ranks the seats still standing first, equal (see

@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from .. import session as sessions
-from ..engine import EVERYONE, Event, Rules
+from ..engine import EVERYONE, Event
+from ..kit import Game
 from .decide import NotAllowed, NotNow
 from .pause import playing_seats
 from .state import TakebackAccepted, TakebackAsked, TakebackRefused, TakenBack
@@ -80,7 +81,7 @@ def _leaves(value: Any, path: str = "") -> dict[str, Any]:
     return {path: value}
 
 
-def hidden_from(rules: Rules, state: Any, viewer: str | None) -> int:
+def hidden_from(rules: Game, state: Any, viewer: str | None) -> int:
     """How much of the whole state ``viewer`` does not see: the leaves of the
     full view (``EVERYONE``'s) that the viewer's view lacks or shows otherwise."""
     full, seen = _leaves(rules.view(state, EVERYONE)), _leaves(rules.view(state, viewer))
@@ -90,7 +91,7 @@ def hidden_from(rules: Rules, state: Any, viewer: str | None) -> int:
 _MISSING = object()
 
 
-def blocker(rules: Rules, session, batch: Batch) -> str | None:
+def blocker(rules: Game, session, batch: Batch) -> str | None:
     """Why this decision cannot be taken back, or None. ``session``: the game
     after the decision (nothing since has changed its state)."""
     draws = batch.meta.get("draws") or {}
@@ -115,7 +116,7 @@ def blocker(rules: Rules, session, batch: Batch) -> str | None:
     return None
 
 
-def ask(rules: Rules, session, player: str, batches: Sequence[Batch]) -> list[Event]:
+def ask(rules: Game, session, player: str, batches: Sequence[Batch]) -> list[Event]:
     """``batches``: the game's recent decisions in log order, the last one last."""
     if session.status != sessions.ACTIVE:
         raise NotNow(f"the game is {session.status}: nothing can be taken back")

@@ -76,3 +76,12 @@ def test_a_game_whose_message_takes_an_engine_event_s_name_is_refused():
 def test_the_example_game_would_be_accepted_but_is_not_hosted():
     assert games.registered([cronberg, example])["example"] is example
     assert "example" not in games.REGISTRY
+
+
+def test_the_registry_refuses_what_is_not_a_kit_game_naming_it():
+    import types
+
+    from domain.games import RegistryError, registered
+
+    with pytest.raises(RegistryError, match="old-style is a SimpleNamespace, not a domain.kit.Game"):
+        registered([types.SimpleNamespace(name="old-style")])

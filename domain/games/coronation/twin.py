@@ -44,7 +44,7 @@ def twin(setup_events: Sequence[Event], steps: Sequence[Step], viewer: str | Non
         return original  # Lind's player and the referee see everything; no Lind command, nothing to re-draw
     from . import RULES  # the Game, built in __init__, which imports this module
 
-    rules = RULES.at(steps[0].version)
+    rules = RULES  # a history of the newest rules version, as the suite and the tests play them
     plan = _plan(rules, setup_events, steps)
     for attempt in range(ATTEMPTS):
         built = _build(rules, setup_events, steps, viewer, plan, rng, same_cards=attempt % 2 == 1)

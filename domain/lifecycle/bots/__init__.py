@@ -16,7 +16,8 @@ from __future__ import annotations
 import random
 from typing import Any, Callable, Mapping, Protocol, Sequence
 
-from ...engine import Command, Rules, rng_for
+from ...engine import Command, rng_for
+from ...kit import Game
 
 RANDOM, HEURISTIC = "random", "heuristic"
 
@@ -66,7 +67,7 @@ def bot_rng(seed: bytes, seat: str, version: int) -> random.Random:
     return rng_for(seed + b"/bot/" + seat.encode(), version)
 
 
-def decide_for(rules: Rules, state: Any, seat: str, bot: Bot, rng: random.Random) -> Command:
+def decide_for(rules: Game, state: Any, seat: str, bot: Bot, rng: random.Random) -> Command:
     """The bot's command for ``seat``, given only that seat's view and legal commands."""
     legal = rules.legal_commands(state, seat)
     if not legal:

@@ -4,7 +4,6 @@ seeded games end for 2, 3, 4 and 5 players, replaying after every step."""
 from __future__ import annotations
 
 import random
-from collections import Counter
 
 import pytest
 
@@ -15,7 +14,7 @@ from domain.games.the_coil.messages import (
     ChooseNation, ChooseStrategy, PlaceRegions, Deploy, EndEscalation, EndTurn, Expand, Muster, PlayTactic, Recruit, Scout, ShiftDie, Stop,
     Strategize,
 )
-from domain.playout import play, start, step
+from domain.playout import play, start
 
 
 def _candidates(state, rng: random.Random) -> list:
@@ -45,48 +44,6 @@ def _accepts(state, seat, command) -> bool:
     except IllegalCommand:
         return False
     return True
-
-
-@pytest.mark.parametrize("players", [2, 3, 4, 5])
-def test_legal_commands_are_all_accepted_and_unlisted_commands_are_refused(players):
-    rng = random.Random(players)
-    for seed in range(2):
-        playout = start(RULES, {"players": players}, seed)
-        game_rng = random.Random(seed)
-        while not playout.over:
-            state = playout.state
-            for seat in state.seats:
-                legal = RULES.legal_commands(state, seat)
-                if seat not in RULES.to_act(state):
-                    assert legal == []
-                for command in legal:
-                    assert _accepts(state, seat, command), (seat, command)
-                candidates = _candidates(state, rng)
-                if state.phase in ("nations", "conquest"):
-                    sample = [c for c in candidates if isinstance(c, (ChooseNation, PlaceRegions))]
-                else:
-                    sample = rng.sample(candidates, 25)
-                for command in sample:
-                    if command not in legal:
-                        assert not _accepts(state, seat, command), (seat, command, state.phase)
-            step(playout, game_rng, check=False)
-
-
-@pytest.mark.parametrize("players", [2, 3, 4, 5])
-def test_random_playout_of_seeded_games_replaying_after_every_step(players):
-    winners = Counter()
-    for seed in range(3):
-        playout = play(RULES, {"players": players}, seed, check=True)
-        assert playout.state.phase == "over" and playout.state.round == 4
-        standings = RULES.score(playout.state)
-        assert len(standings) == players and standings[0].rank == 1
-        assert sorted(s.rank for s in standings) == list(range(1, players + 1))  # initiative breaks all ties
-        winners[standings[0].seat] += 1
-    for seed in range(3, 30):
-        playout = play(RULES, {"players": players}, seed, check=False)
-        assert RULES.replay(playout.events) == playout.state
-        winners[RULES.score(playout.state)[0].seat] += 1
-    assert len(winners) > 1
 
 
 def test_games_played_by_timeouts_alone_reach_the_end():
