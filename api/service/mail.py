@@ -51,9 +51,26 @@ def your_turn(sender: str, to: str, payload: dict, game_link: str, unsubscribe: 
     return _unsubscribable(message, unsubscribe)
 
 
-def digest(sender: str, to: str, games: list[dict], base: str, unsubscribe: str) -> EmailMessage:
-    lines = [f"- {g['game']} (game {g['id']}, version {g['version']}): {base}/v1/games/{g['id']}/view" for g in games]
-    text = f"{len(games)} game(s) wait on you:\n\n" + "\n".join(lines) + f"\n\nNo more of these mails: {unsubscribe}\n"
-    items = "".join(f"<li>{html.escape(g['game'])} (version {g['version']})</li>" for g in games)
-    body = f"<p>{len(games)} game(s) wait on you:</p><ul>{items}</ul><p><a href=\"{html.escape(unsubscribe)}\">Unsubscribe</a></p>"
-    return _unsubscribable(_message(sender, to, f"{len(games)} game(s) wait on you", text, body), unsubscribe)
+def digest(sender: str, to: str, games: list[dict], base: str, unsubscribe: str,
+           unread: list[dict] | None = None) -> EmailMessage:
+    """The day's summary: the games that wait on the player, and how many
+    messages wait unread in each of his games (``unread``: id, game, count),
+    never the messages themselves: table talk reaches mail only so."""
+    unread = unread or []
+    parts, items = [], []
+    if games:
+        lines = [f"- {g['game']} (game {g['id']}, version {g['version']}): {base}/v1/games/{g['id']}/view" for g in games]
+        parts.append(f"{len(games)} game(s) wait on you:\n\n" + "\n".join(lines))
+        items.append(f"<p>{len(games)} game(s) wait on you:</p><ul>"
+                     + "".join(f"<li>{html.escape(g['game'])} (version {g['version']})</li>" for g in games) + "</ul>")
+    if unread:
+        count = sum(u["count"] for u in unread)
+        lines = [f"- {u['count']} in {u['game']} (game {u['id']}): {base}/v1/games/{u['id']}/channels" for u in unread]
+        parts.append(f"{count} unread message(s):\n\n" + "\n".join(lines))
+        items.append(f"<p>{count} unread message(s):</p><ul>"
+                     + "".join(f"<li>{u['count']} in {html.escape(u['game'])}</li>" for u in unread) + "</ul>")
+    subject = " and ".join(([f"{len(games)} game(s) wait on you"] if games else [])
+                           + ([f"{sum(u['count'] for u in unread)} unread message(s)"] if unread else []))
+    text = "\n\n".join(parts) + f"\n\nNo more of these mails: {unsubscribe}\n"
+    body = "".join(items) + f"<p><a href=\"{html.escape(unsubscribe)}\">Unsubscribe</a></p>"
+    return _unsubscribable(_message(sender, to, subject[:1].upper() + subject[1:], text, body), unsubscribe)

@@ -214,6 +214,34 @@ def test_the_daily_digest_lists_the_games_waiting_and_replaces_the_per_turn_mail
     assert digest["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
 
 
+def test_messages_reach_mail_only_counted_in_the_daily_digest_never_one_mail_each(
+        callers, mailbox, notify_env, game_service, fresh_url):
+    from api.service.talk import Talk
+    from workers.notify.delivery import Deliverer
+
+    ada, bob = callers(2)
+    with running_notifier(fresh_url):
+        confirmed(ada, mailbox, "ada@example.org")
+    assert ada.call("PATCH", "/v1/players/me/notifications", json={"digest": True}).json["digest"] is True
+    game_id = started_game(game_service, [ada.id, bob.id])
+    for n in range(3):
+        Talk(game_service).send(game_id, bob.id, "table", f"note {n}")
+    before = len(mailbox.messages)
+    with running_notifier(fresh_url):  # it notifies of the messages, and sends digests when due
+        time.sleep(3)
+    deliverer = Deliverer(fresh_url, concurrency=1)
+    try:
+        deliverer.digests()  # unless the notifier sent today's already
+    finally:
+        deliverer.close()
+    mails = mailbox.messages[before:]
+    assert [m["Subject"] for m in mails] == ["1 game(s) wait on you and 3 unread message(s)"] or \
+        [m["Subject"] for m in mails] == ["3 unread message(s)"], "one digest, and no mail for a message"
+    text = mails[0].get_body(("plain",)).get_content()
+    assert f"3 in cronberg (game {game_id})" in text
+    assert "note" not in text, "a digest counts messages; it never carries them"
+
+
 def test_a_mail_server_that_is_down_gets_retries_then_a_dead_letter_and_the_notifier_goes_on(
         callers, mailbox, notify_env, game_service, fresh_url, monkeypatch):
     ada, bob = callers(2)

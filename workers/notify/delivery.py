@@ -219,7 +219,8 @@ class Deliverer:
         _finish(conn, delivery, "delivered", 250, None)
 
     def digests(self) -> int:
-        """One mail a day to each player who chose the digest, listing the games that wait on them."""
+        """One mail a day to each player who chose the digest, listing the games
+        that wait on them and how many messages wait unread in each game."""
         config = settings()
         if not config.smtp_url:
             return 0
@@ -241,9 +242,14 @@ class Deliverer:
                         "select g.id, g.game, g.version from games g join game_seats s on s.game_id = g.id"
                         " where s.player_id = %s and g.status = 'active' and s.seat = any(g.to_act)"
                         " order by g.deadline nulls last", (player,)).fetchall()
-                    if not games:
+                    unread = conn.cursor(row_factory=dict_row).execute(
+                        "select g.id, g.game, sum(r.unread)::int as count from talk_reads r"
+                        " join talk_channels c on c.stream_id = r.stream_id join games g on g.id = c.game_id"
+                        " where r.player_id = %s and r.unread > 0 group by g.id, g.game order by g.id",
+                        (player,)).fetchall()
+                    if not games and not unread:
                         continue
-                    message = mail.digest(config.mail_from, email, games, config.public_url, unsubscribe)
+                    message = mail.digest(config.mail_from, email, games, config.public_url, unsubscribe, unread)
                     smtp.send(config.smtp_url, message)  # a failure rolls the claim back: tried again next round
                     sent += 1
         return sent
