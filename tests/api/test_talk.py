@@ -79,6 +79,7 @@ def _lind_doors(lind, game_id) -> dict:
         "inbox": [{k: v for k, v in g.items() if k not in ("id", "updated_at")}
                   for g in lind.get("/v1/players/me/inbox").json["games"]],
         "export": lind.get(f"/v1/games/{game_id}/export").get_data(as_text=True),
+        "audit": lind.get(f"/v1/games/{game_id}/audit").json,
     }
     return json.loads(json.dumps(doors, default=str))
 
@@ -256,3 +257,46 @@ def test_a_channel_exports_its_chain_and_signed_head_to_its_members_only(players
     key.verify(bytes.fromhex(head["signature"]), head_message(head["stream_id"], head["version"], head["hash"]))
     refused = seats["lind"].get(f"/v1/games/{game_id}/channels/team:detectives/export")
     assert refused.status_code == 422 and refused.json["type"].endswith("/not-in-channel")
+
+
+def _until(response, wanted: str) -> str:
+    """An open stream's text up to the first message that holds ``wanted``."""
+    text = ""
+    for chunk in response.response:
+        text += chunk.decode()
+        if wanted in text and text.endswith("\n\n"):
+            break
+    response.close()
+    return text
+
+
+def test_lind_s_game_stream_and_player_stream_carry_the_table_s_messages_and_none_of_the_detectives(players, client):
+    from tests.support.sse import parse
+
+    lind, d1 = players(2)
+    game_id = started_game([lind, d1], "coronation", {"detective_seats": 1})
+    if seat_of(lind, game_id) != "lind":
+        lind, d1 = d1, lind
+    game_stream = client.get(f"/v1/games/{game_id}/stream", headers=lind.auth, buffered=False)
+    chunks = iter(game_stream.response)
+    assert b"event: view" in next(chunks) + next(chunks)
+    for n in range(3):
+        assert send(d1, game_id, "team:detectives", f"plan {n}").status_code == 201
+    assert send(d1, game_id, "table", "good luck, Lind").status_code == 201
+    text = "".join(chunk.decode() for chunk in _take_until(chunks, "good luck"))
+    game_stream.close()
+    assert [m.json["text"] for m in parse(text)[0] if m.event == "talk"] == ["good luck, Lind"]
+    assert "plan" not in text
+    player_stream = client.get("/v1/players/me/stream?after=0", headers=lind.auth, buffered=False)
+    told = _until(player_stream, "good luck")
+    assert [m.json["data"]["text"] for m in parse(told)[0] if m.event == "message"] == ["good luck, Lind"]
+    assert "plan" not in told
+
+
+def _take_until(chunks, wanted: str):
+    text = ""
+    for chunk in chunks:
+        text += chunk.decode()
+        yield chunk
+        if wanted in text and text.endswith("\n\n"):
+            return
