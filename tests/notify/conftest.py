@@ -175,7 +175,10 @@ def mailbox(monkeypatch):
 def started_game(game_service, players, game="cronberg", options=None):
     host, *others = players
     if options is None:
-        options = {"detective_seats": len(players) - 1} if game == "coronation" else {"players": len(players)}
+        from domain import games as registry
+        from tests.games.conformance.playouts import options_for
+
+        options = options_for(registry.REGISTRY[game], len(players))
     game_id = game_service.create(host, game, options, None)
     for player in others:
         game_service.join(game_id, player, None)
