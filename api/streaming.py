@@ -52,6 +52,8 @@ import uuid
 from collections import Counter
 from contextlib import contextmanager
 
+from psycopg_pool import PoolTimeout
+
 from domain import notices as notice_rules
 from domain import session as sessions
 from domain.lifecycle import talk as talk_rules
@@ -522,14 +524,29 @@ class Streams:
         cursor = self.service.store.last_position() if after is None else after
         yield from self._send(slot, self._opening(cursor))
         look = True  # read the notices after the cursor: at the start, then when something moved
+        refresh = False  # look for games (and channels) the player has joined since
         while True:
             if slot.revoked:
                 yield from self._send(slot, self._revoked())
                 return
-            if look:
-                batch, cursor = self._notices(player, games, cursor)
-                if batch:
-                    yield from self._send(slot, batch)
+            # While the pool is exhausted the reads wait for the next round (what
+            # moved stays after the cursor): a held stream outlives the
+            # exhaustion on its heartbeats; PostgreSQL away still ends it (503).
+            batch = ""
+            if (look or refresh) and not self.pool_saturated():
+                try:
+                    if refresh:
+                        for stream in self._games_of(player) - games:
+                            watch.follow(stream)
+                            games.add(stream)
+                        refresh = False
+                    if look:
+                        batch, cursor = self._notices(player, games, cursor)
+                        look = False
+                except PoolTimeout:
+                    log.info("a player stream found no free connection; it reads next round")
+            if batch:
+                yield from self._send(slot, batch)
             if self.draining or time.monotonic() >= ends_at:
                 yield from self._send(slot, self._closing())
                 return
@@ -540,11 +557,8 @@ class Streams:
             watch.wait(self._quiet_for(slot, ends_at))
             heard, woken = watch.take()
             self._keep(slot)
-            look = bool(heard) or woken
-            if channel in heard or woken:
-                for stream in self._games_of(player) - games:
-                    watch.follow(stream)
-                    games.add(stream)
+            look = look or bool(heard) or woken
+            refresh = refresh or channel in heard or woken
 
     def _games_of(self, player: str) -> set[str]:
         """The streams of the player's games: each game's, and its channels' (table talk)."""

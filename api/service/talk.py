@@ -115,7 +115,7 @@ class Talk:
                          " select unnest(%s::uuid[]), %s, 0, 1 on conflict (player_id, stream_id)"
                          " do update set unread = talk_reads.unread + 1", (tell, stream))
         for reader in tell:
-            self.store.announce(player_channel(reader), 0)
+            self.store.announce(player_channel(reader), version)  # his streams follow the channel from now
         stored = self.store.read_stream(stream, version, version)[0]
         return self._message_json(channel, version, stored.data, stored.recorded_at)
 

@@ -225,3 +225,20 @@ def test_a_herd_of_streams_opening_on_one_game_costs_one_load_at_most(client, sm
     for thread in herd:
         thread.join(30)
     assert len(loads) <= 1, f"{len(loads)} loads for 20 newcomers"
+
+
+def test_a_held_player_stream_woken_while_the_pool_is_exhausted_reads_later_instead_of_ending(client, small):
+    """Something moves for the player while no connection is free (a notice
+    arriving late, a game joined): the stream keeps its heartbeats, reads
+    once a connection is free again, and ends at its lifetime, not with a 503."""
+    from api.service.games import player_channel
+
+    ada, bob = Player(client, "ov-pw-ada"), Player(client, "ov-pw-bob")
+    started_game([ada, bob])
+    stream = HeldStream(small.test_client(), "/v1/players/me/stream", ada.auth).started()
+    store = small.extensions["boardlog"].service.store
+    with exhausted(small):
+        store.announce(player_channel(ada.id), 1)  # wakes the stream: its games and notices are read again
+        assert not stream.ends_within(2.5), stream.text
+    assert stream.ends_within(10)
+    assert stream.messages()[-1].event == "shutdown", stream.text

@@ -145,3 +145,19 @@ def test_a_message_reaches_the_other_players_stream_with_its_text_and_never_its_
         [("your move", ada.id, f"{game_id}:table:1:message")]
     mine = notices(stream_client, ada, 3)
     assert "message" not in [m.event for m in mine]
+
+
+def test_a_message_in_a_channel_first_used_while_the_player_stream_is_open_reaches_it(players, stream_client):
+    ada, bob = players(2)
+    game_id = started_game([ada, bob])
+    response = stream_client.get("/v1/players/me/stream", headers=bob.auth, buffered=False)
+    chunks = iter(response.response)
+    text = next(chunks).decode()  # the stream is open: its cursor is now
+    assert ada.post(f"/v1/games/{game_id}/channels/table/messages", json={"text": "live"}).status_code == 201
+    for chunk in chunks:
+        text += chunk.decode()
+        if "event: message" in text and text.endswith("\n\n"):
+            break
+    response.close()
+    told = [m for m in parse(text)[0] if m.event == "message"]
+    assert [m.json["data"]["text"] for m in told] == ["live"]
