@@ -22,7 +22,6 @@ import os
 import statistics
 import sys
 import time
-import uuid
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent

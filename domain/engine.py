@@ -23,12 +23,10 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import inspect
-import pathlib
 import random
 import typing
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, Iterable, Mapping
+from typing import Any, ClassVar, Iterable, Mapping
 
 # The viewer who sees everything: the referee, Lind's own view of his route,
 # or anyone once the game is over.

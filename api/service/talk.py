@@ -15,7 +15,6 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from psycopg.rows import dict_row
 
 from domain import session as sessions
 from domain.lifecycle import talk as talk_rules

@@ -105,7 +105,7 @@ def versions_of(name: str) -> Mapping[int, Game] | None:
     return versions
 
 
-def rules_at(name: str, version: int) -> Rules:
+def rules_at(name: str, version: int) -> Game:
     """The rules of ``name`` at ``version``; UnknownRulesVersion if not installed."""
     rules = (versions_of(name) or {}).get(version)
     if rules is None:
