@@ -135,3 +135,18 @@ def test_a_message_becomes_a_notification_of_kind_message_for_its_readers_but_it
     told = [(player, payload) for _, player, kind, _, payload in rows(fresh_url) if kind == "message"]
     assert [(player, payload["data"]["text"], payload["game"]) for player, payload in told] == \
         [(p2, "a deal?", "cronberg")], "only the other seat of the private channel, with the game's name"
+
+
+def test_a_missed_turn_of_two_steps_is_told_once_as_timed_out(fresh_url, game_service):
+    """Cronberg's turn is a draw and a lay: one passing deadline plays both
+    (two TurnTimedOut, the second marked timeout_step 2), and the players are
+    told of one missed turn, through the notifier's lean feed too."""
+    players = [game_service.players.register(f"t{i}")[0] for i in range(2)]
+    game_id = started_game(game_service, players)
+    _, session = game_service.load(game_id)
+    assert game_service.fire_deadline(game_id, session.version)
+    timeouts = [r for r in game_service.store.read_stream(f"game-{game_id}") if r.type == "TurnTimedOut"]
+    assert [r.metadata.get("timeout_step", 1) for r in timeouts] == [1, 2], "a two-step turn, played out at once"
+    run(Subscription(fresh_url))
+    told = [player for _, player, kind, _, _ in rows(fresh_url) if kind == "timed-out"]
+    assert sorted(told) == sorted(players), "each player told once of the one missed turn"
