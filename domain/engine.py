@@ -1,19 +1,6 @@
 """The pieces the engine shares with games: messages, codecs, options,
 standings, refusals and the random source of randomness version 1 (what a
-game is made of is ``domain.kit.Game``; this is the protocol it follows).
-
-A game is pure functions over frozen data:
-
-    setup(seats, options, rng)          -> [Event]      first events (deals, shuffles)
-    evolve(state, event)                -> state        state is None before the first event
-    decide(state, seat, command, rng)   -> [Event]      or raise IllegalCommand("why")
-    to_act(state)                       -> frozenset of seats that may act now
-    legal_commands(state, seat)         -> [Command]    exact: each is accepted, nothing else is
-    on_timeout(state, seat, rng)        -> Command      what happens when the seat's deadline passes
-    view(state, viewer)                 -> dict         JSON-ready; viewer is a seat, None or EVERYONE
-    visible(event, viewer)              -> dict         JSON-ready per-viewer form of one event
-    outcome(state)                      -> str | None   None while the game runs; a sentence once over
-    score(state)                        -> [Standing]   final standings (run by the scoring worker)
+game is made of, and the functions it gives, is ``domain.kit.game``).
 
 Randomness only ever comes from the injected ``rng``, and whatever it yields is
 written into events, so that ``evolve`` never rolls and replay is exact.
