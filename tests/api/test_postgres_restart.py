@@ -73,7 +73,9 @@ def test_a_healthy_idle_connection_is_handed_out_without_a_round_trip_and_a_term
     real_check = psycopg_pool.ConnectionPool.check_connection
     monkeypatch.setattr(psycopg_pool.ConnectionPool, "check_connection",
                         staticmethod(lambda conn: checked.append(conn) or real_check(conn)))
-    with CheckedPool(postgres.url, min_size=1, max_size=2, kwargs={"autocommit": True}, open=True) as pool:
+    # One connection, already open: a checkout racing the pool's first connect would grow it to two.
+    with CheckedPool(postgres.url, min_size=1, max_size=1, kwargs={"autocommit": True}, open=True) as pool:
+        pool.wait()
         with pool.connection() as conn:
             backend = conn.info.backend_pid
         with pool.connection() as conn:

@@ -156,6 +156,46 @@ def test_a_person_plays_a_whole_game_against_bots_through_the_page_while_a_spect
         assert watched.foreign_requests == []
 
 
+def test_a_view_that_answers_after_the_streams_newer_one_does_not_take_the_table_back(person, base_url):
+    """The start button's own GET /view is answered late, with an older
+    version than the stream has meanwhile brought (Coronation's bot equips
+    and places its detectives at once): the table stays at the newer version.
+    It once went back and waited forever on a turn that had passed."""
+    player = person()
+    page = register(player, "late-view")
+    page.select_option("#create-game", "coronation")
+    page.check("#create-bots")
+    page.click("#create button[type=submit]")
+    page.wait_for_selector("#start")
+    game_id = page.url.rsplit("/", 1)[-1]
+    token = player.token()
+    lobby = api(base_url, "GET", f"/v1/games/{game_id}", token=token)[1]["version"]
+    held = []
+
+    def late_and_old(route):
+        wait_until(lambda: api(base_url, "GET", f"/v1/games/{game_id}", token=token)[1]["version"] > lobby + 2,
+                   20, "the bot to move after the start")
+        time.sleep(1.5)  # the stream's newer view reaches the page first
+        # The first version after the lobby that GET /view?at= shows (one at rest: the next event was decided on it).
+        status, old = next((status, old) for status, old in (
+            api(base_url, "GET", f"/v1/games/{game_id}/view?at={at}", token=token) for at in range(lobby + 1, lobby + 20))
+            if status == 200)
+        held.append(old["version"])
+        route.fulfill(status=status, content_type="application/json", body=json.dumps(old))
+
+    page.route(f"**/v1/games/{game_id}/view", late_and_old)
+    page.click("#start")
+    deadline = time.monotonic() + 30
+    while not held:  # Playwright calls route handlers only while it is called
+        assert time.monotonic() < deadline, "the start's view was never asked for"
+        page.wait_for_timeout(100)
+    page.unroute(f"**/v1/games/{game_id}/view")
+    _, now = api(base_url, "GET", f"/v1/games/{game_id}/view", token=token)
+    assert now["version"] > held[0]
+    page.wait_for_selector(f'#table[data-version="{now["version"]}"]', timeout=15000)
+    assert player.console_errors == []
+
+
 def test_a_game_that_does_not_exist_gets_a_page_that_says_so(person):
     page = person().open(f"/#/games/{uuid.uuid4()}")
     page.wait_for_selector("#missing")

@@ -224,11 +224,17 @@ export async function table(main, id, { spectator }) {
     render();
   }
 
+  // A view fetched after an action may answer later than the stream's newer
+  // one (bots move at once): the table never goes back to an older version.
+  function adopt(next) {
+    if (next.version >= envelope.version) envelope = next;
+  }
+
   async function act(action, body) {
     try {
       await change(`/games/${encodeURIComponent(id)}/${action}`, body, as);
       summary = await get(`/games/${encodeURIComponent(id)}`, as);
-      envelope = await get(`/games/${encodeURIComponent(id)}/view`, as);
+      adopt(await get(`/games/${encodeURIComponent(id)}/view`, as));
       render();
       refreshCommands();
     } catch (problem) { failed(problem); }
@@ -284,7 +290,7 @@ export async function table(main, id, { spectator }) {
       },
       onEnd: async () => {
         ended = true;
-        try { summary = await get(`/games/${encodeURIComponent(id)}`, as); envelope = await get(`/games/${encodeURIComponent(id)}/view`, as); } catch (problem) { failed(problem); }
+        try { summary = await get(`/games/${encodeURIComponent(id)}`, as); adopt(await get(`/games/${encodeURIComponent(id)}/view`, as)); } catch (problem) { failed(problem); }
         render();
       },
       onSignedOut: lostToken,
