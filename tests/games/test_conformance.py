@@ -43,6 +43,11 @@ def test_no_door_tells_a_viewer_what_his_twin_history_would_not(game):
 
 
 @every_game
+def test_a_seat_s_former_holder_is_shown_what_a_spectator_is_shown(game):
+    checks.check_former_holders_see_what_spectators_see(game)
+
+
+@every_game
 def test_legal_commands_are_exactly_the_accepted_ones(game):
     checks.check_legal_commands_are_exactly_the_accepted_ones(game)
 

@@ -14,8 +14,9 @@ SEED = b"lifecycle-test-seed-0123456789ab"
 
 
 class Game:
-    def __init__(self, game: str, options: dict | None = None, seed: bytes = SEED):
-        self.rules = registry.get(game)
+    def __init__(self, game, options: dict | None = None, seed: bytes = SEED):
+        """``game``: a hosted game's name, or a game itself (the conformance suite's example)."""
+        self.rules = registry.get(game) if isinstance(game, str) else game
         self.seed = seed
         self.events = lifecycle.create(self.rules, "player-1", options or {}, seed, None)
         self.session = sessions.replay(self.rules, self.events)

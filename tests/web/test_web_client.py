@@ -21,7 +21,7 @@ GAMES = ["cronberg", "coronation", "court-of-miracles", "the-coil", "runebound"]
 # Set in the form's "more options": Runebound's doom limit bounds its game
 # (unbounded, random play runs past a thousand versions).
 OPTIONS = {"runebound": {"doom_rounds": "3"}}
-GAME_SECONDS = 600
+GAME_SECONDS = 300  # a whole game takes 5-40 s here; a stuck page fails in minutes, not ten
 
 
 def register(person, name: str):

@@ -9,15 +9,18 @@ import random
 from pathlib import Path
 
 from domain import notices, words
-from domain.engine import EVERYONE, IllegalCommand
+from domain.engine import EVERYONE, IllegalCommand, resolve_options
 from domain.kit.shape import Obj
 from domain.lifecycle.bots import RANDOM, RandomBot, decide_for
+
+from tests.games.seat_life import SCENARIOS, compare_every_scenario
 
 from .playouts import GOLDEN, MAX_STEPS, Played, dump, hook, options_for, play, playouts, round_trips, seat_counts
 STATES_PER_PLAYOUT = 4  # sampled rest points for the command-space check
 VIEWS_PER_PLAYOUT = 12  # sampled rest points for the view declaration check
 LEAK_VIEWS_PER_PLAYOUT = 100  # rest points whose views and legal commands the twins compare (events: all)
 REFUSALS_PER_SEAT = 20
+SEAT_LIFE_POSITIONS = 10  # positions compared after a seat's player left, per scenario (the example game is short)
 
 
 def said(game, visible: dict) -> str:
@@ -164,6 +167,19 @@ def _diff(one: dict, other: dict) -> str:
 
 
 # Legal commands are exactly the accepted ones
+
+def check_former_holders_see_what_spectators_see(game) -> None:
+    """A seat's player who resigned, was abandoned to a bot or was replaced
+    is shown what a spectator is shown (tests/games/seat_life.py), at three
+    seats or the game's fewest if more, so that the game goes on without him."""
+    seats = min(game.max_seats, max(3, game.min_seats))
+    options = options_for(game, seats)
+    seat = game.seats(resolve_options(game.options, options))[1]
+    compared = compare_every_scenario(game, options, seat, seeds=range(2), before=2)
+    thin = {scenario: n for scenario, n in compared.items() if n < SEAT_LIFE_POSITIONS}
+    assert not thin, (f"{game.name}: too few positions after {seat}'s player left to compare "
+                      f"(at least {SEAT_LIFE_POSITIONS} each of {SCENARIOS}): {thin}")
+
 
 def check_legal_commands_are_exactly_the_accepted_ones(game) -> None:
     for played in playouts(game):

@@ -160,19 +160,3 @@ def test_a_challengers_secret_action_never_leaks_to_the_elder_king_or_others():
         if seen >= 10:
             break
     assert seen
-
-
-def test_leak_a_seat_s_former_holder_cannot_tell_twin_games_apart_once_he_resigned_or_was_abandoned():
-    from tests.games.seat_life import compare_every_scenario
-
-    def twin_state(state, rng):
-        combat = state.combat
-        if combat is not None and combat.declared is not None:
-            combat = replace(combat, declared=rng.choice(["attack", "defend"]))
-        return replace(state, decks=shuffled_decks(state.decks, rng), combat=combat)
-
-    def twin_event(event, rng):
-        return replace(event, action=rng.choice(["attack", "defend"])) if isinstance(event, m.ActionDeclared) else event
-
-    compared = compare_every_scenario("runebound", {"players": 3}, "p2", twin_state, twin_event)
-    assert all(n >= 60 for n in compared.values()), compared

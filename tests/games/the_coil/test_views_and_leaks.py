@@ -175,15 +175,6 @@ def test_scouted_and_flipped_regions_lie_next_to_the_other_regions_of_their_nati
     assert coil[2]["x"] > coil[1]["x"] and coil[2]["y"] == coil[1]["y"]
 
 
-def test_leak_a_seat_s_former_holder_cannot_tell_twin_games_apart_once_he_resigned_or_was_abandoned():
-    from tests.games.seat_life import compare_every_scenario
-
-    compared = compare_every_scenario("the-coil", {"players": 3}, "p2",
-                                      lambda state, rng: _rerandomise(state, None, rng),
-                                      lambda event, rng: _rerandomise_event(event, None, rng))
-    assert all(n >= 60 for n in compared.values()), compared
-
-
 def test_every_view_of_every_seat_count_matches_its_declaration_at_every_step():
     from collections import Counter
 
