@@ -24,7 +24,7 @@ from eventstore import WrongExpectedVersion
 from . import readmodels
 from . import decisions
 from .decisions import Decision, Scheduler
-from .idempotency import Idempotent
+from .idempotency import IdempotencyKeys
 from .absences import AbsenceCommands
 from .pause import PauseCommands
 from .takebacks import TakebackCommands
@@ -52,7 +52,7 @@ def parse_game_id(text: str) -> uuid.UUID:
         raise NotFound(f"no game {text!r}") from None
 
 
-class GameService(LifecycleCommands, AbsenceCommands, PauseCommands, TakebackCommands, Idempotent):
+class GameService(LifecycleCommands, AbsenceCommands, PauseCommands, TakebackCommands):
     """``history`` loads games (api/service/history.py); ``heads`` knows and
     signs the chain head after each version (api/service/receipts.py); ``seeds`` gives each
     new game its seed (api/service/seeds.py); ``clock`` says what "now" is
@@ -72,6 +72,7 @@ class GameService(LifecycleCommands, AbsenceCommands, PauseCommands, TakebackCom
         self.signer = signer or Signer(self.pool)
         self.heads = ChainHeads(store, self.signer, cache_size)
         self.history = History(store, self.heads.note_heads, cache_size, snapshot_every)
+        self.idempotency = IdempotencyKeys(self.pool)
 
     # Reading: the loader's, asked through the service by the views and workers
 
@@ -289,7 +290,7 @@ class GameService(LifecycleCommands, AbsenceCommands, PauseCommands, TakebackCom
 
         # The command's JSON alone is what is hashed (with the game), as it
         # was before other requests took keys, so remembered keys still answer.
-        return self.once(player, game_id, idempotency_key, command_json,
+        return self.idempotency.once(player, game_id, idempotency_key, command_json,
                          lambda in_transaction: self.execute(game_id, decide, if_match, in_transaction), answer)
 
     def fire_deadline(self, game_id: uuid.UUID, version: int) -> bool:

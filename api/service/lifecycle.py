@@ -86,7 +86,7 @@ def _lifecycle_decision(actor, seat, command, session, events) -> Decision:
 
 
 class LifecycleCommands:
-    """Mixed into GameService (which provides execute, load, seed, store, pool, scheduler, once)."""
+    """Mixed into GameService (which provides execute, load, seed, store, pool, scheduler, idempotency)."""
 
     # The lobby: a seat's contribution to the randomness
 
@@ -212,12 +212,12 @@ class LifecycleCommands:
         return {**answer, "receipt": self.heads.receipt_for(game_id, session)}
 
     def resign_once(self, game_id: uuid.UUID, player: str, key: str | None, shape) -> dict:
-        return self.once(player, game_id, key, endpoint_request("resign"),
+        return self.idempotency.once(player, game_id, key, endpoint_request("resign"),
                          lambda in_transaction: self.resign(game_id, player, in_transaction),
                          lambda conn, after, *_: self._with_receipt(shape(conn, game_id), game_id, after))
 
     def abort_once(self, game_id: uuid.UUID, player: str, key: str | None, shape) -> dict:
-        return self.once(player, game_id, key, endpoint_request("abort"),
+        return self.idempotency.once(player, game_id, key, endpoint_request("abort"),
                          lambda in_transaction: self.abort(game_id, player, in_transaction),
                          lambda conn, after, *_: self._with_receipt(shape(conn, game_id), game_id, after))
 
@@ -225,18 +225,18 @@ class LifecycleCommands:
         """With a key, the answer (code included) is kept with the key for
         a repeat, until the sweeper forgets keys (BOARDLOG_IDEMPOTENCY_DAYS)."""
         code = new_invite_code()
-        return self.once(player, game_id, key, endpoint_request("invites", {"seat": seat}),
+        return self.idempotency.once(player, game_id, key, endpoint_request("invites", {"seat": seat}),
                          lambda in_transaction: self.invite(game_id, player, seat, in_transaction, code),
                          lambda conn, *_: {"game_id": str(game_id), "seat": seat, "code": code}, status=201)
 
     def redeem_once(self, game_id: uuid.UUID, player: str, code: str, key: str | None, shape) -> dict:
-        return self.once(player, game_id, key, endpoint_request("invites/redeem", {"code": code}),
+        return self.idempotency.once(player, game_id, key, endpoint_request("invites/redeem", {"code": code}),
                          lambda in_transaction: self.redeem(game_id, player, code, in_transaction),
                          lambda conn, after, *_: self._with_receipt(shape(conn, game_id), game_id, after))
 
     def rematch_once(self, game_id: uuid.UUID, player: str, key: str | None, shape) -> dict:
         """The new game's summary: a repeat of the key answers the same game."""
-        return self.once(player, game_id, key, endpoint_request("rematch"),
+        return self.idempotency.once(player, game_id, key, endpoint_request("rematch"),
                          lambda in_transaction: self.rematch(game_id, player, in_transaction),
                          lambda conn, new_id: self._new_game_answer(shape(conn, new_id), new_id), status=201)
 
