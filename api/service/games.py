@@ -26,8 +26,8 @@ from . import decisions
 from .decisions import Decision, Scheduler
 from .idempotency import IdempotencyKeys
 from .absences import AbsenceCommands
-from .pause import PauseCommands
-from .takebacks import TakebackCommands
+from .pause import Pauses
+from .takebacks import Takebacks
 from .lifecycle import LifecycleCommands, access_refusals
 from .players import Players
 from .receipts import ChainHeads, Signer
@@ -52,7 +52,7 @@ def parse_game_id(text: str) -> uuid.UUID:
         raise NotFound(f"no game {text!r}") from None
 
 
-class GameService(LifecycleCommands, AbsenceCommands, PauseCommands, TakebackCommands):
+class GameService(LifecycleCommands, AbsenceCommands):
     """``history`` loads games (api/service/history.py); ``heads`` knows and
     signs the chain head after each version (api/service/receipts.py); ``seeds`` gives each
     new game its seed (api/service/seeds.py); ``clock`` says what "now" is
@@ -73,6 +73,8 @@ class GameService(LifecycleCommands, AbsenceCommands, PauseCommands, TakebackCom
         self.heads = ChainHeads(store, self.signer, cache_size)
         self.history = History(store, self.heads.note_heads, cache_size, snapshot_every)
         self.idempotency = IdempotencyKeys(self.pool)
+        self.pauses = Pauses(self.execute)
+        self.takebacks = Takebacks(self.execute, store, self.current_version)
 
     # Reading: the loader's, asked through the service by the views and workers
 
