@@ -25,7 +25,7 @@ from . import readmodels
 from . import decisions
 from .decisions import Decision, Scheduler
 from .idempotency import IdempotencyKeys
-from .absences import AbsenceCommands
+from .absences import Absences
 from .pause import Pauses
 from .takebacks import Takebacks
 from .lifecycle import LifecycleCommands, access_refusals
@@ -52,7 +52,7 @@ def parse_game_id(text: str) -> uuid.UUID:
         raise NotFound(f"no game {text!r}") from None
 
 
-class GameService(LifecycleCommands, AbsenceCommands):
+class GameService(LifecycleCommands):
     """``history`` loads games (api/service/history.py); ``heads`` knows and
     signs the chain head after each version (api/service/receipts.py); ``seeds`` gives each
     new game its seed (api/service/seeds.py); ``clock`` says what "now" is
@@ -65,7 +65,7 @@ class GameService(LifecycleCommands, AbsenceCommands):
         self.store = store
         self.clock = clock or (lambda: dt.datetime.now(dt.timezone.utc))
         self.pool = store.pool
-        self.scheduler = scheduler or Scheduler()
+        self._scheduler = scheduler or Scheduler()
         self.seeds = seeds
         self.cache_size = cache_size
         self.players = Players(self.pool)
@@ -75,6 +75,16 @@ class GameService(LifecycleCommands, AbsenceCommands):
         self.idempotency = IdempotencyKeys(self.pool)
         self.pauses = Pauses(self.execute)
         self.takebacks = Takebacks(self.execute, store, self.current_version)
+        self.absences = Absences(self.pool, self.clock, self._scheduler, self.execute)
+
+    @property
+    def scheduler(self) -> Scheduler:
+        return self._scheduler
+
+    @scheduler.setter
+    def scheduler(self, scheduler: Scheduler) -> None:
+        # A running service may be handed another scheduler (tests do): its collaborators schedule there too.
+        self._scheduler = self.absences.scheduler = scheduler
 
     # Reading: the loader's, asked through the service by the views and workers
 
@@ -279,13 +289,13 @@ class GameService(LifecycleCommands, AbsenceCommands):
                 command = rules.decode_command(command_json)
             except (DecodeError, TypeError) as error:
                 raise InvalidRequest(str(error)) from None
-            returned, current = self.returned_before(rules, session, seat)  # acting ends an absence
+            returned, current = self.absences.returned_before(rules, session, seat)  # acting ends an absence
             draws = sessions.source(current, seed)
             events = sessions.play(rules, current, seat, command, draws.game(current.version), seed)
             move = decisions.by(player, seat, command.to_json(), current, events, draws.draws())
             return Decision(returned.events + move.events, returned.metadata + move.metadata)
 
-        self.back_on_acting(player)
+        self.absences.back_on_acting(player)
 
         def answer(conn, session, events):
             return respond(session, events, session.seat_seen_by(player)) if respond else {"version": session.version}
@@ -303,7 +313,7 @@ class GameService(LifecycleCommands, AbsenceCommands):
         over (``clocks.turn_goes_on``), and it counts once towards
         ``abandon_after``. Seats timed out too often in a row are abandoned."""
         seed = self.seed(game_id)
-        if self.mark_absences(game_id, version):
+        if self.absences.mark_absences(game_id, version):
             return True  # seats away or back: the deadlines that follow are set anew
 
         def time_out(rules, current, seat):
