@@ -28,7 +28,9 @@ from .idempotency import IdempotencyKeys
 from .absences import Absences
 from .pause import Pauses
 from .takebacks import Takebacks
-from .lifecycle import LifecycleCommands, access_refusals
+from .lifecycle import SeatLife, access_refusals, check_may_command
+from .bots import Bots
+from .clocks import Clocks
 from .players import Players
 from .receipts import ChainHeads, Signer
 from . import history
@@ -52,12 +54,17 @@ def parse_game_id(text: str) -> uuid.UUID:
         raise NotFound(f"no game {text!r}") from None
 
 
-class GameService(LifecycleCommands):
+class GameService:
     """``history`` loads games (api/service/history.py); ``heads`` knows and
     signs the chain head after each version (api/service/receipts.py); ``seeds`` gives each
     new game its seed (api/service/seeds.py); ``clock`` says what "now" is
-    for clocks and deadlines (tests let time pass with their own). The
-    mixins are the families of commands; every one decides through ``execute``."""
+    for clocks and deadlines (tests let time pass with their own).
+
+    The families of commands are collaborators the service holds, each
+    given ``execute`` and what else it needs: ``seat_life`` (resign, abort,
+    invites, rematch: api/service/lifecycle.py), ``bots``, ``clocks``
+    (deadlines, missed turns, abandonment), ``absences``, ``pauses``,
+    ``takebacks``; ``idempotency`` answers a request once per key."""
 
     def __init__(self, store, scheduler: Scheduler | None = None, cache_size: int = 1024, snapshot_every: int = 200,
                  clock: Callable[[], dt.datetime] | None = None, signer: Signer | None = None,
@@ -76,6 +83,11 @@ class GameService(LifecycleCommands):
         self.pauses = Pauses(self.execute)
         self.takebacks = Takebacks(self.execute, store, self.current_version)
         self.absences = Absences(self.pool, self.clock, self._scheduler, self.execute)
+        self.seat_life = SeatLife(execute=self.execute, seed=self.seed, store=store, heads=self.heads,
+                                  once=self.idempotency.once, seeds=seeds, insert_on=self._insert_game_on,
+                                  inserted=self._inserted)
+        self.bots = Bots(self.execute, self.seed, self._scheduler)
+        self.clocks = Clocks(self.clock, self.seat_life.seat_history)
 
     @property
     def scheduler(self) -> Scheduler:
@@ -84,7 +96,7 @@ class GameService(LifecycleCommands):
     @scheduler.setter
     def scheduler(self, scheduler: Scheduler) -> None:
         # A running service may be handed another scheduler (tests do): its collaborators schedule there too.
-        self._scheduler = self.absences.scheduler = scheduler
+        self._scheduler = self.absences.scheduler = self.bots.scheduler = scheduler
 
     # Reading: the loader's, asked through the service by the views and workers
 
@@ -140,7 +152,7 @@ class GameService(LifecycleCommands):
                     f"the game is at version {session.version}, not {if_match}", version=session.version
                 )
             try:
-                decision = self.with_clocks(rules, session, decide(rules, session))
+                decision = self.clocks.with_clocks(rules, session, decide(rules, session))
             except Exception:
                 if trusted and self.store.stream_version(stream_of(game_id)) != session.version:
                     continue  # decided on a state behind the stored one: judge it on that
@@ -191,7 +203,7 @@ class GameService(LifecycleCommands):
 
     def _deadline(self, session: Session, to_act) -> dt.datetime | None:
         """The earliest deadline of a seat to act (see domain.lifecycle.clocks)."""
-        return self.deadline_of(session, to_act) if to_act else None
+        return self.clocks.deadline_of(session, to_act) if to_act else None
 
     def _schedule(self, game_id, rules, session: Session, deadline: dt.datetime | None) -> None:
         try:
@@ -199,7 +211,7 @@ class GameService(LifecycleCommands):
                 self.scheduler.schedule_scoring(str(game_id))
             elif deadline is not None:
                 self.scheduler.schedule_deadline(str(game_id), session.version, deadline)
-            self.schedule_bots(game_id, rules, session)
+            self.bots.schedule_bots(game_id, rules, session)
         except Exception:  # the sweeper re-creates what was not scheduled
             log.exception("could not schedule jobs for game %s; the sweeper will", game_id)
 
@@ -284,7 +296,7 @@ class GameService(LifecycleCommands):
             seat = session.seat_of(player)
             if seat is None:
                 raise Forbidden("you hold no seat in this game; spectators cannot send commands")
-            self.check_may_command(session, seat)
+            check_may_command(session, seat)
             try:
                 command = rules.decode_command(command_json)
             except (DecodeError, TypeError) as error:
@@ -335,8 +347,10 @@ class GameService(LifecycleCommands):
                     break
             return events, metadata
 
-        return self.seat_by_seat(game_id, version, self.timed_out_seats, time_out,
-                                 lambda rules, current, seats: self.abandonment(game_id, rules, current, seats))
+        def abandonment(rules, current, seats):
+            return self.clocks.abandonment(game_id, rules, current, seats)
+
+        return self.bots.seat_by_seat(game_id, version, self.clocks.timed_out_seats, time_out, abandonment)
 
     def score(self, game_id: uuid.UUID) -> bool:
         """Append the standings of a game that ended; nothing if already scored."""
