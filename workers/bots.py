@@ -13,5 +13,5 @@ from .jobs import _run
 
 
 def play_bots(game_id: str, version: int) -> bool:
-    return _run("bots", game_id, version, lambda s: s.play_bots(uuid.UUID(game_id), int(version)),
+    return _run("bots", game_id, version, lambda s: s.bots.play_bots(uuid.UUID(game_id), int(version)),
                 done="moved", nothing="changed nothing: the game moved or ended since")

@@ -76,7 +76,7 @@ def _build(database_url: str, redis_url: str | None) -> GameService:
 
 def mark_absences(game_id: str, version: int) -> bool:
     """Mark seats away or back as their players' absences say, if the game is still at ``version``."""
-    return _run("absence", game_id, version, lambda s: s.mark_absences(uuid.UUID(game_id), int(version)),
+    return _run("absence", game_id, version, lambda s: s.absences.mark_absences(uuid.UUID(game_id), int(version)),
                 done="marked seats away or back", nothing="changed nothing: the game moved, or no seat is away or back")
 
 

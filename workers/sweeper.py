@@ -22,7 +22,7 @@ from rq.exceptions import StopRequested
 
 from api.service.settings import env_number
 from api.service import readmodels
-from api.service.lifecycle import bot_delay_seconds
+from api.service.bots import bot_delay_seconds
 
 from api.service.scheduling import CREATED, FAILED, MOVED, REPLACED, RQScheduler, utcnow
 

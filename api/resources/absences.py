@@ -53,7 +53,7 @@ class Absences(MethodView):
     @blp.response(200, AbsenceListSchema)
     def get(self):
         """Your absences that have not ended, and how much of this year's allowance you used."""
-        listed = service().absences_of(current_player())
+        listed = service().absences.absences_of(current_player())
         return {**listed, "absences": [_shown(a) for a in listed["absences"]]}
 
     @blp.doc(operationId="declareAbsence", security=BEARER)
@@ -64,7 +64,7 @@ class Absences(MethodView):
         """Declare an absence for all of your games. Refused (422, nothing
         stored) when it starts in the past, ends before it starts, overlaps
         another of yours, or exceeds what is left of the year's allowance."""
-        return _shown(service().declare_absence(current_player(), body["from_"], body["to"]))
+        return _shown(service().absences.declare_absence(current_player(), body["from_"], body["to"]))
 
 
 @blp.route("/<absence_id>")
@@ -78,4 +78,4 @@ class Absence(MethodView):
             parsed = uuid.UUID(absence_id)
         except ValueError:
             raise AbsenceNotFound(f"you declared no absence {absence_id!r}") from None
-        return _shown(service().end_absence(current_player(), parsed))
+        return _shown(service().absences.end_absence(current_player(), parsed))

@@ -245,4 +245,4 @@ class Contribution(MethodView):
         gid = parse_game_id(game_id)
         player = current_player()
         access.check_cheaply(gid, player)
-        return _answer(gid, service().contribute(gid, player, body["contribution"]))
+        return _answer(gid, service().seat_life.contribute(gid, player, body["contribution"]))

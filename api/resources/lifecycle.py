@@ -73,7 +73,7 @@ class Resign(MethodView):
         docstring): the other side wins a two-sided game; in a multiplayer game
         you rank last and a bot plays your turns."""
         gid = parse_game_id(game_id)
-        return _answer(service().resign_once(gid, _member(gid), idempotency_key(), _summary_json), 200)
+        return _answer(service().seat_life.resign_once(gid, _member(gid), idempotency_key(), _summary_json), 200)
 
 
 @blp.route("/<game_id>/abort")
@@ -84,7 +84,7 @@ class Abort(MethodView):
     def post(self, game_id):
         """End a running game with no result, before every seat has acted once."""
         gid = parse_game_id(game_id)
-        return _answer(service().abort_once(gid, _member(gid), idempotency_key(), _summary_json), 200)
+        return _answer(service().seat_life.abort_once(gid, _member(gid), idempotency_key(), _summary_json), 200)
 
 
 @blp.route("/<game_id>/invites")
@@ -97,7 +97,7 @@ class Invites(MethodView):
         """A single-use invite code (host only): to a seat of the lobby (the
         only way into a private game), or to take over a seat a bot plays."""
         gid = parse_game_id(game_id)
-        answer = service().invite_once(gid, _member(gid), body["seat"], idempotency_key())
+        answer = service().seat_life.invite_once(gid, _member(gid), body["seat"], idempotency_key())
         return _answer(InviteSchema().dump(answer), 201, replay_headers(answer))
 
 
@@ -111,7 +111,7 @@ class Redeem(MethodView):
         """Take the seat an invite code opens: a lobby seat, or a seat a bot
         plays (you then see everything that seat has seen)."""
         gid = parse_game_id(game_id)
-        answer = service().redeem_once(gid, current_player(), body["code"], idempotency_key(), _summary_json)
+        answer = service().seat_life.redeem_once(gid, current_player(), body["code"], idempotency_key(), _summary_json)
         return _answer(answer, 200)
 
 
@@ -127,5 +127,5 @@ class Rematch(MethodView):
         409 naming it; a repeat with the first request's Idempotency-Key
         answers the same new game."""
         gid = parse_game_id(game_id)
-        answer = service().rematch_once(gid, _member(gid), idempotency_key(), _summary_json)
+        answer = service().seat_life.rematch_once(gid, _member(gid), idempotency_key(), _summary_json)
         return _answer(answer, 201, {"Location": url_for("games.Game", game_id=answer["id"])})

@@ -44,7 +44,7 @@ class Pause(MethodView):
         """Ask to pause the game: when the last seat a player plays has asked,
         it is paused (recorded as PauseAsked, then GamePaused)."""
         gid = parse_game_id(game_id)
-        return _state(gid, service().ask_pause(gid, _member(gid)))
+        return _state(gid, service().pauses.ask_pause(gid, _member(gid)))
 
 
 @blp.route("/<game_id>/resume")
@@ -55,4 +55,4 @@ class Resume(MethodView):
     def post(self, game_id):
         """Resume a paused game (any of its players may): the clocks run from now, the banks as they were."""
         gid = parse_game_id(game_id)
-        return _state(gid, service().resume(gid, _member(gid)))
+        return _state(gid, service().pauses.resume(gid, _member(gid)))

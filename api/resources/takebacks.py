@@ -48,7 +48,7 @@ class Takeback(MethodView):
         since, and only a move that drew no randomness and whose events every
         viewer sees as they are (409 nothing-to-take-back says why not)."""
         gid = parse_game_id(game_id)
-        return _state(gid, service().ask_takeback(gid, _member(gid)))
+        return _state(gid, service().takebacks.ask_takeback(gid, _member(gid)))
 
 
 @blp.route("/<game_id>/takeback/accept")
@@ -60,7 +60,7 @@ class AcceptTakeback(MethodView):
         """Accept another seat's takeback; when every other player has, the game returns to the version before that move."""
         gid = parse_game_id(game_id)
         player = _member(gid)
-        session = service().accept_takeback(gid, player)
+        session = service().takebacks.accept_takeback(gid, player)
         returned = session.life.takeback is None
         return _state(gid, session, _returned_to(gid) if returned else None)
 
@@ -73,9 +73,9 @@ class RefuseTakeback(MethodView):
     def post(self, game_id):
         """Refuse another seat's takeback: the request ends, the move stands."""
         gid = parse_game_id(game_id)
-        return _state(gid, service().refuse_takeback(gid, _member(gid)))
+        return _state(gid, service().takebacks.refuse_takeback(gid, _member(gid)))
 
 
 def _returned_to(game_id) -> int | None:
     """The version the last TakenBack of the game returned to."""
-    return service().last_taken_back(game_id)
+    return service().takebacks.last_taken_back(game_id)

@@ -12,6 +12,8 @@ is neither timed out nor abandoned.
 
 Each year (UTC, by the year an absence begins) a player may be away
 BOARDLOG_ABSENCE_DAYS_PER_YEAR days (30 by default), counted to the second.
+
+``GameService`` holds one ``Absences`` as ``absences``.
 """
 
 from __future__ import annotations
@@ -55,8 +57,16 @@ def _shown(row: dict, now: dt.datetime) -> dict:
             "declared_at": row["declared_at"], "current": row["starts_at"] <= now < row["ends_at"]}
 
 
-class AbsenceCommands:
-    """Mixed into GameService (which provides pool, clock, load, execute, scheduler)."""
+class Absences:
+    """The absences are kept in ``pool``'s database; a game records what they
+    do to it through ``execute``, the service's one write path, and is woken
+    to look at them again by ``scheduler``; ``clock`` says what "now" is."""
+
+    def __init__(self, pool, clock, scheduler, execute):
+        self.pool = pool
+        self.clock = clock
+        self.scheduler = scheduler
+        self.execute = execute
 
     # The player's absences
 

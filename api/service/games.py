@@ -24,11 +24,13 @@ from eventstore import WrongExpectedVersion
 from . import readmodels
 from . import decisions
 from .decisions import Decision, Scheduler
-from .idempotency import Idempotent
-from .absences import AbsenceCommands
-from .pause import PauseCommands
-from .takebacks import TakebackCommands
-from .lifecycle import LifecycleCommands, access_refusals
+from .idempotency import IdempotencyKeys
+from .absences import Absences
+from .pause import Pauses
+from .takebacks import Takebacks
+from .lifecycle import SeatLife, access_refusals, check_may_command
+from .bots import Bots
+from .clocks import Clocks
 from .players import Players
 from .receipts import ChainHeads, Signer
 from . import history
@@ -52,12 +54,17 @@ def parse_game_id(text: str) -> uuid.UUID:
         raise NotFound(f"no game {text!r}") from None
 
 
-class GameService(LifecycleCommands, AbsenceCommands, PauseCommands, TakebackCommands, Idempotent):
+class GameService:
     """``history`` loads games (api/service/history.py); ``heads`` knows and
     signs the chain head after each version (api/service/receipts.py); ``seeds`` gives each
     new game its seed (api/service/seeds.py); ``clock`` says what "now" is
-    for clocks and deadlines (tests let time pass with their own). The
-    mixins are the families of commands; every one decides through ``execute``."""
+    for clocks and deadlines (tests let time pass with their own).
+
+    The families of commands are collaborators the service holds, each
+    given ``execute`` and what else it needs: ``seat_life`` (resign, abort,
+    invites, rematch: api/service/lifecycle.py), ``bots``, ``clocks``
+    (deadlines, missed turns, abandonment), ``absences``, ``pauses``,
+    ``takebacks``; ``idempotency`` answers a request once per key."""
 
     def __init__(self, store, scheduler: Scheduler | None = None, cache_size: int = 1024, snapshot_every: int = 200,
                  clock: Callable[[], dt.datetime] | None = None, signer: Signer | None = None,
@@ -65,13 +72,31 @@ class GameService(LifecycleCommands, AbsenceCommands, PauseCommands, TakebackCom
         self.store = store
         self.clock = clock or (lambda: dt.datetime.now(dt.timezone.utc))
         self.pool = store.pool
-        self.scheduler = scheduler or Scheduler()
+        self._scheduler = scheduler or Scheduler()
         self.seeds = seeds
         self.cache_size = cache_size
         self.players = Players(self.pool)
         self.signer = signer or Signer(self.pool)
         self.heads = ChainHeads(store, self.signer, cache_size)
         self.history = History(store, self.heads.note_heads, cache_size, snapshot_every)
+        self.idempotency = IdempotencyKeys(self.pool)
+        self.pauses = Pauses(self.execute)
+        self.takebacks = Takebacks(self.execute, store, self.current_version)
+        self.absences = Absences(self.pool, self.clock, self._scheduler, self.execute)
+        self.seat_life = SeatLife(execute=self.execute, seed=self.seed, store=store, heads=self.heads,
+                                  once=self.idempotency.once, seeds=seeds, insert_on=self._insert_game_on,
+                                  inserted=self._inserted)
+        self.bots = Bots(self.execute, self.seed, self._scheduler)
+        self.clocks = Clocks(self.clock, self.seat_life.seat_history)
+
+    @property
+    def scheduler(self) -> Scheduler:
+        return self._scheduler
+
+    @scheduler.setter
+    def scheduler(self, scheduler: Scheduler) -> None:
+        # A running service may be handed another scheduler (tests do): its collaborators schedule there too.
+        self._scheduler = self.absences.scheduler = self.bots.scheduler = scheduler
 
     # Reading: the loader's, asked through the service by the views and workers
 
@@ -127,7 +152,7 @@ class GameService(LifecycleCommands, AbsenceCommands, PauseCommands, TakebackCom
                     f"the game is at version {session.version}, not {if_match}", version=session.version
                 )
             try:
-                decision = self.with_clocks(rules, session, decide(rules, session))
+                decision = self.clocks.with_clocks(rules, session, decide(rules, session))
             except Exception:
                 if trusted and self.store.stream_version(stream_of(game_id)) != session.version:
                     continue  # decided on a state behind the stored one: judge it on that
@@ -178,7 +203,7 @@ class GameService(LifecycleCommands, AbsenceCommands, PauseCommands, TakebackCom
 
     def _deadline(self, session: Session, to_act) -> dt.datetime | None:
         """The earliest deadline of a seat to act (see domain.lifecycle.clocks)."""
-        return self.deadline_of(session, to_act) if to_act else None
+        return self.clocks.deadline_of(session, to_act) if to_act else None
 
     def _schedule(self, game_id, rules, session: Session, deadline: dt.datetime | None) -> None:
         try:
@@ -186,7 +211,7 @@ class GameService(LifecycleCommands, AbsenceCommands, PauseCommands, TakebackCom
                 self.scheduler.schedule_scoring(str(game_id))
             elif deadline is not None:
                 self.scheduler.schedule_deadline(str(game_id), session.version, deadline)
-            self.schedule_bots(game_id, rules, session)
+            self.bots.schedule_bots(game_id, rules, session)
         except Exception:  # the sweeper re-creates what was not scheduled
             log.exception("could not schedule jobs for game %s; the sweeper will", game_id)
 
@@ -271,25 +296,25 @@ class GameService(LifecycleCommands, AbsenceCommands, PauseCommands, TakebackCom
             seat = session.seat_of(player)
             if seat is None:
                 raise Forbidden("you hold no seat in this game; spectators cannot send commands")
-            self.check_may_command(session, seat)
+            check_may_command(session, seat)
             try:
                 command = rules.decode_command(command_json)
             except (DecodeError, TypeError) as error:
                 raise InvalidRequest(str(error)) from None
-            returned, current = self.returned_before(rules, session, seat)  # acting ends an absence
+            returned, current = self.absences.returned_before(rules, session, seat)  # acting ends an absence
             draws = sessions.source(current, seed)
             events = sessions.play(rules, current, seat, command, draws.game(current.version), seed)
             move = decisions.by(player, seat, command.to_json(), current, events, draws.draws())
             return Decision(returned.events + move.events, returned.metadata + move.metadata)
 
-        self.back_on_acting(player)
+        self.absences.back_on_acting(player)
 
         def answer(conn, session, events):
             return respond(session, events, session.seat_seen_by(player)) if respond else {"version": session.version}
 
         # The command's JSON alone is what is hashed (with the game), as it
         # was before other requests took keys, so remembered keys still answer.
-        return self.once(player, game_id, idempotency_key, command_json,
+        return self.idempotency.once(player, game_id, idempotency_key, command_json,
                          lambda in_transaction: self.execute(game_id, decide, if_match, in_transaction), answer)
 
     def fire_deadline(self, game_id: uuid.UUID, version: int) -> bool:
@@ -300,7 +325,7 @@ class GameService(LifecycleCommands, AbsenceCommands, PauseCommands, TakebackCom
         over (``clocks.turn_goes_on``), and it counts once towards
         ``abandon_after``. Seats timed out too often in a row are abandoned."""
         seed = self.seed(game_id)
-        if self.mark_absences(game_id, version):
+        if self.absences.mark_absences(game_id, version):
             return True  # seats away or back: the deadlines that follow are set anew
 
         def time_out(rules, current, seat):
@@ -322,8 +347,10 @@ class GameService(LifecycleCommands, AbsenceCommands, PauseCommands, TakebackCom
                     break
             return events, metadata
 
-        return self.seat_by_seat(game_id, version, self.timed_out_seats, time_out,
-                                 lambda rules, current, seats: self.abandonment(game_id, rules, current, seats))
+        def abandonment(rules, current, seats):
+            return self.clocks.abandonment(game_id, rules, current, seats)
+
+        return self.bots.seat_by_seat(game_id, version, self.clocks.timed_out_seats, time_out, abandonment)
 
     def score(self, game_id: uuid.UUID) -> bool:
         """Append the standings of a game that ended; nothing if already scored."""

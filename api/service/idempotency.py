@@ -10,6 +10,9 @@ for any other request, its endpoint and its body, so that a resign's key
 reused for an abort is refused. The answer is stored in the transaction
 that appends the request's events: there is never an answer without its
 events, nor events whose answer a retry cannot find.
+
+``GameService`` holds one ``IdempotencyKeys`` as ``idempotency`` and hands
+its ``once`` to the collaborators whose requests take a key.
 """
 
 from __future__ import annotations
@@ -45,8 +48,11 @@ def replay_headers(answer) -> dict:
     return {"Idempotent-Replayed": "true"} if isinstance(answer, Replayed) else {}
 
 
-class Idempotent:
-    """Mixed into GameService (which provides pool)."""
+class IdempotencyKeys:
+    """The requests answered under a key and their answers, kept in ``pool``'s database."""
+
+    def __init__(self, pool):
+        self.pool = pool
 
     def once(
         self,

@@ -1,5 +1,6 @@
 """Pausing a game by its players' agreement, and resuming it
-(domain.lifecycle.pause), through the one write path."""
+(domain.lifecycle.pause), through the one write path. ``GameService``
+holds one ``Pauses`` as ``pauses``."""
 
 from __future__ import annotations
 
@@ -13,8 +14,11 @@ from .decisions import Decision
 from .lifecycle import refusals
 
 
-class PauseCommands:
-    """Mixed into GameService (which provides execute)."""
+class Pauses:
+    """Each decision goes through ``execute``, the service's one write path."""
+
+    def __init__(self, execute):
+        self.execute = execute
 
     def _pause_decision(self, game_id: uuid.UUID, player: str, command: str, decide_events) -> Session:
         def decide(rules, session):

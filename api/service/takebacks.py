@@ -1,5 +1,6 @@
 """Takebacks with consent (domain.lifecycle.takeback) through the one write
-path: the decision to take back is found in the game's recent log."""
+path: the decision to take back is found in the game's recent log.
+``GameService`` holds one ``Takebacks`` as ``takebacks``."""
 
 from __future__ import annotations
 
@@ -42,8 +43,14 @@ def recent_batches(rules, records) -> list[takeback_rules.Batch]:
     return batches
 
 
-class TakebackCommands:
-    """Mixed into GameService (which provides execute and store)."""
+class Takebacks:
+    """Each decision goes through ``execute``, the service's one write path;
+    the recent log is read from ``store``."""
+
+    def __init__(self, execute, store, current_version):
+        self.execute = execute
+        self.store = store
+        self.current_version = current_version
 
     def _takeback(self, game_id: uuid.UUID, player: str, command: str, decide_events) -> Session:
         def decide(rules, session):

@@ -129,7 +129,7 @@ def race(monkeypatch, service, stale, key_looked_up_early: bool = False) -> dict
     also looked for its Idempotency-Key before the other committed (finds
     nothing the first time). The counts of loads and look-ups, to check
     that the race happened."""
-    real_load, real_earlier = service.load, service._earlier_response
+    real_load, real_earlier = service.load, service.idempotency._earlier_response
     calls = {"load": 0, "earlier": 0}
 
     def load(gid, trust_known=False):
@@ -142,7 +142,7 @@ def race(monkeypatch, service, stale, key_looked_up_early: bool = False) -> dict
 
     monkeypatch.setattr(service, "load", load)
     if key_looked_up_early:
-        monkeypatch.setattr(service, "_earlier_response", earlier)
+        monkeypatch.setattr(service.idempotency, "_earlier_response", earlier)
     return calls
 
 

@@ -29,7 +29,7 @@ def _play(service, game_id, holders, rng, until=lambda summary: False, steps=300
         summary = _summary(anyone, game_id)
         if summary["status"] != "active" or until(summary):
             return summary
-        if service.play_bots(gid, summary["version"]):
+        if service.bots.play_bots(gid, summary["version"]):
             continue
         player = holders[sorted(summary["to_act"])[0]]
         answer = player.act(game_id, rng.choice(player.legal(game_id)))

@@ -50,7 +50,7 @@ def play_and_resign(client, service, game: str, seed: int = 5) -> str:
         if players[0].view(game_id).json["status"] != "active":
             break
         version = players[0].view(game_id).json["version"]
-        if not service.play_bots(uuid.UUID(game_id), version):
+        if not service.bots.play_bots(uuid.UUID(game_id), version):
             other = next(p for p in players if p is not holder)
             assert other.act(game_id, rng.choice(other.legal(game_id))).status_code == 200
     assert service.score(uuid.UUID(game_id))

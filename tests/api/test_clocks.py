@@ -110,5 +110,5 @@ def test_when_a_seat_s_bank_is_empty_its_deadline_job_times_out_that_seat_only(p
     spent = dataclasses.replace(clocks, at=earlier, banks={**clocks.banks, "p2": 3600.0},
                                 since={seat: earlier for seat in clocks.since})
     past = dataclasses.replace(session, life=dataclasses.replace(session.life, clocks=spent))
-    assert service.timed_out_seats(rules, past) == ["p2"]
-    assert service.timed_out_seats(rules, session) == []
+    assert service.clocks.timed_out_seats(rules, past) == ["p2"]
+    assert service.clocks.timed_out_seats(rules, session) == []

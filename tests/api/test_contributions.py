@@ -240,14 +240,14 @@ def test_an_export_of_an_unknown_chain_version_is_not_audited(players, client, s
 def test_timeouts_and_bots_list_their_own_labels_and_the_game_audits(players, client, service):
     [ada] = players(1)
     gid = service.create(ada.id, "cronberg", {"players": 2, "bots": {"p2": "random"}}, None)
-    service.contribute(gid, ada.id, "a1")
+    service.seat_life.contribute(gid, ada.id, "a1")
     service.start(gid, ada.id)
     for _ in range(500):
         rules, session = service.load(gid)
         if session.status != "active":
             break
         [seat] = sorted(rules.to_act(session.state))
-        moved = service.play_bots(gid, session.version) if session.life.plays(seat) else \
+        moved = service.bots.play_bots(gid, session.version) if session.life.plays(seat) else \
             service.fire_deadline(gid, session.version)  # ada lets every deadline pass
         assert moved
     service.score(gid)

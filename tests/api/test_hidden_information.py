@@ -83,7 +83,7 @@ def _play_with_bots(service, game_id, players_by_seat, rng, moves):
             return
         seat = sorted(view["to_act"])[0]
         if seat in view["bots"]:
-            assert service.play_bots(uuid.UUID(game_id), view["version"])
+            assert service.bots.play_bots(uuid.UUID(game_id), view["version"])
         else:
             player = players_by_seat[seat]
             assert player.act(game_id, rng.choice(player.legal(game_id))).status_code == 200

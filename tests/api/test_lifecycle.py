@@ -60,7 +60,7 @@ def test_a_resigned_seat_is_played_by_a_bot_its_player_is_refused_and_everyone_i
     inbox = bob.get("/v1/players/me/inbox").json["games"]
     assert [g["your_turn"] for g in inbox if g["id"] == game_id] == [False]  # p2 is to act, but a bot plays it
     assert_refused(bob.act(game_id, {"type": "DrawBuilding"}), 409, "seat-played-by-bot")
-    assert service.play_bots(__import__("uuid").UUID(game_id), version)
+    assert service.bots.play_bots(__import__("uuid").UUID(game_id), version)
     moved = [e for e in feed(ada, game_id) if e["version"] > version]
     assert moved and moved[0]["seat"] == "p2"
 
@@ -299,7 +299,7 @@ def test_when_a_resigned_seat_s_bot_wins_the_summary_feed_and_notices_say_the_wi
                 break
             seat = view["to_act"][0]
             if seat == "p2":
-                assert service.play_bots(uuid.UUID(game_id), view["version"])
+                assert service.bots.play_bots(uuid.UUID(game_id), view["version"])
             else:
                 player = {"p1": ada, "p3": cy}[seat]
                 assert player.act(game_id, rng.choice(player.legal(game_id))).status_code == 200

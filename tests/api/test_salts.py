@@ -27,7 +27,7 @@ def play_with_bots(service, people, gid, rng, max_steps: int = 5000) -> None:
             response = acting[0].act(gid, rng.choice(acting[0].legal(gid)))
             assert response.status_code == 200, response.json
         else:
-            assert service.play_bots(gid, view["version"]), "nobody could act in an active game"
+            assert service.bots.play_bots(gid, view["version"]), "nobody could act in an active game"
     raise AssertionError("the game did not end")
 
 

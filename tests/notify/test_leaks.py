@@ -73,7 +73,7 @@ def test_what_a_notification_carries_is_in_the_games_public_summary(game_service
     players = [game_service.players.register(f"s{i}")[0] for i in range(3)]
     game_id = started_game(game_service, players)
     play(game_service, game_id, 8, seed=3)
-    game_service.resign(game_id, players[1])  # a seat's life is told too
+    game_service.seat_life.resign(game_id, players[1])  # a seat's life is told too
     notifications = derive(feed(store), {str(game_id): "cronberg"})
     assert "resigned" in {n.kind for n in notifications}
     for notification in notifications:

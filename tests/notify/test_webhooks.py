@@ -85,7 +85,7 @@ def test_a_resignation_reaches_the_other_players_webhook_with_the_seat_and_its_b
     ada, bob, cy = callers(3)
     hook = register(ada, receiver.url, kinds=["resigned"])
     game_id = started_game(game_service, [ada.id, bob.id, cy.id])
-    after = game_service.resign(game_id, bob.id)
+    after = game_service.seat_life.resign(game_id, bob.id)
     [body] = wait_until(lambda: receiver.bodies(), what="the resignation at Ada's receiver")
     Webhook(hook["secret"]).verify(receiver.received[0]["body"], receiver.received[0]["headers"])
     seat = after.seat_of(bob.id)

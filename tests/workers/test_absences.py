@@ -50,9 +50,9 @@ def _audited(service, table, game_id):
 def _away(service, clock, game_id, player, days=3.0) -> dt.datetime:
     """The absence's end."""
     end = clock() + dt.timedelta(days=days)
-    service.declare_absence(player, clock(), end)
+    service.absences.declare_absence(player, clock(), end)
     version, _ = deadline_of(service, game_id)
-    assert service.mark_absences(game_id, version), "the job set for the absence's start marks the seat away"
+    assert service.absences.mark_absences(game_id, version), "the job set for the absence's start marks the seat away"
     return end
 
 
@@ -95,16 +95,16 @@ def test_an_absent_player_who_acts_is_back_and_his_absence_ends(timed_service, c
     types = [r.type for r in table.events(game_id)]
     assert "SeatBack" in types and types.index("SeatBack") == session.version  # just before the move
     assert service.load(game_id)[1].life.away == {}
-    assert not any(a["current"] for a in service.absences_of(player)["absences"])
+    assert not any(a["current"] for a in service.absences.absences_of(player)["absences"])
     _audited(service, table, game_id)
 
 
 def test_a_game_that_forbids_absences_ignores_them(timed_service, clock, table):
     service = timed_service
     game_id, seat, player = _game(service, table, absences="forbidden")
-    service.declare_absence(player, clock(), clock() + dt.timedelta(days=3))
+    service.absences.declare_absence(player, clock(), clock() + dt.timedelta(days=3))
     version, deadline = deadline_of(service, game_id)
-    assert not service.mark_absences(game_id, version)
+    assert not service.absences.mark_absences(game_id, version)
     clock.pass_to(deadline + dt.timedelta(seconds=1))
     assert fire_what_is_due(service, clock, game_id) == 1
     assert [s for _, s in table.timeouts(game_id)] == [seat]
@@ -115,10 +115,10 @@ def test_an_absence_beyond_the_year_s_allowance_is_refused(timed_service, clock,
     service = timed_service
     player = table.players[0]
     start = dt.datetime(clock().year + 1, 1, 1, tzinfo=dt.timezone.utc)
-    service.declare_absence(player, start, start + dt.timedelta(days=7))
+    service.absences.declare_absence(player, start, start + dt.timedelta(days=7))
     with pytest.raises(AbsenceRefused, match="days left"):
-        service.declare_absence(player, start + dt.timedelta(days=10), start + dt.timedelta(days=14))
-    assert len(service.absences_of(player)["absences"]) == 1
+        service.absences.declare_absence(player, start + dt.timedelta(days=10), start + dt.timedelta(days=14))
+    assert len(service.absences.absences_of(player)["absences"]) == 1
 
 
 def test_the_audit_refuses_a_timeout_of_a_seat_that_is_away_and_a_seat_back_that_was_not_away(

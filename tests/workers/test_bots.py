@@ -60,7 +60,7 @@ def test_a_game_of_bots_is_played_to_its_end_by_the_worker_and_audits(table, ser
     host = table.players[0]
     game_id = service.create(host, "cronberg", {"players": 3, "bots": {"p2": "random", "p3": "random"}}, None)
     service.start(game_id, host)
-    service.resign(game_id, host)  # two bots remain: a bot takes p1 too
+    service.seat_life.resign(game_id, host)  # two bots remain: a bot takes p1 too
 
     run_worker(redis, database_url)
 
@@ -79,7 +79,7 @@ def test_a_log_naming_a_bot_this_server_lacks_fails_the_audit(table, service, re
     host = table.players[0]
     game_id = service.create(host, "cronberg", {"players": 3, "bots": {"p2": "random", "p3": "random"}}, None)
     service.start(game_id, host)
-    service.resign(game_id, host)
+    service.seat_life.resign(game_id, host)
     run_worker(redis, database_url)
     rules, _ = service.load(game_id)
     records = [{"type": r.type, "schema_version": r.schema_version, "data": r.data, "metadata": dict(r.metadata)}
@@ -108,9 +108,9 @@ def test_a_bot_job_that_runs_late_changes_nothing(table, service):
     game_id = service.create(host, "cronberg", {"players": 2, "bots": {"p1": "random"}}, "p2")
     service.start(game_id, host)
     _, session = play_host_until_the_bot_is_to_act(service, game_id, host, "p2", "p1")
-    assert service.play_bots(game_id, session.version)
-    assert not service.play_bots(game_id, session.version)
-    assert not service.play_bots(uuid.UUID(str(game_id)), session.version + 100)
+    assert service.bots.play_bots(game_id, session.version)
+    assert not service.bots.play_bots(game_id, session.version)
+    assert not service.bots.play_bots(uuid.UUID(str(game_id)), session.version + 100)
 
 
 def test_a_seat_timed_out_by_its_deadline_job_is_abandoned_and_its_bot_job_plays_it(

@@ -19,10 +19,10 @@ def test_a_game_pauses_when_every_player_asked_and_nothing_runs_until_one_resume
     service = timed_service
     game_id, seat, player = _game(service, table)
     host, guest = table.players
-    assert not service.ask_pause(game_id, host).life.paused, "one ask of two pauses nothing"
+    assert not service.pauses.ask_pause(game_id, host).life.paused, "one ask of two pauses nothing"
     with pytest.raises(WrongStatus):
-        service.ask_pause(game_id, host)
-    session = service.ask_pause(game_id, guest)
+        service.pauses.ask_pause(game_id, host)
+    session = service.pauses.ask_pause(game_id, guest)
     assert session.life.paused and deadline_of(service, game_id)[1] is None
     bank = session.life.clocks.banks[seat]
     clock.pass_to(clock() + dt.timedelta(hours=30))
@@ -34,7 +34,7 @@ def test_a_game_pauses_when_every_player_asked_and_nothing_runs_until_one_resume
         service.act(game_id, player, command.to_json())
     assert session.life.clocks.banks[seat] == bank
 
-    session = service.resume(game_id, guest)
+    session = service.pauses.resume(game_id, guest)
     assert not session.life.paused and session.life.pause_asked == frozenset()
     assert session.life.clocks.banks[seat] == bank and seat in session.life.clocks.since
     _, deadline = deadline_of(service, game_id)
@@ -49,13 +49,13 @@ def test_the_audit_refuses_a_move_while_paused_and_a_pause_that_not_everyone_ask
     service = timed_service
     game_id, seat, player = _game(service, table)
     host, guest = table.players
-    service.ask_pause(game_id, host)
+    service.pauses.ask_pause(game_id, host)
     records = _records(table, game_id)
     version = len(records)
     other = "p2" if service.load(game_id)[1].seat_of(host) == "p1" else "p1"
     early = {"type": "GamePaused", "data": {}, "metadata": dict(records[-1]["metadata"])}
     assert any("GamePaused" in p for p in engine_rules.check(records[:-1] + [records[-1], early]))
-    service.ask_pause(game_id, guest)
+    service.pauses.ask_pause(game_id, guest)
     records = _records(table, game_id)
     version = len(records)
     move = {"type": "SomeMove", "data": {}, "metadata": {"actor": player, "seat": seat,

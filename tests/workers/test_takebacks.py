@@ -58,16 +58,16 @@ def test_a_takeback_returns_exactly_to_the_earlier_state_and_one_across_a_draw_o
         assert (why is not None) == (drew or hidden or revealed)
         if why is not None:
             with pytest.raises(NothingToTakeBack, match="drew randomness|hidden information"):
-                service.ask_takeback(game_id, player)
+                service.takebacks.ask_takeback(game_id, player)
             refused += 1
             continue
         if taken >= 2:
             continue
         version = batch.meta["decided_at"]
-        asked = service.ask_takeback(game_id, player)
+        asked = service.takebacks.ask_takeback(game_id, player)
         assert asked.life.takeback.version == version
         other = next(p for s, p in after.players.items() if s != seat)
-        back = service.accept_takeback(game_id, other)
+        back = service.takebacks.accept_takeback(game_id, other)
         _, replayed = service.load_at(game_id, version)
         assert back.state == replayed.state, "the state after the takeback is the replayed state at that version"
         assert sorted(rules.to_act(back.state)) == sorted(rules.to_act(replayed.state))
@@ -81,13 +81,13 @@ def test_a_refusal_or_a_move_ends_the_request_and_nothing_to_take_back_says_why(
     game_id = _started(service, table.players, "coronation", {"detective_seats": 1})
     host, guest = table.players
     with pytest.raises(NothingToTakeBack, match="no decision|not a move of yours|acted since"):
-        service.ask_takeback(game_id, host)
+        service.takebacks.ask_takeback(game_id, host)
     with pytest.raises(NothingToTakeBack, match="no takeback is asked"):
-        service.accept_takeback(game_id, guest)
+        service.takebacks.accept_takeback(game_id, guest)
 
 
 def test_a_game_created_with_takebacks_off_takes_none(service, table):
     game_id = _started(service, table.players, "cronberg", {"players": 2, "takebacks": "off"})
     assert service.load(game_id)[1].options["takebacks"] == "off"
     with pytest.raises(NothingToTakeBack, match="takes no takebacks"):
-        service.ask_takeback(game_id, table.players[0])
+        service.takebacks.ask_takeback(game_id, table.players[0])
