@@ -4,9 +4,11 @@ rules version of each.
 ``registered(games)`` builds it, refusing a game listed twice, two games of
 one name (or of names the API's schema components cannot tell apart), a game
 whose event or command reuses an engine event's name, and a game that lacks a
-declared property of the kit (``view_shape``, ``twin``, ``bots``,
-``sentences``, ``traits``) or whose view declaration is not an ``Obj`` named
-``View`` (the API names its schema ``<Game>View`` after it). Each error names
+declared property of the kit (``view_shape``, ``standing_detail``, ``twin``,
+``bots``, ``sentences``, ``traits``), whose view declaration is not an ``Obj``
+named ``View`` (the API names its schema ``<Game>View`` after it), or whose
+standing detail is not an ``Obj`` named ``StandingDetail`` of the game's own
+keys (the engine's, resigned and abandoned, are the kit's to add). Each error names
 the game and what is wrong (README, "Adding a game").
 
 ``REGISTRY`` (and ``get``) give the newest rules of each game: what a new game
@@ -21,6 +23,7 @@ from typing import Iterable, Mapping
 from ..engine import ChangedDataFile, UnknownRulesVersion
 from ..kit import Game
 from ..kit.shape import Obj
+from ..kit.standing import DETAIL, ENGINE_KEYS
 from ..session import ENGINE_EVENT_TYPES, GameCreated
 from .coronation import RULES as coronation
 from .court_of_miracles import RULES as court_of_miracles
@@ -33,7 +36,7 @@ class RegistryError(ValueError):
 
 
 # What every kit Game declares beside its functions (domain.kit.game).
-DECLARED = ("traits", "view_shape", "twin", "bots", "sentences")
+DECLARED = ("traits", "view_shape", "standing_detail", "twin", "bots", "sentences")
 
 
 def registered(all_games: Iterable[Game]) -> dict[str, Game]:
@@ -72,12 +75,23 @@ def _check_declarations(game: Game) -> None:
     missing = [name for name in DECLARED if getattr(game, name, None) in (None, {})]
     if missing:
         raise RegistryError(f"{game.name} does not declare {', '.join(missing)}: every game gives its traits, "
-                            "a view declaration, a twin, its bots and its sentences (README, \"Adding a game\")")
-    shape = game.view_shape
-    if not isinstance(shape, Obj) or shape.name != "View":
+                            "a view declaration, a standing detail declaration, a twin, its bots and its sentences "
+                            "(README, \"Adding a game\")")
+    _check_named(game, game.view_shape, "View", "view declaration", "the view: its top object is "
+                 "Obj(\"View\", ...), the object view returns")
+    _check_named(game, game.standing_detail, DETAIL, "standing detail declaration",
+                 f"Obj(\"{DETAIL}\", ...), the fields score puts in a standing's detail")
+    taken = sorted(set(game.standing_detail.fields) & set(ENGINE_KEYS))
+    if taken:
+        raise RegistryError(f"{game.name}'s standing detail declares {', '.join(taken)}, which the engine adds: "
+                            "a game declares only its own keys")
+
+
+def _check_named(game: Game, shape, name: str, what: str, wanted: str) -> None:
+    """A declaration whose top object must be ``Obj(name, ...)``: the API names its schema ``<Game><name>``."""
+    if not isinstance(shape, Obj) or shape.name != name:
         found = f"an Obj named {shape.name!r}" if isinstance(shape, Obj) else type(shape).__name__
-        raise RegistryError(f"{game.name}'s view declaration is {found}, not the view: its top object is "
-                            "Obj(\"View\", ...), the object view returns")
+        raise RegistryError(f"{game.name}'s {what} is {found}, not {wanted}")
 
 
 _ALL: tuple[Game, ...] = (cronberg, coronation, court_of_miracles, the_coil, runebound)

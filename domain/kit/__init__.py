@@ -1,6 +1,6 @@
 """The game kit: what a game is made of (``Game``, ``Traits``), the one
-emit-and-fold helper of ``decide`` (``Draft``), and view declarations
-(``domain.kit.shape``). See README, "Adding a game"."""
+emit-and-fold helper of ``decide`` (``Draft``), view declarations
+(``domain.kit.shape``) and standing declarations (``domain.kit.standing``). See README, "Adding a game"."""
 
 from .draft import Draft
 from .game import Game, Step, Traits, default_resign

@@ -21,7 +21,8 @@ functions are the game's own; nothing forwards them:
 
 and its declarations: ``traits`` (simultaneous moves, chance, hidden
 information, teams), ``view_shape`` (the shape of every view, see
-``domain.kit.shape``), ``bots`` (at least a heuristic one), ``sentences``
+``domain.kit.shape``), ``standing_detail`` (the shape of what ``score`` puts in
+a standing's ``detail``, see ``domain.kit.standing``), ``bots`` (at least a heuristic one), ``sentences``
 (an event in words) and the data files beside it. The conformance suite
 (tests/games/test_conformance.py) checks each declaration against what the
 functions do.
@@ -97,6 +98,10 @@ class Game:
     sentences: Mapping[str, Callable[[dict], str]]
     data: pathlib.Path | None  # the game's package: its *.json files are its data files
     resign: Callable[[Any, str], Resignation] = default_resign
+    # What score puts in each Standing's detail: Obj("StandingDetail", ...),
+    # the game's own fields only (domain.kit.standing adds the engine's). The
+    # registry refuses a game without it.
+    standing_detail: Obj | None = None
     # Every rules version this code can play, each with a sentence naming what
     # it changed. A game is created under the newest and played, replayed and
     # audited under the one GameCreated records, for ever (see README,

@@ -7,7 +7,7 @@ from domain import games
 from domain.engine import Event, resolve_options
 from domain.games.cronberg import RULES as cronberg
 from domain.games.example import RULES as example
-from domain.kit.shape import Str
+from domain.kit.shape import Bool, Int, Obj, Str
 
 
 @pytest.mark.parametrize("name", sorted(games.REGISTRY))
@@ -62,6 +62,14 @@ def test_a_view_declaration_whose_top_object_is_not_the_view_is_refused():
     message = registering(dataclasses.replace(cronberg, view_shape=player))
     assert message.startswith("cronberg's view declaration is an Obj named 'Player', not the view")
     assert "not the view" in registering(dataclasses.replace(cronberg, view_shape=Str("a view")))
+
+
+def test_a_standing_detail_that_is_not_the_game_s_own_detail_is_refused():
+    message = registering(dataclasses.replace(cronberg, standing_detail=cronberg.view_shape))
+    assert message.startswith("cronberg's standing detail declaration is an Obj named 'View', not Obj(\"StandingDetail\"")
+    engine_s = Obj("StandingDetail", "a detail", {"resigned": Bool("resigned"), "walls": Int("walls built")})
+    message = registering(dataclasses.replace(cronberg, standing_detail=engine_s))
+    assert message.startswith("cronberg's standing detail declares resigned, which the engine adds")
 
 
 def test_a_game_whose_message_takes_an_engine_event_s_name_is_refused():

@@ -59,7 +59,7 @@ from .bot import BOTS
 from .decide import decide
 from .legal import legal_commands, to_act
 from .messages import COMMANDS, EVENTS
-from .shapes import VIEW
+from .shapes import STANDING_DETAIL, VIEW
 from .state import evolve
 from .twin import twin
 from .views import view, visible
@@ -90,6 +90,7 @@ RULES = Game(
     score=rules.score,
     resign=rules.resign,
     view_shape=VIEW,
+    standing_detail=STANDING_DETAIL,
     twin=twin,
     bots=BOTS,
     sentences=SENTENCES,

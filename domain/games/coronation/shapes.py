@@ -121,3 +121,7 @@ VIEW = Obj("View", "a game of Coronation as one viewer sees it: everything but L
     "lind": maybe(LIND_SECRET),
     "board": BOARD,
 })
+
+# What score puts in a standing's detail: nothing (the score is 1 for the winning side, 0 for the other).
+STANDING_DETAIL = Obj("StandingDetail", "nothing of Coronation's own: the score is 1 for each seat of the winning "
+                                        "side (Lind, or every detective), 0 for the other", {})

@@ -166,3 +166,10 @@ VIEW = Obj("View", "a game of The Court of Miracles as one viewer sees it", {
     "end_reason": Str("how the game ended: renown (a player placed all 6 Renown tokens) or king (the King reached "
                       "the end of his path); null while it runs", enum=("renown", "king"), nullable=True),
 })
+
+# What score puts in a standing's detail (the score is the Renown tokens placed).
+STANDING_DETAIL = Obj("StandingDetail", "how the seat ended: its neighbourhoods, coins and whether it won", {
+    "neighbourhoods": Int("neighbourhoods the seat controls at the end", minimum=0),
+    "coins": Int("coins in hand at the end", minimum=0),
+    "winner": Bool("the seat is among the winners"),
+})

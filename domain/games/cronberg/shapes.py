@@ -78,3 +78,7 @@ VIEW = Obj("View", "a Cronberg game as one viewer sees it: all is open but the o
     "outcome": Str("the result in a sentence once the game is over, else null", nullable=True),
     "stack": optional(List(Int(), "referee only: the face-down order, top first")),
 })
+
+# What score puts in a standing's detail: nothing (the score is the seat's place on the city wall).
+STANDING_DETAIL = Obj("StandingDetail", "nothing of Cronberg's own: the score is the seat's position on the city wall",
+                      {})

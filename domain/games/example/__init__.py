@@ -22,7 +22,7 @@ from . import rules
 from .bot import BOTS
 from .decide import decide
 from .messages import COMMANDS, EVENTS
-from .shapes import VIEW
+from .shapes import STANDING_DETAIL, VIEW
 from .state import evolve
 from .views import outcome, to_act, view, visible
 from .words import SENTENCES
@@ -48,6 +48,7 @@ RULES = Game(
     outcome=outcome,
     score=rules.score,
     view_shape=VIEW,
+    standing_detail=STANDING_DETAIL,
     twin=rules.twin,
     bots=BOTS,
     sentences=SENTENCES,

@@ -47,7 +47,8 @@ def on_timeout(state: State, seat: str, rng: random.Random) -> Command:
 def score(state: State) -> list[Standing]:
     won = dict(zip(state.seats, state.rounds_won))
     ranks = rank_by(won)
-    return [Standing(seat=seat, rank=ranks[seat], score=won[seat]) for seat in state.seats]
+    return [Standing(seat=seat, rank=ranks[seat], score=won[seat], detail={"winner": ranks[seat] == 1})
+            for seat in state.seats]
 
 
 def twin(setup_events: Sequence[Event], steps: Sequence[Step], viewer: str | None, rng: random.Random) -> list[Event]:

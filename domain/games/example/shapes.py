@@ -1,6 +1,8 @@
 """The shape of the example game's view, declared once: the API's schema is
 derived from it, and the conformance suite checks every view against it. Its
-top object is the view itself, ``Obj("View", ...)``; every field says what it is."""
+top object is the view itself, ``Obj("View", ...)``; every field says what it is.
+``STANDING_DETAIL`` declares, the same way, what ``score`` puts in a standing's
+detail (domain.kit.standing adds the engine's resigned and abandoned)."""
 
 from __future__ import annotations
 
@@ -26,4 +28,9 @@ VIEW = Obj("View", "an example game as one viewer sees it: hands and face-down c
     "hand": optional(List(CARD, "a seat's own hand, sorted; only that seat gets it")),
     "hands": optional(Map(List(CARD), "referee only: every hand", keys="seat")),
     "deck": optional(List(CARD, "referee only: the undealt cards")),
+})
+
+# What score puts in a standing's detail (the score is the rounds won): every field a sentence, as in VIEW.
+STANDING_DETAIL = Obj("StandingDetail", "how the seat ended", {
+    "winner": Bool("the seat ranks first, alone or sharing first place"),
 })

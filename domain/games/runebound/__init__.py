@@ -61,7 +61,7 @@ from .decide import decide
 from .evolve import evolve
 from .legal import legal_commands, on_timeout, to_act
 from .messages import COMMANDS, EVENTS
-from .shapes import VIEW
+from .shapes import STANDING_DETAIL, VIEW
 from .twin import twin
 from .views import outcome, view, visible
 from .words import SENTENCES
@@ -90,6 +90,7 @@ RULES = Game(
     outcome=outcome,
     score=rules.score,
     view_shape=VIEW,
+    standing_detail=STANDING_DETAIL,
     twin=twin,
     bots=BOTS,
     sentences=SENTENCES,

@@ -177,3 +177,10 @@ VIEW = Obj("View", "a game of Runebound: Crown of the Elder Kings as one viewer 
     "winner": Str("the seat of the last Elder King once he has won, else null", nullable=True),
     "result": Str("the result in a sentence once the game is over, else null", nullable=True),
 })
+
+# What score puts in a standing's detail (the score is null: the rank says who lasted longest).
+STANDING_DETAIL = Obj("StandingDetail", "the seat's hero at the end", {
+    "level": Int("the hero's level: one plus the experience counters taken", minimum=1),
+    "vassals": Int("how many of the hero's trophies are Vassals", minimum=0),
+    "eliminated": Bool("the hero was eliminated in the Endgame"),
+})

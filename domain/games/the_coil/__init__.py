@@ -68,7 +68,7 @@ from .evolve import evolve
 from .legal import legal_commands, on_timeout
 from .messages import COMMANDS, EVENTS
 from .scoring import outcome
-from .shapes import VIEW
+from .shapes import STANDING_DETAIL, VIEW
 from .unseen import twin
 from .views import view, visible
 from .words import SENTENCES
@@ -97,6 +97,7 @@ RULES = Game(
     outcome=outcome,
     score=rules.score,
     view_shape=VIEW,
+    standing_detail=STANDING_DETAIL,
     twin=twin,
     bots=BOTS,
     sentences=SENTENCES,

@@ -173,3 +173,12 @@ VIEW = Obj("View", "a game of The Coil as one viewer sees it: hands, strategy ca
     "scores": List(SCORE, "every seat's final score once the game is over, for everyone; null before",
                    nullable=True),
 })
+
+# What score puts in a standing's detail (the score is the seat's victory points in all).
+STANDING_DETAIL = Obj("StandingDetail", "the seat's nation, strategy card and victory points per category", {
+    "nation": NATION_ID,
+    "strategy": Str("the strategy card that governed the seat's capacities at the end", enum=tuple(STRATEGIES)),
+    "categories": Obj("StandingPoints", "the seat's victory points in each of the eight scoring categories", {
+        category: Int(f"victory points earned in {category.replace('_', ' ')}", minimum=0) for category in CATEGORIES
+    }),
+})
