@@ -1,7 +1,8 @@
 """The conformance suite: what every game must do, checked on every hosted
 game (domain.games.REGISTRY) and on the example game (domain.games.example,
 not hosted, the next author's starting point), with the hooks each game
-declares (``twin``, ``view_shape``, ``bots``, ``traits``, ``sentences``).
+declares (``twin``, ``view_shape``, ``standing_detail``, ``bots``, ``traits``,
+``sentences``).
 
 A game that lacks a hook fails, the failure naming the game and the hook.
 Conventions a game follows to pass (README, "Adding a game"): one
@@ -35,6 +36,11 @@ def test_seeded_playouts_end_and_replay_equal_through_json(game):
 @every_game
 def test_every_view_matches_the_game_s_view_declaration(game):
     checks.check_view_declaration(game)
+
+
+@every_game
+def test_every_standing_matches_the_game_s_standing_declaration(game):
+    checks.check_standing_declaration(game)
 
 
 @every_game
@@ -78,6 +84,7 @@ def test_golden_games_exist(game):
 
 SKIPPED = [
     ("view_shape", checks.check_view_declaration, "example declares no view_shape"),
+    ("standing_detail", checks.check_standing_declaration, "example declares no standing_detail"),
     ("twin", checks.check_twins_tell_nothing, "example declares no twin"),
     ("bots", checks.check_bots, "example declares no bots"),
     ("traits", checks.check_traits, "example declares no traits"),
@@ -101,6 +108,13 @@ def test_a_view_declaration_that_misses_a_field_fails_naming_it():
     shape = Obj("View", EXAMPLE.view_shape.description, fields)
     with pytest.raises(AssertionError, match=r"does not match example's declaration: \$\.table is not declared"):
         checks.check_view_declaration(dataclasses.replace(EXAMPLE, view_shape=shape))
+
+
+def test_a_standing_declaration_that_misses_a_field_fails_naming_it():
+    shape = Obj("StandingDetail", EXAMPLE.standing_detail.description, {})
+    with pytest.raises(AssertionError, match=r"does not match example's standing declaration: "
+                                             r"\$\.detail\.winner is not declared in StandingDetail"):
+        checks.check_standing_declaration(dataclasses.replace(EXAMPLE, standing_detail=shape))
 
 
 def test_a_twin_that_changes_nothing_fails_a_game_that_hides():

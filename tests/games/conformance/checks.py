@@ -5,13 +5,16 @@ module runs them over the registry and the example game."""
 from __future__ import annotations
 
 import dataclasses
+import json
 import random
 from pathlib import Path
 
 from domain import notices, words
 from domain.engine import EVERYONE, IllegalCommand, resolve_options
 from domain.kit.shape import Obj
+from domain.kit.standing import standing_shape
 from domain.lifecycle.bots import RANDOM, RandomBot, decide_for
+from domain.lifecycle.standings import ranked
 
 from tests.games.seat_life import SCENARIOS, compare_every_scenario
 
@@ -76,6 +79,35 @@ def check_view_declaration(game) -> None:
                 problems = shape.problems(view)
                 assert not problems, (f"{played}: the view of {viewer} after event {n} does not match {game.name}'s "
                                       "declaration: " + "; ".join(problems[:5]))
+
+
+# The standing detail declaration
+
+def check_standing_declaration(game) -> None:
+    """Every standing of every playout's end, as the game scores it and as the
+    engine marks it (a seat resigned, another abandoned; a game ended by
+    resignation), matches the game's declared detail."""
+    declared = hook(game, "standing_detail")
+    assert isinstance(declared, Obj) and declared.name == "StandingDetail", \
+        f"{game.name}'s standing detail declaration is not Obj('StandingDetail', ...), the detail score gives"
+    undescribed = declared.undescribed()
+    assert not undescribed, f"{game.name}'s standing detail declaration does not describe {', '.join(undescribed)}"
+    for played in playouts(game):
+        standings = game.score(played.final)
+        seats = played.seats
+        marked = ranked(standings, seats, resigned=seats[-1:], abandoned=seats[:1])
+        unscored = ranked(None, seats, resigned=seats[-1:], abandoned=seats[:1])
+        for where, given in (("as scored", standings), ("with a seat resigned and one abandoned", marked),
+                             ("ended by a resignation", unscored)):
+            check_standings(game, given, f"{played}, {where}")
+
+
+def check_standings(game, standings, where: str) -> None:
+    shape = standing_shape(hook(game, "standing_detail"), game.title)
+    for standing in standings:
+        problems = shape.problems(json.loads(dump(standing.to_json())))  # as a client reads it
+        assert not problems, (f"{where}: the standing of {standing.seat} does not match {game.name}'s standing "
+                              "declaration: " + "; ".join(problems[:5]))
 
 
 # The leak comparison of every door
@@ -348,10 +380,11 @@ def check_bots(game) -> None:
                     raise AssertionError(f"{game.name}'s {kind} bot with {count} seats: {error}")
 
             try:
-                play(game, options_for(game, count), 7, choose)
+                played = play(game, options_for(game, count), 7, choose)
             except AssertionError as error:
                 raise AssertionError(f"{game.name}'s {kind} bot does not finish a game of {count} seats "
                                      f"within {MAX_STEPS} steps: {error}")
+            check_standings(game, game.score(played.final), f"{game.name}'s {kind} bot with {count} seats")
 
 
 # Sentences

@@ -27,6 +27,7 @@ SEEDS = 2  # at the fewest seats; one at each other seat count (each seat count 
 HOOKS = {
     "traits": "its declared traits (domain.kit.Traits)",
     "view_shape": "a view declaration (domain.kit.shape.Obj('View', ...))",
+    "standing_detail": "a standing detail declaration (domain.kit.shape.Obj('StandingDetail', ...))",
     "twin": "a twin, the re-randomiser of what a viewer may not know",
     "bots": "its bots, a heuristic one at least",
     "sentences": "a sentence for each of its events",
