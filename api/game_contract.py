@@ -5,6 +5,11 @@ For each game (``Coronation`` below stands for any):
 
 - ``CoronationCommand``: the game's commands, one of them, told apart by ``type``;
 - ``CoronationView``: what a seat sees of the game;
+- ``CoronationStanding``: one seat's place in the final standings, its
+  ``detail`` typed by ``CoronationStandingDetail`` (what the game puts there,
+  and the engine's ``abandoned``) or, for a seat the game did not score,
+  ``CoronationUnscoredStandingDetail`` (``resigned``); ``CoronationGameScored``
+  is the engine's GameScored with these standings;
 - ``CoronationEvent``: the game's events and the engine's (GameCreated,
   SeatTaken...), as a viewer may see them, told apart by ``type``;
 - ``CoronationViewResponse``, ``CoronationLegalCommandsResponse``,
@@ -56,24 +61,24 @@ def _object(properties: dict, description: str) -> dict:
     return {"type": "object", "description": description, "properties": properties, "required": sorted(properties)}
 
 
-STANDING = _object({
-    "seat": {"type": "string"},
-    "rank": {"type": "integer", "description": "1 for the winner; equal ranks share a place"},
-    "score": nullable({"type": "number"}),
-    "detail": {"type": "object", "additionalProperties": True},
-}, "one seat's place in the final standings")
+# The detail of a standing where the document does not say which game's it is (the audit's).
+DETAIL = ("what the game and the engine say of the seat's result: typed per game by `{Game}Standing`'s detail "
+          "(`{Game}StandingDetail`, what the game's score gives, with `abandoned: true` for a seat abandoned to a "
+          "bot; `{Game}UnscoredStandingDetail` for a seat the game did not score: `resigned: true` for a seat that "
+          "resigned)")
 
 SEATS = {"type": "array", "items": {"type": "string"}}
 
 
 def document_games(spec) -> None:
     components = spec.components
-    components.schema("Standing", STANDING)
     components.schema("GameStatus", {"type": "string", "enum": STATUSES,
                                      "description": "lobby, active, scoring (over, standings being computed), finished or cancelled"})
-    for schema in game_schemas.engine_event_schemas().values():
+    # GameScored is each game's own (``{Game}GameScored``), its standings typed by the game.
+    engine = {name: schema for name, schema in game_schemas.engine_event_schemas().items() if name != "GameScored"}
+    for schema in engine.values():
         components.schema(schema.__name__, schema=schema)
-    engine_events = {name: schema.__name__ for name, schema in game_schemas.engine_event_schemas().items()}
+    engine_events = {name: schema.__name__ for name, schema in engine.items()}
     command_refs = []
     creations: dict[str, str] = {}
     per_game: dict[str, dict[str, str]] = {envelope: {} for envelope in ENVELOPES}
@@ -83,7 +88,11 @@ def document_games(spec) -> None:
         for type_name, schema in game_schemas.command_schemas(game).items():
             components.schema(schema.__name__, schema=schema)
             commands[type_name] = schema.__name__
-        events = dict(engine_events)
+        standing, standing_parts = game_schemas.standing_components(game)
+        for name, part in standing_parts.items():
+            components.schema(name, part)
+        components.schema(f"{prefix}GameScored", _game_scored(standing))
+        events = {**engine_events, "GameScored": f"{prefix}GameScored"}
         for type_name, schema in game_schemas.event_schemas(game).items():
             components.schema(schema.__name__, schema=schema)
             events[type_name] = schema.__name__
@@ -102,7 +111,7 @@ def document_games(spec) -> None:
                                              "description": f"an event of a game of {title}, as you may see it"})
         components.schema(f"{prefix}FeedEvent", _feed_event(prefix))
         command_refs.append(ref(f"{prefix}Command"))
-        for envelope, schema in _envelopes(game, prefix, view).items():
+        for envelope, schema in _envelopes(game, prefix, view, standing).items():
             components.schema(f"{prefix}{envelope}", schema)
             per_game[envelope][game] = f"{prefix}{envelope}"
     components.schema("Command", {"anyOf": command_refs, "description": "a command of any game; "
@@ -162,7 +171,15 @@ def create_game_schema(rules, prefix: str) -> dict:
                                                                             "additionalProperties": False}
 
 
-def _envelopes(game: str, prefix: str, view_name: str) -> dict[str, dict]:
+def _game_scored(standing: str) -> dict:
+    """The engine's GameScored in a game's own events: its standings typed by the game's ``standing``."""
+    return _object({
+        "type": {"type": "string", "enum": ["GameScored"]},
+        "standings": {"type": "array", "items": ref(standing), "description": "the final standings, a seat each"},
+    }, "the game's final standings, recorded once it is scored") | {"additionalProperties": False}
+
+
+def _envelopes(game: str, prefix: str, view_name: str, standing: str) -> dict[str, dict]:
     event = ref(f"{prefix}Event")
     return {
         "ViewResponse": _object({
@@ -173,7 +190,8 @@ def _envelopes(game: str, prefix: str, view_name: str) -> dict[str, dict]:
             "seat": nullable({"type": "string", "description": "your seat; null for a spectator"}),
             "to_act": SEATS,
             "outcome": nullable({"type": "string"}),
-            "standings": nullable({"type": "array", "items": ref("Standing")}),
+            "standings": nullable({"type": "array", "items": ref(standing),
+                                   "description": "the final standings, a seat each; null until the game is scored"}),
             "view": nullable(ref(view_name)),
         }, "your view of the game; `view` is null before the game starts"),
         "LegalCommandsResponse": _object({

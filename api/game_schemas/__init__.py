@@ -18,6 +18,7 @@ import marshmallow as ma
 from domain import games as registry
 from domain.engine import field_types
 from domain.kit import Game
+from domain.kit.standing import standing_shape
 
 
 def camel(name: str) -> str:
@@ -132,6 +133,18 @@ def view_components(game: str) -> tuple[str, dict[str, dict]]:
         schema = view_schema(game)
         return schema.__name__, {schema.__name__: schema}
     components: dict[str, dict] = {}
+    shape.json_schema(camel(game), components)
+    return f"{camel(game)}{shape.name}", components
+
+
+def standing_components(game: str) -> tuple[str, dict[str, dict]]:
+    """The component name of the game's standing (``<Game>Standing``, its
+    ``detail`` typed) and every component schema it needs: derived from the
+    game's standing detail declaration (``Game.standing_detail``), with the
+    keys the engine adds (domain.kit.standing)."""
+    rules = registry.REGISTRY[game]
+    components: dict[str, dict] = {}
+    shape = standing_shape(rules.standing_detail, f"a game of {rules.title}")
     shape.json_schema(camel(game), components)
     return f"{camel(game)}{shape.name}", components
 

@@ -20,6 +20,7 @@ from ..receipt_check import BadReceipts, chain_version_of, check_receipts, compa
 from ..service import readmodels
 from ..service.errors import Conflict, InvalidRequest, UnreadableHistory
 from ..contract import declare
+from ..game_contract import DETAIL
 from ..service.games import parse_game_id, stream_of
 from .keys import ReceiptSchema
 from .games import summary
@@ -46,7 +47,7 @@ class CheckedStandingSchema(ma.Schema):
     seat = ma.fields.String(required=True)
     rank = ma.fields.Integer(required=True, metadata={"description": "1 for the winner; equal ranks share a place"})
     score = ma.fields.Float(allow_none=True, required=True)
-    detail = ma.fields.Dict(required=True, metadata={"description": "resigned, abandoned, and what the game adds"})
+    detail = ma.fields.Dict(required=True, metadata={"description": DETAIL})
     player = ma.fields.String(allow_none=True, required=True,
                               metadata={"description": "the player who held the seat at the end; null for none"})
 

@@ -214,8 +214,9 @@ class Obj(Shape):
             components[component] = {}  # reserved first: a shape may contain itself
             properties = {name: shape.json_schema(prefix, components) for name, shape in self.fields.items()}
             required = [name for name, shape in self.fields.items() if not isinstance(shape, Optional)]
-            components[component] = self._described(
-                {"type": "object", "properties": properties, "required": required, "additionalProperties": False})
+            components[component] = self._described({"type": "object", "properties": properties,
+                                                      **({"required": required} if required else {}),
+                                                      "additionalProperties": False})
         return {"$ref": f"#/components/schemas/{component}"}
 
     def _problems(self, value, path):

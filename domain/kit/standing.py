@@ -45,7 +45,8 @@ def detail_shape(declared: Obj) -> Shape:
         return Obj(DETAIL, f"{declared.description}; the engine adds resigned (alone, for a seat that resigned) "
                            "or abandoned", {**scored_fields, "resigned": RESIGNED})
     return OneOf(Obj(DETAIL, f"{declared.description}; the engine adds abandoned", scored_fields), unscored,
-                 description=f"the game's detail ({DETAIL}) for a seat it scored, else the engine's ({UNSCORED})")
+                 description="the game's own detail for a seat it scored (with the engine's abandoned), else "
+                             "the engine's alone (resigned, or nothing)")
 
 
 def standing_shape(standing_detail: Obj, title: str = "the game") -> Obj:

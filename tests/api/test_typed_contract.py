@@ -5,11 +5,13 @@ the feed, checked with a JSON Schema validator against the served document."""
 from __future__ import annotations
 
 import random
+import uuid
 
 import pytest
 from jsonschema import Draft202012Validator
 from referencing import Registry
 
+from api.game_schemas import camel
 from domain import games
 from tests.api.conftest import Player, started_game
 from tests.games.conformance.playouts import short_options
@@ -52,21 +54,38 @@ def contract(app):
 
 
 @pytest.mark.parametrize("name", sorted(games.REGISTRY))
-def test_every_answer_of_a_whole_game_matches_the_documented_schemas(client, contract, name):
+def test_every_answer_of_a_whole_game_matches_the_documented_schemas(client, service, contract, name):
     # Every registered game at its fewest seats, with the options of its shortest golden game (no table to add a game to).
     count = games.REGISTRY[name].min_seats
     options = short_options(games.REGISTRY[name])
     players = [Player(client, f"typed-{name}-{n}") for n in range(count)]
     game_id = started_game(players, name, options)
-    rng = random.Random(name)
-    prefix = "".join(part.capitalize() for part in name.split("-"))
+    prefix = camel(name)
+    _played_checking(contract, players, game_id, prefix, random.Random(name))
+    _scored_checking(client, service, contract, players[0], game_id, prefix)
+
+
+@pytest.mark.parametrize("name", sorted(games.REGISTRY))
+def test_the_standings_of_a_game_with_a_resigned_seat_match_the_game_s_standing_schema(client, service, contract, name):
+    count = games.REGISTRY[name].min_seats
+    players = [Player(client, f"resigning-{name}-{n}") for n in range(count)]
+    game_id = started_game(players, name, short_options(games.REGISTRY[name]))
+    assert players[0].post(f"/v1/games/{game_id}/resign").status_code == 200
+    prefix = camel(name)
+    _played_checking(contract, players[1:], game_id, prefix, random.Random(name))
+    standings = _scored_checking(client, service, contract, players[1], game_id, prefix)
+    assert {"resigned": True} in [standing["detail"] for standing in standings]
+
+
+def _played_checking(contract, players, game_id, prefix, rng) -> None:
+    """Random legal commands until the game is over, every answer checked."""
     for _ in range(20_000):
         moved = False
         for player in players:
             view = player.view(game_id).json
             contract.check(f"{prefix}ViewResponse", view)
             if view["status"] != "active":
-                break
+                return
             if view["seat"] in view["to_act"]:
                 legal = player.get(f"/v1/games/{game_id}/legal-commands").json
                 contract.check(f"{prefix}LegalCommandsResponse", legal)
@@ -74,18 +93,25 @@ def test_every_answer_of_a_whole_game_matches_the_documented_schemas(client, con
                 assert answer.status_code == 200, answer.json
                 contract.check(f"{prefix}CommandResponse", answer.json)
                 moved = True
-        else:
-            assert moved
-            continue
-        break
+        assert moved
+
+
+def _scored_checking(client, service, contract, player, game_id, prefix) -> list:
+    """The game scored, then its view (typed standings) and feed (typed GameScored), to a seat and to a spectator."""
+    service.score(uuid.UUID(game_id))
     spectator = client.get(f"/v1/games/{game_id}/view").json
     contract.check(f"{prefix}ViewResponse", spectator)
     contract.check("ViewResponse", spectator)  # the union the operation answers, told apart by game
-    for player in [players[0], None]:
+    assert spectator["status"] == "finished" and spectator["standings"]
+    types = []
+    for reader in [player, None]:
         after = 0
         while True:
-            page = (player.get if player else client.get)(f"/v1/games/{game_id}/events?after={after}&limit=1000").json
+            page = (reader.get if reader else client.get)(f"/v1/games/{game_id}/events?after={after}&limit=1000").json
             contract.check(f"{prefix}FeedResponse", page)
             if not page["events"]:
                 break
+            types += [event["type"] for event in page["events"]]
             after = page["next_after"]
+    assert "GameScored" in types
+    return spectator["standings"]
