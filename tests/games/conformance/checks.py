@@ -65,12 +65,17 @@ def _sample(rests: list[int], count: int) -> list[int]:
 
 # The view declaration
 
-def check_view_declaration(game) -> None:
-    shape = hook(game, "view_shape")
-    assert isinstance(shape, Obj) and shape.name == "View", \
-        f"{game.name}'s view declaration is not Obj('View', ...), the object view returns"
+def declared(game, name: str, top: str, what: str, why: str) -> Obj:
+    """The game's declaration ``name``: an ``Obj(top, ...)``, every object and field described."""
+    shape = hook(game, name)
+    assert isinstance(shape, Obj) and shape.name == top, f"{game.name}'s {what} is not Obj('{top}', ...), {why}"
     undescribed = shape.undescribed()
-    assert not undescribed, f"{game.name}'s view declaration does not describe {', '.join(undescribed)}"
+    assert not undescribed, f"{game.name}'s {what} does not describe {', '.join(undescribed)}"
+    return shape
+
+
+def check_view_declaration(game) -> None:
+    shape = declared(game, "view_shape", "View", "view declaration", "the object view returns")
     for played in playouts(game):
         for n in _sample(played.boundaries(), VIEWS_PER_PLAYOUT):
             for viewer in (*viewers(played), EVERYONE):
@@ -87,11 +92,7 @@ def check_standing_declaration(game) -> None:
     """Every standing of every playout's end, as the game scores it and as the
     engine marks it (a seat resigned, another abandoned; a game ended by
     resignation), matches the game's declared detail."""
-    declared = hook(game, "standing_detail")
-    assert isinstance(declared, Obj) and declared.name == "StandingDetail", \
-        f"{game.name}'s standing detail declaration is not Obj('StandingDetail', ...), the detail score gives"
-    undescribed = declared.undescribed()
-    assert not undescribed, f"{game.name}'s standing detail declaration does not describe {', '.join(undescribed)}"
+    declared(game, "standing_detail", "StandingDetail", "standing detail declaration", "the detail score gives")
     for played in playouts(game):
         standings = game.score(played.final)
         seats = played.seats
