@@ -53,7 +53,10 @@ def test_a_player_stream_whose_games_move_without_notices_for_him_still_gets_hea
 
 
 @pytest.mark.parametrize("path", ["game", "player"])
-def test_every_stream_starts_with_an_id_to_resume_from(client, path):
+def test_every_stream_starts_with_an_id_to_resume_from(service, path):
+    # Streams of 1 s: each is read to its end before the next opens.
+    client = create_app({"RATE_LIMIT_PER_MINUTE": 0, "STREAMS": {"lifetime": 1.0, "heartbeat": HEARTBEAT}},
+                        service=service).test_client()
     ada, bob = Player(client, "id-ada"), Player(client, "id-bob")
     game_id = started_game([ada, bob])
     url = f"/v1/games/{game_id}/stream" if path == "game" else "/v1/players/me/stream"

@@ -19,8 +19,9 @@ PlaywrightError = pytest.importorskip("playwright.sync_api", reason="playwright 
 
 GAMES = ["cronberg", "coronation", "court-of-miracles", "the-coil", "runebound"]
 # Set in the form's "more options": Runebound's doom limit bounds its game
-# (unbounded, random play runs past a thousand versions).
-OPTIONS = {"runebound": {"doom_rounds": "3"}}
+# (unbounded, random play runs past a thousand versions); Coronation ends
+# after turn 8 rather than 21 (a whole game still, a third as long).
+OPTIONS = {"runebound": {"doom_rounds": "3"}, "coronation": {"last_turn": "8"}}
 GAME_SECONDS = 300  # a whole game takes 5-40 s here; a stuck page fails in minutes, not ten
 
 
