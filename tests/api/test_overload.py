@@ -193,13 +193,16 @@ def test_a_held_player_stream_keeps_its_heartbeats_while_the_pool_is_exhausted(c
     assert stream.messages()[-1].event == "shutdown"
 
 
-def test_reconnection_hints_are_jittered_so_that_clients_do_not_come_back_together(client, small):
+def test_reconnection_hints_are_jittered_so_that_clients_do_not_come_back_together(client, service):
     ada, bob = Player(client, "ov-jt-ada"), Player(client, "ov-jt-bob")
     game_id = started_game([ada, bob])
-    retry_ms = small.extensions["boardlog"].streams.retry_ms
+    # Streams of half a second: each is read to its end, and only its first message matters.
+    brief = create_app({"RATE_LIMIT_PER_MINUTE": 0, "STREAMS": {"lifetime": 0.5, "heartbeat": HEARTBEAT}},
+                       service=service)
+    retry_ms = brief.extensions["boardlog"].streams.retry_ms
     hints = set()
     for _ in range(6):
-        stream = HeldStream(small.test_client(), f"/v1/games/{game_id}/stream", ada.auth).started()
+        stream = HeldStream(brief.test_client(), f"/v1/games/{game_id}/stream", ada.auth).started()
         stream.close()
         hints.update(int(line.split(": ")[1]) for line in stream.text.splitlines() if line.startswith("retry: "))
     assert len(hints) > 1, hints

@@ -18,7 +18,7 @@ from .conftest import Player, started_game
 from tests.support.seeds import TEST_SEEDS
 
 CHECK = 0.2  # seconds between two looks for revoked tokens in these apps
-LIFETIME = 8.0  # streams end by themselves after this, so that none outlives its test
+LIFETIME = 5.0  # streams end by themselves after this, so that none outlives its test (and a revoked one ends well before)
 
 
 @pytest.fixture
