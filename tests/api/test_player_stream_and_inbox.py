@@ -13,7 +13,7 @@ import threading
 import pytest
 
 from api.app import create_app
-from tests.support.sse import parse
+from tests.support.sse import parse, read_until
 
 from .conftest import Player, started_game
 
@@ -158,10 +158,7 @@ def test_a_message_in_a_channel_first_used_while_the_player_stream_is_open_reach
     chunks = iter(response.response)
     text = next(chunks).decode()  # the stream is open: its cursor is now
     assert ada.post(f"/v1/games/{game_id}/channels/table/messages", json={"text": "live"}).status_code == 201
-    for chunk in chunks:
-        text += chunk.decode()
-        if "event: message" in text and text.endswith("\n\n"):
-            break
+    text = read_until(chunks, "event: message", text)
     response.close()
     told = [m for m in parse(text)[0] if m.event == "message"]
     assert [m.json["data"]["text"] for m in told] == ["live"]

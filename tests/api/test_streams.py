@@ -11,7 +11,7 @@ import psycopg
 import pytest
 
 from api.app import create_app
-from tests.support.sse import parse
+from tests.support.sse import parse, read_until
 
 from .conftest import started_game
 
@@ -242,11 +242,7 @@ def test_a_message_said_at_the_table_reaches_an_open_game_stream_as_talk(players
     first = next(chunks) + next(chunks)  # the retry hint, then the view now
     assert b"event: view" in first
     assert ada.post(f"/v1/games/{game_id}/channels/table/messages", json={"text": "hi bob"}).status_code == 201
-    text = ""
-    for chunk in chunks:
-        text += chunk.decode()
-        if "event: talk" in text and text.endswith("\n\n"):
-            break
+    text = read_until(chunks, "event: talk")
     response.close()
     talk = [m for m in parse(text)[0] if m.event == "talk"]
     assert [(m.json["text"], m.json["channel"], m.json["player"], m.id) for m in talk] == \

@@ -260,7 +260,7 @@ def test_a_channel_exports_its_chain_and_signed_head_to_its_members_only(players
 
 
 def test_lind_s_game_stream_and_player_stream_carry_the_table_s_messages_and_none_of_the_detectives(players, client):
-    from tests.support.sse import parse
+    from tests.support.sse import parse, read_until
 
     lind, d1 = players(2)
     game_id = started_game([lind, d1], "coronation", {"detective_seats": 1})
@@ -272,22 +272,12 @@ def test_lind_s_game_stream_and_player_stream_carry_the_table_s_messages_and_non
     for n in range(3):
         assert send(d1, game_id, "team:detectives", f"plan {n}").status_code == 201
     assert send(d1, game_id, "table", "good luck, Lind").status_code == 201
-    text = _read_until(chunks, "good luck")
+    text = read_until(chunks, "good luck")
     game_stream.close()
     assert [m.json["text"] for m in parse(text)[0] if m.event == "talk"] == ["good luck, Lind"]
     assert "plan" not in text
     player_stream = client.get("/v1/players/me/stream?after=0", headers=lind.auth, buffered=False)
-    told = _read_until(iter(player_stream.response), "good luck")
+    told = read_until(iter(player_stream.response), "good luck")
     player_stream.close()
     assert [m.json["data"]["text"] for m in parse(told)[0] if m.event == "message"] == ["good luck, Lind"]
     assert "plan" not in told
-
-
-def _read_until(chunks, wanted: str) -> str:
-    """An open stream's text up to the first message that holds ``wanted``."""
-    text = ""
-    for chunk in chunks:
-        text += chunk.decode()
-        if wanted in text and text.endswith("\n\n"):
-            break
-    return text

@@ -42,3 +42,13 @@ def parse(text: str) -> tuple[list[Message], list[str], list[int]]:
         elif field == "retry" and value.isdigit():
             retries.append(int(value))
     return messages, comments, retries
+
+
+def read_until(chunks, wanted: str, text: str = "") -> str:
+    """An open stream's text (after ``text``, already read) up to the first
+    whole message that holds ``wanted``."""
+    for chunk in chunks:
+        text += chunk.decode()
+        if wanted in text and text.endswith("\n\n"):
+            break
+    return text
