@@ -21,7 +21,7 @@ from domain.engine import IllegalCommand, UnreadableHistory
 from . import errors, game_contract, game_schemas, http_conventions, problems, request_defaults, text_constraints
 from .auth import SECURITY_SCHEME
 from .bodylimit import ChunkedBodyLimit
-from .contract import NullableEnumPlugin, ProblemsPlugin
+from .contract import DocstringPlugin, NullableEnumPlugin, ProblemsPlugin
 from .context import Boardlog
 from .service.settings import env_number
 from .limits import RateLimiter
@@ -135,7 +135,7 @@ def _configure(app: Flask, config: dict | None) -> None:
 def _openapi(app: Flask) -> BoardlogApi:
     return BoardlogApi(app, spec_kwargs={
         "marshmallow_plugin": MarshmallowPlugin(schema_name_resolver=schema_name),
-        "extra_plugins": [ProblemsPlugin(), NullableEnumPlugin(), text_constraints.TextPlugin(),
+        "extra_plugins": [ProblemsPlugin(), NullableEnumPlugin(), DocstringPlugin(), text_constraints.TextPlugin(),
                           http_conventions.HeadersPlugin()],
     })
 

@@ -120,6 +120,19 @@ def _describe(uris: list[str]) -> str:
     return "\n".join(lines)
 
 
+class DocstringPlugin(BasePlugin):
+    """A marshmallow schema's own docstring is its component's description
+    (paragraphs kept, lines joined), unless it gives one itself."""
+
+    def schema_helper(self, name, definition, **kwargs):
+        schema = kwargs.get("schema")
+        cls = schema if isinstance(schema, type) else type(schema)
+        doc = cls.__dict__.get("__doc__") if schema is not None else None
+        if doc and not definition.get("description"):
+            definition["description"] = "\n\n".join(" ".join(part.split()) for part in doc.strip().split("\n\n"))
+        return None
+
+
 class NullableEnumPlugin(BasePlugin):
     """Nullable enums written so that generators make one enum type and a
     null, not an enum with a null member: ``anyOf: [{enum without null},

@@ -17,7 +17,9 @@ import marshmallow as ma
 
 from domain import games as registry
 from domain.engine import field_types
+from domain.engine_fields import ENGINE_FIELD_DESCRIPTIONS
 from domain.kit import Game
+from domain.kit.game import field_description
 from domain.kit.standing import standing_shape
 
 
@@ -25,7 +27,11 @@ def camel(name: str) -> str:
     return "".join(part.capitalize() for part in name.replace("_", "-").split("-"))
 
 
-def _field_for(annotation, has_default: bool, default, hidden: bool = False) -> ma.fields.Field:
+HIDDEN = "Hidden from some viewers: null (a list: nulls), or absent."
+
+
+def _field_for(annotation, has_default: bool, default, hidden: bool = False,
+               description: str | None = None) -> ma.fields.Field:
     """``hidden``: a field some viewers get as null (a list: as nulls), or not at all."""
     optional = hidden
     if typing.get_origin(annotation) in (typing.Union, types.UnionType):
@@ -33,8 +39,9 @@ def _field_for(annotation, has_default: bool, default, hidden: bool = False) -> 
         optional = len(args) < len(typing.get_args(annotation))
         annotation = args[0] if len(args) == 1 else typing.Any
     kwargs: dict = {"allow_none": optional}
-    if hidden:
-        kwargs["metadata"] = {"description": "hidden from some viewers: null, or absent"}
+    text = " ".join(part for part in (description, HIDDEN if hidden else None) if part)
+    if text:
+        kwargs["metadata"] = {"description": text}
     if has_default or hidden:
         kwargs["load_default"] = default
     else:
@@ -70,15 +77,25 @@ def command_schema(rules: Game, command_class) -> type[ma.Schema]:
     }
     for f in dataclasses.fields(command_class):
         has_default = f.default is not dataclasses.MISSING
-        attrs[f.name] = _field_for(hints[f.name], has_default, f.default if has_default else None)
-    doc = (command_class.__doc__ or "").strip()
+        attrs[f.name] = _field_for(hints[f.name], has_default, f.default if has_default else None,
+                                   description=rules.field_description(command_class, f.name))
+    doc = _doc(command_class)
     attrs["Meta"] = type("Meta", (), {"unknown": ma.RAISE, "ordered": True})
     schema = type(f"{camel(rules.name)}{command_class.type_name()}", (ma.Schema,), attrs)
-    schema.__doc__ = doc if doc and not doc.startswith(command_class.type_name() + "(") else None
+    schema.__doc__ = doc
     return schema
 
 
-def event_schema(prefix: str, event_class, redaction: dict | None = None) -> type[ma.Schema]:
+def _doc(message_class) -> str | None:
+    """The class's own docstring, one paragraph per blank line; None for
+    the one dataclasses writes (``Type(field: ...)``)."""
+    doc = message_class.__dict__.get("__doc__") or ""
+    doc = "\n\n".join(" ".join(paragraph.split()) for paragraph in doc.strip().split("\n\n"))
+    return doc if doc and not doc.startswith(message_class.__name__ + "(") else None
+
+
+def event_schema(prefix: str, event_class, redaction: dict | None = None,
+                 descriptions: dict | None = None) -> type[ma.Schema]:
     """An event as a viewer may get it from ``visible``: every field of the
     event, those the game hides from some viewers nullable and optional, plus
     the fields it adds in their place (``redaction``: {"hidden": names or "*",
@@ -86,12 +103,16 @@ def event_schema(prefix: str, event_class, redaction: dict | None = None) -> typ
     redaction = redaction or {}
     hidden = redaction.get("hidden", ())
     hints = field_types(event_class)
-    attrs: dict = {"type": ma.fields.String(required=True, validate=ma.validate.OneOf([event_class.type_name()]))}
+    attrs: dict = {"type": ma.fields.String(required=True, validate=ma.validate.OneOf([event_class.type_name()]),
+                                            metadata={"description": f"always {event_class.type_name()!r}"})}
     for f in dataclasses.fields(event_class):
-        attrs[f.name] = _field_for(hints[f.name], False, None, hidden=hidden == "*" or f.name in hidden)
+        attrs[f.name] = _field_for(hints[f.name], False, None, hidden=hidden == "*" or f.name in hidden,
+                                   description=field_description(descriptions or {}, event_class, f.name))
     attrs.update(redaction.get("added", {}))
     attrs["Meta"] = type("Meta", (), {"ordered": True})
-    return type(f"{prefix}{event_class.type_name()}", (ma.Schema,), attrs)
+    schema = type(f"{prefix}{event_class.type_name()}", (ma.Schema,), attrs)
+    schema.__doc__ = _doc(event_class)
+    return schema
 
 
 @cache
@@ -99,14 +120,15 @@ def event_schemas(game: str) -> dict[str, type[ma.Schema]]:
     """The game's own events (the engine's are ``engine_event_schemas``)."""
     rules = registry.REGISTRY[game]
     redactions = getattr(_written(rules), "REDACTED", {})
-    return {cls.type_name(): event_schema(camel(rules.name), cls, redactions.get(cls.type_name())) for cls in rules.events}
+    return {cls.type_name(): event_schema(camel(rules.name), cls, redactions.get(cls.type_name()), rules.field_descriptions)
+            for cls in rules.events}
 
 
 @cache
 def engine_event_schemas() -> dict[str, type[ma.Schema]]:
     from domain.session import ENGINE_EVENTS
 
-    return {cls.type_name(): event_schema("", cls) for cls in ENGINE_EVENTS}
+    return {cls.type_name(): event_schema("", cls, descriptions=ENGINE_FIELD_DESCRIPTIONS) for cls in ENGINE_EVENTS}
 
 
 def _written(rules):

@@ -119,6 +119,10 @@ class Game:
     upcasters: Mapping[tuple[str, int], Callable[[dict], dict]] = field(default_factory=dict)
     # The evolve the game gave, before a version's switches were applied.
     given_evolve: Callable[[Any, Event], Any] | None = field(default=None, repr=False)
+    # What each field of the game's commands and events means, for the API's
+    # document: "field" for that name in every message of the game, or
+    # "Type.field" for one message's (which wins). See ``field_description``.
+    field_descriptions: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         version = max(self.versions) if self.version is None else self.version
@@ -155,6 +159,10 @@ class Game:
                 name: hashlib.sha256(path.read_bytes()).hexdigest() for name, path in self.data_paths().items()})
         return dict(self._data_digests)
 
+    def field_description(self, message: type, name: str) -> str | None:
+        """What ``name`` of the command or event class ``message`` means, or None."""
+        return field_description(self.field_descriptions, message, name)
+
     def replay(self, events, state: Any = None) -> Any:
         for event in events:
             state = self.evolve(state, event)
@@ -178,6 +186,20 @@ class Game:
             "rules_versions": [{"version": v, "change": text} for v, text in sorted(self.versions.items())],
             "traits": dataclasses.asdict(self.traits),
         }
+
+
+def field_description(descriptions: Mapping[str, str], message: type, name: str) -> str | None:
+    """``descriptions``' text for field ``name`` of ``message``: its own
+    ("Type.field"), else the game's for every field of that name."""
+    return descriptions.get(f"{message.__name__}.{name}") or descriptions.get(name)
+
+
+def unused_descriptions(descriptions: Mapping[str, str], messages: Sequence[type]) -> list[str]:
+    """The keys of ``descriptions`` that name no field of ``messages``: stale
+    texts of renamed or removed fields."""
+    names = {f.name for cls in messages for f in dataclasses.fields(cls)}
+    own = {f"{cls.__name__}.{f.name}" for cls in messages for f in dataclasses.fields(cls)}
+    return sorted(key for key in descriptions if key not in (own if "." in key else names))
 
 
 def _switched(evolve: Callable[[Any, Event], Any], switches: dict[str, Any]) -> Callable[[Any, Event], Any]:
