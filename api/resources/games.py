@@ -133,9 +133,12 @@ def summary_on(conn, game_id) -> dict:
 
 
 def _shaped(row: dict) -> dict:
-    """A summary row with every seat accounted for and the options' current names."""
+    """A summary row with every seat accounted for and the options' current names.
+    A game of rules this installation no longer hosts is shown as stored, with
+    no seat to offer: one such game must not break every listing it is on."""
     taken = {seat["seat"] for seat in row["seats"]}
-    every = registry.REGISTRY[row["game"]].seats(row["options"])
+    rules = registry.REGISTRY.get(row["game"])
+    every = rules.seats(row["options"]) if rules is not None else ()
     return {**row, "options": option_names.outgoing(row["game"], row["options"]),
             "free_seats": [seat for seat in every if seat not in taken]}
 

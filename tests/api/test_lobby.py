@@ -139,3 +139,20 @@ def test_the_lobby_pages_through_public_games_and_the_callers_private_ones_most_
     assert page(bob, limit=200) == [g for g in newest_first if made.index(g) % 2 == 0], "bob sees the public ones"
     assert page(bob, limit=200, player=ada.id) == [g for g in newest_first if made.index(g) % 2 == 0]
     assert page(ada, limit=200, player=ada.id) == newest_first
+
+
+def test_a_game_whose_rules_are_no_longer_hosted_is_listed_as_stored_with_no_seat_to_offer(players, monkeypatch):
+    import dataclasses
+
+    from domain import games as registry
+
+    (ada,) = players(1)
+    retired = dataclasses.replace(registry.REGISTRY["cronberg"], name="retiredberg")
+    monkeypatch.setitem(registry.REGISTRY, "retiredberg", retired)
+    game_id = ada.create(game="retiredberg", options={"players": 3})
+    monkeypatch.delitem(registry.REGISTRY, "retiredberg")
+    listing = ada.get("/v1/games")
+    assert listing.status_code == 200
+    (listed,) = [game for game in listing.json["games"] if game["id"] == game_id]
+    assert listed["game"] == "retiredberg" and listed["free_seats"] == []
+    assert ada.get(f"/v1/games/{game_id}").json["free_seats"] == []

@@ -1,9 +1,9 @@
 """Redis for tests: the server at REDIS_URL (CI), on a database number of its
-own so that tests may flush it; or else an embedded Redis (eventstore/embedded.py) in a temporary
+own so that tests may flush it (each xdist worker is a session of its own); or else an embedded Redis (eventstore/embedded.py) in a temporary
 folder, stopped and removed at the end.
 
-On a shared server, each test session claims a free database number (13,
-then 12, 11...) with a key that expires, so that two sessions running at once
+On a shared server, each test session claims a free database number (15,
+then 14, 13...) with a key that expires, so that two sessions running at once
 (several people on one machine) do not flush each other's jobs.
 BOARDLOG_TEST_REDIS_DB names the number instead.
 
@@ -23,7 +23,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 import pytest
 from redis import Redis
 
-CANDIDATE_DBS = (13, 12, 11, 10, 9, 8)
+CANDIDATE_DBS = tuple(range(15, 0, -1))  # a server's 16 databases but the 0th, every session (and xdist worker) its own
 CLAIM_SECONDS = 3600
 
 
