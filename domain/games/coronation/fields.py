@@ -24,8 +24,9 @@ FIELD_DESCRIPTIONS: dict[str, str] = {
     "location": "a location's number, 1-92, as in the view's board.locations and board.json",
     "PlaceDetective.location": "the location he starts on, 1-92 (any; detectives may share one)",
     "DetectivePlaced.location": "the location he starts on, 1-92 (detectives may share one)",
-    "DetectiveEquipped.cards": "the detective's five cards in deck order, one entry per card: ticket (a cab ticket) entries first, "
-             "then instrument ids in the order respirator, revolver, money, lock-pick, first-aid-kit",
+    "DetectiveEquipped.cards": "the detective's five cards in deck order, one entry per card: ticket (a cab "
+                               "ticket) entries first, then instrument ids in the order respirator, revolver, "
+                               "money, lock-pick, first-aid-kit",
     "EquipDetective.cards": "the five cards he takes, all still in the deck (the view's detective_deck), in deck "
                             "order, one entry per card: ticket (a cab ticket) entries first, then instrument ids in "
                             "the order respirator, revolver, money, lock-pick, first-aid-kit, e.g. "
@@ -42,7 +43,8 @@ FIELD_DESCRIPTIONS: dict[str, str] = {
     "LindAppeared.location": "the location Lind appeared on, 1-92: his first route card; only Lind's player and "
                              "the referee see it",
     "MoveLind.to": "the location Lind moves to, 1-92: reached the way he goes (a red or green line from his, or "
-                   "underground entrance to underground entrance), its card not on the table (nor a decoy's location, under rules version 2), no detective on it",
+                   "underground entrance to underground entrance), its card not on the table (nor a decoy's "
+                   "location, under rules version 2), no detective on it",
     "MoveLind.by": "foot (along a red line), cab (along a green line, leaving a ticket card) or underground "
                    "(between any two underground entrances, leaving his note)",
     "MoveLind.trap": "on foot only: the id of a trap card from his hand (as in the view's board.traps) to leave "

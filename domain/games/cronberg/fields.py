@@ -43,9 +43,10 @@ FIELD_DESCRIPTIONS: dict[str, str] = {
               "share; true: the tile is rotated half a turn, its first corner on that corner of the second",
     # The city
     "TriangleEnclosed.triangle": "the triangle's id, T01..T62, as in the view's triangles and board.json",
-    "TriangleEnclosed.kind": "what is printed on it: plain (no effect), park (doubles the value of each crossing at its corners), "
-                             "musketeer (drives out the members at its corners and keeps new ones off) or "
-                             "coat_of_arms (corner numbers there count as absolute values)",
+    "TriangleEnclosed.kind": "what is printed on it, now active: plain (no effect), park (doubles the value of "
+                             "each crossing at its corners), musketeer (drives out the members at its corners "
+                             "and keeps new ones off) or coat_of_arms (corner numbers there count as absolute "
+                             "values)",
     "crossing": "a crossing's id, X01..X42, as in the view's crossings and board.json",
     "PlaceMember.crossing": "the crossing to stand on, X01..X42 as in the view's crossings and board.json: free, "
                             "touching a vacant triangle and no active Musketeer (the view marks it open)",
