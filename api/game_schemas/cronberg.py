@@ -6,5 +6,7 @@ from __future__ import annotations
 from marshmallow import fields
 
 REDACTED = {
-    "RoundStarted": {"hidden": ("stack",), "added": {"stack_size": fields.Integer(metadata={"description": "how many rhomboids are stacked"})}},
+    "RoundStarted": {"hidden": ("stack",), "added": {"stack_size": fields.Integer(metadata={
+        "description": "how many rhomboids the round's face-down stack holds (all 28): given in place of `stack` "
+                       "to everyone but the referee"})}},
 }

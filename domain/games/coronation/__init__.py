@@ -57,6 +57,7 @@ from ...kit import Game, Traits
 from . import rules
 from .bot import BOTS
 from .decide import decide
+from .fields import FIELD_DESCRIPTIONS
 from .legal import legal_commands, to_act
 from .messages import COMMANDS, EVENTS
 from .shapes import STANDING_DETAIL, VIEW
@@ -98,4 +99,5 @@ RULES = Game(
     versions=rules.VERSIONS,
     switches=rules.switches,
     state_version=rules.STATE_VERSION,
+    field_descriptions=FIELD_DESCRIPTIONS,
 )

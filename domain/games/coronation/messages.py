@@ -99,6 +99,9 @@ COMMANDS = (
 
 @dataclass(frozen=True)
 class GameStarted(Event):
+    """The game begins: its seats, its options, and which detective seat directs
+    each detective (drawn by lot)."""
+
     seats: tuple[str, ...]
     last_turn: int
     equipment: str
@@ -108,18 +111,26 @@ class GameStarted(Event):
 
 @dataclass(frozen=True)
 class DetectiveEquipped(Event):
+    """A detective got his five cards: dealt at setup (equipment recommended or
+    random) or picked by his seat (EquipDetective)."""
+
     detective: str
     cards: tuple[str, ...]
 
 
 @dataclass(frozen=True)
 class DetectivePlaced(Event):
+    """Setup: a detective took the location where he starts (PlaceDetective)."""
+
     detective: str
     location: int
 
 
 @dataclass(frozen=True)
 class LindAppeared(Event):
+    """Turn 1: Lind appeared, his location the first route card. Only Lind's
+    player and the referee see where; everyone else gets the type alone."""
+
     location: int  # hidden
 
 
@@ -147,6 +158,8 @@ class LindMovedExtraordinarily(Event):
 
 @dataclass(frozen=True)
 class DetectiveMoved(Event):
+    """A detective's action: he moved along one line, by cab spending a ticket."""
+
     detective: str
     to: int
     by: str
@@ -154,6 +167,9 @@ class DetectiveMoved(Event):
 
 @dataclass(frozen=True)
 class InformationGathered(Event):
+    """A detective's action: he discarded his special location's instrument; the
+    RouteCardRevealed after it opens the route card four places before Lind's last."""
+
     detective: str
     instrument: str
 
@@ -172,6 +188,9 @@ class RouteCardRevealed(Event):
 
 @dataclass(frozen=True)
 class TrapDefused(Event):
+    """A detective entered a route card's location holding the instrument its
+    trap names: he discarded it, and the trap is spent."""
+
     detective: str
     index: int
     trap: str
@@ -180,6 +199,9 @@ class TrapDefused(Event):
 
 @dataclass(frozen=True)
 class TrapSuffered(Event):
+    """A detective entered a route card's location without the instrument its
+    trap names: the trap acts on him, and is spent."""
+
     detective: str
     index: int
     trap: str
@@ -189,6 +211,9 @@ class TrapSuffered(Event):
 
 @dataclass(frozen=True)
 class TurnEnded(Event):
+    """Every detective has acted (or lost his action): the turn is over and
+    Lind moves next."""
+
     turn: int
 
 
@@ -202,6 +227,8 @@ class LindCaught(Event):
 
 @dataclass(frozen=True)
 class LindWon(Event):
+    """Lind won, and the game is over."""
+
     reason: str  # "jewels" or "time"
 
 

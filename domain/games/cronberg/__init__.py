@@ -14,6 +14,7 @@ from ...kit import Game, Traits
 from . import rules
 from .bot import BOTS
 from .decide import decide
+from .fields import FIELD_DESCRIPTIONS
 from .messages import COMMANDS, EVENTS
 from .shapes import STANDING_DETAIL, VIEW
 from .state import evolve
@@ -46,4 +47,5 @@ RULES = Game(
     bots=BOTS,
     sentences=SENTENCES,
     data=Path(__file__).parent,
+    field_descriptions=FIELD_DESCRIPTIONS,
 )

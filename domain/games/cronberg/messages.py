@@ -38,6 +38,8 @@ class PlaceMember(Command):
 
 @dataclass(frozen=True)
 class GameSetUp(Event):
+    """The game begins: its seats and how many rounds it lasts."""
+
     seats: tuple[str, ...]
     rounds: int
 
@@ -54,6 +56,9 @@ class RoundStarted(Event):
 
 @dataclass(frozen=True)
 class BuildingDrawn(Event):
+    """Action A, first step: the top rhomboid of the face-down stack is turned
+    face up for everyone; the same seat places it next (BuildingPlaced)."""
+
     seat: str
     tile: int
     corners: tuple[int, ...]
@@ -61,6 +66,9 @@ class BuildingDrawn(Event):
 
 @dataclass(frozen=True)
 class BuildingPlaced(Event):
+    """Action A, second step: the drawn rhomboid was laid on two triangles;
+    its corner numbers now count at the four crossings it touches."""
+
     seat: str
     tile: int
     triangles: tuple[str, ...]
@@ -97,6 +105,8 @@ class MemberScored(Event):
 
 @dataclass(frozen=True)
 class MemberPlaced(Event):
+    """Action B: a family member from the seat's supply now stands on a crossing."""
+
     seat: str
     crossing: str
 
@@ -110,17 +120,24 @@ class TurnPassed(Event):
 
 @dataclass(frozen=True)
 class TurnBegan(Event):
+    """This seat's turn begins: it draws a building or places a family member."""
+
     seat: str
 
 
 @dataclass(frozen=True)
 class RoundEnded(Event):
+    """Nobody could act any more: the members left in the city were scored
+    (MemberScored with ``at_end``) and the round is over."""
+
     round: int
     scores: tuple[int, ...]
 
 
 @dataclass(frozen=True)
 class GameEnded(Event):
+    """The last round ended: the highest total wins; equal totals share the win."""
+
     winners: tuple[str, ...]
     points: int
 

@@ -24,7 +24,7 @@ TILE = Obj("Tile", "a building rhomboid", {
 })
 
 TRIANGLE = Obj("Triangle", "one triangle of the city", {
-    "id": Str("T01..T54, in board order"),
+    "id": Str("the triangle's id, T01..T62, in board order (as in board.json)"),
     "corners": List(Str(), "its three crossing ids"),
     "x": Num("x of its centre, in edge lengths, to the right"),
     "y": Num("y of its centre, in edge lengths, downwards"),
@@ -36,7 +36,7 @@ TRIANGLE = Obj("Triangle", "one triangle of the city", {
 })
 
 CROSSING = Obj("Crossing", "one crossing of the grid, where family members stand", {
-    "id": Str("the crossing's id"),
+    "id": Str("the crossing's id, X01..X42 (as in board.json)"),
     "x": Num("x in edge lengths, to the right"),
     "y": Num("y in edge lengths, downwards"),
     "member": Str("seat of the family member here, or null", nullable=True),
