@@ -98,9 +98,9 @@ FIELD_DESCRIPTIONS = {
     "rogue": ROGUE,
     "PlaceRogue.rogue": f"the kind of the rogue of your supply to place: {ROGUE}",
     "DiscardRogue.rogue": f"the kind of the rogue out of play to send to the Seine (the drawn one included): {ROGUE}",
-    "RoguePlaced.rogue": f"its kind, seen by its owner only: {ROGUE}",
-    "RogueDrawn.rogue": f"its kind, seen by the drawer only: {ROGUE}",
-    "RogueDiscarded.rogue": f"its kind, seen by its owner only: {ROGUE}",
+    "RoguePlaced.rogue": f"its kind: {ROGUE}; seen by its owner (and a referee) only.",
+    "RogueDrawn.rogue": f"its kind: {ROGUE}; seen by the drawer (and a referee) only.",
+    "RogueDiscarded.rogue": f"its kind: {ROGUE}; seen by its owner (and a referee) only.",
     "StandoffBegan.rogues": ("every rogue there, revealed, by spot: [owner seat, spot 1-3, kind] for each (as the "
                              "view's `standoff.rogues`)"),
     "StandoffBegan.chariot": "true when The Chariot started it during the turn (the turn goes on afterwards)",
@@ -108,10 +108,13 @@ FIELD_DESCRIPTIONS = {
     "PlayPlot.card": f"the Plot card of your hand to play: {PLOT}",
     "PlayPlot.take": f"Death only: the card of the discard pile to take into your hand; {PLOT}",
     "PlotTaken.card": f"the card taken from the discard pile: {PLOT}",
-    "cards": f"the Plot cards drawn, from the top of the pile: each {PLOT}",
-    "GameSetUp.pile": f"the shuffled Plot pile, top first: each {PLOT}",
-    "PlotPileReshuffled.pile": f"the new pile, top first, made of the shuffled discards: each {PLOT}",
-    "GameSetUp.bag": f"the shuffled bag of rogues, the next drawn first: each {ROGUE}",
+    "cards": f"the Plot cards drawn, from the top of the pile: each {PLOT}; seen by the drawer (and a referee) only.",
+    "GameSetUp.pile": (f"the shuffled Plot pile, top first: each {PLOT}; seen by no player, only by a referee "
+                       "(pile_size counts it)."),
+    "PlotPileReshuffled.pile": (f"the new pile, top first, made of the shuffled discards: each {PLOT}; seen by no "
+                                "player, only by a referee (pile_size counts it)."),
+    "GameSetUp.bag": (f"the shuffled bag of rogues, the next drawn first: each {ROGUE}; seen by no player, only by a "
+                      "referee (bag_size counts it)."),
 
     # How much: coins, Swordsmen, the King.
     "CoinsTaken.amount": "coins taken from the reserve (never more than it holds)",
@@ -119,7 +122,8 @@ FIELD_DESCRIPTIONS = {
     "CoinsGiven.amount": "coins passed from the giver to the receiver (never more than the giver has)",
     "PaySwordsmen.count": "how many of your Swordsmen in this Standoff you pay for, 2 coins each (3 strength each "
                           "paid); 0 for none",
-    "SwordsmenChosen.count": "how many of its Swordsmen there the seat pays for, 2 coins each; seen by that seat only",
+    "SwordsmenChosen.count": ("how many of its Swordsmen there the seat pays for, 2 coins each; seen by that seat "
+                              "(and a referee) only."),
     "SwordsmenPaid.count": "Swordsmen paid for, 2 coins each, to the reserve",
     "StandoffWon.totals": ("each player's strength there, paid Swordsmen counted: [seat, strength] for each player "
                            "with a rogue there, in seat order; empty when none was"),
