@@ -17,7 +17,7 @@ KING_SPACE = "a space of the Penniless King's path, 0 (Le Louvre) to 20 (the end
 
 FIELD_DESCRIPTIONS = {
     # Who: seats.
-    "GameSetUp.seats": f"every seat, clockwise: {SEAT}",
+    "GameSetUp.seats": f"every seat: {SEAT}",
     "GameSetUp.first": "the seat of the first player (the option first_player, or drawn at random)",
     "TurnBegan.seat": "the seat whose turn begins",
     "TurnEnded.seat": "the seat whose turn ended",
@@ -60,10 +60,10 @@ FIELD_DESCRIPTIONS = {
                       "Right-Hand is parked there",
     "PlayPlot.neighbourhood": ("the Chariot, the Hermit, Justice: the neighbourhood it acts on; the Empress: the "
                                "neighbourhood whose Renown token of yours moves (or give line); the Hanged Man: "
-                               f"where the opponent's rogue lies; else leave it out. {NEIGHBOURHOOD}"),
+                               f"where the opponent's rogue lies; else leave it out; {NEIGHBOURHOOD}"),
     "PlayPlot.spot": f"the Hanged Man only: the spot of the opponent's rogue; {SPOT}",
     "PlayPlot.to_neighbourhood": ("the Empress: the uncontrolled neighbourhood your Renown token moves to; the "
-                                  f"Hanged Man: where the rogue goes; else leave it out. {NEIGHBOURHOOD}"),
+                                  f"Hanged Man: where the rogue goes; else leave it out; {NEIGHBOURHOOD}"),
     "PlayPlot.to_spot": f"the Hanged Man only: the free spot the rogue goes to; {SPOT}",
     "PlayPlot.line": f"the Empress only, instead of neighbourhood: the line whose Renown token of yours moves; {LINE}",
     "ChooseWrath.neighbourhood": f"where the second Standoff of the Wrath of the King takes place: {NEIGHBOURHOOD}",
@@ -130,7 +130,7 @@ FIELD_DESCRIPTIONS = {
     "KingMoved.start": f"where the King stood: {KING_SPACE}",
     "KingMoved.end": f"where he stands now: {KING_SPACE}",
     "KingMoved.wrath": (f"when he stopped on a Wrath space, the neighbourhood it points at (a Standoff waits there "
-                        f"at the turn's end); else null. {NEIGHBOURHOOD}"),
+                        f"at the turn's end), else null; {NEIGHBOURHOOD}"),
     "GameEnded.reason": ("renown: a player placed all 6 Renown tokens; king: the King reached the end of his path "
                          "(most Renown placed wins, then most neighbourhoods controlled)"),
 }

@@ -15,7 +15,7 @@ DIE = "a die's value, 1-6"
 
 FIELD_DESCRIPTIONS = {
     # Who: seats and nations.
-    "GameStarted.seats": f"every seat, in seat order: {SEAT}",
+    "GameStarted.seats": f"every seat: {SEAT}",
     "GameStarted.nations": (f"the nations dealt at random (option nations=random), one per seat in seat order; "
                             f"empty when the seats choose them (ChooseNation). Each {NATION}"),
     "GameStarted.neutral": ("the neutral third nation: null here (with two players it is drawn once the nations "
