@@ -1,12 +1,13 @@
 """The Court of Miracles (La Cour des Miracles): a placement game for 2-5 players
 with face-down rogue tokens, secret Plot cards, Standoffs and the Penniless King.
 
-Modules: data (board.json, cards.json), messages (commands, events), state,
-evolve (the fold), flow (effects, Standoffs, automatic steps), legal
-(legal_commands, to_act), decide (refusals and effects), plots (the Plot
-cards), refusals (the refusals commands share), views, shapes (the view's
-declaration), twin (a history a viewer cannot tell from another), rules
-(options, versions, setup, timeouts, standings).
+Modules: data (board.json, cards.json), messages (commands, events), fields
+(what their fields mean, for the API's document), state, evolve (the fold),
+flow (effects, Standoffs, automatic steps), legal (legal_commands, to_act),
+decide (refusals and effects), plots (the Plot cards), refusals (the refusals
+commands share), views, shapes (the view's declaration), twin (a history a
+viewer cannot tell from another), rules (options, versions, setup, timeouts,
+standings).
 
 Decisions where the rulebook and the brief are silent:
 - The controller's coin (step 3) is paid only when the action is taken.
@@ -54,6 +55,7 @@ from . import rules
 from .bot import BOTS
 from .decide import decide
 from .evolve import evolve
+from .fields import FIELD_DESCRIPTIONS
 from .legal import legal_commands, to_act
 from .messages import COMMANDS, EVENTS
 from .shapes import STANDING_DETAIL, VIEW
@@ -92,6 +94,7 @@ RULES = Game(
     twin=twin,
     bots=BOTS,
     sentences=SENTENCES,
+    field_descriptions=FIELD_DESCRIPTIONS,
     data=Path(__file__).parent,
     versions=rules.VERSIONS,
     switches=rules.switches,

@@ -144,6 +144,8 @@ class GameSetUp(Event):
 
 @dataclass(frozen=True)
 class TurnBegan(Event):
+    """A player's turn begins (step 1: place a rogue)."""
+
     seat: str
 
 
@@ -164,6 +166,8 @@ class PlotPileReshuffled(Event):
 
 @dataclass(frozen=True)
 class PlotPlayed(Event):
+    """A Plot card played from a hand to the discard pile; its effect follows in the next events."""
+
     seat: str
     card: str
 
@@ -201,6 +205,8 @@ class RogueShifted(Event):
 
 @dataclass(frozen=True)
 class KingMoved(Event):
+    """The Penniless King moved along his path; he stops on the first Wrath space he reaches."""
+
     start: int
     end: int
     wrath: str | None = None  # neighbourhood the Wrath space points at
@@ -224,6 +230,9 @@ class CoinsPaid(Event):
 
 @dataclass(frozen=True)
 class CoinsGiven(Event):
+    """Coins passed from one player to another (The Fool, Judgment; a Standoff's winner to each
+    other player with a Beggar there)."""
+
     giver: str
     receiver: str
     amount: int
@@ -264,6 +273,8 @@ class RenownPlaced(Event):
 
 @dataclass(frozen=True)
 class RenownReturned(Event):
+    """A Renown token back to its owner's hand, from a neighbourhood (control lost) or a Renown Square line."""
+
     seat: str
     neighbourhood: str | None = None
     line: int | None = None
@@ -271,6 +282,8 @@ class RenownReturned(Event):
 
 @dataclass(frozen=True)
 class RightHandTaken(Event):
+    """Renown Square line 3: the Right-Hand parked there joins its owner's supply."""
+
     seat: str
 
 
@@ -284,6 +297,8 @@ class TurnEnded(Event):
 
 @dataclass(frozen=True)
 class WrathChosen(Event):
+    """Wrath of the King: the neighbourhood chosen for the second Standoff."""
+
     seat: str
     neighbourhood: str
 
@@ -333,11 +348,16 @@ class RoguesReturned(Event):
 
 @dataclass(frozen=True)
 class StandoffEnded(Event):
+    """The Standoff is over: the next waiting one follows, or the next turn (after The Chariot, the
+    turn goes on)."""
+
     neighbourhood: str
 
 
 @dataclass(frozen=True)
 class GameEnded(Event):
+    """The game is over: a player placed his sixth Renown token, or the King reached the end of his path."""
+
     winners: tuple[str, ...]
     reason: str  # "renown" | "king"
 

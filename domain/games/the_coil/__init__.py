@@ -65,6 +65,7 @@ from . import rules
 from .bot import BOTS
 from .decide import decide
 from .evolve import evolve
+from .fields import FIELD_DESCRIPTIONS
 from .legal import legal_commands, on_timeout
 from .messages import COMMANDS, EVENTS
 from .scoring import outcome
@@ -101,6 +102,7 @@ RULES = Game(
     twin=twin,
     bots=BOTS,
     sentences=SENTENCES,
+    field_descriptions=FIELD_DESCRIPTIONS,
     data=Path(__file__).parent,
     state_version=2,
 )

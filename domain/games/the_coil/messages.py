@@ -118,6 +118,8 @@ class GameStarted(Event):
 
 @dataclass(frozen=True)
 class NationChosen(Event):
+    """Setup: a seat took a nation card (seat order, p1 first)."""
+
     seat: str
     nation: str
 
@@ -139,11 +141,15 @@ class DeckShuffled(Event):
 
 @dataclass(frozen=True)
 class StrategyDeckShuffled(Event):
+    """Setup: the strategy deck shuffled (its order is hidden from every seat)."""
+
     cards: tuple[str, ...]
 
 
 @dataclass(frozen=True)
 class StrategyDrawn(Event):
+    """Setup: one strategy card dealt to a seat (seen by that seat only)."""
+
     seat: str
     card: str | None
 
@@ -159,6 +165,8 @@ class CardsDrawn(Event):
 
 @dataclass(frozen=True)
 class RoundBegan(Event):
+    """A new round (1-4) begins; the northern die is turned to its number."""
+
     round: int
 
 
@@ -181,6 +189,8 @@ class RegionFlipped(Event):
 
 @dataclass(frozen=True)
 class DiceMustered(Event):
+    """Muster: dice rolled from a seat's population into its reserves."""
+
     seat: str
     values: tuple[int, ...]
     fixed: int | None
@@ -188,12 +198,16 @@ class DiceMustered(Event):
 
 @dataclass(frozen=True)
 class Recruited(Event):
+    """Escalation: one die rolled from a seat's population into its reserves."""
+
     seat: str
     value: int
 
 
 @dataclass(frozen=True)
 class Scouted(Event):
+    """Escalation: the top card of a homeland deck drawn into a seat's hand, the next flipped into the Coil."""
+
     seat: str
     nation: str
     card: str | None
@@ -202,12 +216,16 @@ class Scouted(Event):
 
 @dataclass(frozen=True)
 class Strategized(Event):
+    """Escalation: the top strategy card drawn onto the seat's old one (seen by that seat only)."""
+
     seat: str
     card: str | None
 
 
 @dataclass(frozen=True)
 class EscalationTurnEnded(Event):
+    """A seat's Escalation turn is over (its actions used up, or EndEscalation)."""
+
     seat: str
 
 
@@ -222,6 +240,8 @@ class ReservesRerolled(Event):
 
 @dataclass(frozen=True)
 class DieDeployed(Event):
+    """Battle: a die moved from a seat's reserves onto the top of a region."""
+
     seat: str
     value: int
     region: str
@@ -229,6 +249,8 @@ class DieDeployed(Event):
 
 @dataclass(frozen=True)
 class TacticPlayed(Event):
+    """Battle: a tactic card played from a hand on dice of the seat's reserves, then discarded."""
+
     seat: str
     card: str
     dice: tuple[int, ...]
@@ -238,6 +260,8 @@ class TacticPlayed(Event):
 
 @dataclass(frozen=True)
 class DieShifted(Event):
+    """Battle: Celestos' ability raised or lowered one die of its reserves by 1 (once per Battle phase)."""
+
     seat: str
     value: int
     up: bool
@@ -245,11 +269,15 @@ class DieShifted(Event):
 
 @dataclass(frozen=True)
 class BattleTurnEnded(Event):
+    """A seat's Battle turn is over; the next seat in the turn order plays."""
+
     seat: str
 
 
 @dataclass(frozen=True)
 class Stopped(Event):
+    """Battle: a seat said Stop, ending the Battle phase for everyone; Conquest follows."""
+
     seat: str
 
 
@@ -279,13 +307,15 @@ class DiceReturned(Event):
 
 @dataclass(frozen=True)
 class StrategyChosen(Event):
+    """End of game: the strategy card a seat scores with (seen by that seat only until the game is over)."""
+
     seat: str
     card: str | None
 
 
 @dataclass(frozen=True)
 class GameEnded(Event):
-    pass
+    """The game is over after round 4: scores and standings are final."""
 
 
 COMMANDS = (ChooseNation, Expand, Muster, Recruit, Scout, Strategize, EndEscalation, Deploy, PlayTactic, ShiftDie,
