@@ -13,9 +13,6 @@ from __future__ import annotations
 from ...kit.shape import Bool, Int, List, Obj, OneOf, Str, optional
 from . import data
 
-SEAT = "a seat: p1, p2, ..."
-
-
 class Part(OneOf):
     """An object as one field of another, with that field's own description:
     an ``Obj`` field alone is a bare ``$ref`` in the document, which carries
@@ -31,6 +28,7 @@ class Part(OneOf):
         return self.choices[0].problems(value, path)
 
 
+SEAT = "a seat: p1, p2, ..."
 COLOURS = data.COLOURS
 PHASES = data.PHASES
 STEPS = ("choosing", "move", "adventure", "experience", "combat", "placing", "over")
