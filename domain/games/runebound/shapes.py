@@ -13,6 +13,7 @@ from __future__ import annotations
 from ...kit.shape import Bool, Int, List, Obj, OneOf, Str, optional
 from . import data
 
+
 class Part(OneOf):
     """An object as one field of another, with that field's own description:
     an ``Obj`` field alone is a bare ``$ref`` in the document, which carries
