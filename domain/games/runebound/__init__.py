@@ -59,6 +59,7 @@ from . import rules
 from .bot import BOTS
 from .decide import decide
 from .evolve import evolve
+from .fields import FIELD_DESCRIPTIONS
 from .legal import legal_commands, on_timeout, to_act
 from .messages import COMMANDS, EVENTS
 from .shapes import STANDING_DETAIL, VIEW
@@ -94,5 +95,6 @@ RULES = Game(
     twin=twin,
     bots=BOTS,
     sentences=SENTENCES,
+    field_descriptions=FIELD_DESCRIPTIONS,
     data=Path(__file__).parent,
 )

@@ -93,6 +93,8 @@ COMMANDS = (ChooseHero, MoveTo, Adventure, SkipAdventure, Attack, Defend, Retrea
 
 @dataclass(frozen=True)
 class GameStarted(Event):
+    """The table is laid out: seats, heroes dealt (unless chosen), decks shuffled, every wild place's adventure
+    counter and the market."""
     seats: tuple[str, ...]
     heroes: tuple[str, ...]
     decks: dict
@@ -103,6 +105,7 @@ class GameStarted(Event):
 
 @dataclass(frozen=True)
 class HeroChosen(Event):
+    """A seat chose its hero (in seat order); the first turn begins once every seat has one."""
     seat: str
     hero: str
 
@@ -117,17 +120,22 @@ class TurnBegan(Event):
 
 @dataclass(frozen=True)
 class Moved(Event):
+    """The active hero walked to a place (or stayed); the adventure step follows if a counter lies there, else
+    the experience step."""
     seat: str
     place: str
 
 
 @dataclass(frozen=True)
 class AdventureSkipped(Event):
+    """The hero left the adventure counter where it lies, or the adventure came to nothing (its decks ran out);
+    the experience step follows."""
     seat: str
 
 
 @dataclass(frozen=True)
 class CardDrawn(Event):
+    """A card was drawn from the top of a deck for an adventure."""
     seat: str
     deck: str
     card: str
@@ -141,11 +149,14 @@ class CardDiscarded(Event):
 
 @dataclass(frozen=True)
 class CountersReplenished(Event):
+    """An event put adventure counters back on the starburst places that had lost theirs."""
     places: tuple[str, ...]
 
 
 @dataclass(frozen=True)
 class EncounterResolved(Event):
+    """An encounter card took effect on the hero who drew it, after its test if it has one; passing wins the
+    adventure counter."""
     seat: str
     card: str
     dice: tuple[int, ...]
@@ -154,12 +165,14 @@ class EncounterResolved(Event):
 
 @dataclass(frozen=True)
 class EventResolved(Event):
+    """An event card took effect on every hero still in play; the adventure counter stays on the map."""
     seat: str
     card: str
 
 
 @dataclass(frozen=True)
 class CombatBegan(Event):
+    """A combat began: a hero against a challenge card or a Vassal, or a challenger against the Elder King."""
     seat: str
     enemy: str | None
     opponent: str | None
@@ -176,12 +189,15 @@ class RoundBegan(Event):
 
 @dataclass(frozen=True)
 class ActionDeclared(Event):
+    """Between heroes: the challenger chose, secretly, to attack or defend in this phase; the Elder King answers
+    without knowing it."""
     seat: str
     action: str
 
 
 @dataclass(frozen=True)
 class Struck(Event):
+    """A hero attacked in a combat phase: 2d10 plus the hero's attack value against the number needed."""
     seat: str
     phase: str
     dice: tuple[int, ...]
@@ -193,6 +209,8 @@ class Struck(Event):
 
 @dataclass(frozen=True)
 class Suffered(Event):
+    """A hero took wounds and exhaustion (exhaustion beyond stamina becomes wounds); a fighting ally may take
+    the wounds first."""
     seat: str
     wounds: int
     exhaustion: int
@@ -202,12 +220,15 @@ class Suffered(Event):
 
 @dataclass(frozen=True)
 class PhaseEnded(Event):
+    """A combat phase was fought; the combat goes on in the phase and round named."""
     phase: str
     round: int
 
 
 @dataclass(frozen=True)
 class EnemyDefeated(Event):
+    """A hero defeated the challenge card of an adventure: it is kept as a trophy, its gold won and the
+    adventure counter taken."""
     seat: str
     card: str
     gold: int
@@ -215,11 +236,13 @@ class EnemyDefeated(Event):
 
 @dataclass(frozen=True)
 class Retreated(Event):
+    """The hero left an adventure combat; the card goes back under its deck."""
     seat: str
 
 
 @dataclass(frozen=True)
 class CardReturned(Event):
+    """An undefeated challenge card went back into its deck (under it, or just above Lord Margath)."""
     deck: str
     card: str
     position: int
@@ -227,6 +250,8 @@ class CardReturned(Event):
 
 @dataclass(frozen=True)
 class HeroKnockedOut(Event):
+    """Outside the Endgame, a hero's wounds reached his life: wounds and exhaustion discarded, half his gold
+    lost, and he wakes in the nearest town."""
     seat: str
     place: str
     gold_lost: int
@@ -234,6 +259,7 @@ class HeroKnockedOut(Event):
 
 @dataclass(frozen=True)
 class Healed(Event):
+    """In a town's market, a hero paid to heal a wound."""
     seat: str
     wounds: int
     gold: int
@@ -241,6 +267,7 @@ class Healed(Event):
 
 @dataclass(frozen=True)
 class Bought(Event):
+    """In a town's market, a hero bought an item or hired an ally."""
     seat: str
     card: str
     gold: int
@@ -248,6 +275,7 @@ class Bought(Event):
 
 @dataclass(frozen=True)
 class ItemUsed(Event):
+    """A hero exhausted a healing item to heal wounds."""
     seat: str
     item: str
     healed: int
@@ -255,6 +283,7 @@ class ItemUsed(Event):
 
 @dataclass(frozen=True)
 class ExperienceGained(Event):
+    """A hero spent adventure counters for an experience counter, raising one of his values and his level."""
     seat: str
     kind: str
     spent: tuple[str, ...]
@@ -262,6 +291,7 @@ class ExperienceGained(Event):
 
 @dataclass(frozen=True)
 class TurnEnded(Event):
+    """A hero's turn ended; the Endgame begins if he holds a set, else the next seat's turn."""
     seat: str
 
 
@@ -275,6 +305,8 @@ class DoomFell(Event):
 
 @dataclass(frozen=True)
 class EndgameBegan(Event):
+    """A hero ended his turn holding a set: he claims the crown, and the others will challenge him in the order
+    given."""
     king: str
     challengers: tuple[str, ...]
     levels: tuple[int, ...]
@@ -283,18 +315,21 @@ class EndgameBegan(Event):
 
 @dataclass(frozen=True)
 class ElderKingCrowned(Event):
+    """A hero became the Elder King, discarding his Dragon Lords and Lord Margath; he places his Vassals next."""
     seat: str
     discarded: tuple[str, ...]
 
 
 @dataclass(frozen=True)
 class VassalPlaced(Event):
+    """The Elder King placed one of his Vassals next in line against the challengers."""
     seat: str
     vassal: str
 
 
 @dataclass(frozen=True)
 class VassalsPlaced(Event):
+    """The Elder King finished placing his Vassals; the Confrontation begins."""
     seat: str
 
 
@@ -306,17 +341,20 @@ class ConfrontationBegan(Event):
 
 @dataclass(frozen=True)
 class VassalDefeated(Event):
+    """A challenger defeated a Vassal in the Elder King's line; it is discarded and he fights the next."""
     seat: str
     vassal: str
 
 
 @dataclass(frozen=True)
 class HeroEliminated(Event):
+    """In the Endgame, a hero's wounds reached his life: he is out of the game."""
     seat: str
 
 
 @dataclass(frozen=True)
 class GameWon(Event):
+    """The last Elder King won the game."""
     seat: str
 
 
