@@ -178,8 +178,8 @@ def create_game_schema(rules, prefix: str) -> dict:
     return _object({
         "game": {"type": "string", "enum": [rules.name], "description": "the game to create (GET /v1/rules)"},
         "options": {**ref(f"{prefix}Options"), "description": "the game's options and the engine's"},
-        "seat": nullable({"type": "string"}, "the host's seat, one of the game's seats (GET /v1/rules/{game}); "
-                                            "the first by default"),
+        "seat": nullable({"type": "string"}, "the host's seat, one of those the options give (GET "
+                                            "/v1/rules/{game} lists the default ones); the first by default"),
     }, f"a new game of {rules.title}, in its lobby; the host takes a seat") | {"required": ["game"],
                                                                             "additionalProperties": False}
 
