@@ -30,6 +30,7 @@ game-specific component starts with the game's name.
 from __future__ import annotations
 
 from domain import games as registry
+from domain.kit.standing import DETAIL_TEXT
 
 from . import game_schemas, option_names
 from .game_schemas import camel
@@ -42,8 +43,9 @@ def ref(name: str) -> dict:
     return {"$ref": f"#/components/schemas/{name}"}
 
 
-def nullable(schema: dict) -> dict:
-    return {"anyOf": [schema, {"type": "null"}]}
+def nullable(schema: dict, description: str | None = None) -> dict:
+    """``schema`` or null; ``description`` is the property's, beside the anyOf, where readers look for it."""
+    return {"anyOf": [schema, {"type": "null"}], **({"description": description} if description else {})}
 
 
 def union(names_by_type: dict[str, str], on: str) -> dict:
@@ -88,7 +90,7 @@ def document_games(spec) -> None:
         for type_name, schema in game_schemas.command_schemas(game).items():
             components.schema(schema.__name__, schema=schema)
             commands[type_name] = schema.__name__
-        standing, standing_parts = game_schemas.standing_components(game)
+        standing, standing_parts = _detail_described(*game_schemas.standing_components(game))
         for name, part in standing_parts.items():
             components.schema(name, part)
         components.schema(f"{prefix}GameScored", _game_scored(standing))
@@ -120,6 +122,16 @@ def document_games(spec) -> None:
                                      "description": "a new game, for the game named by `game`, with that game's options"})
     for envelope, names in per_game.items():
         components.schema(envelope, {**union(names, "game"), "description": f"a {envelope}, for the game named by `game`"})
+
+
+def _detail_described(standing: str, parts: dict[str, dict]) -> tuple[str, dict[str, dict]]:
+    """A standing's ``detail`` described where it is a bare reference to the
+    game's detail object (a oneOf of detail forms is described by its shape)."""
+    properties = parts[standing]["properties"]
+    if not properties["detail"].get("description"):
+        properties = {**properties, "detail": {**properties["detail"], "description": DETAIL_TEXT}}
+        parts = {**parts, standing: {**parts[standing], "properties": properties}}
+    return standing, parts
 
 
 def options_schema(rules) -> dict:
@@ -166,7 +178,8 @@ def create_game_schema(rules, prefix: str) -> dict:
     return _object({
         "game": {"type": "string", "enum": [rules.name], "description": "the game to create (GET /v1/rules)"},
         "options": {**ref(f"{prefix}Options"), "description": "the game's options and the engine's"},
-        "seat": nullable({"type": "string", "description": "the host's seat; the first by default"}),
+        "seat": nullable({"type": "string"}, "the host's seat, one of those the options give (GET "
+                                            "/v1/rules/{game} lists the default ones); the first by default"),
     }, f"a new game of {rules.title}, in its lobby; the host takes a seat") | {"required": ["game"],
                                                                             "additionalProperties": False}
 
@@ -174,9 +187,15 @@ def create_game_schema(rules, prefix: str) -> dict:
 def _game_scored(standing: str) -> dict:
     """The engine's GameScored in a game's own events: its standings typed by the game's ``standing``."""
     return _object({
-        "type": {"type": "string", "enum": ["GameScored"]},
+        "type": {"type": "string", "enum": ["GameScored"], "description": "always 'GameScored'"},
         "standings": {"type": "array", "items": ref(standing), "description": "the final standings, a seat each"},
     }, "the game's final standings, recorded once it is scored") | {"additionalProperties": False}
+
+
+# What the envelopes of every game say alike.
+STATUS = "where the game is in its life (GameStatus)"
+TO_ACT = ("the seats that may act now, sorted (several at once in a simultaneous phase, a seat a bot plays "
+          "among them); empty unless the game is active")
 
 
 def _envelopes(game: str, prefix: str, view_name: str, standing: str) -> dict[str, dict]:
@@ -184,33 +203,49 @@ def _envelopes(game: str, prefix: str, view_name: str, standing: str) -> dict[st
     return {
         "ViewResponse": _object({
             "game": _game(game),
-            "game_id": {"type": "string", "format": "uuid"},
-            "version": {"type": "integer"},
-            "status": ref("GameStatus"),
-            "seat": nullable({"type": "string", "description": "your seat; null for a spectator"}),
-            "to_act": SEATS,
-            "outcome": nullable({"type": "string"}),
-            "standings": nullable({"type": "array", "items": ref(standing),
-                                   "description": "the final standings, a seat each; null until the game is scored"}),
-            "view": nullable(ref(view_name)),
+            "game_id": {"type": "string", "format": "uuid", "description": "the game's id, as in /v1/games/{game_id}"},
+            "version": {"type": "integer", "description": "the version this view shows (the game's now, or ?at=): "
+                                                          "how many events its stream held then, GameCreated being 1; "
+                                                          "the ETag starts with it and If-Match takes it"},
+            "status": {**ref("GameStatus"), "description": STATUS},
+            "seat": nullable({"type": "string"}, "the seat whose view you get, yours; null for a spectator, and for "
+                                                 "a player who resigned or was abandoned, from then on"),
+            "to_act": {**SEATS, "description": TO_ACT},
+            "outcome": nullable({"type": "string"}, "the result in an English sentence (GameOver's `outcome`, such as "
+                                                    "\"p1 wins with 42 points\"), or why an aborted game was "
+                                                    "cancelled; null until the game ends"),
+            "standings": nullable({"type": "array", "items": ref(standing)},
+                                  "the final standings, a seat each; null until the game is scored"),
+            "view": nullable(ref(view_name), f"the game as you may see it (`{view_name}`): your seat's secrets and "
+                                             "the public table (a spectator: the public table; once the game is "
+                                             "over, everything); null before the game starts"),
         }, "your view of the game; `view` is null before the game starts"),
         "LegalCommandsResponse": _object({
             "game": _game(game),
-            "version": {"type": "integer"},
-            "seat": nullable({"type": "string"}),
-            "commands": {"type": "array", "items": ref(f"{prefix}Command")},
+            "version": {"type": "integer", "description": "the game's version the commands are legal at; send it "
+                                                          "as If-Match to act only if the game has not moved since"},
+            "seat": nullable({"type": "string"}, "the seat the commands are for, the one you play; null when you "
+                                                 "see the game as a spectator (you hold no seat, or resigned it "
+                                                 "or were abandoned from it): then `commands` is empty"),
+            "commands": {"type": "array", "items": ref(f"{prefix}Command"),
+                         "description": "every command your seat may send now, each ready to POST to "
+                                        "/v1/games/{game_id}/commands as it is; empty when the seat is not to act "
+                                        "or a bot plays it"},
         }, "every command you may send now; empty when it is not your turn"),
         "FeedResponse": _object({
             "game": _game(game),
             "version": {"type": "integer", "description": "the game's version now"},
-            "events": {"type": "array", "items": ref(f"{prefix}FeedEvent")},
+            "events": {"type": "array", "items": ref(f"{prefix}FeedEvent"),
+                       "description": "the events after ?after=, in version order, at most ?limit= of them, each "
+                                      "as you may see it"},
             "next_after": {"type": "integer", "description": "pass as ?after= for the next page"},
         }, "the event feed, each event as you may see it"),
         "CommandResponse": _object({
             "game": _game(game),
-            "version": {"type": "integer"},
-            "status": ref("GameStatus"),
-            "to_act": SEATS,
+            "version": {"type": "integer", "description": "the game's version after your command: its last event's"},
+            "status": {**ref("GameStatus"), "description": f"{STATUS}, after your command (scoring once it ended "
+                                                           "the game)"},
+            "to_act": {**SEATS, "description": f"{TO_ACT}, after your command"},
             "events": {"type": "array", "items": event, "description": "the new events, as you may see them"},
             "texts": {"type": "array", "items": {"type": "string"}, "description": TEXTS},
         }, "what your command did"),
@@ -225,10 +260,18 @@ TEXTS = ("each new event in a short English sentence for a game log: texts[i] te
 
 def _feed_event(prefix: str) -> dict:
     return _object({
-        "version": {"type": "integer"},
+        "version": {"type": "integer", "description": "the event's version: its place in the game's stream, from 1 "
+                                                      "(GameCreated); ?after= and the view's ?at= take it"},
         "type": {"type": "string", "description": "the event's type (as in `data`)"},
-        "recorded_at": {"type": "string", "format": "date-time"},
-        "seat": nullable({"type": "string", "description": "the seat whose action this was"}),
-        "data": ref(f"{prefix}Event"),
+        "recorded_at": {"type": "string", "format": "date-time",
+                        "description": "when the server committed the event, by its clock (ISO 8601); not part of "
+                                       "the hashed chain"},
+        "seat": nullable({"type": "string"}, "the seat the decision that wrote the event was for: its move, the "
+                                             "timeout or bot's move played for it, its contribution, resigning, "
+                                             "pause, absence...; null for decisions for no one seat (creating, "
+                                             "joining, leaving and starting the game, the clocks, abandonment, "
+                                             "scoring)"),
+        "data": {**ref(f"{prefix}Event"), "description": "the event itself as you may see it: its `type` and fields, "
+                                                         "those hidden from you null or absent"},
         "text": {"type": "string", "description": TEXT},
     }, "one event of the feed")

@@ -68,7 +68,10 @@ class BadContribution(IllegalCommand):
 
 @dataclass(frozen=True)
 class GameCreated(Event):
-    """``rules_version``: the version of the game's rules it is played under,
+    """The game was created, in its lobby: the first event of every game,
+    naming its game, options, seats and host, and committing to its seed.
+
+    ``rules_version``: the version of the game's rules it is played under,
     for ever; ``data_files``: the sha256 of each data file those rules read
     (schema version 2; version 1 had neither, see domain/upcasting.py);
     ``chain_version`` and ``randomness_version``: how its hashed documents
@@ -90,12 +93,17 @@ class GameCreated(Event):
 
 @dataclass(frozen=True)
 class SeatTaken(Event):
+    """A player took a seat in the lobby (the host at creation, then each who joins or redeems an invite)."""
+
     seat: str
     player: str
 
 
 @dataclass(frozen=True)
 class SeatLeft(Event):
+    """A player left the lobby, freeing his seat; when the host leaves, another seated player
+    hosts (an empty lobby is cancelled: GameCancelled follows)."""
+
     seat: str
     player: str
     new_host: str | None
@@ -112,28 +120,40 @@ class SeedContributed(Event):
 
 @dataclass(frozen=True)
 class GameCancelled(Event):
+    """The game was cancelled in its lobby and will never start."""
+
     reason: str
 
 
 @dataclass(frozen=True)
 class PlayersSeated(Event):
+    """The host started the game with these players; the game's own setup events follow."""
+
     players: Mapping[str, str]
 
 
 @dataclass(frozen=True)
 class TurnTimedOut(Event):
+    """A seat's deadline passed: the server plays the seat's turn with the game's timeout command,
+    whose events follow."""
+
     seat: str
     deadline_version: int
 
 
 @dataclass(frozen=True)
 class GameOver(Event):
+    """The game ended: the result, and the seed published so that anyone can check every draw;
+    GameScored follows."""
+
     outcome: str
     seed: str
 
 
 @dataclass(frozen=True)
 class GameScored(Event):
+    """The game's final standings, recorded once it is scored."""
+
     standings: tuple[Mapping[str, Any], ...]
 
 

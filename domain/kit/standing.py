@@ -30,6 +30,9 @@ ABANDONED = optional(Bool("always true when present: the seat was abandoned to a
                           "in a row); it keeps its place"))
 RESIGNED = optional(Bool("always true when present: the seat resigned, and ranks last, unscored"))
 ENGINE_KEYS = ("resigned", "abandoned")
+# What a standing's ``detail`` is, whichever of its forms the game declares.
+DETAIL_TEXT = ("what the game says of the seat's result (its own fields, declared by the game), with the engine's "
+               "abandoned: true for a seat abandoned to a bot; {\"resigned\": true} alone for a seat that resigned")
 
 
 def detail_shape(declared: Obj) -> Shape:

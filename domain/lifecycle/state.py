@@ -37,12 +37,18 @@ class SeatResigned(Event):
 
 @dataclass(frozen=True)
 class GameAborted(Event):
+    """A seat's player aborted the game before every seat had acted once: it is cancelled, with no
+    result."""
+
     seat: str
     player: str
 
 
 @dataclass(frozen=True)
 class SeatAbandoned(Event):
+    """A seat timed out ``abandon_after`` turns in a row: its player is taken to be gone, and a
+    bot plays the seat from now on (the host may invite a replacement)."""
+
     seat: str
     player: str
     timeouts: int
@@ -60,6 +66,8 @@ class InviteIssued(Event):
 
 @dataclass(frozen=True)
 class InviteRedeemed(Event):
+    """A player redeemed an invite code of this game; the code is spent."""
+
     code_sha256: str
     player: str
 
@@ -160,6 +168,8 @@ class TakebackAccepted(Event):
 
 @dataclass(frozen=True)
 class TakebackRefused(Event):
+    """Another seat refuses the open takeback request: it is over, and the game goes on."""
+
     seat: str
     player: str
 
