@@ -25,6 +25,12 @@ blp = Blueprint("games", __name__, url_prefix="/v1/games", description="Create, 
 
 MAX_OFFSET = 1_000_000
 STATUSES = ("lobby", "active", "scoring", "finished", "cancelled")
+# What a game's summary and a player's inbox say alike.
+STATUS_TEXT = ("lobby (seats being taken), active (being played), scoring (over, standings being recorded), "
+               "finished, or cancelled (ended with no result)")
+TO_ACT_TEXT = "the seats whose command the game waits for; empty unless it is active"
+OUTCOME_TEXT = "the result in an English sentence once the game is over (or why it was aborted); null before"
+UPDATED_TEXT = "when its last event was recorded (UTC)"
 
 
 class CreateGameArgs(ma.Schema):
@@ -76,9 +82,7 @@ class GameSummarySchema(ma.Schema):
     id = ma.fields.UUID(required=True, metadata={"description": "the game's id, as in /v1/games/{id}"})
     game = ma.fields.String(required=True, metadata={"description": "the game's API name (GET /v1/rules lists them)"})
     status = ma.fields.String(required=True, metadata={
-        "enum": list(STATUSES), SHARED: "GameStatus",
-        "description": "lobby (seats being taken), active (being played), scoring (over, standings being "
-                       "recorded), finished, or cancelled (ended with no result)"})
+        "enum": list(STATUSES), SHARED: "GameStatus", "description": STATUS_TEXT})
     host = ma.fields.UUID(required=True, metadata={
         "description": "the id of the player who hosts it (who may start it and invite); another seated player "
                        "when the host leaves the lobby"})
@@ -93,14 +97,11 @@ class GameSummarySchema(ma.Schema):
                            metadata={"description": "the taken seats, each with the player who holds it"})
     free_seats = ma.fields.List(ma.fields.String(), required=True,
                                 metadata={"description": "the seats nobody holds yet, in the game's order"})
-    to_act = ma.fields.List(ma.fields.String(), required=True, metadata={
-        "description": "the seats whose command the game waits for; empty unless it is active"})
+    to_act = ma.fields.List(ma.fields.String(), required=True, metadata={"description": TO_ACT_TEXT})
     deadline = ma.fields.DateTime(allow_none=True, metadata={
         "description": "the next moment a seat to act times out (or an absent seat is back), UTC; null when no "
                        "clock runs (no turn_seconds or time bank, a paused game, nobody to act)"})
-    outcome = ma.fields.String(allow_none=True, metadata={
-        "description": "the result in an English sentence once the game is over (or why it was aborted); "
-                       "null before"})
+    outcome = ma.fields.String(allow_none=True, metadata={"description": OUTCOME_TEXT})
     bots = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.String(),
                           metadata={"description": "seats a bot plays, and its kind"})
     visibility = ma.fields.String(metadata={
@@ -109,7 +110,7 @@ class GameSummarySchema(ma.Schema):
     rematch = ma.fields.UUID(allow_none=True, metadata={"description": "this finished game's rematch, once asked for"})
     created_at = ma.fields.DateTime(required=True, metadata={"description": "when the game was created (UTC)"})
     updated_at = ma.fields.DateTime(required=True, metadata={
-        "description": "when its last event was recorded (UTC); GET /v1/games lists the latest first"})
+        "description": f"{UPDATED_TEXT}; GET /v1/games lists the latest first"})
 
 
 class GameAnswerSchema(GameSummarySchema):
