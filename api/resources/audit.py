@@ -41,7 +41,7 @@ class ChainSchema(ma.Schema):
         "description": "how many events, from version 1, were found intact before the first broken link "
                        "(all of them when ok)"})
     broken_at = ma.fields.Integer(allow_none=True, required=True, metadata={
-        "description": "the first version whose link fails (missing, changed, or past the stream's head); null when ok"})
+        "description": "the first version whose link fails (missing, changed, or cut off the end); null when ok"})
     reason = ma.fields.String(allow_none=True, required=True, metadata={
         "description": "what is wrong at broken_at, in an English sentence; null when ok"})
 

@@ -45,7 +45,7 @@ class SigningKeySchema(ma.Schema):
     key_id = ma.fields.String(required=True, metadata={"description": "the first 16 hex of sha256(public key bytes)"})
     algorithm = ma.fields.String(required=True, metadata={"enum": ["Ed25519"], "description": "the signature scheme"})
     public_key = ma.fields.String(required=True, metadata={"pattern": HEX64, "description": "the raw 32-byte key, hex"})
-    created_at = ma.fields.DateTime(required=True, metadata={"description": "when it began to sign (UTC)"})
+    created_at = ma.fields.DateTime(required=True, metadata={"description": "when the server made it (UTC)"})
     retired_at = ma.fields.DateTime(allow_none=True, required=True,
                                     metadata={"description": "null for the key that signs now; a retired key still verifies"})
 
