@@ -38,7 +38,7 @@ class ProblemSchema(ma.Schema):
 
     type = ma.fields.String(metadata={"description": "a URI naming the kind of problem"})
     title = ma.fields.String(metadata={"description": "the kind of problem, for people"})
-    status = ma.fields.Integer()
+    status = ma.fields.Integer(metadata={"description": "the response's HTTP status, repeated"})
     detail = ma.fields.String(metadata={"description": "what went wrong this time, and what to do"})
     errors = ma.fields.Dict(metadata={"description": "field-level messages for a request that failed validation"})
     version = ma.fields.Integer(metadata={"description": "the game's current version, when that is the problem"})

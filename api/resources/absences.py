@@ -20,14 +20,20 @@ blp = Blueprint("absences", __name__, url_prefix="/v1/players/me/absences",
 
 
 class AbsenceSchema(ma.Schema):
-    id = ma.fields.UUID(required=True)
+    """An absence you declared: while it runs, every seat you hold is away,
+    its deadlines and time bank stopped."""
+
+    id = ma.fields.UUID(required=True, metadata={
+        "description": "the absence's id: DELETE /v1/players/me/absences/{id} ends or withdraws it"})
     from_ = ma.fields.DateTime(required=True, data_key="from", metadata={"description": "when it begins (UTC)"})
     to = ma.fields.DateTime(required=True, metadata={"description": "when it ends (UTC)"})
-    declared_at = ma.fields.DateTime(required=True)
+    declared_at = ma.fields.DateTime(required=True, metadata={"description": "when you declared it (UTC)"})
     current = ma.fields.Boolean(required=True, metadata={"description": "it runs now"})
 
 
 class AbsenceListSchema(ma.Schema):
+    """Your absences that have not ended, and how much of this year's allowance you used."""
+
     absences = ma.fields.List(ma.fields.Nested(AbsenceSchema), required=True,
                               metadata={"description": "your absences that have not ended, soonest first"})
     allowance_days = ma.fields.Integer(required=True, metadata={"description": "days of absence a player may "
@@ -36,6 +42,8 @@ class AbsenceListSchema(ma.Schema):
 
 
 class DeclareAbsenceSchema(ma.Schema):
+    """An absence to declare for all of your games, within the year's allowance."""
+
     from_ = ma.fields.AwareDateTime(required=True, data_key="from", default_timezone=None,
                                     metadata={"description": "when it begins: now or later (ISO 8601 with its offset)",
                                               "example": "2026-07-01T00:00:00Z"})

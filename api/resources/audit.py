@@ -31,36 +31,62 @@ blp = Blueprint("audit", __name__, url_prefix="/v1/games", description="Verify a
 
 
 class ChainSchema(ma.Schema):
-    ok = ma.fields.Boolean(required=True)
-    checked = ma.fields.Integer(required=True)
-    broken_at = ma.fields.Integer(allow_none=True, required=True)
-    reason = ma.fields.String(allow_none=True, required=True)
+    """The hash chain checked over the events as stored, never decoded
+    (openapi/verifying-a-game.md, section 3)."""
+
+    ok = ma.fields.Boolean(required=True, metadata={
+        "description": "every link holds and the stream's head is its last event's: nothing was changed, "
+                       "inserted, removed or cut off the end"})
+    checked = ma.fields.Integer(required=True, metadata={
+        "description": "how many events, from version 1, were found intact before the first broken link "
+                       "(all of them when ok)"})
+    broken_at = ma.fields.Integer(allow_none=True, required=True, metadata={
+        "description": "the first version whose link fails (missing, changed, or cut off the end); null when ok"})
+    reason = ma.fields.String(allow_none=True, required=True, metadata={
+        "description": "what is wrong at broken_at, in an English sentence; null when ok"})
 
 
 class RerunSchema(ma.Schema):
-    ok = ma.fields.Boolean(required=True)
-    batches = ma.fields.Integer(required=True)
-    problems = ma.fields.List(ma.fields.String(), required=True)
+    """A finished game decided again: the published seed against its
+    commitment, then every batch with the game's rules and the seed,
+    compared with what the log recorded (section 7)."""
+
+    ok = ma.fields.Boolean(required=True, metadata={
+        "description": "every check held: the log is exactly what the rules and the seed decide"})
+    batches = ma.fields.Integer(required=True, metadata={
+        "description": "how many batches (the events of one decision of one seat, section 5.2) were decided again"})
+    problems = ma.fields.List(ma.fields.String(), required=True, metadata={
+        "description": "what did not hold, an English sentence each, most naming the version; empty when ok"})
 
 
 class CheckedStandingSchema(ma.Schema):
-    seat = ma.fields.String(required=True)
+    """One seat's final standing, as the re-run checked it."""
+
+    seat = ma.fields.String(required=True, metadata={"description": "the seat's name, as in the game's seats"})
     rank = ma.fields.Integer(required=True, metadata={"description": "1 for the winner; equal ranks share a place"})
-    score = ma.fields.Float(allow_none=True, required=True)
+    score = ma.fields.Float(allow_none=True, required=True, metadata={
+        "description": "the seat's score as the game counts it; null for a seat that resigned, or when the game "
+                       "ended by resignation before the rules scored it"})
     detail = ma.fields.Dict(required=True, metadata={"description": DETAIL})
     player = ma.fields.String(allow_none=True, required=True,
                               metadata={"description": "the player who held the seat at the end; null for none"})
 
 
 class LogEntrySchema(ma.Schema):
-    version = ma.fields.Integer(required=True)
-    event_id = ma.fields.UUID(required=True)
-    type = ma.fields.String(required=True)
-    schema_version = ma.fields.Integer(required=True)
-    data = ma.fields.Dict(required=True)
-    metadata = ma.fields.Dict(required=True)
-    recorded_at = ma.fields.DateTime(required=True)
-    hash = ma.fields.String(required=True)
+    """One stored event of a game's log, as hashed (openapi/verifying-a-game.md, section 1)."""
+
+    version = ma.fields.Integer(required=True, metadata={"description": "1 for the first event, +1 for each next one"})
+    event_id = ma.fields.UUID(required=True, metadata={"description": "the event's unique id (hashed)"})
+    type = ma.fields.String(required=True, metadata={"description": "the event's type (GameCreated, SeatTaken, ...)"})
+    schema_version = ma.fields.Integer(required=True, metadata={"description": "the shape of data for that type"})
+    data = ma.fields.Dict(required=True, metadata={"description": "the event, hashed as written"})
+    metadata = ma.fields.Dict(required=True, metadata={
+        "description": "who caused it and how: actor, seat, command, decided_at, and salt, draws, to_act... "
+                       "(section 5)"})
+    recorded_at = ma.fields.DateTime(required=True, metadata={
+        "description": "the server's clock at commit (UTC); not hashed"})
+    hash = ma.fields.String(required=True, metadata={
+        "pattern": "^[0-9a-f]{64}$", "description": "the chain link after this event (section 3)"})
 
 
 class ExportEventSchema(LogEntrySchema):
@@ -69,21 +95,17 @@ class ExportEventSchema(LogEntrySchema):
     stream_id = ma.fields.String(required=True, metadata={"description": '"game-" + the game id'})
 
 
+# An export's line is JSON text written by json.dumps: recorded_at is the
+# datetime's str(), not an ISO 8601 date-time.
 ExportEventSchema._declared_fields.update({
-    "version": ma.fields.Integer(required=True, metadata={"description": "1 for the first event, +1 for each next one"}),
-    "type": ma.fields.String(required=True, metadata={"description": "the event's type (GameCreated, SeatTaken, ...)"}),
-    "schema_version": ma.fields.Integer(required=True, metadata={"description": "the shape of data for that type"}),
-    "data": ma.fields.Dict(required=True, metadata={"description": "the event, hashed as written"}),
-    "metadata": ma.fields.Dict(required=True, metadata={
-        "description": "who caused it and how: actor, seat, command, decided_at, and salt, draws, to_act... "
-                       "(section 5)"}),
     "recorded_at": ma.fields.String(required=True, metadata={"description": "the server's clock at commit; not hashed"}),
-    "hash": ma.fields.String(required=True, metadata={
-        "pattern": "^[0-9a-f]{64}$", "description": "the chain link after this event (section 3)"}),
 })
 
 
 class ExportHeadSchema(ReceiptSchema):
+    """The signed final head of an export: the receipt of its last event,
+    with the public key that verifies it (section 6.5)."""
+
     public_key = ma.fields.String(required=True, metadata={
         "pattern": "^[0-9a-f]{64}$", "description": "the raw Ed25519 public key of key_id (64 hex)"})
 
@@ -91,7 +113,8 @@ class ExportHeadSchema(ReceiptSchema):
 class ExportHeadLineSchema(ma.Schema):
     """The last line of an export of a game of chain version 2: its signed final head."""
 
-    head = ma.fields.Nested(ExportHeadSchema, required=True)
+    head = ma.fields.Nested(ExportHeadSchema, required=True, metadata={
+        "description": "the receipt of the export's last event, signed by the server, with its public key"})
 
 
 EXPORT_LINE = {
@@ -121,26 +144,37 @@ class AuditArgs(ma.Schema):
 
 
 class ReceiptsCheckSchema(ma.Schema):
+    """Whether the history agrees with the receipts given as ?receipt= (section 6.6)."""
+
     ok = ma.fields.Boolean(required=True, metadata={"description": "the history agrees with every receipt given"})
-    checked = ma.fields.Integer(required=True)
+    checked = ma.fields.Integer(required=True, metadata={"description": "how many receipts were compared"})
     disagrees_at = ma.fields.Integer(allow_none=True, required=True, metadata={
         "description": "the lowest version whose receipt the history contradicts: it was changed at or before it"})
     agrees_up_to = ma.fields.Integer(allow_none=True, required=True, metadata={
         "description": "the highest version below disagrees_at (or of all, when ok) whose receipt the history agrees with"})
-    reason = ma.fields.String(allow_none=True, required=True)
+    reason = ma.fields.String(allow_none=True, required=True, metadata={
+        "description": "what the disagreement shows, in an English sentence (changed, or cut off the end); null when ok"})
 
 
 class AuditSchema(ma.Schema):
-    game_id = ma.fields.UUID(required=True)
-    status = ma.fields.String(required=True)
-    version = ma.fields.Integer(required=True)
-    seed_sha256 = ma.fields.String(required=True)
-    chain = ma.fields.Nested(ChainSchema, required=True)
+    """A game checked: its hash chain for anyone who may see it; once it is
+    over, its seed, a re-run of every decision and the whole log."""
+
+    game_id = ma.fields.UUID(required=True, metadata={"description": "the game's id"})
+    status = ma.fields.String(required=True, metadata={
+        "description": "the game's status: lobby, active, scoring, finished or cancelled"})
+    version = ma.fields.Integer(required=True, metadata={"description": "how many events the game has"})
+    seed_sha256 = ma.fields.String(required=True, metadata={
+        "description": "the commitment GameCreated recorded: the SHA-256 of the secret seed's 32 bytes, 64 hex "
+                       "(section 4.1); empty when a damaged log holds none"})
+    chain = ma.fields.Nested(ChainSchema, required=True, metadata={"description": "the hash chain, checked now"})
     seed = ma.fields.String(allow_none=True, required=True, metadata={"description": "published when the game ends"})
-    rerun = ma.fields.Nested(RerunSchema, allow_none=True, required=True)
+    rerun = ma.fields.Nested(RerunSchema, allow_none=True, required=True, metadata={
+        "description": "every decision decided again; null until the game is over, and when the chain is broken"})
     standings = ma.fields.List(ma.fields.Nested(CheckedStandingSchema), allow_none=True, required=True, metadata={
         "description": "the standings the re-run checked (GameScored), a seat each; null until they are recorded"})
-    log = ma.fields.List(ma.fields.Nested(LogEntrySchema), allow_none=True, required=True)
+    log = ma.fields.List(ma.fields.Nested(LogEntrySchema), allow_none=True, required=True, metadata={
+        "description": "every stored event, oldest first (a damaged log as stored); null until the game is over"})
     receipts = ma.fields.Nested(ReceiptsCheckSchema, allow_none=True, required=True,
                                 metadata={"description": "with ?receipt=: whether the history agrees with them"})
 

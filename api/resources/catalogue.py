@@ -20,29 +20,45 @@ blp = Blueprint("rules", __name__, url_prefix="/v1/rules", description="What gam
 
 
 class OptionSchema(ma.Schema):
-    name = ma.fields.String(required=True)
-    kind = ma.fields.String(required=True, metadata={"enum": ["int", "bool", "choice"]})
-    default = ma.fields.Raw(allow_none=True, required=True)
-    description = ma.fields.String(required=True)
-    minimum = ma.fields.Integer()
-    maximum = ma.fields.Integer()
-    choices = ma.fields.List(ma.fields.String())
+    """An option a host may give when creating a game (CreateGame's options)."""
+
+    name = ma.fields.String(required=True, metadata={"description": "the option's key in CreateGame's options"})
+    kind = ma.fields.String(required=True, metadata={
+        "enum": ["int", "bool", "choice"],
+        "description": "its type: int (a whole number within minimum and maximum), bool (true or false), "
+                       "choice (one of choices)"})
+    default = ma.fields.Raw(allow_none=True, required=True, metadata={
+        "description": "the value a game takes when the host gives none, of the option's kind; null for "
+                       "an int option means none (its description says what that does)"})
+    description = ma.fields.String(required=True, metadata={"description": "what the option does, for a host"})
+    minimum = ma.fields.Integer(metadata={"description": "the smallest value allowed (int options with a bound)"})
+    maximum = ma.fields.Integer(metadata={"description": "the largest value allowed (int options with a bound)"})
+    choices = ma.fields.List(ma.fields.String(), metadata={"description": "the values allowed (choice options)"})
     deprecated = ma.fields.Boolean(metadata={"description": "an old name, still taken; use the one its description names"})
 
 
 class RulesVersionSchema(ma.Schema):
-    version = ma.fields.Integer(required=True)
+    """One version of a game's rules that this server plays."""
+
+    version = ma.fields.Integer(required=True, metadata={
+        "description": "the rules version, from 1, as GameSummary.rules_version names it"})
     change = ma.fields.String(required=True, metadata={"description": "what this version changed"})
 
 
 class RulesSchema(ma.Schema):
-    name = ma.fields.String(required=True)
-    title = ma.fields.String(required=True)
-    min_seats = ma.fields.Integer(required=True)
-    max_seats = ma.fields.Integer(required=True)
-    default_seats = ma.fields.List(ma.fields.String(), required=True)
-    options = ma.fields.List(ma.fields.Nested(OptionSchema), required=True)
-    commands = ma.fields.List(ma.fields.String(), required=True)
+    """A hosted game: its seats, its options and the commands its players send."""
+
+    name = ma.fields.String(required=True, metadata={
+        "description": "the game's API name: CreateGame's game, and the {game} of /v1/rules/{game}"})
+    title = ma.fields.String(required=True, metadata={"description": "the game's name, for people"})
+    min_seats = ma.fields.Integer(required=True, metadata={"description": "the fewest seats a game of it has"})
+    max_seats = ma.fields.Integer(required=True, metadata={"description": "the most seats a game of it has"})
+    default_seats = ma.fields.List(ma.fields.String(), required=True, metadata={
+        "description": "the seats of a game created with the default options, in the game's order"})
+    options = ma.fields.List(ma.fields.Nested(OptionSchema), required=True, metadata={
+        "description": "every option a host may give (bots aside): the game's own, then the engine's"})
+    commands = ma.fields.List(ma.fields.String(), required=True, metadata={
+        "description": "the types of the game's commands (a command's `type`), alphabetically"})
     rules_version = ma.fields.Integer(required=True, metadata={"description": "the version new games are created under"})
     rules_versions = ma.fields.List(
         ma.fields.Nested(RulesVersionSchema), required=True,
@@ -53,7 +69,10 @@ class RulesSchema(ma.Schema):
 
 
 class CatalogueSchema(ma.Schema):
-    games = ma.fields.List(ma.fields.Nested(RulesSchema), required=True)
+    """Every game this server hosts."""
+
+    games = ma.fields.List(ma.fields.Nested(RulesSchema), required=True, metadata={
+        "description": "each hosted game, by name (without command_schemas: GET /v1/rules/{game} has them)"})
 
 
 TURN_SECONDS = option_names.TURN_SECONDS
@@ -95,6 +114,8 @@ class GameRules(MethodView):
 
 
 class DataExtentSchema(ma.Schema):
+    """The rectangle every point of a data file lies in, in the file's units."""
+
     x_min = ma.fields.Float(required=True, metadata={"description": "the smallest x any point of the file may have"})
     y_min = ma.fields.Float(required=True, metadata={"description": "the smallest y (the top edge, y growing downwards)"})
     x_max = ma.fields.Float(required=True, metadata={"description": "the largest x (the board's width from x_min)"})
@@ -102,6 +123,8 @@ class DataExtentSchema(ma.Schema):
 
 
 class DataCoordinatesSchema(ma.Schema):
+    """How to read the points (x, y) of a data file."""
+
     units = ma.fields.String(required=True, metadata={"description": "what one unit of x and y is"})
     x_axis = ma.fields.String(required=True, metadata={"description": "which way x grows"})
     y_axis = ma.fields.String(required=True, metadata={"description": "which way y grows (downwards on every board)"})
@@ -113,6 +136,8 @@ class DataCoordinatesSchema(ma.Schema):
 
 
 class DataFileSchema(ma.Schema):
+    """One data file of a game (a board, cards, tiles), which its games record by sha256."""
+
     name = ma.fields.String(required=True, metadata={"description": "the file's name, as GameCreated.data_files keys it"})
     sha256 = ma.fields.String(required=True, metadata={
         "description": "the sha256 of the file's bytes, in lowercase hex, as GameCreated.data_files records it: "
@@ -127,6 +152,8 @@ class DataFileSchema(ma.Schema):
 
 
 class DataFilesSchema(ma.Schema):
+    """A game's data files, for every installed rules version."""
+
     game = ma.fields.String(required=True, metadata={"description": "the game's API name"})
     files = ma.fields.List(ma.fields.Nested(DataFileSchema), required=True, metadata={
         "description": "every data file of every installed rules version, newest version's first"})

@@ -25,6 +25,12 @@ blp = Blueprint("games", __name__, url_prefix="/v1/games", description="Create, 
 
 MAX_OFFSET = 1_000_000
 STATUSES = ("lobby", "active", "scoring", "finished", "cancelled")
+# What a game's summary and a player's inbox say alike.
+STATUS_TEXT = ("lobby (seats being taken), active (being played), scoring (over, standings being recorded), "
+               "finished, or cancelled (ended with no result)")
+TO_ACT_TEXT = "the seats whose command the game waits for; empty unless it is active"
+OUTCOME_TEXT = "the result in an English sentence once the game is over (or why it was aborted); null before"
+UPDATED_TEXT = "when its last event was recorded (UTC)"
 
 
 class CreateGameArgs(ma.Schema):
@@ -41,10 +47,14 @@ CREATE_GAME_BODY = {"required": True, "content": {"application/json": {"schema":
 
 
 class JoinSchema(ma.Schema):
+    """The seat to take in a game's lobby."""
+
     seat = ma.fields.String(load_default=None, allow_none=True, metadata={"description": "a free seat; the first free by default"})
 
 
 class ContributionSchema(ma.Schema):
+    """Your seat's contribution to the game's randomness (openapi/verifying-a-game.md, section 4.2)."""
+
     contribution = ma.fields.String(
         required=True,
         validate=[
@@ -59,17 +69,26 @@ class ContributionSchema(ma.Schema):
 
 
 class SeatSchema(ma.Schema):
-    seat = ma.fields.String(required=True)
-    player = ma.fields.UUID(required=True)
-    name = ma.fields.String(required=True)
+    """A taken seat and the player who holds it."""
+
+    seat = ma.fields.String(required=True, metadata={"description": "the seat's name, one of the game's seats"})
+    player = ma.fields.UUID(required=True, metadata={"description": "the id of the player who holds it"})
+    name = ma.fields.String(required=True, metadata={"description": "that player's name, as registered"})
 
 
 class GameSummarySchema(ma.Schema):
-    id = ma.fields.UUID(required=True)
-    game = ma.fields.String(required=True)
-    status = ma.fields.String(required=True, metadata={"enum": list(STATUSES), SHARED: "GameStatus"})
-    host = ma.fields.UUID(required=True)
-    options = ma.fields.Dict(required=True)
+    """A game's public summary: who sits where, its status, who is to act and until when."""
+
+    id = ma.fields.UUID(required=True, metadata={"description": "the game's id, as in /v1/games/{id}"})
+    game = ma.fields.String(required=True, metadata={"description": "the game's API name (GET /v1/rules lists them)"})
+    status = ma.fields.String(required=True, metadata={
+        "enum": list(STATUSES), SHARED: "GameStatus", "description": STATUS_TEXT})
+    host = ma.fields.UUID(required=True, metadata={
+        "description": "the id of the player who hosts it (who may start it and invite); another seated player "
+                       "when the host leaves the lobby"})
+    options = ma.fields.Dict(required=True, metadata={
+        "description": "every option the game was created with, defaults filled in, under their current names "
+                       "(GET /v1/rules/{game} describes each)"})
     version = ma.fields.Integer(required=True, metadata={"description": "how many events the game has; the ETag of its views"})
     rules_version = ma.fields.Integer(
         required=True, metadata={"description": "the version of the game's rules it is played under, for ever "
@@ -78,15 +97,20 @@ class GameSummarySchema(ma.Schema):
                            metadata={"description": "the taken seats, each with the player who holds it"})
     free_seats = ma.fields.List(ma.fields.String(), required=True,
                                 metadata={"description": "the seats nobody holds yet, in the game's order"})
-    to_act = ma.fields.List(ma.fields.String(), required=True)
-    deadline = ma.fields.DateTime(allow_none=True)
-    outcome = ma.fields.String(allow_none=True)
+    to_act = ma.fields.List(ma.fields.String(), required=True, metadata={"description": TO_ACT_TEXT})
+    deadline = ma.fields.DateTime(allow_none=True, metadata={
+        "description": "the next moment a seat to act times out (or an absent seat is back), UTC; null when no "
+                       "clock runs (no turn_seconds or time bank, a paused game, nobody to act)"})
+    outcome = ma.fields.String(allow_none=True, metadata={"description": OUTCOME_TEXT})
     bots = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.String(),
                           metadata={"description": "seats a bot plays, and its kind"})
-    visibility = ma.fields.String(metadata={"enum": ["public", "private"]})
+    visibility = ma.fields.String(metadata={
+        "enum": ["public", "private"],
+        "description": "public: listed, anyone may join; private: shown to its players only, joined by invite code"})
     rematch = ma.fields.UUID(allow_none=True, metadata={"description": "this finished game's rematch, once asked for"})
-    created_at = ma.fields.DateTime(required=True)
-    updated_at = ma.fields.DateTime(required=True)
+    created_at = ma.fields.DateTime(required=True, metadata={"description": "when the game was created (UTC)"})
+    updated_at = ma.fields.DateTime(required=True, metadata={
+        "description": f"{UPDATED_TEXT}; GET /v1/games lists the latest first"})
 
 
 class GameAnswerSchema(GameSummarySchema):
@@ -105,6 +129,8 @@ class GameListArgs(ma.Schema):
 
 
 class GameListSchema(ma.Schema):
+    """A page of the games you may see; a Link header names the next page."""
+
     games = ma.fields.List(ma.fields.Nested(GameSummarySchema), required=True,
                            metadata={"description": "this page of the games listed, most recently moved first"})
     total = ma.fields.Integer(required=True, metadata={

@@ -16,6 +16,9 @@ HEX64 = r"^[0-9a-f]{64}$"
 
 
 class ReceiptSchema(ma.Schema):
+    """A receipt: the server's signed chain head after one version of a game (section 6.3 of
+    openapi/verifying-a-game.md). Kept, it shows later whether the history was changed."""
+
     stream_id = ma.fields.String(required=True, metadata={"description": '"game-" + the game id'})
     version = ma.fields.Integer(required=True, metadata={"description": "the version this head follows"})
     hash = ma.fields.String(required=True, metadata={"pattern": HEX64,
@@ -37,16 +40,21 @@ def receipt_field(what: str) -> ma.fields.Nested:
 
 
 class SigningKeySchema(ma.Schema):
+    """A key the server signs, or signed, chain heads with."""
+
     key_id = ma.fields.String(required=True, metadata={"description": "the first 16 hex of sha256(public key bytes)"})
-    algorithm = ma.fields.String(required=True, metadata={"enum": ["Ed25519"]})
+    algorithm = ma.fields.String(required=True, metadata={"enum": ["Ed25519"], "description": "the signature scheme"})
     public_key = ma.fields.String(required=True, metadata={"pattern": HEX64, "description": "the raw 32-byte key, hex"})
-    created_at = ma.fields.DateTime(required=True)
+    created_at = ma.fields.DateTime(required=True, metadata={"description": "when the server made it (UTC)"})
     retired_at = ma.fields.DateTime(allow_none=True, required=True,
                                     metadata={"description": "null for the key that signs now; a retired key still verifies"})
 
 
 class SigningKeysSchema(ma.Schema):
-    keys = ma.fields.List(ma.fields.Nested(SigningKeySchema), required=True)
+    """Every key the server signs or signed heads with, current and retired."""
+
+    keys = ma.fields.List(ma.fields.Nested(SigningKeySchema), required=True,
+                          metadata={"description": "each key, oldest first"})
 
 
 @blp.route("")

@@ -21,6 +21,8 @@ blp = Blueprint("lifecycle", __name__, url_prefix="/v1/games",
                 description="Resign, abort, invite a player or a replacement, ask for a rematch")
 
 class InviteRequestSchema(ma.Schema):
+    """The seat an invite code opens."""
+
     seat = ma.fields.String(
         load_default=None, allow_none=True,
         metadata={"description": "in the lobby, the seat the invitee takes (any free seat when absent); in a running "
@@ -29,12 +31,17 @@ class InviteRequestSchema(ma.Schema):
 
 
 class InviteSchema(ma.Schema):
-    game_id = ma.fields.UUID(required=True)
-    seat = ma.fields.String(allow_none=True, required=True)
+    """A single-use invite code: give it to the player you invite, who redeems it."""
+
+    game_id = ma.fields.UUID(required=True, metadata={"description": "the game it opens a seat of"})
+    seat = ma.fields.String(allow_none=True, required=True, metadata={
+        "description": "the seat it opens; null: any free seat of the lobby"})
     code = ma.fields.String(required=True, metadata={"description": "single use; shown once (only its sha256 is kept)"})
 
 
 class RedeemSchema(ma.Schema):
+    """The invite code to redeem."""
+
     code = ma.fields.String(required=True, validate=ma.validate.Length(1, 200),
                             metadata={"description": "an invite code from the game's host"})
 

@@ -32,22 +32,30 @@ def _mail_unavailable(error):
 blp.register_error_handler(accounts.MailUnavailable, _mail_unavailable)
 
 
+EMAIL_TURNS_TEXT = ("'your turn' mails: off; idle (only if you were not active in that game in the last "
+                    "minutes; the default); always")
+DIGEST_TEXT = "instead of a mail per turn, one mail a day listing the games waiting on you"
+
+
 class PreferencesSchema(ma.Schema):
-    email = ma.fields.String(allow_none=True, required=True)
+    """Your e-mail address and when boardlog mails you."""
+
+    email = ma.fields.String(allow_none=True, required=True, metadata={
+        "description": "the address boardlog mails; null when you gave none"})
     email_confirmed = ma.fields.Boolean(required=True, metadata={
         "description": "mail goes to the address only once you opened the confirmation link sent to it"})
-    email_turns = ma.fields.String(required=True, metadata={
-        "description": "'your turn' mails: off; idle (only if you were not active in that game in the last "
-                       "minutes; the default); always"})
-    digest = ma.fields.Boolean(required=True, metadata={
-        "description": "instead of a mail per turn, one mail a day listing the games waiting on you"})
+    email_turns = ma.fields.String(required=True, metadata={"description": EMAIL_TURNS_TEXT})
+    digest = ma.fields.Boolean(required=True, metadata={"description": DIGEST_TEXT})
 
 
 class PreferencesPatchSchema(ma.Schema):
+    """The preferences to change; those left out stay as they are."""
+
     email = ma.fields.String(allow_none=True, validate=ma.validate.Length(max=accounts.MAX_EMAIL_LENGTH), metadata={
         "description": "set (a confirmation link is mailed to it; setting it again resends one), or null to remove"})
-    email_turns = ma.fields.String(validate=ma.validate.OneOf(accounts.EMAIL_TURNS))
-    digest = ma.fields.Boolean()
+    email_turns = ma.fields.String(validate=ma.validate.OneOf(accounts.EMAIL_TURNS),
+                                   metadata={"description": EMAIL_TURNS_TEXT})
+    digest = ma.fields.Boolean(metadata={"description": DIGEST_TEXT})
 
     @ma.validates("email")
     def _email(self, value, **_):
@@ -63,13 +71,15 @@ class TokenSchema(ma.Schema):
 
 
 class ConfirmedSchema(PreferencesSchema):
-    pass
+    """Your preferences once the link confirmed your address: mail goes to it from now."""
 
 
 class UnsubscribedSchema(ma.Schema):
-    email = ma.fields.String(required=True)
-    email_turns = ma.fields.String(required=True)
-    digest = ma.fields.Boolean(required=True)
+    """What one-click unsubscribe left: no more game mails to the address."""
+
+    email = ma.fields.String(required=True, metadata={"description": "the address the link was mailed to"})
+    email_turns = ma.fields.String(required=True, metadata={"description": "off, now: no 'your turn' mails"})
+    digest = ma.fields.Boolean(required=True, metadata={"description": "false, now: no daily digest"})
 
 
 @blp.route("")

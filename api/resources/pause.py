@@ -17,8 +17,10 @@ blp = Blueprint("pause", __name__, url_prefix="/v1/games",
 
 
 class PauseStateSchema(ma.Schema):
-    game_id = ma.fields.UUID(required=True)
-    version = ma.fields.Integer(required=True)
+    """Whether a game is paused, and who asked to pause it."""
+
+    game_id = ma.fields.UUID(required=True, metadata={"description": "the game's id"})
+    version = ma.fields.Integer(required=True, metadata={"description": "the game's version now"})
     paused = ma.fields.Boolean(required=True, metadata={"description": "no deadline runs, no bank falls, nobody moves"})
     pause_asked = ma.fields.List(ma.fields.String(), required=True,
                                  metadata={"description": "seats whose players asked to pause (until it is resumed)"})

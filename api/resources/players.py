@@ -19,6 +19,7 @@ from ..contract import SHARED, parameters
 from ..service import readmodels, talk
 from ..service.games import player_channel, stream_of
 from ..streaming import StreamLimit
+from .games import OUTCOME_TEXT, STATUS_TEXT, TO_ACT_TEXT, UPDATED_TEXT
 
 MAX_WAIT = 60
 
@@ -36,37 +37,49 @@ class PlayerName(ma.fields.String):
 
 
 class RegistrationSchema(ma.Schema):
+    """The player to register."""
+
     name = PlayerName(required=True, validate=ma.validate.Length(min=1, max=MAX_CHARACTERS), metadata={
         "example": "Ada",
         "description": f"trimmed and normalised to NFC; at most {MAX_CHARACTERS} characters and {MAX_BYTES} bytes "
                        "of UTF-8; no invisible, control or bidirectional-override characters"})
 
 
+PLAYER_ID = "the player's id, as seats, summaries and messages name players"
+PLAYER_NAME = "the player's name as registered (trimmed, NFC); names need not be unique"
+
+
 class PlayerSchema(ma.Schema):
-    id = ma.fields.UUID(required=True)
-    name = ma.fields.String(required=True)
+    """A player just registered, with their bearer token (shown this once)."""
+
+    id = ma.fields.UUID(required=True, metadata={"description": PLAYER_ID})
+    name = ma.fields.String(required=True, metadata={"description": PLAYER_NAME})
     token = ma.fields.String(
         required=True, metadata={"description": "the bearer token; shown only this once, keep it"}
     )
 
 
 class MeSchema(ma.Schema):
-    id = ma.fields.UUID(required=True)
-    name = ma.fields.String(required=True)
+    """The player the token belongs to."""
+
+    id = ma.fields.UUID(required=True, metadata={"description": PLAYER_ID})
+    name = ma.fields.String(required=True, metadata={"description": PLAYER_NAME})
     created_at = ma.fields.DateTime(required=True, metadata={"description": "when the player registered"})
 
 
 class InboxGameSchema(ma.Schema):
-    id = ma.fields.UUID(required=True)
-    game = ma.fields.String(required=True)
-    status = ma.fields.String(required=True, metadata={SHARED: "GameStatus"})
-    version = ma.fields.Integer(required=True)
-    seat = ma.fields.String(required=True)
+    """A game you sit in, as your inbox lists it."""
+
+    id = ma.fields.UUID(required=True, metadata={"description": "the game's id, as in /v1/games/{id}"})
+    game = ma.fields.String(required=True, metadata={"description": "the game's API name (GET /v1/rules lists them)"})
+    status = ma.fields.String(required=True, metadata={SHARED: "GameStatus", "description": STATUS_TEXT})
+    version = ma.fields.Integer(required=True, metadata={"description": "how many events the game has"})
+    seat = ma.fields.String(required=True, metadata={"description": "your seat in it"})
     your_turn = ma.fields.Boolean(required=True, metadata={"description": "the game waits on you"})
-    to_act = ma.fields.List(ma.fields.String(), required=True)
+    to_act = ma.fields.List(ma.fields.String(), required=True, metadata={"description": TO_ACT_TEXT})
     deadline = ma.fields.DateTime(allow_none=True, metadata={"description": "when your turn times out"})
-    outcome = ma.fields.String(allow_none=True)
-    updated_at = ma.fields.DateTime(required=True)
+    outcome = ma.fields.String(allow_none=True, metadata={"description": OUTCOME_TEXT})
+    updated_at = ma.fields.DateTime(required=True, metadata={"description": UPDATED_TEXT})
     rematch = ma.fields.UUID(allow_none=True, metadata={"description": "the rematch of this finished game, once a player "
                                                                       "asked for it: your seat there is kept for you"})
     unread_messages = ma.fields.Integer(required=True, metadata={
@@ -74,8 +87,11 @@ class InboxGameSchema(ma.Schema):
 
 
 class InboxSchema(ma.Schema):
+    """Every game you sit in but the cancelled ones; its ETag changes when any of them does."""
+
     waiting = ma.fields.Integer(required=True, metadata={"description": "how many games wait on you"})
-    games = ma.fields.List(ma.fields.Nested(InboxGameSchema), required=True)
+    games = ma.fields.List(ma.fields.Nested(InboxGameSchema), required=True, metadata={
+        "description": "those waiting on you first, then by soonest deadline, then latest activity"})
 
 
 @blp.route("")

@@ -13,15 +13,20 @@ blp = Blueprint("problems", __name__, url_prefix="/v1/problems", description="Ev
 
 
 class ProblemTypeSchema(ma.Schema):
+    """One kind of error: the type URI a problem document carries, and what it means."""
+
     type = ma.fields.String(required=True, metadata={"description": "the URI a problem document's `type` holds"})
     slug = ma.fields.String(required=True, metadata={"description": "the last segment of the URI"})
-    status = ma.fields.Integer(required=True)
-    title = ma.fields.String(required=True)
+    status = ma.fields.Integer(required=True, metadata={"description": "the HTTP status it comes with"})
+    title = ma.fields.String(required=True, metadata={"description": "its short name, for people (the problem's title)"})
     description = ma.fields.String(required=True, metadata={"description": "the cause, and what a client should do"})
 
 
 class ProblemTypeListSchema(ma.Schema):
-    problems = ma.fields.List(ma.fields.Nested(ProblemTypeSchema), required=True)
+    """Every problem type an error of this server may carry."""
+
+    problems = ma.fields.List(ma.fields.Nested(ProblemTypeSchema), required=True,
+                              metadata={"description": "each type, by status, then by slug"})
 
 
 @blp.route("")

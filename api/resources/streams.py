@@ -46,7 +46,9 @@ class GameMessageSchema(ma.Schema):
     one of a stream whose token was revoked: its data is a problem document
     (type token-revoked, status 401), not this schema; sign in again."""
 
-    version = ma.fields.Integer(required=True)
+    version = ma.fields.Integer(required=True, metadata={
+        "description": "the game's version the message shows (an event's own version); in a talk message, "
+                       "the message's place in its channel, from 1"})
     type = ma.fields.String(metadata={"description": "the event's type (unnamed messages)"})
     seat = ma.fields.String(allow_none=True, metadata={"description": "the seat whose action this was (events)"})
     recorded_at = ma.fields.String(metadata={"description": "ISO 8601 (events)"})
@@ -65,13 +67,25 @@ class NoticeSchema(ma.Schema):
     the notice's kind and its ``id:`` the event's global position."""
 
     id = ma.fields.String(required=True, metadata={"description": "game_id:version:kind, stable: deduplicate on it"})
-    kind = ma.fields.String(required=True, validate=ma.validate.OneOf(list(NOTICE_KINDS)))
-    game_id = ma.fields.String(required=True)
-    version = ma.fields.Integer(required=True)
-    position = ma.fields.Integer(allow_none=True, required=True)
-    seats = ma.fields.List(ma.fields.String(), required=True)
-    players = ma.fields.List(ma.fields.String(), required=True)
-    data = ma.fields.Dict(required=True)
+    kind = ma.fields.String(required=True, validate=ma.validate.OneOf(list(NOTICE_KINDS)), metadata={
+        "description": "what happened: your turn came, the game started, a seat timed out, the game ended or "
+                       "was scored, someone joined or left the lobby, the lobby was cancelled, a seat resigned, was "
+                       "abandoned to a bot or changed hands, the game was aborted, a rematch was created, or a "
+                       "message was sent to you"})
+    game_id = ma.fields.String(required=True, metadata={"description": "the id of the game it concerns"})
+    version = ma.fields.Integer(required=True, metadata={
+        "description": "the game's version it is about (for a message, the message's place in its channel)"})
+    position = ma.fields.Integer(allow_none=True, required=True, metadata={
+        "description": "the event's position in the server's global log: the message's id: (resume after "
+                       "it); null when unknown"})
+    seats = ma.fields.List(ma.fields.String(), required=True, metadata={
+        "description": "the seats concerned: whose turn came, who timed out, joined, left, resigned, was "
+                       "abandoned or replaced; a message's sender"})
+    players = ma.fields.List(ma.fields.String(), required=True, metadata={
+        "description": "the ids of the players it is told to, sorted (the actor of a lobby move is not told of it)"})
+    data = ma.fields.Dict(required=True, metadata={
+        "description": "public details of the kind: seats, players, outcome, standings, the seats to act; a "
+                       "message's channel, seat, player and text"})
 
 
 class ServerSentEventSchema(ma.Schema):
@@ -112,8 +126,11 @@ class StreamArgs(ma.Schema):
 
 
 class TicketSchema(ma.Schema):
+    """A single-use stream ticket, for clients that cannot send Authorization (a browser's EventSource)."""
+
     ticket = ma.fields.String(required=True, metadata={"description": "pass as ?ticket= to open one stream"})
-    expires_at = ma.fields.DateTime(required=True)
+    expires_at = ma.fields.DateTime(required=True, metadata={
+        "description": f"when it lapses unused (UTC), {tickets.TICKET_SECONDS} s after it was issued"})
     expires_in = ma.fields.Integer(required=True, metadata={"description": "seconds"})
 
 

@@ -17,7 +17,9 @@ blp = Blueprint("takebacks", __name__, url_prefix="/v1/games",
 
 
 class TakebackStateSchema(ma.Schema):
-    game_id = ma.fields.UUID(required=True)
+    """A game's open takeback request, if any, after your answer."""
+
+    game_id = ma.fields.UUID(required=True, metadata={"description": "the game's id"})
     version = ma.fields.Integer(required=True, metadata={"description": "the game's version now"})
     takeback = ma.fields.Dict(allow_none=True, required=True, metadata={
         "description": "the open request, or null: {seat, version (the one it returns to), accepted (seats)}"})

@@ -25,25 +25,38 @@ blp = Blueprint("tokens", __name__, url_prefix="/v1/players/me/tokens",
 
 
 class TokenSchema(ma.Schema):
-    id = ma.fields.UUID(required=True)
+    """One of your live bearer tokens: its id and label, never the token itself."""
+
+    id = ma.fields.UUID(required=True, metadata={
+        "description": "the token's id: DELETE /v1/players/me/tokens/{id} revokes it"})
     label = ma.fields.String(required=True, metadata={"description": "your name for it, such as the device"})
-    created_at = ma.fields.DateTime(required=True)
+    created_at = ma.fields.DateTime(required=True, metadata={"description": "when it was created (UTC)"})
     current = ma.fields.Boolean(required=True, metadata={"description": "the token this request was sent with"})
 
 
 class NewTokenSchema(TokenSchema):
+    """A token just created, with the bearer token itself (shown this once)."""
+
     token = ma.fields.String(required=True, metadata={"description": "the bearer token; shown only this once, keep it"})
 
 
 class TokenListSchema(ma.Schema):
-    tokens = ma.fields.List(ma.fields.Nested(TokenSchema), required=True)
+    """Your live tokens, the ones that still open the API."""
+
+    tokens = ma.fields.List(ma.fields.Nested(TokenSchema), required=True,
+                            metadata={"description": "each live token, oldest first"})
 
 
 class CreateTokenSchema(ma.Schema):
-    label = ma.fields.String(load_default="", validate=ma.validate.Length(max=80), metadata={"example": "phone"})
+    """The label of the token to create."""
+
+    label = ma.fields.String(load_default="", validate=ma.validate.Length(max=80), metadata={
+        "example": "phone", "description": "your name for it, such as the device; at most 80 characters"})
 
 
 class RevokedAllSchema(ma.Schema):
+    """Every token you held revoked, and the one new token you hold now."""
+
     revoked = ma.fields.Integer(required=True, metadata={"description": "how many tokens were revoked"})
     token = ma.fields.Nested(NewTokenSchema, required=True, metadata={"description": "the one token you now hold"})
 

@@ -32,6 +32,8 @@ def _check_url(url: str) -> None:
 
 
 class WebhookInSchema(ma.Schema):
+    """A webhook endpoint to add."""
+
     url = ma.fields.String(required=True, validate=ma.validate.Length(min=1, max=targets.MAX_URL_LENGTH),
                            metadata={"example": "https://chat.example/hooks/boardlog", "format": "uri",
                                      "pattern": URL_PATTERN,
@@ -42,55 +44,89 @@ class WebhookInSchema(ma.Schema):
 
 
 class WebhookSchema(ma.Schema):
-    id = ma.fields.UUID(required=True)
-    url = ma.fields.String(required=True)
-    kinds = ma.fields.List(ma.fields.String(), required=True)
-    enabled = ma.fields.Boolean(required=True)
-    disabled_at = ma.fields.DateTime(allow_none=True, required=True)
+    """One of your webhook endpoints."""
+
+    id = ma.fields.UUID(required=True, metadata={"description": "the webhook's id, as in /v1/players/me/webhooks/{id}"})
+    url = ma.fields.String(required=True, metadata={"description": "where boardlog POSTs the notifications"})
+    kinds = ma.fields.List(ma.fields.String(), required=True, metadata={
+        "description": "the notice kinds sent to it (turn, started, ...: as Notice.kind)"})
+    enabled = ma.fields.Boolean(required=True, metadata={
+        "description": "boardlog sends to it; false once it was disabled for failing (POST .../enable)"})
+    disabled_at = ma.fields.DateTime(allow_none=True, required=True, metadata={
+        "description": "when boardlog disabled it (UTC); null while enabled"})
     disabled_reason = ma.fields.String(allow_none=True, required=True,
                                        metadata={"description": "why boardlog stopped sending to it"})
-    consecutive_failures = ma.fields.Integer(required=True)
-    created_at = ma.fields.DateTime(required=True)
+    consecutive_failures = ma.fields.Integer(required=True, metadata={
+        "description": "its failed attempts in a row, across its deliveries: a success or enabling it resets "
+                       "the count, and at BOARDLOG_WEBHOOK_DISABLE_AFTER (20 by default) it is disabled"})
+    created_at = ma.fields.DateTime(required=True, metadata={"description": "when you added it (UTC)"})
 
 
 class NewWebhookSchema(WebhookSchema):
+    """A webhook endpoint just added, with its signing secret (shown this once)."""
+
     secret = ma.fields.String(required=True, metadata={
         "description": "the signing secret (whsec_...), shown only this once: verify each delivery's "
                        "webhook-signature with it (Standard Webhooks)"})
 
 
 class WebhookListSchema(ma.Schema):
-    webhooks = ma.fields.List(ma.fields.Nested(WebhookSchema), required=True)
+    """Your webhook endpoints."""
+
+    webhooks = ma.fields.List(ma.fields.Nested(WebhookSchema), required=True,
+                              metadata={"description": "each endpoint, oldest first"})
 
 
 class AttemptSchema(ma.Schema):
-    attempt = ma.fields.Integer(required=True)
-    at = ma.fields.DateTime(required=True)
-    status_code = ma.fields.Integer(allow_none=True, required=True)
-    error = ma.fields.String(allow_none=True, required=True)
-    duration_ms = ma.fields.Integer(required=True)
+    """One attempt to send a delivery."""
+
+    attempt = ma.fields.Integer(required=True, metadata={
+        "description": "its number in its round of attempts, from 1 (a redelivery starts a new round)"})
+    at = ma.fields.DateTime(required=True, metadata={"description": "when it was made (UTC)"})
+    status_code = ma.fields.Integer(allow_none=True, required=True, metadata={
+        "description": "the receiver's HTTP status (250 for a mail the mail server accepted); null when no answer "
+                       "came (connection refused, TLS, timeout, a target refused)"})
+    error = ma.fields.String(allow_none=True, required=True, metadata={
+        "description": "why it failed, in a few words (HTTP 500, the connection's error, ...); null when it succeeded"})
+    duration_ms = ma.fields.Integer(required=True, metadata={"description": "how long it took, in milliseconds"})
 
 
 class DeliverySchema(ma.Schema):
-    id = ma.fields.Integer(required=True)
+    """One notification to send to one target (a webhook endpoint or your address), and how its sending went."""
+
+    id = ma.fields.Integer(required=True, metadata={
+        "description": "the delivery's id: .../deliveries/{id}/redeliver sends it again, ?before= pages by it"})
     notification_id = ma.fields.String(required=True, metadata={"description": "the webhook-id header it is sent with"})
-    kind = ma.fields.String(required=True)
-    game_id = ma.fields.UUID(required=True)
-    version = ma.fields.Integer(required=True)
+    kind = ma.fields.String(required=True, metadata={
+        "description": "the notice's kind (turn, started, ...: as Notice.kind)"})
+    game_id = ma.fields.UUID(required=True, metadata={"description": "the game it is about"})
+    version = ma.fields.Integer(required=True, metadata={"description": "the game's version it is about"})
     status = ma.fields.String(required=True, metadata={
         "description": "pending, delivered, dead (gave up: a dead letter), or suppressed (a mail not sent; reason says why)"})
-    attempts = ma.fields.Integer(required=True)
-    next_attempt_at = ma.fields.DateTime(allow_none=True, required=True)
-    last_status = ma.fields.Integer(allow_none=True, required=True)
-    last_error = ma.fields.String(allow_none=True, required=True)
-    reason = ma.fields.String(allow_none=True, required=True)
-    delivered_at = ma.fields.DateTime(allow_none=True, required=True)
-    created_at = ma.fields.DateTime(required=True)
+    attempts = ma.fields.Integer(required=True, metadata={
+        "description": "attempts made in this round (a redelivery starts again from 0); it is dead after the last "
+                       "(8 by default: one more than the waits of BOARDLOG_NOTIFY_BACKOFF)"})
+    next_attempt_at = ma.fields.DateTime(allow_none=True, required=True, metadata={
+        "description": "when it is tried next (UTC); null unless pending"})
+    last_status = ma.fields.Integer(allow_none=True, required=True, metadata={
+        "description": "the status code of the latest attempt that had one (as Attempt.status_code); null before"})
+    last_error = ma.fields.String(allow_none=True, required=True, metadata={
+        "description": "why the latest attempt failed, or why it was given up (the endpoint was deleted or "
+                       "disabled); null after a success"})
+    reason = ma.fields.String(allow_none=True, required=True, metadata={
+        "description": "why it was not sent: a mail suppressed (no confirmed address, the throttle, you were "
+                       "active) or a delivery dropped with its endpoint; null otherwise"})
+    delivered_at = ma.fields.DateTime(allow_none=True, required=True, metadata={
+        "description": "when the receiver accepted it (UTC); null unless delivered"})
+    created_at = ma.fields.DateTime(required=True, metadata={"description": "when it was queued (UTC)"})
     log = ma.fields.List(ma.fields.Nested(AttemptSchema), required=True, metadata={"description": "every attempt"})
 
 
 class DeliveryListSchema(ma.Schema):
-    deliveries = ma.fields.List(ma.fields.Nested(DeliverySchema), required=True)
+    """A page of a delivery log; a Link header names the next page."""
+
+    deliveries = ma.fields.List(ma.fields.Nested(DeliverySchema), required=True,
+                                metadata={"description": "this page, newest first, each with every attempt"})
 
 
 class DeliveryArgs(ma.Schema):
@@ -106,8 +142,10 @@ def next_page_of_deliveries(args: dict, rows: list[dict]) -> dict:
 
 
 class RedeliverySchema(ma.Schema):
-    id = ma.fields.Integer(required=True)
-    status = ma.fields.String(required=True)
+    """A delivery queued again, with a fresh round of attempts."""
+
+    id = ma.fields.Integer(required=True, metadata={"description": "the delivery's id"})
+    status = ma.fields.String(required=True, metadata={"description": "pending: it waits to be sent again"})
 
 
 def _conn():
