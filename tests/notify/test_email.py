@@ -14,7 +14,7 @@ import pytest
 
 from workers.notify.runner import Notifier
 
-from .conftest import started_game, wait_until
+from .conftest import signin_links, started_game, wait_until
 
 LINK = re.compile(r"https?://\S+?token=([A-Za-z0-9_\-]+)")
 
@@ -163,6 +163,41 @@ def test_your_turn_mail_has_text_and_html_and_a_one_click_unsubscribe_that_works
     assert reused.status_code == 409 and reused.json["type"].endswith("/link-used")
 
 
+def your_turn_mail(mailbox):
+    return wait_until(lambda: [m for m in mailbox.messages if m["Subject"].startswith("Your turn")],
+                      what="a your-turn mail")[0]
+
+
+def test_your_turn_mails_link_signs_its_reader_in_on_the_game_once(
+        callers, mailbox, notifier, game_service, api):
+    ada, bob = callers(2)
+    confirmed(ada, mailbox, "ada@example.org")
+    confirmed(bob, mailbox, "bob@example.org")
+    game_id = started_game(game_service, [ada.id, bob.id])
+    mail = your_turn_mail(mailbox)
+    (link, linked_game, code), = signin_links(mail)
+    assert link.startswith("http://127.0.0.1:8000/#/games/") and linked_game == str(game_id)
+    assert f'href="{link}"' in mail.get_body(("html",)).get_content()
+    reader = ada if mail["To"] == "ada@example.org" else bob
+    signed_in = api.post("/v1/sign-in", json={"code": code})
+    assert signed_in.status_code == 201, signed_in.json
+    assert (signed_in.json["player_id"], signed_in.json["game_id"]) == (reader.id, str(game_id))
+    again = api.post("/v1/sign-in", json={"code": code})
+    assert again.status_code == 409 and again.json["type"].endswith("/sign-in-code-used")
+
+
+def test_with_a_play_url_mails_link_to_the_operators_frontend(
+        callers, mailbox, notifier, game_service, api, monkeypatch):
+    monkeypatch.setenv("BOARDLOG_PLAY_URL", "https://play.example.org/games/{game_id}#code={code}")
+    ada, bob = callers(2)
+    confirmed(ada, mailbox, "ada@example.org")
+    confirmed(bob, mailbox, "bob@example.org")
+    game_id = started_game(game_service, [ada.id, bob.id])
+    text = your_turn_mail(mailbox).get_body(("plain",)).get_content()
+    code = re.search(rf"https://play\.example\.org/games/{game_id}#code=([A-Za-z0-9_\-]+)", text).group(1)
+    assert api.post("/v1/sign-in", json={"code": code}).status_code == 201
+
+
 def test_at_most_one_mail_per_game_per_interval_and_none_while_the_player_was_just_active(
         callers, mailbox, notifier, game_service, fresh_url):
     import random
@@ -212,6 +247,10 @@ def test_the_daily_digest_lists_the_games_waiting_and_replaces_the_per_turn_mail
     digest = [m for m in mailbox.messages if "wait on you" in m["Subject"]][-1]
     assert str(game_id) in digest.get_body(("plain",)).get_content()
     assert digest["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    (link, linked_game, code), = signin_links(digest)
+    assert linked_game == str(game_id) and f'href="{link}"' in digest.get_body(("html",)).get_content()
+    signed_in = ada.client.post("/v1/sign-in", json={"code": code})
+    assert signed_in.status_code == 201 and signed_in.json["player_id"] == ada.id
 
 
 def test_messages_reach_mail_only_counted_in_the_daily_digest_never_one_mail_each(
