@@ -140,14 +140,21 @@ def test_without_an_smtp_server_no_address_can_be_set_and_the_answer_says_why(ca
     assert ada.call("GET", "/v1/players/me/notifications").json["email"] is None
 
 
-def test_your_turn_mail_has_text_and_html_and_a_one_click_unsubscribe_that_works_once(
-        callers, mailbox, notifier, game_service, fresh_url):
+def mailed_turn(callers, mailbox, game_service):
+    """Ada and Bob, both with confirmed addresses, start a game: the player to
+    act first is mailed. (ada, bob, the game's id, the mail.)"""
     ada, bob = callers(2)
     confirmed(ada, mailbox, "ada@example.org")
     confirmed(bob, mailbox, "bob@example.org")
     game_id = started_game(game_service, [ada.id, bob.id])
     mail = wait_until(lambda: [m for m in mailbox.messages if m["Subject"].startswith("Your turn")],
                       what="a your-turn mail")[0]
+    return ada, bob, game_id, mail
+
+
+def test_your_turn_mail_has_text_and_html_and_a_one_click_unsubscribe_that_works_once(
+        callers, mailbox, notifier, game_service, fresh_url):
+    ada, bob, game_id, mail = mailed_turn(callers, mailbox, game_service)
     assert str(game_id) in mail.get_body(("plain",)).get_content()
     assert "<a href=" in mail.get_body(("html",)).get_content()
     assert mail["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
@@ -163,18 +170,9 @@ def test_your_turn_mail_has_text_and_html_and_a_one_click_unsubscribe_that_works
     assert reused.status_code == 409 and reused.json["type"].endswith("/link-used")
 
 
-def your_turn_mail(mailbox):
-    return wait_until(lambda: [m for m in mailbox.messages if m["Subject"].startswith("Your turn")],
-                      what="a your-turn mail")[0]
-
-
 def test_your_turn_mails_link_signs_its_reader_in_on_the_game_once(
         callers, mailbox, notifier, game_service, api):
-    ada, bob = callers(2)
-    confirmed(ada, mailbox, "ada@example.org")
-    confirmed(bob, mailbox, "bob@example.org")
-    game_id = started_game(game_service, [ada.id, bob.id])
-    mail = your_turn_mail(mailbox)
+    ada, bob, game_id, mail = mailed_turn(callers, mailbox, game_service)
     (link, linked_game, code), = signin_links(mail)
     assert link.startswith("http://127.0.0.1:8000/#/games/") and linked_game == str(game_id)
     assert f'href="{link}"' in mail.get_body(("html",)).get_content()
@@ -189,11 +187,8 @@ def test_your_turn_mails_link_signs_its_reader_in_on_the_game_once(
 def test_with_a_play_url_mails_link_to_the_operators_frontend(
         callers, mailbox, notifier, game_service, api, monkeypatch):
     monkeypatch.setenv("BOARDLOG_PLAY_URL", "https://play.example.org/games/{game_id}#code={code}")
-    ada, bob = callers(2)
-    confirmed(ada, mailbox, "ada@example.org")
-    confirmed(bob, mailbox, "bob@example.org")
-    game_id = started_game(game_service, [ada.id, bob.id])
-    text = your_turn_mail(mailbox).get_body(("plain",)).get_content()
+    _, _, game_id, mail = mailed_turn(callers, mailbox, game_service)
+    text = mail.get_body(("plain",)).get_content()
     code = re.search(rf"https://play\.example\.org/games/{game_id}#code=([A-Za-z0-9_\-]+)", text).group(1)
     assert api.post("/v1/sign-in", json={"code": code}).status_code == 201
 
