@@ -3,7 +3,9 @@ workers/notify/smtp.py).
 
 Each "your turn" mail has a plain-text and an HTML part and a one-click
 unsubscribe (RFC 8058: ``List-Unsubscribe`` with an https/http URL, and
-``List-Unsubscribe-Post: List-Unsubscribe=One-Click``).
+``List-Unsubscribe-Post: List-Unsubscribe=One-Click``). Its links to games
+are made by the caller (api/service/signin.py: each signs its player in
+once, with a code in the URL's fragment).
 """
 
 from __future__ import annotations
@@ -51,24 +53,31 @@ def your_turn(sender: str, to: str, payload: dict, game_link: str, unsubscribe: 
     return _unsubscribable(message, unsubscribe)
 
 
-def digest(sender: str, to: str, games: list[dict], base: str, unsubscribe: str,
+def digest(sender: str, to: str, games: list[dict], links: dict[str, str], unsubscribe: str,
            unread: list[dict] | None = None) -> EmailMessage:
     """The day's summary: the games that wait on the player, and how many
     messages wait unread in each of his games (``unread``: id, game, count),
-    never the messages themselves: table talk reaches mail only so."""
+    never the messages themselves: table talk reaches mail only so.
+    ``links``: each game's link by its id (one per game: a game both waiting
+    and with unread messages is one link, and it signs in once)."""
     unread = unread or []
     parts, items = [], []
+
+    def item(text: str, game_id) -> str:
+        return f"<li><a href=\"{html.escape(links[str(game_id)])}\">{text}</a></li>"
+
     if games:
-        lines = [f"- {g['game']} (game {g['id']}, version {g['version']}): {base}/v1/games/{g['id']}/view" for g in games]
+        lines = [f"- {g['game']} (game {g['id']}, version {g['version']}): {links[str(g['id'])]}" for g in games]
         parts.append(f"{len(games)} game(s) wait on you:\n\n" + "\n".join(lines))
         items.append(f"<p>{len(games)} game(s) wait on you:</p><ul>"
-                     + "".join(f"<li>{html.escape(g['game'])} (version {g['version']})</li>" for g in games) + "</ul>")
+                     + "".join(item(f"{html.escape(g['game'])} (version {g['version']})", g["id"]) for g in games)
+                     + "</ul>")
     if unread:
         count = sum(u["count"] for u in unread)
-        lines = [f"- {u['count']} in {u['game']} (game {u['id']}): {base}/v1/games/{u['id']}/channels" for u in unread]
+        lines = [f"- {u['count']} in {u['game']} (game {u['id']}): {links[str(u['id'])]}" for u in unread]
         parts.append(f"{count} unread message(s):\n\n" + "\n".join(lines))
         items.append(f"<p>{count} unread message(s):</p><ul>"
-                     + "".join(f"<li>{u['count']} in {html.escape(u['game'])}</li>" for u in unread) + "</ul>")
+                     + "".join(item(f"{u['count']} in {html.escape(u['game'])}", u["id"]) for u in unread) + "</ul>")
     subject = " and ".join(([f"{len(games)} game(s) wait on you"] if games else [])
                            + ([f"{sum(u['count'] for u in unread)} unread message(s)"] if unread else []))
     text = "\n\n".join(parts) + f"\n\nNo more of these mails: {unsubscribe}\n"

@@ -65,6 +65,24 @@ def env_networks(name: str):
         raise _refuse(name, "1, 0 or a comma-separated list of networks (10.0.0.0/8, fd00::/8)", text) from None
 
 
+def env_play_url(name: str) -> str | None:
+    """A mail link template of the operator's own frontend: an http(s) URL
+    holding ``{game_id}``, and optionally ``{code}`` (the sign-in code), which
+    must stand in the fragment (after ``#``) so that no server log or Referer
+    sees it. Unset: mails link to this server's web client."""
+    text = os.environ.get(name, "").strip()
+    if not text:
+        return None
+    what = ("an http(s) URL template holding {game_id} (and {code}, if at all, after the #), such as "
+            "https://example.org/games/{game_id}#signin={code}")
+    fragment = text.partition("#")[2]
+    placeholders = text.replace("{game_id}", "").replace("{code}", "")
+    if (not text.startswith(("https://", "http://")) or "{game_id}" not in text or len(text) > 1000
+            or "{" in placeholders or "}" in placeholders or ("{code}" in text and "{code}" not in fragment)):
+        raise _refuse(name, what, text)
+    return text
+
+
 # The notifier's settings
 
 DEFAULT_BACKOFF = (10, 60, 300, 1800, 7200, 21600, 43200)  # seconds before attempt 2, 3, ...
@@ -84,6 +102,8 @@ class Settings:
     active_window: float
     token_hours: float
     claim_seconds: float
+    signin_hours: float = 72.0
+    play_url: str | None = None
 
     @property
     def max_attempts(self) -> int:
@@ -106,4 +126,6 @@ def settings() -> Settings:
         active_window=env_number("BOARDLOG_EMAIL_ACTIVE_WINDOW", 300, minimum=0, kind=float),
         token_hours=env_number("BOARDLOG_EMAIL_TOKEN_HOURS", 48, minimum=0, kind=float),
         claim_seconds=env_number("BOARDLOG_NOTIFY_CLAIM_SECONDS", 120, minimum=0.1, kind=float),
+        signin_hours=env_number("BOARDLOG_SIGNIN_CODE_HOURS", 72, minimum=0.01, kind=float),
+        play_url=env_play_url("BOARDLOG_PLAY_URL"),
     )

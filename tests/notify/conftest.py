@@ -5,6 +5,7 @@ loopback and a real SMTP server (aiosmtpd), both started by the test."""
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 import uuid
@@ -170,6 +171,15 @@ def mailbox(monkeypatch):
     box.close()
 
 
+
+
+SIGNIN_LINK = re.compile(r"https?://[^\s\"<>]+?#/games/([0-9a-f-]{36})\?signin=([A-Za-z0-9_\-]+)")
+
+
+def signin_links(message) -> list[tuple[str, str, str]]:
+    """The sign-in links of a mail's plain-text part, in order: (link, game id, code)."""
+    text = message.get_body(("plain",)).get_content()
+    return [(match.group(0), match.group(1), match.group(2)) for match in SIGNIN_LINK.finditer(text)]
 
 
 def started_game(game_service, players, game="cronberg", options=None):

@@ -14,7 +14,7 @@ import pytest
 
 from workers.notify.runner import Notifier
 
-from .conftest import started_game, wait_until
+from .conftest import signin_links, started_game, wait_until
 
 LINK = re.compile(r"https?://\S+?token=([A-Za-z0-9_\-]+)")
 
@@ -140,14 +140,21 @@ def test_without_an_smtp_server_no_address_can_be_set_and_the_answer_says_why(ca
     assert ada.call("GET", "/v1/players/me/notifications").json["email"] is None
 
 
-def test_your_turn_mail_has_text_and_html_and_a_one_click_unsubscribe_that_works_once(
-        callers, mailbox, notifier, game_service, fresh_url):
+def mailed_turn(callers, mailbox, game_service):
+    """Ada and Bob, both with confirmed addresses, start a game: the player to
+    act first is mailed. (ada, bob, the game's id, the mail.)"""
     ada, bob = callers(2)
     confirmed(ada, mailbox, "ada@example.org")
     confirmed(bob, mailbox, "bob@example.org")
     game_id = started_game(game_service, [ada.id, bob.id])
     mail = wait_until(lambda: [m for m in mailbox.messages if m["Subject"].startswith("Your turn")],
                       what="a your-turn mail")[0]
+    return ada, bob, game_id, mail
+
+
+def test_your_turn_mail_has_text_and_html_and_a_one_click_unsubscribe_that_works_once(
+        callers, mailbox, notifier, game_service, fresh_url):
+    ada, bob, game_id, mail = mailed_turn(callers, mailbox, game_service)
     assert str(game_id) in mail.get_body(("plain",)).get_content()
     assert "<a href=" in mail.get_body(("html",)).get_content()
     assert mail["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
@@ -161,6 +168,29 @@ def test_your_turn_mail_has_text_and_html_and_a_one_click_unsubscribe_that_works
     assert who.call("GET", "/v1/players/me/notifications").json["email_turns"] == "off"
     reused = ada.client.post(path, data="List-Unsubscribe=One-Click", content_type="application/x-www-form-urlencoded")
     assert reused.status_code == 409 and reused.json["type"].endswith("/link-used")
+
+
+def test_your_turn_mails_link_signs_its_reader_in_on_the_game_once(
+        callers, mailbox, notifier, game_service, api):
+    ada, bob, game_id, mail = mailed_turn(callers, mailbox, game_service)
+    (link, linked_game, code), = signin_links(mail)
+    assert link.startswith("http://127.0.0.1:8000/#/games/") and linked_game == str(game_id)
+    assert f'href="{link}"' in mail.get_body(("html",)).get_content()
+    reader = ada if mail["To"] == "ada@example.org" else bob
+    signed_in = api.post("/v1/sign-in", json={"code": code})
+    assert signed_in.status_code == 201, signed_in.json
+    assert (signed_in.json["player_id"], signed_in.json["game_id"]) == (reader.id, str(game_id))
+    again = api.post("/v1/sign-in", json={"code": code})
+    assert again.status_code == 409 and again.json["type"].endswith("/sign-in-code-used")
+
+
+def test_with_a_play_url_mails_link_to_the_operators_frontend(
+        callers, mailbox, notifier, game_service, api, monkeypatch):
+    monkeypatch.setenv("BOARDLOG_PLAY_URL", "https://play.example.org/games/{game_id}#code={code}")
+    _, _, game_id, mail = mailed_turn(callers, mailbox, game_service)
+    text = mail.get_body(("plain",)).get_content()
+    code = re.search(rf"https://play\.example\.org/games/{game_id}#code=([A-Za-z0-9_\-]+)", text).group(1)
+    assert api.post("/v1/sign-in", json={"code": code}).status_code == 201
 
 
 def test_at_most_one_mail_per_game_per_interval_and_none_while_the_player_was_just_active(
@@ -212,6 +242,10 @@ def test_the_daily_digest_lists_the_games_waiting_and_replaces_the_per_turn_mail
     digest = [m for m in mailbox.messages if "wait on you" in m["Subject"]][-1]
     assert str(game_id) in digest.get_body(("plain",)).get_content()
     assert digest["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    (link, linked_game, code), = signin_links(digest)
+    assert linked_game == str(game_id) and f'href="{link}"' in digest.get_body(("html",)).get_content()
+    signed_in = ada.client.post("/v1/sign-in", json={"code": code})
+    assert signed_in.status_code == 201 and signed_in.json["player_id"] == ada.id
 
 
 def test_messages_reach_mail_only_counted_in_the_daily_digest_never_one_mail_each(

@@ -66,6 +66,7 @@ def _served(database_url, redis_url, tmp_path_factory):
     port = free_port()
     log = tmp_path_factory.mktemp("web-serve") / "serve.log"
     env = {**os.environ, "DATABASE_URL": database_url, "REDIS_URL": redis_url, "BOARDLOG_RATE_LIMIT": "0",
+           "BOARDLOG_PUBLIC_URL": f"http://127.0.0.1:{port}",  # the links its mails carry lead back to it
            "BOARDLOG_BOT_DELAY": "0",  # bots move at once: a whole game in the test's time
            # Streams end after a few seconds: every page reconnects many times in a game, with a new ticket each time.
            "BOARDLOG_STREAM_LIFETIME": "4", "BOARDLOG_STREAM_RETRY_MS": "200"}

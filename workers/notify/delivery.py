@@ -27,7 +27,7 @@ import psycopg
 import psycopg_pool
 from psycopg.rows import dict_row
 
-from api.service import mail, webhook_signatures
+from api.service import mail, signin, webhook_signatures
 from api.service import notifications as accounts
 from eventstore.pool import CheckedPool
 
@@ -152,10 +152,11 @@ class Deliverer:
             return
         email, mode = prefs[0], prefs[2]
         started = time.monotonic()
-        # The mail's link is committed before the mail can leave: a reader who
-        # clicks it at once must find it (a link of a mail the throttle then
-        # keeps back is never sent, and lapses unused).
+        # The mail's links are committed before the mail can leave: a reader who
+        # clicks one at once must find it (the links of a mail the throttle then
+        # keeps back are never sent, and lapse unused).
         unsubscribe = accounts.unsubscribe_link(conn, player, email, config)
+        game_link = signin.mail_link(conn, player, game, config)
         try:
             # The (player, game) row stays locked from the throttle's check to
             # the mail's record: two deliveries for one game cannot both pass.
@@ -176,8 +177,7 @@ class Deliverer:
                             f"at most one mail per game every {config.email_interval:g}s")
                     return
                 payload = delivery["payload"]
-                message = mail.your_turn(config.mail_from, email, payload,
-                                         f"{config.public_url}/v1/games/{payload['game_id']}/view", unsubscribe)
+                message = mail.your_turn(config.mail_from, email, payload, game_link, unsubscribe)
                 message["X-Boardlog-Notification"] = delivery["notification_id"]
                 try:
                     smtp.send(config.smtp_url, message)
@@ -231,28 +231,36 @@ class Deliverer:
                 " is not null and email_turns <> 'off' and coalesce(last_digest_at, '-infinity') < now() - interval '1 day'"
             ).fetchall()
             for player, email in due:
-                unsubscribe = accounts.unsubscribe_link(conn, player, email, config)  # committed before it is mailed
+                games, unread = _waiting(conn, player)
+                if games or unread:
+                    # Its links are committed before it is mailed (they lapse unused if another notifier sends it).
+                    unsubscribe = accounts.unsubscribe_link(conn, player, email, config)
+                    links = {str(game_id): signin.mail_link(conn, player, game_id, config)
+                             for game_id in dict.fromkeys(row["id"] for row in games + unread)}
                 with conn.transaction():
                     claimed = conn.execute(
                         "update notification_preferences set last_digest_at = now() where player_id = %s"
                         " and coalesce(last_digest_at, '-infinity') < now() - interval '1 day'", (player,)).rowcount
-                    if not claimed:
-                        continue
-                    games = conn.cursor(row_factory=dict_row).execute(
-                        "select g.id, g.game, g.version from games g join game_seats s on s.game_id = g.id"
-                        " where s.player_id = %s and g.status = 'active' and s.seat = any(g.to_act)"
-                        " order by g.deadline nulls last", (player,)).fetchall()
-                    unread = conn.cursor(row_factory=dict_row).execute(
-                        "select g.id, g.game, sum(r.unread)::int as count from talk_reads r"
-                        " join talk_channels c on c.stream_id = r.stream_id join games g on g.id = c.game_id"
-                        " where r.player_id = %s and r.unread > 0 group by g.id, g.game order by g.id",
-                        (player,)).fetchall()
-                    if not games and not unread:
-                        continue
-                    message = mail.digest(config.mail_from, email, games, config.public_url, unsubscribe, unread)
+                    if not claimed or not (games or unread):
+                        continue  # nothing to tell today: the day is claimed all the same
+                    message = mail.digest(config.mail_from, email, games, links, unsubscribe, unread)
                     smtp.send(config.smtp_url, message)  # a failure rolls the claim back: tried again next round
                     sent += 1
         return sent
+
+
+def _waiting(conn, player) -> tuple[list[dict], list[dict]]:
+    """What a digest lists: the games waiting on the player, and his unread messages' counts by game."""
+    games = conn.cursor(row_factory=dict_row).execute(
+        "select g.id, g.game, g.version from games g join game_seats s on s.game_id = g.id"
+        " where s.player_id = %s and g.status = 'active' and s.seat = any(g.to_act)"
+        " order by g.deadline nulls last", (player,)).fetchall()
+    unread = conn.cursor(row_factory=dict_row).execute(
+        "select g.id, g.game, sum(r.unread)::int as count from talk_reads r"
+        " join talk_channels c on c.stream_id = r.stream_id join games g on g.id = c.game_id"
+        " where r.player_id = %s and r.unread > 0 group by g.id, g.game order by g.id",
+        (player,)).fetchall()
+    return games, unread
 
 
 class _NotSent(Exception):

@@ -1,10 +1,13 @@
 // The router: #/ lobby, #/games/{id} a game's table (as your seat, or as a
 // spectator without a token), #/watch/{id} as a spectator, #/replay/{id}.
+// A mail's link adds ?signin=CODE to a route: the code is spent first
+// (signin.js), and taken out of the address bar.
 import { me } from "./api.js";
 import { h, notice } from "./dom.js";
 import { lobby } from "./lobby.js";
 import { table } from "./table.js";
 import { replay } from "./replay.js";
+import { mailLink, signInFromMail } from "./signin.js";
 
 let leave = null; // the current page's clean-up (closing its stream)
 
@@ -26,6 +29,12 @@ async function route() {
   showWho();
   const main = document.getElementById("main");
   main.replaceChildren(h("p", { class: "muted" }, "Loading…"));
+  const link = mailLink(location.hash);
+  if (link) {
+    const refused = await signInFromMail(link);
+    showWho();
+    if (refused) { main.replaceChildren(...refused); main.focus(); return; }
+  }
   const [, page, id] = (location.hash || "#/").match(/^#\/([a-z]*)\/?([^/]*)/) || [];
   try {
     if (page === "games" && id) leave = await table(main, id, { spectator: false });
