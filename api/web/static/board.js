@@ -1,96 +1,227 @@
-// Boards as SVG, from the view (each game's view carries its board's
-// coordinates) and, when given, the game's data files (GET /v1/rules/{game}/data,
-// not yet served: `data` is then null and the view alone is drawn).
-// Each place may be a choice: `choose(field, id)` is called when a place
-// that names a legal command is clicked or pressed.
-import { s } from "./dom.js";
+// Boards as SVG, drawn from the game's data files as the API serves them
+// (GET /v1/rules/{game}/data/{sha256}, the files its GameCreated records;
+// see data.js) and from the view, which says what is where now: pieces,
+// owners, counters, whose is what. Coordinates are the data's own units,
+// y growing downwards; the SVG's viewBox is the extent GET /v1/rules/{game}/data
+// declares (or, for a table with no sheet, the points' bounding box).
+// Without data (`data` null: a caller that has not fetched it) the board is
+// drawn from the coordinates the view repeats, where it has them.
+// Each place of the data (crossing, location, neighbourhood, map place, a
+// seat's nation card) is one element with `data-place` (its id) and
+// `data-name` (its name in the data). A place that a legal command names is a
+// choice: `choose(field, id)` is called when it is clicked or pressed.
+import { h, s } from "./dom.js";
 
-// Per game: its places {id, x, y, label, mark}, its lines [[a, b]], and the
-// command field that names a place.
-const GAMES = {
-  cronberg: (view) => ({
-    field: "crossing",
-    places: (view.crossings || []).map((c) => ({ id: c.id, x: c.x * 60, y: c.y * 60, label: c.id, mark: c.member })),
-    areas: (view.triangles || []).map((t) => ({ x: t.x * 60, y: t.y * 60, filled: t.tile !== null, label: t.id })),
-    lines: [],
-  }),
-  coronation: (view) => {
-    const board = view.board || {};
-    const at = {};
-    for (const d of view.detectives || []) if (d.location !== null) at[d.location] = (at[d.location] ? at[d.location] + " " : "") + d.id;
-    if (view.lind && view.lind.location !== null && view.lind.location !== undefined) at[view.lind.location] = "lind";
-    return {
-      field: "location",
-      places: (board.locations || []).map((l) => ({ id: l.id, x: l.x, y: l.y, label: `${l.id} ${l.name}`, mark: at[l.id] || (l.jewel ? "jewel" : null) })),
-      lines: [...(board.foot_lines || []), ...(board.cab_lines || [])],
-      areas: [],
-    };
-  },
-  "court-of-miracles": (view) => ({
-    field: "neighbourhood",
-    places: (view.neighbourhoods || []).map((n) => ({ id: n.id, x: n.x, y: n.y, label: n.name, mark: n.controller })),
-    lines: [],
-    areas: [],
-  }),
-  runebound: (view) => {
-    const board = view.board || {};
-    const heroes = {};
-    for (const hero of view.heroes || []) if (hero.place) heroes[hero.place] = (heroes[hero.place] ? heroes[hero.place] + " " : "") + (hero.seat || hero.name);
-    return {
-      field: "place",
-      places: (board.places || []).map((p) => ({ id: p.name, x: p.x, y: p.y, label: p.name, mark: heroes[p.name] || null })),
-      lines: board.edges || [],
-      areas: [],
-    };
-  },
-  "the-coil": (view) => ({
-    field: null,
-    places: (view.seats || []).map((seat) => ({ id: seat.seat, x: seat.x, y: seat.y, label: `${seat.seat} ${seat.nation || ""}`, mark: seat.nation })),
-    lines: [],
-    areas: [],
-  }),
-};
+// The command fields that name a place, per game.
+const PLACE_FIELDS = { cronberg: ["crossing"], coronation: ["location", "to"], "court-of-miracles": ["neighbourhood"], runebound: ["place"], "the-coil": [] };
+const SEAT_COLOURS = ["#d1495b", "#2e86ab", "#e0a100", "#3c9d5d", "#8e5ea2", "#6c757d"];
 
-export function placeField(game) {
-  const layout = GAMES[game];
-  return layout ? layout({}).field : null;
+export function placeFields(game) {
+  return PLACE_FIELDS[game] || ["crossing", "location", "neighbourhood", "place"];
 }
 
-export function drawBoard(game, envelope, data, { choices = new Set(), choose = null } = {}) {
+// p1 → the first colour, detective-2 → the second; any other seat by its name's letters.
+export function seatColour(seat) {
+  const number = /(\d+)$/.exec(String(seat));
+  const n = number ? Number(number[1]) - 1 : [...String(seat)].reduce((sum, c) => sum + c.charCodeAt(0), 0);
+  return SEAT_COLOURS[((n % SEAT_COLOURS.length) + SEAT_COLOURS.length) % SEAT_COLOURS.length];
+}
+
+const pairs = (list) => new Map((list || []).map((item) => [String(item.id), item]));
+const mark = (at, key, text) => { at.set(String(key), at.has(String(key)) ? `${at.get(String(key))} ${text}` : text); };
+const label = (x, y, size, text, attrs = {}) => s("text", { x, y, "font-size": size, "text-anchor": "middle", "aria-hidden": "true", ...attrs }, String(text));
+
+// Per game, from its data files (`files`, by name; {} without data) and the view:
+// {file: the data file whose extent frames the board, places: [{id, name, x, y, r | w h, fill, mark, label}],
+//  under: [SVG elements drawn below the places], over: [above them], size: a label's font size}.
+const GAMES = {
+  cronberg(view, files) {
+    const board = files["board.json"] || view;
+    const crossings = pairs(board.crossings), now = pairs(view.crossings), triangles = pairs(view.triangles);
+    const kinds = { plain: "#f4f1ea", park: "#cfe8c4", musketeer: "#d9e2f2", "coat-of-arms": "#f3dcdc" };
+    const under = [], over = [];
+    for (const t of board.triangles || []) {
+      const corners = t.corners.map((id) => crossings.get(String(id))).filter(Boolean);
+      const tile = (triangles.get(t.id) || {}).tile;
+      under.push(s("polygon", { points: corners.map((c) => `${c.x},${c.y}`).join(" "), fill: tile ? "#9c7b52" : kinds[t.kind] || "#fff", stroke: "#c9ced6", "stroke-width": 0.02, "data-triangle": t.id },
+        s("title", {}, `${t.id} ${t.kind}${tile ? `, building ${tile}` : ""}`)));
+      for (const [a, b] of t.wall_sides || []) {
+        const from = crossings.get(String(a)), to = crossings.get(String(b));
+        if (from && to) under.push(s("line", { x1: from.x, y1: from.y, x2: to.x, y2: to.y, stroke: "#5a4632", "stroke-width": 0.08, "stroke-linecap": "round" }));
+      }
+      if (tile) over.push(label(t.x, t.y + 0.06, 0.16, tile, { fill: "#fff" }));
+    }
+    return {
+      file: "board.json", size: 0.16, under, over,
+      places: [...crossings.values()].map((c) => {
+        const live = now.get(c.id) || {};
+        return { id: c.id, name: c.id, x: c.x, y: c.y, r: 0.13, mark: live.member, fill: live.member ? seatColour(live.member) : "#fff",
+          label: `${c.id}${live.value ? `, worth ${live.value}` : ""}${live.member ? `, ${live.member}'s family member` : ""}` };
+      }),
+    };
+  },
+
+  coronation(view, files) {
+    const board = files["board.json"] || view.board || {};
+    const at = new Map();
+    for (const d of view.detectives || []) if (d.location !== null && d.location !== undefined) mark(at, d.location, d.name || d.id);
+    if (view.lind && view.lind.location !== null && view.lind.location !== undefined) mark(at, view.lind.location, "Lind");
+    const locations = pairs(board.locations);
+    const lines = (list, colour, width, dash) => (list || []).map(([a, b]) => {
+      const from = locations.get(String(a)), to = locations.get(String(b));
+      return from && to ? s("line", { x1: from.x, y1: from.y, x2: to.x, y2: to.y, stroke: colour, "stroke-width": width, "stroke-dasharray": dash }) : null;
+    });
+    return {
+      file: "board.json", size: 13,
+      under: [...lines(board.foot_lines, "#e3a3a0", 2), ...lines(board.cab_lines, "#6fbf73", 4, "10 6")],
+      over: [],
+      places: (board.locations || []).map((l) => ({
+        id: l.id, name: l.name, x: l.x, y: l.y, r: 11, caption: l.id, mark: at.get(String(l.id)),
+        fill: at.has(String(l.id)) ? "#f0b429" : l.jewel ? "#f7e3a1" : l.underground ? "#d5d8de" : "#fff",
+        label: `${l.id} ${l.name}${l.jewel ? ", a jewel" : ""}${l.underground ? ", underground" : ""}${l.instrument ? `, ${l.instrument}` : ""}`,
+      })),
+    };
+  },
+
+  "court-of-miracles"(view, files) {
+    const board = files["board.json"] || { neighbourhoods: view.neighbourhoods, renown_square: { lines: view.renown_square }, king_path: { spaces: (view.king || {}).path }, seine: view.seine };
+    const now = pairs(view.neighbourhoods), lines = new Map((view.renown_square || []).map((l) => [l.line, l]));
+    const under = [], over = [];
+    for (const space of (board.king_path || {}).spaces || []) {
+      const here = view.king && view.king.space === space.space;
+      under.push(s("rect", { x: space.x - 16, y: space.y - 16, width: 32, height: 32, rx: 4, fill: here ? "#f0b429" : space.wrath ? "#f3dcdc" : "#fff", stroke: "#5a6270" },
+        s("title", {}, `${space.name || `King's path ${space.space}`}${space.wrath ? `, Wrath on ${space.wrath}` : ""}${here ? ": the Penniless King is here" : ""}`)));
+      over.push(label(space.x, space.y + 5, 13, here ? "K" : space.space));
+    }
+    for (const line of (board.renown_square || {}).lines || []) {
+      const seats = (lines.get(line.line) || {}).seats || [];
+      under.push(s("rect", { x: line.x - 60, y: line.y - 9, width: 140, height: 18, fill: "#eef2f8", stroke: "#c9ced6" }, s("title", {}, `Renown line ${line.line}: pay ${line.toll}, gain ${line.amount} ${line.bonus}`)));
+      over.push(label(line.x - 20, line.y + 5, 12, `${line.line}: ${line.toll} → ${line.amount} ${line.bonus}`));
+      seats.forEach((seat, n) => over.push(s("circle", { cx: line.x + 50 + n * 12, cy: line.y, r: 5, fill: seatColour(seat) }, s("title", {}, seat))));
+    }
+    if (board.seine) over.push(label(board.seine.x, board.seine.y, 18, `Seine (${view.seine_size ?? 0} rogues)`, { fill: "#2e86ab" }));
+    for (const n of board.neighbourhoods || []) {
+      const live = now.get(n.id) || {};
+      const spots = new Map(((live.spots) || []).map((spot) => [spot.spot, spot]));
+      for (const spot of n.spots || []) {
+        const taken = spots.get(spot.spot) || {};
+        under.push(s("line", { x1: n.x, y1: n.y, x2: spot.x, y2: spot.y, stroke: "#c9ced6", "stroke-width": 3 }));
+        over.push(s("circle", { cx: spot.x, cy: spot.y, r: 14, fill: taken.owner ? seatColour(taken.owner) : "#fff", stroke: "#5a6270", "data-spot": `${n.id}-${spot.spot}` },
+          s("title", {}, `${n.name} spot ${spot.spot}: ${spot.effect} ${spot.amount}${taken.owner ? `; ${taken.owner}'s ${taken.rogue || "rogue"}` : ""}`)));
+        over.push(label(spot.x, spot.y + 4, 11, taken.rogue ? taken.rogue.slice(0, 3) : `${spot.amount}${spot.effect[0]}`));
+      }
+    }
+    return {
+      file: "board.json", size: 18, under, over,
+      places: (board.neighbourhoods || []).map((n) => {
+        const controller = (now.get(n.id) || {}).controller;
+        return { id: n.id, name: n.name, x: n.x, y: n.y, r: 30, caption: n.name, mark: controller, fill: controller ? seatColour(controller) : "#fff",
+          label: `${n.name} (${n.action})${controller ? `, controlled by ${controller}` : ""}` };
+      }),
+    };
+  },
+
+  runebound(view, files) {
+    const board = files["data.json"] || view.board || {};
+    const places = new Map((board.places || []).map((p) => [p.name, p]));
+    const heroes = new Map(), counters = new Map();
+    for (const hero of view.heroes || []) if (hero.place) mark(heroes, hero.place, hero.seat || hero.hero);
+    for (const counter of view.counters || []) counters.set(counter.place, [...(counters.get(counter.place) || []), counter.colour]);
+    const kinds = { town: "#e8d9b5", wild: "#cfe3c1", mountain: "#d5d8de", forest: "#a8cf9b", swamp: "#bfc9a4", water: "#bcd9ef" };
+    const over = [];
+    for (const [name, colours] of counters) {
+      const p = places.get(name);
+      if (p) colours.forEach((colour, n) => over.push(s("circle", { cx: p.x + 4.5 + n * 2.4, cy: p.y - 3, r: 1.6, fill: colour, stroke: "#333", "stroke-width": 0.2 }, s("title", {}, `${colour} adventure at ${name}`))));
+    }
+    return {
+      file: "data.json", size: 2.4, over,
+      under: (board.edges || []).map(([a, b]) => {
+        const from = places.get(a), to = places.get(b);
+        return from && to ? s("line", { x1: from.x, y1: from.y, x2: to.x, y2: to.y, stroke: "#b9a27a", "stroke-width": 0.7 }) : null;
+      }),
+      places: (board.places || []).map((p) => ({
+        id: p.name, name: p.name, x: p.x, y: p.y, r: 3.2, caption: p.name, mark: heroes.get(p.name), fill: heroes.has(p.name) ? "#f0b429" : kinds[p.kind] || "#fff",
+        label: `${p.name} (${p.kind}${p.starburst ? ", starburst" : ""})${heroes.has(p.name) ? `: ${heroes.get(p.name)}` : ""}`,
+      })),
+    };
+  },
+
+  "the-coil"(view, files) {
+    const about = files["data.json"] || {};
+    const layout = about.layout || view.layout || {};
+    const seats = view.seats || [];
+    const table = (layout.table || {})[String(seats.length)] || seats.map((seat) => [seat.x, seat.y]);
+    const card = layout.card || { width: 60, height: 90 };
+    const nations = pairs(about.nations);
+    const under = (view.coil || []).map((region) => s("rect", { x: region.x - card.width / 2, y: region.y - card.height / 2, width: card.width, height: card.height, rx: 4,
+      fill: (nations.get(region.card && region.card.nation) || {}).color || "#eee", stroke: "#5a6270", opacity: 0.8 },
+    s("title", {}, `The Coil, region ${region.position}: ${region.card ? `${region.card.id}, ${region.card.slots} slots` : "empty"}`)));
+    const [dx, dy] = layout.northern_die || [0, 0];
+    return {
+      file: "data.json", size: 14, under,
+      over: [s("rect", { x: dx - 18, y: dy - 18, width: 36, height: 36, rx: 6, fill: "#fff", stroke: "#1b1f24" }, s("title", {}, "the northern die")), label(dx, dy + 7, 20, view.northern_die ?? "")],
+      places: table.map(([x, y], n) => {
+        const seat = seats[n] || {};
+        const nation = nations.get(seat.nation && (seat.nation.id || seat.nation)) || seat.nation || null;
+        return { id: seat.seat || `seat-${n + 1}`, name: nation ? nation.name : seat.seat, x, y, w: card.width, h: card.height, mark: seat.seat,
+          fill: nation ? nation.color || "#eee" : "#fff", label: `${seat.seat}${nation ? `, ${nation.name}` : ", no nation yet"}` };
+      }),
+    };
+  },
+};
+
+export function drawBoard(game, envelope, data, { choices = new Set(), choose = null, field = null } = {}) {
   const view = envelope && envelope.view;
-  const layout = GAMES[game] && view ? GAMES[game](view, data) : { places: [], lines: [], areas: [], field: null };
+  if (!view || !GAMES[game]) return seatsOnly(envelope);
+  const files = (data && data.files) || {};
+  const layout = GAMES[game](view, files, envelope);
   const places = layout.places.filter((p) => Number.isFinite(p.x) && Number.isFinite(p.y));
   if (places.length === 0) return seatsOnly(envelope);
-  const xs = places.map((p) => p.x), ys = places.map((p) => p.y);
-  const pad = 30;
-  const box = [Math.min(...xs) - pad, Math.min(...ys) - pad, Math.max(...xs) - Math.min(...xs) + 2 * pad, Math.max(...ys) - Math.min(...ys) + 2 * pad];
-  const radius = Math.max(6, Math.min(box[2], box[3]) / 45);
-  const byId = new Map(places.map((p) => [String(p.id), p]));
-  const svg = s("svg", { viewBox: box.join(" "), role: "group", "aria-label": `${game} board` });
-  for (const [a, b] of layout.lines) {
-    const from = byId.get(String(a)), to = byId.get(String(b));
-    if (from && to) svg.append(s("line", { x1: from.x, y1: from.y, x2: to.x, y2: to.y, stroke: "#c9ced6", "stroke-width": radius / 4 }));
-  }
-  for (const area of layout.areas) {
-    svg.append(s("circle", { cx: area.x, cy: area.y, r: radius / 2, fill: area.filled ? "#2d4a7a" : "#e3e7ee" }, s("title", {}, area.label)));
-  }
-  for (const place of places) {
-    const choosable = choose && choices.has(String(place.id));
-    const attrs = {
-      cx: place.x, cy: place.y, r: radius,
-      fill: place.mark ? "#f0b429" : "#fff", stroke: choosable ? "#b3261e" : "#5a6270", "stroke-width": choosable ? radius / 3 : radius / 8,
-      "data-place": place.id,
-    };
-    if (choosable) {
-      Object.assign(attrs, { tabindex: 0, role: "button", "aria-label": `choose ${place.label}`, class: "choice" });
-      attrs.onclick = () => choose(layout.field, place.id);
-      attrs.onkeydown = (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); choose(layout.field, place.id); } };
-    }
-    const circle = s("circle", attrs, s("title", {}, place.mark ? `${place.label}: ${place.mark}` : place.label));
-    svg.append(circle);
-    if (place.mark) svg.append(s("text", { x: place.x, y: place.y - radius * 1.3, "font-size": radius, "text-anchor": "middle", "aria-hidden": "true" }, String(place.mark)));
-  }
+  const about = data && data.about && data.about[layout.file];
+  const extent = about && about.coordinates && about.coordinates.extent;
+  const margin = Math.max(...places.map((p) => (p.r ? p.r * 1.6 : p.h / 2 + 24)));
+  const box = extent ? [extent.x_min - margin, extent.y_min - margin, extent.x_max - extent.x_min + 2 * margin, extent.y_max - extent.y_min + 2 * margin] : bounds(places, margin);
+  const svg = s("svg", { viewBox: box.join(" "), role: "group", "aria-label": `${game} board`, "data-drawn-from": data ? "data" : "view",
+    "data-files": data ? Object.values(data.sha256).join(" ") : null });
+  svg.append(...layout.under.filter(Boolean));
+  for (const place of places) svg.append(...drawPlace(place, layout.size, choose && choices.has(String(place.id)) ? () => choose(field, place.id) : null));
+  svg.append(...layout.over.filter(Boolean));
   return svg;
+}
+
+function bounds(places, margin) {
+  const xs = places.flatMap((p) => [p.x - (p.w || 0) / 2, p.x + (p.w || 0) / 2]), ys = places.flatMap((p) => [p.y - (p.h || 0) / 2, p.y + (p.h || 0) / 2]);
+  return [Math.min(...xs) - margin, Math.min(...ys) - margin, Math.max(...xs) - Math.min(...xs) + 2 * margin, Math.max(...ys) - Math.min(...ys) + 2 * margin];
+}
+
+function drawPlace(place, size, chosen) {
+  const r = place.r || Math.min(place.w, place.h) / 2;
+  const attrs = {
+    fill: place.fill || "#fff", stroke: chosen ? "#b3261e" : "#5a6270", "stroke-width": chosen ? r / 3 : r / 8,
+    "data-place": place.id, "data-name": place.name,
+    ...(place.w ? { x: place.x - place.w / 2, y: place.y - place.h / 2, width: place.w, height: place.h, rx: r / 6 } : { cx: place.x, cy: place.y, r }),
+  };
+  if (chosen) {
+    Object.assign(attrs, { tabindex: 0, role: "button", "aria-label": `choose ${place.label}`, class: "choice" });
+    attrs.onclick = chosen;
+    attrs.onkeydown = (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); chosen(); } };
+  }
+  const drawn = [s(place.w ? "rect" : "circle", attrs, s("title", {}, place.label || place.name))];
+  if (place.w) drawn.push(label(place.x, place.y + size / 3, size, place.name));
+  if (place.mark && !place.w) drawn.push(label(place.x, place.y - r * 1.35, size, place.mark));
+  // A caption inside a small place (Coronation's numbers), below a large one (names).
+  if (place.caption !== undefined) drawn.push(typeof place.caption === "number" ? label(place.x, place.y + r * 0.4, r, place.caption, { "pointer-events": "none" })
+    : label(place.x, place.y + r + size, size * 0.8, place.caption, { "pointer-events": "none" }));
+  return drawn;
+}
+
+// The cards in your hand and your private information, with their names and
+// texts from the data (data.js's handOf).
+export function drawHand(cards) {
+  if (!cards.length) return h("p", { class: "muted" }, "No cards in your hand.");
+  return h("ul", { class: "hand", id: "hand" }, cards.map((card) => h("li", { "data-card": card.id },
+    h("strong", {}, card.name), card.count > 1 ? ` ×${card.count}` : "", h("span", { class: "muted" }, ` ${card.kind}`),
+    card.text ? h("p", {}, card.text) : "")));
 }
 
 // A game whose view has no coordinates: its seats, whose turn it is.

@@ -1,9 +1,11 @@
-// A game's table: the view (GET /view) and its board, whose turn and every
-// deadline or bank, the legal commands as choices, the log in words, the
-// stream that keeps it all current; resign, and the lobby's and the end's
-// actions (start, join, invite, rematch).
+// A game's table: the view (GET /view) and its board, drawn with the game's
+// data files (data.js), your hand with the cards' names and texts, whose turn
+// and every deadline or bank, the legal commands as choices, the log in words
+// (each event's `text`), the stream that keeps it all current; resign, and
+// the lobby's and the end's actions (start, join, invite, rematch).
 import { change, get, me, Problem } from "./api.js";
-import { drawBoard } from "./board.js";
+import { drawBoard, drawHand, placeFields } from "./board.js";
+import { gameData, handOf } from "./data.js";
 import { duration, h, notice, tree, when, words } from "./dom.js";
 import { follow } from "./stream.js";
 import { signedOut } from "./app.js";
@@ -16,7 +18,10 @@ export function describe(command) {
   return details.length ? `${words(command.type)}: ${details.join(", ")}` : words(command.type);
 }
 
+// The event's own sentence (the feed and the stream write one for each event,
+// as the viewer may see it); a list of its fields only for a server that sends none.
 export function eventWords(event) {
+  if (event.text) return `v${event.version} · ${event.text}`;
   const details = Object.entries(event.data || {}).filter(([key, value]) => key !== "type" && (value === null || typeof value !== "object"))
     .map(([key, value]) => `${words(key)} ${value}`);
   return `v${event.version} · ${event.seat ? `${event.seat}: ` : ""}${words(event.type)}${details.length ? ` (${details.join(", ")})` : ""}`;
@@ -69,12 +74,13 @@ export async function table(main, id, { spectator }) {
   const log = h("ul", { id: "log", class: "log", "aria-label": "What happened, newest last" });
   const root = h("div", { id: "table" });
   const streamed = [];
-  let commands = [], onlyAt = null, sending = false, stream = null, ended = false;
+  let commands = [], onlyAt = null, sending = false, stream = null, ended = false, data = null;
 
   const ui = {
     status: h("p", { id: "status", "aria-live": "polite" }),
     clocks: h("div", { id: "clocks" }),
     board: h("div", { class: "board", id: "board" }),
+    hand: h("div", { id: "hand-area" }),
     commands: h("div", { id: "commands-area", "aria-live": "polite" }),
     actions: h("div", { id: "actions", class: "controls" }),
     standings: h("div", { id: "standings-area" }),
@@ -85,7 +91,9 @@ export async function table(main, id, { spectator }) {
     h("h1", {}, `${words(summary.game)} `, h("span", { class: "muted" }, id.slice(0, 8))),
     ui.status, ui.clocks, ui.link,
     h("div", { class: "layout" },
-      h("section", { "aria-labelledby": "board-title" }, h("h2", { id: "board-title" }, "Board"), ui.board),
+      h("div", {},
+        h("section", { "aria-labelledby": "board-title" }, h("h2", { id: "board-title" }, "Board"), ui.board),
+        spectator || !envelope.seat ? "" : h("section", { "aria-labelledby": "hand-title" }, h("h2", { id: "hand-title" }, "Your hand"), ui.hand)),
       h("div", {},
         h("section", { "aria-labelledby": "commands-title" }, h("h2", { id: "commands-title" }, "Your move"), ui.commands),
         h("section", { "aria-label": "Actions" }, ui.actions),
@@ -123,9 +131,10 @@ export async function table(main, id, { spectator }) {
       envelope.outcome ? ` · ${envelope.outcome}` : "");
     renderClocks();
     const choices = new Set();
-    const field = placeFieldOf(commands);
-    for (const command of commands) if (field && command[field] !== undefined) choices.add(String(command[field]));
-    ui.board.replaceChildren(drawBoard(envelope.game, envelope, null, { choices, choose: field ? choose : null }));
+    const field = placeFields(summary.game).find((name) => commands.some((c) => c[name] !== undefined && c[name] !== null));
+    for (const command of commands) if (field && command[field] !== undefined && command[field] !== null) choices.add(String(command[field]));
+    ui.board.replaceChildren(drawBoard(summary.game, envelope, data, { choices, field, choose: field ? choose : null }));
+    ui.hand.replaceChildren(drawHand(handOf(summary.game, envelope, data)));
     renderCommands();
     renderActions();
     renderStandings();
@@ -189,11 +198,6 @@ export async function table(main, id, { spectator }) {
         h("tbody", {}, envelope.standings.map((s) => h("tr", {}, h("td", {}, s.rank), h("td", {}, s.seat), h("td", {}, seatName(s.seat) || (envelope.bots[s.seat] ? `a ${envelope.bots[s.seat]} bot` : "")), h("td", {}, s.score ?? "")))))));
   }
 
-  function placeFieldOf(list) {
-    for (const field of ["crossing", "location", "neighbourhood", "place"]) if (list.some((c) => c[field] !== undefined)) return field;
-    return null;
-  }
-
   function choose(field, place) {
     const here = commands.filter((c) => String(c[field]) === String(place));
     if (here.length === 1) send(here[0]);
@@ -254,17 +258,23 @@ export async function table(main, id, { spectator }) {
     } catch (problem) { failed(problem); }
   }
 
+  let logged = 0; // the log's newest version: the tail and the stream may both bring an event
   function addLog(event) {
+    if (event.version <= logged) return;
+    logged = event.version;
     for (const old of log.querySelectorAll("li.now")) old.classList.remove("now");
     log.append(h("li", { class: "now", "data-version": event.version }, eventWords(event)));
     while (log.children.length > 200) log.firstElementChild.remove();
     log.scrollTop = log.scrollHeight;
   }
 
-  try {
-    const feed = await get(`/games/${encodeURIComponent(id)}/events?after=${Math.max(0, envelope.version - LOG_TAIL)}&limit=${LOG_TAIL}`, as);
-    feed.events.forEach(addLog);
-  } catch (problem) { failed(problem); }
+  // The log's tail and the game's data files at once: the tail holds the
+  // GameCreated that names the files when the game is that young.
+  const tail = get(`/games/${encodeURIComponent(id)}/events?after=${Math.max(0, envelope.version - LOG_TAIL)}&limit=${LOG_TAIL}`, as);
+  const loading = (envelope.version > LOG_TAIL ? gameData(summary.game, id, as) : tail.then((feed) => gameData(summary.game, id, { ...as, events: feed.events })))
+    .catch((problem) => { failed(problem); return null; }); // without data the board is drawn from the view alone
+  try { (await tail).events.forEach(addLog); } catch (problem) { failed(problem); }
+  data = await loading;
   root.dataset.loaded = String(envelope.version); // the version the table was first drawn at; the stream follows from it
   render();
   performance.mark("board-drawn"); // the table's first drawing, for the benchmark (Chromium's performance timing)

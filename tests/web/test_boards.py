@@ -1,0 +1,106 @@
+"""Each game's board, in a real browser, drawn from the data files the API
+serves (exactly those the game's GameCreated names by sha256) and the view;
+the hand with the cards' names and texts from the data; the log in the
+events' own sentences. One short look per game: no game is played."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+
+import pytest
+
+from .conftest import api
+
+GAMES = ["cronberg", "coronation", "court-of-miracles", "runebound", "the-coil"]
+
+
+def places_in_the_data(game: str, files: dict[str, dict], players: int) -> list[str]:
+    """The names the data gives each place a board draws, in the data's order."""
+    if game == "cronberg":
+        return [c["id"] for c in files["board.json"]["crossings"]]
+    if game == "coronation":
+        return [location["name"] for location in files["board.json"]["locations"]]
+    if game == "court-of-miracles":
+        return [n["name"] for n in files["board.json"]["neighbourhoods"]]
+    if game == "runebound":
+        return [place["name"] for place in files["data.json"]["places"]]
+    return [f"p{n + 1}" for n in range(len(files["data.json"]["layout"]["table"][str(players)]))]
+
+
+def a_game_against_bots(base_url: str, game: str, name: str) -> tuple[str, str]:
+    _, player = api(base_url, "POST", "/v1/players", {"name": name})
+    _, rules = api(base_url, "GET", f"/v1/rules/{game}")
+    bots = {seat: "random" for seat in rules["default_seats"][1:]}
+    status, made = api(base_url, "POST", "/v1/games", {"game": game, "options": {"bots": bots}}, token=player["token"])
+    assert status == 201, made
+    assert api(base_url, "POST", f"/v1/games/{made['id']}/start", {}, token=player["token"])[0] == 200
+    return made["id"], player["token"]
+
+
+def data_files_of(base_url: str, game: str, game_id: str) -> dict[str, tuple[str, dict]]:
+    """{name: (sha256, parsed file)} for the files the game's GameCreated records."""
+    _, feed = api(base_url, "GET", f"/v1/games/{game_id}/events?after=0&limit=1")
+    created = feed["events"][0]
+    assert created["type"] == "GameCreated"
+    files = {}
+    for name, digest in created["data"]["data_files"].items():
+        with urllib.request.urlopen(f"{base_url}/v1/rules/{game}/data/{digest}", timeout=10) as response:
+            files[name] = (digest, json.loads(response.read()))
+    return files
+
+
+def open_table(person, base_url: str, game_id: str, token: str | None):
+    watched = person()
+    page = watched.open("/")
+    if token:
+        page.evaluate("([token]) => localStorage.setItem('boardlog.token', token)", [token])
+    page.goto(f"{base_url}/#/{'games' if token else 'watch'}/{game_id}")
+    page.wait_for_selector('#board svg[data-drawn-from="data"]')
+    return watched, page
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_each_games_board_is_drawn_from_the_data_files_its_game_was_created_with(game, person, base_url, artifacts):
+    game_id, token = a_game_against_bots(base_url, game, f"boards-{game}")
+    watched, page = open_table(person, base_url, game_id, token)
+    files = data_files_of(base_url, game, game_id)
+    fetched = [url.split("?")[0] for url in watched.requests]
+    for name, (digest, _) in files.items():
+        assert f"{base_url}/v1/rules/{game}/data/{digest}" in fetched, f"{name} was not fetched by its sha256"
+    assert page.get_attribute("#board svg", "data-files").split() == [digest for digest, _ in files.values()]
+
+    _, view = api(base_url, "GET", f"/v1/games/{game_id}/view", token=token)
+    drawn = page.eval_on_selector_all("#board svg [data-place]", "(places) => places.map((p) => [p.dataset.place, p.dataset.name])")
+    expected = places_in_the_data(game, {name: parsed for name, (_, parsed) in files.items()}, len(view["view"].get("seats", [])))
+    if game == "the-coil":  # a seat's card is named after its nation once it has one
+        assert [place for place, _ in drawn] == expected
+    else:
+        assert [name for _, name in drawn] == expected, "one element per place of the data file, named as the data names it"
+
+    logged = page.eval_on_selector_all("#log li", "(items) => items.map((li) => [Number(li.dataset.version), li.textContent])")
+    assert logged, "the log shows the game's events"
+    _, feed = api(base_url, "GET", f"/v1/games/{game_id}/events?after={logged[0][0] - 1}&limit=100", token=token)
+    sentences = {event["version"]: event["text"] for event in feed["events"]}
+    assert all(text == f"v{version} · {sentences[version]}" for version, text in logged), logged[:3]
+
+    if game == "court-of-miracles":  # the hand's Plot cards by their names and texts in cards.json
+        plots = {plot["card"]: plot for plot in files["cards.json"][1]["plots"]}
+        hand = next(p for p in view["view"]["players"] if p["seat"] == view["seat"])["hand"]
+        shown = page.inner_text("#hand")
+        assert hand and all(plots[card]["name"] in shown and plots[card]["text"] in shown for card in hand), shown
+
+    # The board, the hand, the moves and the log (not the whole page: the view's tree below runs for metres).
+    page.locator("#table .layout").screenshot(path=str(artifacts / f"board-{game}.png"))
+    assert watched.console_errors == [] and watched.foreign_requests == []
+
+
+def test_a_games_data_is_fetched_once_for_all_its_tables_and_spectators_see_the_board_too(person, base_url):
+    first, _ = a_game_against_bots(base_url, "cronberg", "boards-once")
+    second, _ = a_game_against_bots(base_url, "cronberg", "boards-twice")
+    watched, page = open_table(person, base_url, first, None)
+    page.evaluate("([id]) => { location.hash = `#/watch/${id}`; }", [second])
+    page.wait_for_selector(f'#table[data-view*="{second}"] #board svg[data-drawn-from="data"]')
+    files = [url for url in watched.requests if "/v1/rules/cronberg/data/" in url]
+    assert len(files) == len(set(files)) == 2, files  # board.json and tiles.json, each once
+    assert watched.console_errors == []
