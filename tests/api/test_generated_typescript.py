@@ -3,46 +3,27 @@ from the served document let a strict program build one command of each
 game from its own union and read one typed field of each game's view, and
 refuse a command of one game where another's is expected.
 
-The pinned tools (tests/api/typescript/package.json) are installed with npm
-into .cache/typescript-contract, which git ignores; a later run reuses them."""
+The pinned tools (tests/api/typescript/package.json) are installed by
+tests/support/typescript.py."""
 
 from __future__ import annotations
 
-import json
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.typescript import generate_types, install_tools, tsc
+
 SOURCES = Path(__file__).resolve().parent / "typescript"
-TOOLS = ROOT / ".cache" / "typescript-contract"
-
-
-def _install_tools() -> Path:
-    if shutil.which("npm") is None or shutil.which("node") is None:
-        pytest.skip("node and npm are needed to check the TypeScript types")
-    manifest = (SOURCES / "package.json").read_text()
-    installed = TOOLS / "package.json"
-    if not (installed.exists() and installed.read_text() == manifest and (TOOLS / "node_modules" / ".bin" / "tsc").exists()):
-        TOOLS.mkdir(parents=True, exist_ok=True)
-        installed.write_text(manifest)
-        result = subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--loglevel=error"], cwd=TOOLS,
-                                capture_output=True, text=True, timeout=600)
-        assert result.returncode == 0, result.stdout + result.stderr
-    return TOOLS / "node_modules" / ".bin"
 
 
 @pytest.fixture(scope="module")
 def project(app, tmp_path_factory):
     """A folder with the generated api.d.ts beside the two programs."""
-    tools = _install_tools()
+    tools = install_tools()
     folder = tmp_path_factory.mktemp("typescript")
-    (folder / "openapi.json").write_text(json.dumps(app.test_client().get("/v1/openapi.json").json))
-    result = subprocess.run([str(tools / "openapi-typescript"), "openapi.json", "-o", "api.d.ts"], cwd=folder,
-                            capture_output=True, text=True, timeout=300)
-    assert result.returncode == 0, result.stdout + result.stderr
+    generate_types(tools, app.test_client().get("/v1/openapi.json").json, folder, "api.d.ts")
     for source in ("program.ts", "must_fail.ts", "must_fail_options.ts"):
         shutil.copy(SOURCES / source, folder / source)
     return folder, tools
@@ -50,11 +31,7 @@ def project(app, tmp_path_factory):
 
 def _tsc(project, program: str):
     folder, tools = project
-    return subprocess.run(
-        [str(tools / "tsc"), "--strict", "--noEmit", "--target", "es2022", "--module", "es2022",
-         "--moduleResolution", "bundler", program],
-        cwd=folder, capture_output=True, text=True, timeout=300,
-    )
+    return tsc(tools, folder, program)
 
 
 def test_a_strict_program_builds_each_games_commands_and_reads_each_games_view(project):

@@ -1,20 +1,52 @@
+// @ts-check
 // Building elements without innerHTML: every text goes in as text, so nothing
 // a server or another player wrote can become markup.
 const SVG = "http://www.w3.org/2000/svg";
 
+/**
+ * An element's attributes: a value is set as its text (true: present, empty;
+ * null, undefined and false: absent); an `on…` one is a listener, of the event
+ * its name says (onclick a MouseEvent, onsubmit a SubmitEvent, …).
+ * @typedef {{ [K in keyof HTMLElementEventMap as `on${K}`]?: (event: HTMLElementEventMap[K]) => unknown }
+ *   & { [name: string]: unknown }} Attrs
+ */
+/** One thing inside an element: a node, a text (a number as its text), or nothing. @typedef {Node | string | number | boolean | null | undefined} Leaf */
+/** A child, or an array of them (one level: fill flattens one). @typedef {Leaf | Leaf[]} Child */
+
+/**
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {Attrs | null} [attrs]
+ * @param {...Child} children
+ * @returns {HTMLElementTagNameMap[K]}
+ */
 export function h(tag, attrs = {}, ...children) {
   const element = document.createElement(tag);
   return fill(element, attrs, children);
 }
 
+/**
+ * @template {keyof SVGElementTagNameMap} K
+ * @param {K} tag
+ * @param {Attrs | null} [attrs]
+ * @param {...Child} children
+ * @returns {SVGElementTagNameMap[K]}
+ */
 export function s(tag, attrs = {}, ...children) {
   return fill(document.createElementNS(SVG, tag), attrs, children);
 }
 
+/**
+ * @template {Element} E
+ * @param {E} element
+ * @param {Attrs | null | undefined} attrs
+ * @param {Child[]} children
+ * @returns {E}
+ */
 function fill(element, attrs, children) {
   for (const [name, value] of Object.entries(attrs || {})) {
     if (value === null || value === undefined || value === false) continue;
-    if (name.startsWith("on")) element.addEventListener(name.slice(2), value);
+    if (name.startsWith("on")) element.addEventListener(name.slice(2), /** @type {EventListener} */ (value));
     else element.setAttribute(name, value === true ? "" : String(value));
   }
   for (const child of children.flat()) {
@@ -24,21 +56,25 @@ function fill(element, attrs, children) {
   return element;
 }
 
+/** @param {string | null | undefined} text */
 export function notice(text) {
-  document.getElementById("notice").textContent = text || "";
+  /** @type {HTMLElement} */ (document.getElementById("notice")).textContent = text || "";
 }
 
 // "PlaceMember" → "place member"; "lock-pick" → "lock pick".
+/** @param {unknown} name @returns {string} */
 export function words(name) {
   return String(name).replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/[_-]+/g, " ").toLowerCase();
 }
 
+/** @param {string | null | undefined} iso @returns {string} */
 export function when(iso) {
   if (!iso) return "";
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? String(iso) : date.toLocaleString();
 }
 
+/** @param {number | null | undefined} seconds @returns {string} */
 export function duration(seconds) {
   if (seconds === null || seconds === undefined) return "";
   const s = Math.max(0, Math.round(seconds));
@@ -50,6 +86,7 @@ export function duration(seconds) {
 }
 
 // A JSON value as nested definition lists, for the parts of a view the board does not draw.
+/** @param {unknown} value @param {number} [depth] @returns {Node | string} */
 export function tree(value, depth = 0) {
   if (Array.isArray(value)) {
     if (value.length === 0) return h("span", { class: "muted" }, "none");

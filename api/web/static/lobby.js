@@ -1,10 +1,18 @@
+// @ts-check
 // The lobby: register or sign in, your games (those waiting on you first),
 // create a game, join one, public games to watch.
 import { api, change, get, me, Problem } from "./api.js";
 import { h, notice, when, words } from "./dom.js";
 import { showWho, signedOut } from "./app.js";
 
+/** @typedef {import("./openapi").components["schemas"]} Schemas */
+/** @typedef {Schemas["Rules"]} Rules */
+/** @typedef {Schemas["Option"]} Option */
+
+/** @param {HTMLElement} main @returns {Promise<void>} */
+
 export async function lobby(main) {
+  /** @type {HTMLElement[]} */
   const parts = [h("h1", {}, "Lobby")];
   if (!me.token) parts.push(signIn(main));
   else {
@@ -22,6 +30,7 @@ export async function lobby(main) {
   main.replaceChildren(...parts);
 }
 
+/** @param {HTMLElement} main */
 function signIn(main) {
   const name = h("input", { type: "text", id: "register-name", name: "name", required: true, maxlength: 64, autocomplete: "nickname" });
   const token = h("input", { type: "text", id: "token", name: "token", autocomplete: "off" });
@@ -34,7 +43,7 @@ function signIn(main) {
         me.keep(player.token, player.name);
         notice(`Welcome, ${player.name}. Your token is kept in this browser.`);
         await lobby(main);
-      } catch (problem) { error.textContent = problem.message; }
+      } catch (problem) { error.textContent = /** @type {Error} */ (problem).message; }
     },
   }, h("label", { for: "register-name" }, "Your name"), name, " ", h("button", { class: "primary", type: "submit" }, "Register"));
   const paste = h("form", {
@@ -44,7 +53,7 @@ function signIn(main) {
         const player = await get("/players/me", { as: token.value.trim() });
         me.keep(token.value.trim(), player.name);
         await lobby(main);
-      } catch (problem) { error.textContent = problem.status === 401 ? "That token is not valid." : problem.message; }
+      } catch (problem) { error.textContent = problem instanceof Problem && problem.status === 401 ? "That token is not valid." : /** @type {Error} */ (problem).message; }
     },
   }, h("label", { for: "token" }, "Or sign in with a token you hold"), token, " ", h("button", { type: "submit" }, "Sign in"));
   return h("section", { "aria-labelledby": "sign-in-title" }, h("h2", { id: "sign-in-title" }, "Sign in"), register, paste, error);
@@ -68,13 +77,14 @@ async function yourGames() {
 // own, and the engine's deadlines) is drawn from the catalogue.
 const ASKED = new Set(["players", "visibility", "time_bank_seconds", "detective_seats"]);
 
+/** @param {Option} option */
 function optionInput(option) {
   const id = `option-${option.name}`;
   const label = `${words(option.name)}: ${option.description}`;
   if (option.kind === "bool") return h("label", {}, h("input", { type: "checkbox", id, "data-option": option.name, checked: !!option.default }), " ", label);
-  if (option.kind === "choice") {
+  if (option.kind === "choice") { // which has its choices
     return h("label", { for: id }, label, h("br"), h("select", { id, "data-option": option.name },
-      option.choices.map((choice) => h("option", { value: choice, selected: choice === option.default }, words(choice)))));
+      /** @type {string[]} */ (option.choices).map((choice) => h("option", { value: choice, selected: choice === option.default }, words(choice)))));
   }
   return h("label", { for: id }, label, h("br"), h("input", {
     type: "number", id, "data-option": option.name, min: option.minimum, max: option.maximum,
@@ -83,12 +93,15 @@ function optionInput(option) {
 }
 
 // Only the options changed from their defaults are sent.
+/** @param {HTMLFieldSetElement} fieldset @param {Rules} rules @returns {Record<string, unknown>} */
 function chosenOptions(fieldset, rules) {
+  /** @type {Record<string, unknown>} */
   const options = {};
-  for (const input of fieldset.querySelectorAll("[data-option]")) {
-    const option = rules.options.find((o) => o.name === input.dataset.option);
+  // Each was drawn by optionInput from one of rules.options: an input, or a select for a choice.
+  for (const input of /** @type {NodeListOf<HTMLInputElement | HTMLSelectElement>} */ (fieldset.querySelectorAll("[data-option]"))) {
+    const option = /** @type {Option} */ (rules.options.find((o) => o.name === input.dataset.option));
     let value;
-    if (option.kind === "bool") value = input.checked;
+    if (option.kind === "bool") value = /** @type {HTMLInputElement} */ (input).checked;
     else if (option.kind === "choice") value = input.value;
     else value = input.value === "" ? null : Number(input.value);
     if (value !== option.default) options[option.name] = value;
@@ -106,11 +119,12 @@ async function creating() {
   const bank = h("input", { type: "number", id: "create-bank", min: 60, placeholder: "off" });
   const more = h("fieldset", { id: "create-options" });
   const error = h("p", { class: "error", role: "alert" });
-  const rulesOf = () => games.find((g) => g.name === choice.value);
+  // The select offers the catalogue's games alone.
+  const rulesOf = () => /** @type {Rules} */ (games.find((g) => g.name === choice.value));
   const drawOptions = () => {
     const rules = rulesOf();
-    players.min = rules.min_seats;
-    players.max = rules.max_seats;
+    players.min = String(rules.min_seats);
+    players.max = String(rules.max_seats);
     players.value = String(Math.max(rules.min_seats, Math.min(rules.max_seats, Number(players.value) || 2)));
     more.replaceChildren(h("legend", {}, `More options of ${words(rules.name)}`),
       ...rules.options.filter((o) => !ASKED.has(o.name) && !o.deprecated).map(optionInput));
@@ -122,14 +136,17 @@ async function creating() {
       e.preventDefault();
       const rules = rulesOf();
       const count = Math.max(rules.min_seats, Math.min(rules.max_seats, Number(players.value) || 2));
+      /** @type {Record<string, unknown>} */
       const options = { ...chosenOptions(more, rules), players: count };
       if (hidden.checked) options.visibility = "private";
       if (bank.value) options.time_bank_seconds = Number(bank.value);
       if (bots.checked) options.bots = Object.fromEntries(seatsFor(rules, count).slice(1).map((seat) => [seat, kind.value]));
       try {
-        const made = await change("/games", { game: rules.name, options });
+        // The form is drawn from the catalogue at run time: which game, and so
+        // which options, only the server checks (a 422 names a refused option).
+        const made = await change("/games", /** @type {Schemas["CreateGame"]} */ ({ game: rules.name, options }));
         location.hash = `#/games/${made.id}`;
-      } catch (problem) { error.textContent = problem.message; }
+      } catch (problem) { error.textContent = /** @type {Error} */ (problem).message; }
     },
   },
   h("label", { for: "create-game" }, "Game"), choice,
@@ -145,10 +162,12 @@ async function creating() {
 // The seats of a game of `count` seats: the catalogue names the default
 // ones; the game's further seats number on from its last ("p2" → "p3",
 // "detective-1" → "detective-2").
+/** @param {Rules} rules @param {number} count @returns {string[]} */
 export function seatsFor(rules, count) {
   const seats = rules.default_seats.slice(0, count);
   while (seats.length < count) {
-    const [, stem, number] = seats[seats.length - 1].match(/^(.*?)(\d+)$/);
+    // A game of more seats than its defaults names them with a number at the end.
+    const [, stem, number] = /** @type {RegExpMatchArray} */ (seats[seats.length - 1].match(/^(.*?)(\d+)$/));
     seats.push(`${stem}${Number(number) + 1}`);
   }
   return seats;
@@ -166,7 +185,7 @@ function joining() {
         if (code.value.trim()) await change(`/games/${encodeURIComponent(game)}/invites/redeem`, { code: code.value.trim() });
         else await change(`/games/${encodeURIComponent(game)}/join`, {});
         location.hash = `#/games/${game}`;
-      } catch (problem) { error.textContent = problem.message; }
+      } catch (problem) { error.textContent = /** @type {Error} */ (problem).message; }
     },
   }, h("label", { for: "join-id" }, "Game id"), id, h("label", { for: "join-code" }, "Invite code (for a private game)"), code,
   h("p", {}, h("button", { type: "submit" }, "Join")), error);

@@ -1,3 +1,4 @@
+// @ts-check
 // A game stepped through version by version (GET /view?at=V), with the feed
 // up to that version and the audit's verdict (chain, seed, re-run).
 import { get, me, Problem } from "./api.js";
@@ -5,9 +6,16 @@ import { drawBoard } from "./board.js";
 import { h, tree, words } from "./dom.js";
 import { eventWords, missing } from "./table.js";
 
+/** @typedef {import("./openapi").components["schemas"]} Schemas */
+/** @typedef {Schemas["FeedResponse"]["events"][number]} FeedEvent */
+
+/** @param {HTMLElement} main @param {string} id @returns {Promise<null>} (nothing to clean up when leaving) */
 export async function replay(main, id) {
   const as = { as: me.token };
-  let summary, audit;
+  /** @type {Schemas["GameSummary"]} */
+  let summary;
+  /** @type {Schemas["Audit"]} */
+  let audit;
   try {
     summary = await get(`/games/${encodeURIComponent(id)}`, as);
     audit = await get(`/games/${encodeURIComponent(id)}/audit`, as);
@@ -15,6 +23,7 @@ export async function replay(main, id) {
     if (problem instanceof Problem && problem.status < 500) { missing(main, problem); return null; }
     throw problem;
   }
+  /** @type {FeedEvent[]} */
   const events = [];
   for (let after = 0; after < summary.version;) {
     const page = await get(`/games/${encodeURIComponent(id)}/events?after=${after}&limit=1000`, as);
@@ -33,7 +42,7 @@ export async function replay(main, id) {
   const view = h("div", { class: "tree" });
   // A step is a version the game rested at; a version asked for in the
   // middle of a move shows the move's end.
-  const go = (version) => show(steps.find((v) => v >= version) ?? last);
+  const go = (/** @type {number} */ version) => show(steps.find((v) => v >= version) ?? last);
   const back = () => show([...steps].reverse().find((v) => v < at) ?? steps[0]);
   const forward = () => show(steps.find((v) => v > at) ?? last);
   const controls = h("div", { class: "controls", role: "group", "aria-label": "Step through the game" },
@@ -58,13 +67,14 @@ export async function replay(main, id) {
   main.replaceChildren(root);
 
   let asked = 0;
+  /** @param {number} version */
   async function show(version) {
     const ticket = ++asked;
     let envelope;
     try {
       envelope = await get(`/games/${encodeURIComponent(id)}/view?at=${version}`, as);
     } catch (problem) {
-      if (ticket === asked) state.textContent = `Version ${version} cannot be shown: ${problem.message}`;
+      if (ticket === asked) state.textContent = `Version ${version} cannot be shown: ${/** @type {Error} */ (problem).message}`;
       return;
     }
     if (ticket !== asked) return; // a later step was asked for meanwhile
@@ -86,6 +96,7 @@ export async function replay(main, id) {
 // the last version, or one on which the next event was decided (each logged
 // event's metadata.decided_at). Until the game is over the audit has no log:
 // every version is offered, and the API says which ones it refuses.
+/** @param {Schemas["Audit"]} audit @param {number} last @returns {number[]} */
 function restingVersions(audit, last) {
   if (!audit.log) return Array.from({ length: last }, (_, n) => n + 1);
   const decidedAt = new Map(audit.log.map((entry) => [entry.version, entry.metadata.decided_at ?? entry.version - 1]));
@@ -94,6 +105,7 @@ function restingVersions(audit, last) {
   return steps;
 }
 
+/** @param {Schemas["Audit"]} audit */
 function verdict(audit) {
   const chain = audit.chain.ok ? `the hash chain holds (${audit.chain.checked} events)` : `the hash chain breaks at version ${audit.chain.broken_at}: ${audit.chain.reason}`;
   const seed = audit.seed ? `the seed is published (its commitment: sha256 ${audit.seed_sha256.slice(0, 12)}…, which the re-run checks)` : "the seed is published when the game ends";
