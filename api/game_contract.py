@@ -30,7 +30,6 @@ game-specific component starts with the game's name.
 from __future__ import annotations
 
 from domain import games as registry
-from domain.kit.standing import DETAIL_TEXT
 
 from . import game_schemas, option_names
 from .game_schemas import camel
@@ -90,7 +89,7 @@ def document_games(spec) -> None:
         for type_name, schema in game_schemas.command_schemas(game).items():
             components.schema(schema.__name__, schema=schema)
             commands[type_name] = schema.__name__
-        standing, standing_parts = _detail_described(*game_schemas.standing_components(game))
+        standing, standing_parts = game_schemas.standing_components(game)
         for name, part in standing_parts.items():
             components.schema(name, part)
         components.schema(f"{prefix}GameScored", _game_scored(standing))
@@ -122,16 +121,6 @@ def document_games(spec) -> None:
                                      "description": "a new game, for the game named by `game`, with that game's options"})
     for envelope, names in per_game.items():
         components.schema(envelope, {**union(names, "game"), "description": f"a {envelope}, for the game named by `game`"})
-
-
-def _detail_described(standing: str, parts: dict[str, dict]) -> tuple[str, dict[str, dict]]:
-    """A standing's ``detail`` described where it is a bare reference to the
-    game's detail object (a oneOf of detail forms is described by its shape)."""
-    properties = parts[standing]["properties"]
-    if not properties["detail"].get("description"):
-        properties = {**properties, "detail": {**properties["detail"], "description": DETAIL_TEXT}}
-        parts = {**parts, standing: {**parts[standing], "properties": properties}}
-    return standing, parts
 
 
 def options_schema(rules) -> dict:

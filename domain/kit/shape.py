@@ -193,6 +193,31 @@ def optional(shape: Shape) -> Optional:
 
 
 @dataclass(frozen=True)
+class Described(Shape):
+    """An object (or any shape) as one field of another, with what that field
+    holds: an ``Obj`` field alone is a bare ``$ref`` in the document, whose
+    description is the component's, not the field's."""
+
+    inner: Shape = field(default_factory=Shape)
+
+    def __init__(self, inner: Shape, description: str):
+        object.__setattr__(self, "inner", inner)
+        object.__setattr__(self, "description", description)
+        object.__setattr__(self, "nullable", inner.nullable)
+
+    def json_schema(self, prefix, components):
+        return {**self.inner.json_schema(prefix, components), "description": self.description}
+
+    def problems(self, value, path="$"):
+        return self.inner.problems(value, path)
+
+
+def described(shape: Shape, description: str) -> Described:
+    """``shape`` as a field that holds what ``description`` says (see Described)."""
+    return Described(shape, description)
+
+
+@dataclass(frozen=True)
 class Obj(Shape):
     """A closed object, named: it becomes the component ``<Game><name>``."""
 
@@ -247,7 +272,7 @@ class Obj(Shape):
 def _contained(shape: Shape) -> list[Obj]:
     if isinstance(shape, Obj):
         return [shape]
-    if isinstance(shape, Optional):
+    if isinstance(shape, (Optional, Described)):
         return _contained(shape.inner)
     if isinstance(shape, List):
         return _contained(shape.item)

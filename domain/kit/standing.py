@@ -21,7 +21,7 @@ conformance suite checks every standing the game gives.
 
 from __future__ import annotations
 
-from .shape import Bool, Int, Num, Obj, OneOf, Optional, Shape, Str, optional
+from .shape import Bool, Int, Num, Obj, OneOf, Optional, Shape, Str, described, optional
 
 DETAIL = "StandingDetail"
 UNSCORED = "UnscoredStandingDetail"
@@ -45,8 +45,8 @@ def detail_shape(declared: Obj) -> Shape:
                              "resigned; {} (or {\"abandoned\": true}) when the game ended by resignation before its "
                              "rules scored anyone", {"resigned": RESIGNED, "abandoned": ABANDONED})
     if all(isinstance(shape, Optional) for shape in declared.fields.values()):
-        return Obj(DETAIL, f"{declared.description}; the engine adds resigned (alone, for a seat that resigned) "
-                           "or abandoned", {**scored_fields, "resigned": RESIGNED})
+        return described(Obj(DETAIL, f"{declared.description}; the engine adds resigned (alone, for a seat that "
+                                     "resigned) or abandoned", {**scored_fields, "resigned": RESIGNED}), DETAIL_TEXT)
     return OneOf(Obj(DETAIL, f"{declared.description}; the engine adds abandoned", scored_fields), unscored,
                  description="the game's own detail for a seat it scored (with the engine's abandoned), else "
                              "the engine's alone (resigned, or nothing)")

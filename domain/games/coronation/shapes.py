@@ -9,7 +9,7 @@ spectators get it as null, and see the route as face-down cards."""
 
 from __future__ import annotations
 
-from ...kit.shape import Bool, Int, List, Obj, Str, maybe
+from ...kit.shape import Bool, Int, List, Obj, Str, described, maybe
 
 PHASES = ("setup", "appear", "lind", "detectives", "extraordinary", "over")
 INSTRUMENTS = ("respirator", "revolver", "money", "lock-pick", "first-aid-kit")
@@ -118,8 +118,11 @@ VIEW = Obj("View", "a game of Coronation as one viewer sees it: everything but L
     "jewels_left": Int("jewels Lind has yet to take; he wins when none is left", minimum=0),
     "lind_cards_left": Int("how many cards Lind holds (public: his hand is face down, its size is not)",
                            minimum=0),
-    "lind": maybe(LIND_SECRET),
-    "board": BOARD,
+    "lind": described(maybe(LIND_SECRET), "Lind's secret (where he is, his hand, the jewels he stole, his "
+                                          "whole route): for Lind's player and the referee; null for detective "
+                                          "seats and spectators"),
+    "board": described(BOARD, "the printed board and its card kinds, the same in every view (also served as "
+                              "board.json and cards.json at GET /v1/rules/coronation/data)"),
 })
 
 # What score puts in a standing's detail: nothing (the score is 1 for the winning side, 0 for the other).

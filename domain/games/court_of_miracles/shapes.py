@@ -9,7 +9,7 @@ Seine, another player's sealed answer on his Swordsmen."""
 
 from __future__ import annotations
 
-from ...kit.shape import Bool, Int, List, Obj, Str, maybe, optional
+from ...kit.shape import Bool, Int, List, Obj, Str, described, maybe, optional
 from .data import NEIGHBOURHOOD_IDS, PLOT_KINDS, ROGUES
 
 SEAT = "a seat: p1, p2, ... in clockwise order"
@@ -66,7 +66,7 @@ NEIGHBOURHOOD = Obj("Neighbourhood", "one of the five neighbourhoods of the Cour
                   enum=("recruit", "shift", "renown", "plot", "coins")),
     "x": Int("pixels to the right of its symbol"),
     "y": Int("pixels downwards of its symbol"),
-    "renown": POINT,
+    "renown": described(POINT, "where to draw the Renown token of the seat that controls it"),
     "controller": Str("the seat whose Renown token controls it, or null", nullable=True),
     "spots": List(SPOT, "its spots 1, 2, 3"),
 })
@@ -150,7 +150,7 @@ VIEW = Obj("View", "a game of The Court of Miracles as one viewer sees it", {
     "reserve": Int("coins in the reserve", minimum=0),
     "neighbourhoods": List(NEIGHBOURHOOD, "the five neighbourhoods, in board order"),
     "renown_square": List(LINE, "the Renown Square's lines 1-5"),
-    "king": KING,
+    "king": described(KING, "the Penniless King: the space he stands on and his whole path"),
     "pile_size": Int("Plot cards left face down in the pile", minimum=0),
     "discards": List(Str(enum=PLOT_KINDS, description="a Plot card"), "the discard pile, face up, oldest first"),
     "bag_size": Int("rogues left in the bag", minimum=0),
@@ -159,9 +159,9 @@ VIEW = Obj("View", "a game of The Court of Miracles as one viewer sees it", {
                   nullable=True),
     "drawn_rogue": _rogue("the rogue drawn from the bag, waiting to be kept or discarded: for the active player "
                           "(and the referee) only; null otherwise or when none waits", nullable=True),
-    "turn": TURN,
+    "turn": described(TURN, "what the active player has done so far this turn"),
     "standoffs": List(_neighbourhood("a neighbourhood id"), "Standoffs waiting at the end of this turn, in board order"),
-    "standoff": maybe(STANDOFF),
+    "standoff": described(maybe(STANDOFF), "the Standoff being settled; null when none is"),
     "winners": List(Str(SEAT), "the winners once the game is over (several share a victory), else empty"),
     "end_reason": Str("how the game ended: renown (a player placed all 6 Renown tokens) or king (the King reached "
                       "the end of his path); null while it runs", enum=("renown", "king"), nullable=True),

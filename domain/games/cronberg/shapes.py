@@ -7,7 +7,7 @@ downwards; a triangle's x, y is its centre, a crossing's x, y the point itself
 
 from __future__ import annotations
 
-from ...kit.shape import Bool, Int, List, Num, Obj, Str, maybe, optional
+from ...kit.shape import Bool, Int, List, Num, Obj, Str, described, maybe, optional
 
 SEAT = "a seat: p1, p2, ..."
 
@@ -69,7 +69,8 @@ VIEW = Obj("View", "a Cronberg game as one viewer sees it: all is open but the o
     "step": Str("what the current seat does next", enum=("choose_action", "place_building", "over")),
     "players": List(PLAYER, "every player, in seat order"),
     "stack_size": Int("face-down buildings left", minimum=0),
-    "drawn": maybe(TILE),
+    "drawn": described(maybe(TILE), "the rhomboid drawn this turn, face up, that the current seat places next "
+                                    "(step place_building); null otherwise"),
     "triangles": List(TRIANGLE, "every triangle of the city"),
     "crossings": List(CROSSING, "every crossing of the grid"),
     "buildings": List(BUILDING, "the buildings laid, in the order they were laid"),

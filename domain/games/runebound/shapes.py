@@ -10,23 +10,8 @@ is fought. Cards are named by their printed names (data.json, served at
 
 from __future__ import annotations
 
-from ...kit.shape import Bool, Int, List, Obj, OneOf, Str, optional
+from ...kit.shape import Bool, Int, List, Obj, Str, described, maybe, optional
 from . import data
-
-
-class Part(OneOf):
-    """An object as one field of another, with that field's own description:
-    an ``Obj`` field alone is a bare ``$ref`` in the document, which carries
-    no description of what the field holds."""
-
-    def __init__(self, obj: Obj, description: str, nullable: bool = False):
-        super().__init__(obj, description=description, nullable=nullable)
-
-    def _schema(self, prefix, components):
-        return self._described(self.choices[0].json_schema(prefix, components))
-
-    def _problems(self, value, path):
-        return self.choices[0].problems(value, path)
 
 
 SEAT = "a seat: p1, p2, ..."
@@ -93,7 +78,7 @@ HERO_CARD = Obj("HeroCard", "a printed hero card (before experience and items)",
     "mind": Int("printed mind"),
     "body": Int("printed body"),
     "spirit": Int("printed spirit"),
-    **{phase: Part(ATTACK_DAMAGE, f"the hero's printed attack and damage values in the {phase} phase")
+    **{phase: described(ATTACK_DAMAGE, f"the hero's printed attack and damage values in the {phase} phase")
        for phase in PHASES},
 })
 
@@ -113,8 +98,8 @@ ENEMY_CARD = Obj("EnemyCard", "a challenge card: an enemy fought in combat. Its 
     "colour": Str("the colour of its deck", enum=COLOURS),
     "life": Int("wounds that defeat it"),
     "gold": Int("gold won by defeating it", minimum=0),
-    "target": Part(PHASE_NUMBERS, "in each phase, what 2d10 plus the hero's attack value must reach to hit it"),
-    "damage": Part(PHASE_NUMBERS, "in each phase, the wounds it deals to a hero who attacks (none to one who "
+    "target": described(PHASE_NUMBERS, "in each phase, what 2d10 plus the hero's attack value must reach to hit it"),
+    "damage": described(PHASE_NUMBERS, "in each phase, the wounds it deals to a hero who attacks (none to one who "
                    "defends)"),
     "text": Str("its rule text (a Vassal's effect), or empty"),
     "rank": Str("a Vassal's rank, null for other cards", enum=data.RANKS, nullable=True),
@@ -134,8 +119,7 @@ MARKET_CARD = Obj("MarketCard", "an item or ally for sale in a town's market", {
     "name": Str("the card's name, as Buy names it"),
     "type": Str("item or ally", enum=("item", "ally")),
     "cost": Int("its price in gold", minimum=0),
-    "bonus": Part(BONUS, "what it adds to the hero's attack and damage in one combat phase, or null for none",
-                  nullable=True),
+    "bonus": described(maybe(BONUS), "what it adds to the hero's attack and damage in one combat phase, or null for none"),
     "life": Int("life it adds to its hero (an item), or the ally's own life", minimum=0),
     "stamina": Int("stamina it adds to its hero", minimum=0),
     "heal": Int("wounds healed when the item is used (exhausted); 0 for none", minimum=0),
@@ -144,7 +128,7 @@ MARKET_CARD = Obj("MarketCard", "an item or ally for sale in a town's market", {
 COMBAT = Obj("Combat", "the combat in progress: a hero against a card, or a challenger against the Elder King", {
     "seat": Str("the hero who attacks: the adventurer, or the challenger"),
     "enemy": Str("the card fought, or null in a combat between heroes", nullable=True),
-    "enemy_card": Part(ENEMY_CARD, "the printed card of `enemy`, or null in a combat between heroes", nullable=True),
+    "enemy_card": described(maybe(ENEMY_CARD), "the printed card of `enemy`, or null in a combat between heroes"),
     "opponent": Str("the Elder King's seat in a combat between heroes, else null", nullable=True),
     "enemy_wounds": Int("wounds dealt to the card so far", minimum=0),
     "phase": Str("the phase being fought", enum=PHASES),
@@ -159,7 +143,7 @@ COMBAT = Obj("Combat", "the combat in progress: a hero against a card, or a chal
 LINE = Obj("Line", "one of the Elder King's Vassals standing in line against the challengers", {
     "vassal": Str("the Vassal's card name"),
     "wounds": Int("wounds dealt to it so far", minimum=0),
-    "card": Part(ENEMY_CARD, "the Vassal's printed card"),
+    "card": described(ENEMY_CARD, "the Vassal's printed card"),
 })
 
 ENDGAME = Obj("Endgame", "the Endgame: the Elder King and those who challenge him", {
@@ -176,7 +160,7 @@ DECK_SIZES = Obj("DeckSizes", "how many cards each deck holds; their orders are 
 })
 
 VIEW = Obj("View", "a game of Runebound: Crown of the Elder Kings as one viewer sees it", {
-    "board": Part(BOARD, "the map, the same in every game (data.json's places and edges)"),
+    "board": described(BOARD, "the map, the same in every game (data.json's places and edges)"),
     "round": Int("the game round, from 1: every hero's turn once", minimum=1),
     "doom_rounds": Int("the stand-in doom limit in rounds; 0 for none", minimum=0),
     "active": Str("the seat whose turn it is (or who places Vassals, or confronts), null once over",
@@ -188,11 +172,11 @@ VIEW = Obj("View", "a game of Runebound: Crown of the Elder Kings as one viewer 
     "heroes": List(HERO, "the heroes chosen so far, in seat order"),
     "hero_cards": List(HERO_CARD, "every hero card of the game"),
     "counters": List(COUNTER, "adventure counters lying on the map"),
-    "decks": Part(DECK_SIZES, "how many cards each deck holds; the orders are hidden from every viewer"),
+    "decks": described(DECK_SIZES, "how many cards each deck holds; the orders are hidden from every viewer"),
     "discards": List(Str(), "cards discarded, in order (face up)"),
     "market": List(MARKET_CARD, "the cards for sale in the market"),
-    "combat": Part(COMBAT, "the combat in progress, or null when none is", nullable=True),
-    "endgame": Part(ENDGAME, "the Endgame once a hero has claimed the crown, else null", nullable=True),
+    "combat": described(maybe(COMBAT), "the combat in progress, or null when none is"),
+    "endgame": described(maybe(ENDGAME), "the Endgame once a hero has claimed the crown, else null"),
     "winner": Str("the seat of the last Elder King once he has won, else null", nullable=True),
     "result": Str("the result in a sentence once the game is over, else null", nullable=True),
 })

@@ -8,7 +8,7 @@ card's size and the slots of a region relative to that corner."""
 
 from __future__ import annotations
 
-from ...kit.shape import Bool, Int, List, Map, Num, Obj, Str, maybe
+from ...kit.shape import Bool, Int, List, Map, Num, Obj, Str, described, maybe
 from .data import AREAS, NATION_IDS, OBJECTIVES, RESOURCES, STRATEGIES, TACTICS
 from .scoring import CATEGORIES
 
@@ -53,15 +53,16 @@ AREA_NUMBERS = Obj("AreaNumbers", "one number for each area of a strategy card",
 STRATEGY = Obj("Strategy", "a strategy card: room for claimed regions, their value, and a secret objective", {
     "id": Str("the strategy card id", enum=tuple(STRATEGIES)),
     "name": Str("its name, as printed"),
-    "capacity": AREA_NUMBERS,
-    "modifier": AREA_NUMBERS,
+    "capacity": described(AREA_NUMBERS, "how many claimed regions each area of the card holds"),
+    "modifier": described(AREA_NUMBERS, "each area's multiplier: the seat's total in that area's scoring "
+                                        "category is the regions claimed there times this"),
     "objective": Str("its secret objective (2 points when met)", enum=tuple(OBJECTIVES)),
     "objective_text": Str("the objective in words"),
 })
 
 CLAIMED = Obj("Claimed", "a region claimed in Conquest, placed face down on the strategy card", {
     "area": Str("the area of the strategy card it lies in", enum=AREAS),
-    "card": CARD,
+    "card": described(CARD, "the homeland card claimed as a region"),
 })
 
 SEAT_VIEW = Obj("Seat", (
@@ -71,7 +72,8 @@ SEAT_VIEW = Obj("Seat", (
     "seat": Str(SEAT),
     "x": Int("x of its nation card's top-left corner, in table units"),
     "y": Int("y of its nation card's top-left corner, in table units (downwards)"),
-    "nation": maybe(NATION),
+    "nation": described(maybe(NATION), "the seat's nation card; null while nations are chosen, until the seat "
+                                       "has chosen"),
     "western_border": Str("the nation on this seat's left, the next clockwise (null while nations are chosen)",
                           nullable=True),
     "eastern_border": Str("the nation on this seat's right, the previous clockwise (null while nations are "
@@ -80,7 +82,8 @@ SEAT_VIEW = Obj("Seat", (
     "population": Int("dice neither in its reserves nor in the Coil", minimum=0),
     "hand_count": Int("tactics in its hand", minimum=0),
     "strategy_count": Int("strategy cards it holds", minimum=0),
-    "claimed_counts": AREA_NUMBERS,
+    "claimed_counts": described(AREA_NUMBERS, "how many claimed regions lie face down in each area of its "
+                                              "strategy card (public, unlike their faces)"),
     "hand": List(CARD, "its tactics, in the order they came to hand; null for other viewers", nullable=True),
     "strategies": List(STRATEGY, "its strategy cards, oldest first (the newest governs capacities during the "
                                  "game); null for other viewers", nullable=True),
@@ -102,7 +105,7 @@ DIE = Obj("Die", "a die on a region", {
 })
 
 REGION = Obj("Region", "a region in the Coil: a homeland card flipped face up, with the dice deployed on it", {
-    "card": CARD,
+    "card": described(CARD, "the homeland card this region is, face up"),
     "position": Int("its index among the regions of its nation, from 0", minimum=0),
     "x": Int("x of its card's top-left corner, in table units"),
     "y": Int("y of its card's top-left corner, in table units (downwards)"),
@@ -138,7 +141,7 @@ CATEGORY = Obj("Category", "one scoring category of one seat", {
 
 SCORE = Obj("Score", "one seat's final score", {
     "seat": Str(SEAT),
-    "strategy": STRATEGY,
+    "strategy": described(STRATEGY, "the strategy card the seat chose to score with, face up"),
     "total": Int("its victory points"),
     "categories": List(CATEGORY, "its points in each of the eight categories, in scoring order"),
 })
@@ -161,15 +164,18 @@ VIEW = Obj("View", "a game of The Coil as one viewer sees it: hands, strategy ca
     "current": Str("the seat whose turn it is (choosing nations, Escalation, Battle); null in simultaneous "
                    "phases and once over", nullable=True),
     "seats": List(SEAT_VIEW, "every seat, in seat order (clockwise)"),
-    "neutral": maybe(NEUTRAL),
-    "layout": LAYOUT,
+    "neutral": described(maybe(NEUTRAL), "two players: the neutral third nation and where its card lies; null "
+                                         "with three or more players"),
+    "layout": described(LAYOUT, "the sizes and positions to draw the table with, in table units (y downwards)"),
     "decks": List(DECK, "the homeland decks in play, clockwise (the neutral nation's last)"),
     "coil": List(REGION, "the regions in the Coil, grouped by nation clockwise, oldest first"),
     "strategy_deck_count": Int("strategy cards left in the strategy deck", minimum=0),
     "turn_order": List(Str(SEAT), "the turn order of the current phase (empty in simultaneous phases)"),
-    "nation_choice": maybe(NATION_CHOICE),
-    "escalation": maybe(ESCALATION),
-    "battle": maybe(BATTLE),
+    "nation_choice": described(maybe(NATION_CHOICE), "who chooses a nation now and from which; null in every "
+                                                     "other phase"),
+    "escalation": described(maybe(ESCALATION), "the Escalation turn being played; null in every other phase"),
+    "battle": described(maybe(BATTLE), "the Battle turn being played and what the seat may do; null in every "
+                                       "other phase"),
     "scores": List(SCORE, "every seat's final score once the game is over, for everyone; null before",
                    nullable=True),
 })
@@ -178,7 +184,8 @@ VIEW = Obj("View", "a game of The Coil as one viewer sees it: hands, strategy ca
 STANDING_DETAIL = Obj("StandingDetail", "the seat's nation, strategy card and victory points per category", {
     "nation": NATION_ID,
     "strategy": Str("the strategy card that governed the seat's capacities at the end", enum=tuple(STRATEGIES)),
-    "categories": Obj("StandingPoints", "the seat's victory points in each of the eight scoring categories", {
+    "categories": described(Obj("StandingPoints", "the seat's victory points in each of the eight scoring "
+                                                  "categories", {
         category: Int(f"victory points earned in {category.replace('_', ' ')}", minimum=0) for category in CATEGORIES
-    }),
+    }), "the seat's victory points in each of the eight scoring categories, by category"),
 })
