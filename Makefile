@@ -2,10 +2,17 @@
 # everything they need into .venv first.
 #   make run PORT=8001 HOST=0.0.0.0     another port or address
 #   make test PYTHON=python3.13 VENV=.venv313   another Python, in its own venv
+#   make test TEST_WORKERS=0                    the suite in one process (default: 3 workers)
 PYTHON ?= python3
 VENV ?= .venv
 PORT ?= 8000
 HOST ?= 127.0.0.1
+# Most of the suite waits (on servers, streams, browsers) rather than computes,
+# so three workers beat one even on two cores. Each worker is a pytest session
+# of its own, with its own database and Redis database (or embedded servers);
+# a file's tests stay together on one worker (--dist loadfile), so that its
+# module-wide servers start once.
+TEST_WORKERS ?= 3
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
@@ -29,7 +36,7 @@ run: $(STAMP)
 	$(BIN)/boardlog serve --host $(HOST) --port $(PORT)
 
 test: $(STAMP)
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 openapi: $(STAMP)
 	$(BIN)/boardlog openapi --output openapi/openapi.yaml
@@ -43,6 +50,8 @@ bench: $(STAMP)
 	$(BIN)/python bench/notify.py
 	$(BIN)/python bench/pool_check.py
 	$(BIN)/python bench/verifiers.py
+	$(BIN)/python bench/sizes.py
+	$(BIN)/python bench/web.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache

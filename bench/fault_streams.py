@@ -149,16 +149,30 @@ async def _run(stack, tally, followers, polls, games, fault, before, after, excu
         behind = [f for f in followers if isinstance(f, GameFollower) and not f.done
                   and max(f.received, default=f.start or 0) < final[f.game]]
         reconnecting = sum(1 for f in followers if not f.done) - tally.open_streams
-        if not behind and reconnecting <= 0:  # every stream open again, so that the player streams caught up too
+        if not behind and reconnecting <= 0:  # every stream open again
             break
         await asyncio.sleep(0.5)
-    await asyncio.sleep(3)  # the player streams' last notices
+    # A notice still on its way is late, not lost: wait (up to a minute) until
+    # each player stream has every notice PostgreSQL says it is owed, and say
+    # how long the last took, so that what is then missing is lost for good.
+    players = [f for f in followers if isinstance(f, PlayerFollower)]
+    owed = await loop.run_in_executor(None, _notices, stack.url, players)
+    caught_up = time.monotonic()
+    while time.monotonic() - caught_up < 60:
+        short = [f for f in players if owed.get(f, set()) - set(f.received)]
+        if not short:
+            break
+        await asyncio.sleep(0.25)
+    waited = time.monotonic() - caught_up
     stop.set()
     for task in tasks:
         task.cancel()
     await asyncio.wait(tasks, timeout=60)
     ended = sum(1 for f in followers if isinstance(f, GameFollower) and f.done)
-    return driver, said, f"{opened} streams open before the fault; {ended} game streams saw their game end"
+    notices_said = (f"the player streams had every notice {waited:.1f} s after the game streams caught up" if not short
+                    else f"{len(short)} player streams still short of notices 60 s after the game streams caught up")
+    return driver, said, (f"{opened} streams open before the fault; {ended} game streams saw their game end; "
+                          f"{notices_said}")
 
 
 def _notices(url: str, followers) -> dict:

@@ -69,6 +69,18 @@ def test_every_bot_finishes_a_game_at_every_seat_count_with_legal_commands(game)
 
 
 @every_game
+def test_every_message_and_every_field_of_it_is_described(game):
+    checks.check_messages_described(game)
+
+
+def test_a_message_field_without_a_text_fails_naming_it():
+    described = {**EXAMPLE.field_descriptions}
+    del described["card"]
+    with pytest.raises(AssertionError, match="ChooseCard.card"):
+        checks.check_messages_described(dataclasses.replace(EXAMPLE, field_descriptions=described))
+
+
+@every_game
 def test_every_event_type_has_a_sentence(game):
     checks.check_sentences(game)
 

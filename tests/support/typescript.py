@@ -6,6 +6,7 @@ a later run reuses them. Both the proof for TypeScript frontends
 
 from __future__ import annotations
 
+import fcntl
 import json
 import shutil
 import subprocess
@@ -26,12 +27,16 @@ def install_tools() -> Path:
         pytest.skip("node and npm are needed to check the TypeScript types")
     manifest = MANIFEST.read_text()
     installed = TOOLS / "package.json"
-    if not (installed.exists() and installed.read_text() == manifest and (TOOLS / "node_modules" / ".bin" / "tsc").exists()):
-        TOOLS.mkdir(parents=True, exist_ok=True)
-        installed.write_text(manifest)
-        result = subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--loglevel=error"], cwd=TOOLS,
-                                capture_output=True, text=True, timeout=600)
-        assert result.returncode == 0, result.stdout + result.stderr
+    TOOLS.mkdir(parents=True, exist_ok=True)
+    # Parallel test workers share the folder: one installs, the others wait for it.
+    with open(TOOLS.parent / "typescript-contract.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (installed.exists() and installed.read_text() == manifest
+                and (TOOLS / "node_modules" / ".bin" / "tsc").exists()):
+            installed.write_text(manifest)
+            result = subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--loglevel=error"], cwd=TOOLS,
+                                    capture_output=True, text=True, timeout=600)
+            assert result.returncode == 0, result.stdout + result.stderr
     return TOOLS / "node_modules" / ".bin"
 
 

@@ -21,6 +21,7 @@ from ...kit import Game, Traits
 from . import rules
 from .bot import BOTS
 from .decide import decide
+from .fields import FIELD_DESCRIPTIONS
 from .messages import COMMANDS, EVENTS
 from .shapes import STANDING_DETAIL, VIEW
 from .state import evolve
@@ -52,5 +53,6 @@ RULES = Game(
     twin=rules.twin,
     bots=BOTS,
     sentences=SENTENCES,
+    field_descriptions=FIELD_DESCRIPTIONS,
     data=None,
 )

@@ -53,6 +53,8 @@ class RoundWon(Event):
 
 @dataclass(frozen=True)
 class GameEnded(Event):
+    """The last round is over: the seats that took the most rounds win."""
+
     winners: tuple[str, ...]
     rounds_won: int
 

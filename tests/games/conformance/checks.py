@@ -11,6 +11,7 @@ from pathlib import Path
 
 from domain import notices, words
 from domain.engine import EVERYONE, IllegalCommand, resolve_options
+from domain.kit.game import unused_descriptions
 from domain.kit.shape import Obj
 from domain.kit.standing import standing_shape
 from domain.lifecycle.bots import RANDOM, RandomBot, decide_for
@@ -400,6 +401,25 @@ def check_sentences(game) -> None:
         for viewer in (*viewers(played), EVERYONE):
             text = said(game, {"type": type(event).__name__, **game.visible(event, viewer)})
             assert isinstance(text, str) and text.strip(), f"{game.name}: {type(event).__name__} is said as {text!r}"
+
+
+def check_messages_described(game) -> None:
+    """Every command and event says what it is (its docstring) and what each
+    of its fields holds (the game's ``field_descriptions``): the API's
+    document describes them with those texts, and a text for no field is stale."""
+    messages = (*game.commands, *game.events)
+    bare = [cls.__name__ for cls in messages if not _own_doc(cls)]
+    assert not bare, f"{game.name}'s messages {', '.join(bare)} have no docstring"
+    unexplained = [f"{cls.__name__}.{field.name}" for cls in messages for field in dataclasses.fields(cls)
+                   if not game.field_description(cls, field.name)]
+    assert not unexplained, f"{game.name} describes no field {', '.join(unexplained)} (field_descriptions)"
+    stale = unused_descriptions(game.field_descriptions, messages)
+    assert not stale, f"{game.name}'s field_descriptions name no field of its messages: {', '.join(stale)}"
+
+
+def _own_doc(cls) -> bool:
+    doc = cls.__dict__.get("__doc__") or ""
+    return bool(doc.strip()) and not doc.startswith(f"{cls.__name__}(")  # dataclasses writes "Type(field: ...)"
 
 
 # Golden games
