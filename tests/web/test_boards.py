@@ -104,3 +104,32 @@ def test_a_games_data_is_fetched_once_for_all_its_tables_and_spectators_see_the_
     files = [url for url in watched.requests if "/v1/rules/cronberg/data/" in url]
     assert len(files) == len(set(files)) == 2, files  # board.json and tiles.json, each once
     assert watched.console_errors == []
+
+
+def test_a_replays_board_is_drawn_from_the_data_files_loaded_once_for_every_step(person, base_url):
+    game_id, token = a_game_against_bots(base_url, "coronation", "boards-replay")
+    files = data_files_of(base_url, "coronation", game_id)
+    watched = person()
+    page = watched.open("/")
+    page.evaluate("([token]) => localStorage.setItem('boardlog.token', token)", [token])
+    page.goto(f"{base_url}/#/replay/{game_id}")
+    from_data = 'svg[data-drawn-from="data"]'
+    board = f"#replay {from_data}"
+    page.wait_for_selector(board)
+    drawn = page.eval_on_selector_all(f"{board} [data-place]", "(places) => places.map((p) => p.dataset.name)")
+    assert drawn == places_in_the_data("coronation", {name: parsed for name, (_, parsed) in files.items()}, 0), \
+        "one element per place of the data file, named as the data names it"
+    assert page.get_attribute(board, "data-files").split() == [digest for digest, _ in files.values()]
+
+    last = int(page.get_attribute("#replay", "data-at"))
+    earlier = next(version for version in range(last - 1, 0, -1)
+                   if (answer := api(base_url, "GET", f"/v1/games/{game_id}/view?at={version}", token=token))[0] == 200
+                   and answer[1]["view"])
+    page.fill("#replay-at", str(earlier))
+    page.click("#replay-jump")
+    page.wait_for_selector(f'#replay[data-at="{earlier}"] {from_data}')
+    page.click("#replay-last")
+    page.wait_for_selector(f'#replay[data-at="{last}"] {from_data}')
+    fetched = [url for url in watched.requests if "/v1/rules/coronation/data/" in url]
+    assert sorted(fetched) == sorted({url for url in fetched}) and len(fetched) == len(files), fetched
+    assert watched.console_errors == [] and watched.foreign_requests == []

@@ -44,9 +44,10 @@
  */
 /**
  * A path no documented path fits is refused, not answered with `never`
- * (`/games/${string}` also takes "/games/x/veiw").
+ * (`/games/${string}` also takes "/games/x/veiw"); each path of a union
+ * (`/games/${string}/${"start" | "join"}`) must fit one.
  * @template {string} P
- * @typedef {[PathOf<P>] extends [never] ? "a path the OpenAPI document describes" : P} Described
+ * @typedef {P extends string ? ([PathOf<P>] extends [never] ? "a path the OpenAPI document describes" : P) : never} Described
  */
 /**
  * @template {string} P

@@ -1,3 +1,4 @@
+// @ts-check
 // The router: #/ lobby, #/games/{id} a game's table (as your seat, or as a
 // spectator without a token), #/watch/{id} as a spectator, #/replay/{id}.
 // A mail's link adds ?signin=CODE to a route: the code is spent first
@@ -9,6 +10,7 @@ import { table } from "./table.js";
 import { replay } from "./replay.js";
 import { mailLink, signInFromMail } from "./signin.js";
 
+/** @type {(() => void) | null} */
 let leave = null; // the current page's clean-up (closing its stream)
 
 export function signedOut() {
@@ -18,7 +20,7 @@ export function signedOut() {
 }
 
 export function showWho() {
-  const who = document.getElementById("who");
+  const who = /** @type {HTMLElement} */ (document.getElementById("who")); // index.html has it
   who.textContent = me.token ? `Signed in as ${me.name || "a player"}` : "Not signed in (you watch as a spectator)";
 }
 
@@ -27,7 +29,7 @@ async function route() {
   leave = null;
   notice("");
   showWho();
-  const main = document.getElementById("main");
+  const main = /** @type {HTMLElement} */ (document.getElementById("main")); // index.html has it
   main.replaceChildren(h("p", { class: "muted" }, "Loading…"));
   const link = mailLink(location.hash);
   if (link) {
@@ -42,7 +44,7 @@ async function route() {
     else if (page === "replay" && id) leave = await replay(main, id);
     else await lobby(main);
   } catch (error) {
-    main.replaceChildren(h("h1", {}, "Something went wrong"), h("p", { class: "problem" }, error.message));
+    main.replaceChildren(h("h1", {}, "Something went wrong"), h("p", { class: "problem" }, /** @type {Error} */ (error).message));
   }
   main.focus();
 }

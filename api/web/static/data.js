@@ -1,3 +1,4 @@
+// @ts-check
 // A game's data files (boards, cards, tiles), exactly those it was played
 // with: its GameCreated event (the feed's first) records each file's sha256
 // in `data_files`, and GET /v1/rules/{game}/data/{sha256} serves those bytes,
@@ -7,24 +8,56 @@
 // axes, extent): it is fetched once per game.
 import { get } from "./api.js";
 
+/** @typedef {import("./openapi").paths} Paths */
+/** @typedef {import("./openapi").components["schemas"]} Schemas */
+/** @typedef {Schemas["FeedResponse"]["events"][number]} FeedEvent */
+/** A data file's JSON, as GET /v1/rules/{game}/data/{sha256} answers it. @typedef {Paths["/v1/rules/{game}/data/{sha256}"]["get"]["responses"][200]["content"]["application/json"]} DataJson */
+/**
+ * A game's data: each file's sha256, JSON and description, by the file's name.
+ * @typedef {{ game: string, sha256: Record<string, string>, files: Record<string, DataJson>, about: Record<string, Schemas["DataFile"] | null> }} GameData
+ */
+/** A card in a hand, with its name and text from the data. @typedef {{ kind: string, id: unknown, name: string, text: string, count: number }} Card */
+/**
+ * What a hand reads of the data files (the document types them only as JSON objects).
+ * @typedef {{ name?: string, text?: string }} Named
+ * @typedef {{ plots?: ({ card: string } & Named)[], rogues?: ({ kind: string } & Named)[] }} CourtCardsFile
+ * @typedef {{ traps?: ({ id: string } & Named)[], instruments?: ({ id: string } & Named)[] }} CoronationCardsFile
+ * @typedef {{ tactics?: ({ id: string } & Named)[], objectives?: ({ id: string } & Named)[] }} TheCoilDataFile
+ * @typedef {{ market?: { name: string, type?: string, cost?: number }[] }} RuneboundDataFile
+ * @typedef {{ tiles?: { id: number, corners: number[] }[] }} CronbergTilesFile
+ */
+
+/** @type {Map<string, Promise<DataJson>>} */
 const files = new Map(); // sha256 → a promise of the file's JSON
+/** @type {Map<string, Promise<Map<string, Schemas["DataFile"]>>>} */
 const listings = new Map(); // game → a promise of its files' descriptions, by sha256
 
+/**
+ * @template T
+ * @param {Map<string, Promise<T>>} cache @param {string} key @param {() => Promise<T>} load
+ * @returns {Promise<T>}
+ */
 function once(cache, key, load) {
   if (!cache.has(key)) cache.set(key, load().catch((error) => { cache.delete(key); throw error; }));
-  return cache.get(key);
+  return /** @type {Promise<T>} */ (cache.get(key));
 }
 
 // The data of game `id`: {game, sha256: {name: digest}, files: {name: JSON}, about: {name: description}}.
 // `events` may hold the feed's tail already fetched: its GameCreated spares a request.
 // `as` is the token the feed is read with (null: as a spectator).
+/**
+ * @param {string} game @param {string} id
+ * @param {{ events?: FeedEvent[], as?: string | null }} [reading]
+ * @returns {Promise<GameData>}
+ */
 export async function gameData(game, id, { events = [], as } = {}) {
   let created = events.find((event) => event.type === "GameCreated");
   if (!created) {
     const feed = await get(`/games/${encodeURIComponent(id)}/events?after=0&limit=1`, { as });
     created = feed.events.find((event) => event.type === "GameCreated");
   }
-  const digests = (created && created.data && created.data.data_files) || {};
+  // The GameCreated's data: the event found is of that type; its data_files map names to sha256s.
+  const digests = /** @type {Record<string, string>} */ ((created && created.data && /** @type {Schemas["GameCreated"]} */ (created.data).data_files) || {});
   const listing = once(listings, game, async () => new Map(
     (await get(`/rules/${encodeURIComponent(game)}/data`, { as: null })).files.map((file) => [file.sha256, file])));
   const names = Object.keys(digests);
@@ -42,58 +75,71 @@ export async function gameData(game, id, { events = [], as } = {}) {
 // The cards in a seat's hand and its private information, each with its name
 // and text from the data: [{kind, id, name, text, count}]. Only what the view
 // shows: a hand the view hides (null) gives no card.
+// Each game's branch reads that game's view: `game` names the game the view is of.
+/** @param {string} game @param {Schemas["ViewResponse"] | null} envelope @param {GameData | null} data @returns {Card[]} */
 export function handOf(game, envelope, data) {
   const view = envelope && envelope.view;
   const seat = envelope && envelope.seat;
   const files = (data && data.files) || {};
   if (!view || !seat) return [];
+  /** @param {string} kind @param {unknown} id @param {Named | null | undefined} found @param {number} [count] @returns {Card} */
   const card = (kind, id, found, count = 1) => ({ kind, id, name: (found && found.name) || String(id), text: (found && found.text) || "", count });
+  /** @template {Record<string, unknown>} T @param {T[] | undefined} list @param {string} [key] @returns {Map<unknown, T>} */
   const byId = (list, key = "id") => new Map((list || []).map((item) => [item[key], item]));
   if (game === "court-of-miracles") {
-    const cards = files["cards.json"] || {}, texts = files["card_texts.json"] || {};
+    const court = /** @type {Schemas["CourtOfMiraclesView"]} */ (view);
+    const cards = /** @type {CourtCardsFile} */ (files["cards.json"] || {}), texts = /** @type {CourtCardsFile} */ (files["card_texts.json"] || {});
     const plots = byId(texts.plots || cards.plots, "card"), rogues = byId(texts.rogues || cards.rogues, "kind");
-    const me = (view.players || []).find((p) => p.seat === seat) || {};
+    const me = (court.players || []).find((p) => p.seat === seat) || /** @type {Partial<Schemas["CourtOfMiraclesPlayer"]>} */ ({});
     return [...(me.hand || []).map((id) => card("Plot card", id, plots.get(id))),
       ...counted(me.supply || []).map(([id, count]) => card("Rogue", id, rogues.get(id), count))];
   }
   if (game === "coronation") {
-    const cards = files["cards.json"] || {};
+    const coronation = /** @type {Schemas["CoronationView"]} */ (view);
+    const cards = /** @type {CoronationCardsFile} */ (files["cards.json"] || {});
     const traps = byId(cards.traps), instruments = byId(cards.instruments);
+    /** @type {Record<string, Named>} */
     const named = { ticket: { name: "Ticket", text: "Pays for a cab ride." }, note: { name: "Note" }, "turn-skip": { name: "Turn skip" } };
-    const lind = view.lind && view.lind.hand ? view.lind.hand.filter((c) => c.count > 0)
+    const lind = coronation.lind && coronation.lind.hand ? coronation.lind.hand.filter((c) => c.count > 0)
       .map((c) => card("Lind's card", c.card, traps.get(c.card) || instruments.get(c.card) || named[c.card], c.count)) : [];
-    const mine = (view.detectives || []).filter((d) => d.seat === seat).flatMap((d) => counted(d.instruments || [])
+    const mine = (coronation.detectives || []).filter((d) => d.seat === seat).flatMap((d) => counted(d.instruments || [])
       .map(([id, count]) => ({ ...card(`${d.name}'s instrument`, id, instruments.get(id), count) })));
     return [...lind, ...mine];
   }
   if (game === "the-coil") {
-    const about = files["data.json"] || {};
+    const coil = /** @type {Schemas["TheCoilView"]} */ (view);
+    const about = /** @type {TheCoilDataFile} */ (files["data.json"] || {});
     const tactics = byId(about.tactics), objectives = byId(about.objectives);
-    const me = (view.seats || []).find((x) => x.seat === seat) || {};
+    const me = (coil.seats || []).find((x) => x.seat === seat) || /** @type {Partial<Schemas["TheCoilSeat"]>} */ ({});
     return [...(me.hand || []).map((c) => {
-      const tactic = tactics.get(c.tactic) || {};
+      const tactic = tactics.get(c.tactic) || /** @type {Named} */ ({});
       return card("Homeland card", c.id, { name: `${c.id}: ${tactic.name || c.tactic}`, text: `${tactic.text || c.tactic_text || ""} Slots ${c.slots}; ${(c.resources || []).join(", ") || "no resources"}.` });
-    }), ...(me.strategies || []).map((c) => card("Strategy card", c.id, { name: c.name, text: (objectives.get(c.objective) || {}).text || c.objective_text }))];
+    }), ...(me.strategies || []).map((c) => card("Strategy card", c.id, { name: c.name, text: objectives.get(c.objective)?.text || c.objective_text }))];
   }
   if (game === "runebound") {
-    const about = files["data.json"] || {};
+    const runebound = /** @type {Schemas["RuneboundView"]} */ (view);
+    const about = /** @type {RuneboundDataFile} */ (files["data.json"] || {});
     const market = byId(about.market, "name");
-    const hero = (view.heroes || []).find((x) => x.seat === seat);
+    const hero = (runebound.heroes || []).find((x) => x.seat === seat);
+    // Items are names; an ally is {name, wounds}, looked up and shown as it comes (not found; reported).
     return hero ? [...(hero.items || []), ...(hero.allies || [])].map((name) => {
-      const item = market.get(name) || {};
-      return card(item.type || "Item", name, { name, text: item.cost !== undefined ? `Costs ${item.cost}.` : "" });
+      const item = market.get(name) || /** @type {{ type?: string, cost?: number }} */ ({});
+      return card(item.type || "Item", name, { name: String(name), text: item.cost !== undefined ? `Costs ${item.cost}.` : "" });
     }) : [];
   }
-  if (game === "cronberg" && view.drawn) {
-    const tiles = byId((files["tiles.json"] || {}).tiles);
-    const id = typeof view.drawn === "object" ? view.drawn.id : view.drawn;
-    const tile = tiles.get(id) || view.drawn;
+  const cronberg = /** @type {Schemas["CronbergView"]} */ (view);
+  if (game === "cronberg" && cronberg.drawn) {
+    const tiles = byId(/** @type {CronbergTilesFile} */ (files["tiles.json"] || {}).tiles);
+    const id = typeof cronberg.drawn === "object" ? cronberg.drawn.id : cronberg.drawn;
+    const tile = tiles.get(id) || cronberg.drawn;
     return [card("Building", id, { name: `Building ${id}`, text: `Corners ${(tile.corners || []).join(", ")} (clockwise from an acute corner).` })];
   }
   return [];
 }
 
+/** @template T @param {T[]} ids @returns {[T, number][]} */
 function counted(ids) {
+  /** @type {Map<T, number>} */
   const counts = new Map();
   for (const id of ids) counts.set(id, (counts.get(id) || 0) + 1);
   return [...counts];

@@ -1,9 +1,11 @@
 // @ts-check
 // A game stepped through version by version (GET /view?at=V), with the feed
-// up to that version and the audit's verdict (chain, seed, re-run).
+// up to that version and the audit's verdict (chain, seed, re-run); the
+// board drawn with the game's data files, loaded once (data.js).
 import { get, me, Problem } from "./api.js";
 import { drawBoard } from "./board.js";
-import { h, tree, words } from "./dom.js";
+import { gameData } from "./data.js";
+import { h, notice, tree, words } from "./dom.js";
 import { eventWords, missing } from "./table.js";
 
 /** @typedef {import("./openapi").components["schemas"]} Schemas */
@@ -31,6 +33,9 @@ export async function replay(main, id) {
     if (!page.events.length) break;
     after = page.next_after;
   }
+  // The feed read above starts with the GameCreated that names the files.
+  const data = await gameData(summary.game, id, { ...as, events })
+    .catch((problem) => { notice(/** @type {Error} */ (problem).message); return null; }); // without data the board is drawn from the view alone
   const last = summary.version;
   const steps = restingVersions(audit, last);
   let at = last;
@@ -83,7 +88,7 @@ export async function replay(main, id) {
     root.dataset.at = String(at);
     root.dataset.view = JSON.stringify(envelope);
     state.textContent = `Version ${at} of ${last} · ${words(envelope.status)}${envelope.to_act.length ? ` · to act: ${envelope.to_act.join(", ")}` : ""}`;
-    board.replaceChildren(drawBoard(summary.game, envelope, null));
+    board.replaceChildren(drawBoard(summary.game, envelope, data));
     log.replaceChildren(...events.filter((e) => e.version <= at).map((e) => h("li", { class: e.version === at ? "now" : null }, eventWords(e))));
     log.scrollTop = log.scrollHeight;
     view.replaceChildren(envelope.view ? tree(envelope.view) : h("p", { class: "muted" }, "Not started at this version."));

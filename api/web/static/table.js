@@ -1,3 +1,4 @@
+// @ts-check
 // A game's table: the view (GET /view) and its board, drawn with the game's
 // data files (data.js), your hand with the cards' names and texts, whose turn
 // and every deadline or bank, the legal commands as choices, the log in words
@@ -10,8 +11,28 @@ import { duration, h, notice, tree, when, words } from "./dom.js";
 import { follow } from "./stream.js";
 import { signedOut } from "./app.js";
 
+/** @typedef {import("./openapi").components["schemas"]} Schemas */
+/** @typedef {Schemas["FeedResponse"]["events"][number]} FeedEvent */
+/** @typedef {Schemas["Command"]} Command */
+/**
+ * A seat's time bank and deadline, as views show them (domain/lifecycle/clocks.py's shown).
+ * @typedef {{ bank_seconds?: number | null, running?: boolean, to_act_since?: string | null, turn_deadline?: string | null }} Clock
+ */
+/**
+ * The view's answer (GET /view, a stream's `view` message) with what the
+ * server's envelope adds to the document's ViewResponse (api/service/views.py),
+ * which the document does not describe yet: the bots, the clocks, the rematch.
+ * @typedef {Schemas["ViewResponse"] & { bots: Record<string, string>, clocks: { computed_at?: string, seats?: Record<string, Clock> } | null, rematch: string | null }} Envelope
+ */
+/** The table's actions on a game besides its commands (POST /v1/games/{id}/…). @typedef {"start" | "join" | "resign"} Action */
+
 const LOG_TAIL = 30; // the table reads only the log's tail, never the whole history
 
+// A command's field by name: the fields that name a place differ per game (placeFields).
+/** @param {Command} command @param {string} field @returns {unknown} */
+const fieldOf = (command, field) => /** @type {Record<string, unknown>} */ (command)[field];
+
+/** @param {Command} command @returns {string} */
 export function describe(command) {
   const details = Object.entries(command).filter(([key]) => key !== "type")
     .map(([key, value]) => `${words(key)} ${typeof value === "object" ? JSON.stringify(value) : value}`);
@@ -20,6 +41,7 @@ export function describe(command) {
 
 // The event's own sentence (the feed and the stream write one for each event,
 // as the viewer may see it); a list of its fields only for a server that sends none.
+/** @param {FeedEvent | Schemas["GameMessage"]} event @returns {string} */
 export function eventWords(event) {
   if (event.text) return `v${event.version} · ${event.text}`;
   const details = Object.entries(event.data || {}).filter(([key, value]) => key !== "type" && (value === null || typeof value !== "object"))
@@ -27,6 +49,7 @@ export function eventWords(event) {
   return `v${event.version} · ${event.seat ? `${event.seat}: ` : ""}${words(event.type)}${details.length ? ` (${details.join(", ")})` : ""}`;
 }
 
+/** @param {HTMLElement} main @param {Problem | null | undefined} problem */
 export function missing(main, problem) {
   main.replaceChildren(h("h1", {}, "No such game"), h("p", { id: "missing", role: "alert" },
     problem && problem.status === 404
@@ -36,6 +59,7 @@ export function missing(main, problem) {
 }
 
 // A private game you do not sit in: what it is, and the one way in (an invite code from its host).
+/** @param {HTMLElement} main @param {string} id @param {Schemas["GameSummary"]} summary */
 function privateGame(main, id, summary) {
   const code = h("input", { type: "text", id: "invite-redeem-code", autocomplete: "off", required: true });
   const error = h("p", { class: "error", role: "alert" });
@@ -47,20 +71,29 @@ function privateGame(main, id, summary) {
         try {
           await change(`/games/${encodeURIComponent(id)}/invites/redeem`, { code: code.value.trim() });
           location.reload();
-        } catch (problem) { error.textContent = problem.message; }
+        } catch (problem) { error.textContent = /** @type {Error} */ (problem).message; }
       },
     }, h("label", { for: "invite-redeem-code" }, "Invite code"), code, " ", h("button", { type: "submit" }, "Take the seat"), error)
       : h("p", {}, h("a", { href: "#/" }, "Sign in"), " first to use an invite code."),
     h("p", {}, h("a", { href: "#/" }, "Back to the lobby")));
 }
 
+/**
+ * @param {HTMLElement} main @param {string} id @param {{ spectator: boolean }} how
+ * @returns {Promise<(() => void) | null>} what to do when leaving the table (closing its stream)
+ */
 export async function table(main, id, { spectator }) {
   const token = spectator ? null : me.token;
   const as = { as: token };
-  let summary, envelope, player = null;
+  /** @type {Schemas["GameSummary"]} */
+  let summary;
+  /** @type {Envelope} */
+  let envelope;
+  /** @type {Schemas["Me"] | null} */
+  let player = null;
   try {
     summary = await get(`/games/${encodeURIComponent(id)}`, as);
-    envelope = await get(`/games/${encodeURIComponent(id)}/view`, as);
+    envelope = /** @type {Envelope} */ (await get(`/games/${encodeURIComponent(id)}/view`, as));
     if (token) player = await get("/players/me", as);
   } catch (problem) {
     if (problem instanceof Problem && problem.status === 401) { signedOut(); return table(main, id, { spectator: true }); }
@@ -73,8 +106,17 @@ export async function table(main, id, { spectator }) {
   }
   const log = h("ul", { id: "log", class: "log", "aria-label": "What happened, newest last" });
   const root = h("div", { id: "table" });
+  /** @type {number[]} */
   const streamed = [];
-  let commands = [], onlyAt = null, sending = false, stream = null, ended = false, data = null;
+  /** @type {Command[]} */
+  let commands = [];
+  /** @type {{ field: string, id: string | number } | null} */
+  let onlyAt = null;
+  let sending = false, ended = false;
+  /** @type {ReturnType<typeof follow> | null} */
+  let stream = null;
+  /** @type {import("./data.js").GameData | null} */
+  let data = null;
 
   const ui = {
     status: h("p", { id: "status", "aria-live": "polite" }),
@@ -103,9 +145,10 @@ export async function table(main, id, { spectator }) {
     h("p", {}, h("a", { href: `#/replay/${id}` }, "Replay this game"), " · ", h("a", { href: `#/watch/${id}` }, "Watch as a spectator")));
   main.replaceChildren(root);
 
+  /** @param {unknown} problem */
   const failed = (problem) => {
     if (problem instanceof Problem && problem.status === 401) { lostToken(); return; }
-    notice(problem.message);
+    notice(/** @type {Error} */ (problem).message);
   };
 
   function lostToken() {
@@ -116,12 +159,13 @@ export async function table(main, id, { spectator }) {
     render();
   }
 
-  const seatName = (seat) => (summary.seats.find((s) => s.seat === seat) || {}).name;
+  /** @param {string} seat */
+  const seatName = (seat) => summary.seats.find((s) => s.seat === seat)?.name;
   const mine = () => !!token && !!envelope.seat && envelope.status === "active" && envelope.to_act.includes(envelope.seat);
 
   function render() {
     root.dataset.view = JSON.stringify(envelope);
-    root.dataset.version = envelope.version;
+    root.dataset.version = String(envelope.version);
     root.dataset.status = envelope.status;
     root.dataset.streamed = streamed.join(",");
     const turn = envelope.to_act.length ? envelope.to_act.map((seat) => `${seat}${seatName(seat) ? ` (${seatName(seat)})` : ""}`).join(", ") : "nobody";
@@ -130,9 +174,10 @@ export async function table(main, id, { spectator }) {
       mine() ? h("span", { class: "badge" }, "your turn") : `to act: ${turn}`,
       envelope.outcome ? ` · ${envelope.outcome}` : "");
     renderClocks();
+    /** @type {Set<string>} */
     const choices = new Set();
-    const field = placeFields(summary.game).find((name) => commands.some((c) => c[name] !== undefined && c[name] !== null));
-    for (const command of commands) if (field && command[field] !== undefined && command[field] !== null) choices.add(String(command[field]));
+    const field = placeFields(summary.game).find((name) => commands.some((c) => fieldOf(c, name) !== undefined && fieldOf(c, name) !== null));
+    for (const command of commands) if (field && fieldOf(command, field) !== undefined && fieldOf(command, field) !== null) choices.add(String(fieldOf(command, field)));
     ui.board.replaceChildren(drawBoard(summary.game, envelope, data, { choices, field, choose: field ? choose : null }));
     ui.hand.replaceChildren(drawHand(handOf(summary.game, envelope, data)));
     renderCommands();
@@ -158,7 +203,8 @@ export async function table(main, id, { spectator }) {
       ui.commands.replaceChildren(h("p", { class: "muted" }, envelope.status === "active" ? "Not your turn." : "No move to make."));
       return;
     }
-    const shown = onlyAt ? commands.filter((c) => String(c[onlyAt.field]) === String(onlyAt.id)) : commands;
+    const at = onlyAt;
+    const shown = at ? commands.filter((c) => String(fieldOf(c, at.field)) === String(at.id)) : commands;
     ui.commands.replaceChildren(
       onlyAt ? h("p", {}, `Moves at ${onlyAt.id} `, h("button", { type: "button", onclick: () => { onlyAt = null; render(); } }, "Show every move")) : "",
       h("ul", { class: "commands", id: "commands" }, shown.map((command) => h("li", {},
@@ -166,6 +212,7 @@ export async function table(main, id, { spectator }) {
   }
 
   function renderActions() {
+    /** @type {HTMLElement[]} */
     const buttons = [];
     const seated = player && summary.seats.some((s) => s.player === player.id);
     if (envelope.status === "lobby" || summary.status === "lobby") {
@@ -198,8 +245,9 @@ export async function table(main, id, { spectator }) {
         h("tbody", {}, envelope.standings.map((s) => h("tr", {}, h("td", {}, s.rank), h("td", {}, s.seat), h("td", {}, seatName(s.seat) || (envelope.bots[s.seat] ? `a ${envelope.bots[s.seat]} bot` : "")), h("td", {}, s.score ?? "")))))));
   }
 
+  /** @param {string} field @param {string | number} place */
   function choose(field, place) {
-    const here = commands.filter((c) => String(c[field]) === String(place));
+    const here = commands.filter((c) => String(fieldOf(c, field)) === String(place));
     if (here.length === 1) send(here[0]);
     else { onlyAt = { field, id: place }; render(); }
   }
@@ -216,6 +264,7 @@ export async function table(main, id, { spectator }) {
     } catch (problem) { failed(problem); }
   }
 
+  /** @param {Command} command */
   async function send(command) {
     if (sending) return;
     sending = true;
@@ -230,15 +279,17 @@ export async function table(main, id, { spectator }) {
 
   // A view fetched after an action may answer later than the stream's newer
   // one (bots move at once): the table never goes back to an older version.
+  /** @param {Envelope} next */
   function adopt(next) {
     if (next.version >= envelope.version) envelope = next;
   }
 
+  /** @param {Action} action @param {Schemas["Join"]} [body] */
   async function act(action, body) {
     try {
       await change(`/games/${encodeURIComponent(id)}/${action}`, body, as);
       summary = await get(`/games/${encodeURIComponent(id)}`, as);
-      adopt(await get(`/games/${encodeURIComponent(id)}/view`, as));
+      adopt(/** @type {Envelope} */ (await get(`/games/${encodeURIComponent(id)}/view`, as)));
       render();
       refreshCommands();
     } catch (problem) { failed(problem); }
@@ -259,12 +310,13 @@ export async function table(main, id, { spectator }) {
   }
 
   let logged = 0; // the log's newest version: the tail and the stream may both bring an event
+  /** @param {FeedEvent | Schemas["GameMessage"]} event */
   function addLog(event) {
     if (event.version <= logged) return;
     logged = event.version;
     for (const old of log.querySelectorAll("li.now")) old.classList.remove("now");
     log.append(h("li", { class: "now", "data-version": event.version }, eventWords(event)));
-    while (log.children.length > 200) log.firstElementChild.remove();
+    while (log.children.length > 200) log.firstElementChild?.remove();
     log.scrollTop = log.scrollHeight;
   }
 
@@ -292,7 +344,7 @@ export async function table(main, id, { spectator }) {
       onView: async (next) => {
         if (next.version < envelope.version) return;
         const lobbyMoved = next.status !== envelope.status || envelope.status === "lobby";
-        envelope = next;
+        envelope = /** @type {Envelope} */ (next); // the same envelope as GET /view's
         if (lobbyMoved) { try { summary = await get(`/games/${encodeURIComponent(id)}`, as); } catch (problem) { failed(problem); } }
         commands = [];
         render();
@@ -300,7 +352,7 @@ export async function table(main, id, { spectator }) {
       },
       onEnd: async () => {
         ended = true;
-        try { summary = await get(`/games/${encodeURIComponent(id)}`, as); adopt(await get(`/games/${encodeURIComponent(id)}/view`, as)); } catch (problem) { failed(problem); }
+        try { summary = await get(`/games/${encodeURIComponent(id)}`, as); adopt(/** @type {Envelope} */ (await get(`/games/${encodeURIComponent(id)}/view`, as))); } catch (problem) { failed(problem); }
         render();
       },
       onSignedOut: lostToken,
