@@ -59,7 +59,44 @@ def _game(name: str) -> dict:
 
 
 def _object(properties: dict, description: str) -> dict:
-    return {"type": "object", "description": description, "properties": properties, "required": sorted(properties)}
+    return {"type": "object", "description": description, "properties": properties, "required": sorted(properties),
+            "additionalProperties": False}
+
+
+def _told(schema, name: str) -> str:
+    """The description a field of the marshmallow schema that shapes the
+    answer gives (one text for the JSON and the document)."""
+    return schema._declared_fields[name].metadata["description"]
+
+
+def _view_extras() -> dict:
+    """What a view answer says beside the game's view: the seats' life and
+    clocks, the rematch, the receipt (api/resources/play.py ViewSchema)."""
+    from .resources.play import ViewSchema  # the resources import this module
+
+    return {
+        "rules_version": {"type": "integer", "minimum": 1, "description": _told(ViewSchema, "rules_version")},
+        "bots": {"type": "object", "additionalProperties": {"type": "string", "description": "the bot's kind"},
+                 "description": _told(ViewSchema, "bots") + "; keyed by seat"},
+        "resigned": {**SEATS, "description": _told(ViewSchema, "resigned")},
+        "clocks": nullable(ref("Clocks"), _told(ViewSchema, "clocks")),
+        "rematch": nullable({"type": "string", "format": "uuid"}, _told(ViewSchema, "rematch")),
+        "receipt": _receipt(ViewSchema),
+        "away": {"type": "object", "additionalProperties": {"type": "string", "format": "date-time",
+                                                            "description": "until when (ISO 8601)"},
+                 "description": _told(ViewSchema, "away") + "; keyed by seat"},
+        "paused": {"type": "boolean", "description": _told(ViewSchema, "paused")},
+    }
+
+
+def _receipt(schema) -> dict:
+    return nullable(ref("Receipt"), _told(schema, "receipt"))
+
+
+def _resource(name: str):
+    from .resources import play  # the resources import this module
+
+    return getattr(play, name)
 
 
 # The detail of a standing where the document does not say which game's it is (the audit's).
@@ -73,6 +110,7 @@ SEATS = {"type": "array", "items": {"type": "string"}}
 
 def document_games(spec) -> None:
     components = spec.components
+    components.schema("Clocks", schema=_resource("ClocksSchema"))
     components.schema("GameStatus", {"type": "string", "enum": STATUSES,
                                      "description": "lobby, active, scoring (over, standings being computed), finished or cancelled"})
     # GameScored is each game's own (``{Game}GameScored``), its standings typed by the game.
@@ -208,6 +246,7 @@ def _envelopes(game: str, prefix: str, view_name: str, standing: str) -> dict[st
             "view": nullable(ref(view_name), f"the game as you may see it (`{view_name}`): your seat's secrets and "
                                              "the public table (a spectator: the public table; once the game is "
                                              "over, everything); null before the game starts"),
+            **_view_extras(),
         }, "your view of the game; `view` is null before the game starts"),
         "LegalCommandsResponse": _object({
             "game": _game(game),
@@ -237,6 +276,7 @@ def _envelopes(game: str, prefix: str, view_name: str, standing: str) -> dict[st
             "to_act": {**SEATS, "description": f"{TO_ACT}, after your command"},
             "events": {"type": "array", "items": event, "description": "the new events, as you may see them"},
             "texts": {"type": "array", "items": {"type": "string"}, "description": TEXTS},
+            "receipt": _receipt(_resource("ActResultSchema")),
         }, "what your command did"),
     }
 
@@ -263,4 +303,5 @@ def _feed_event(prefix: str) -> dict:
         "data": {**ref(f"{prefix}Event"), "description": "the event itself as you may see it: its `type` and fields, "
                                                          "those hidden from you null or absent"},
         "text": {"type": "string", "description": TEXT},
+        "receipt": _receipt(_resource("FeedEventSchema")),
     }, "one event of the feed")

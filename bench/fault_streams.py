@@ -83,8 +83,13 @@ def under_streams(stack: Stack, label: str, fault, games_count: int, before: flo
             print(f"game stream of {follower.game} ({'seat' if follower.auth else 'spectator'}) began at "
                   f"{follower.start}, last id {follower.last}, missed {sorted(missing)} of "
                   f"{final[follower.game]}", file=sys.stderr)
-        duplicated["game-stream versions"] += sum(c - 1 for c in follower.received.values()) + \
-            len(set(follower.received) - expected)
+        doubled = sorted(v for v, c in follower.received.items() if c > 1)
+        strays = sorted(set(follower.received) - expected)
+        duplicated["game-stream versions"] += sum(c - 1 for c in follower.received.values()) + len(strays)
+        if doubled or strays:
+            print(f"game stream of {follower.game} ({'seat' if follower.auth else 'spectator'}) began at "
+                  f"{follower.start}: received twice {doubled}, outside {follower.start + 1}.."
+                  f"{final[follower.game]}: {strays}", file=sys.stderr)
     expected_notices = _notices(stack.url, player_followers)
     notices = 0
     for follower in player_followers:
@@ -97,11 +102,21 @@ def under_streams(stack: Stack, label: str, fault, games_count: int, before: flo
         if wanted - set(follower.received):
             print(f"player stream of {follower.player} began at {follower.start}, last id {follower.last}, "
                   f"missed {sorted(wanted - set(follower.received))}", file=sys.stderr)
-        duplicated["notices"] += sum(c - 1 for c in follower.received.values()) + len(set(follower.received) - wanted)
+        doubled = sorted(n for n, c in follower.received.items() if c > 1)
+        strays = sorted(set(follower.received) - wanted)
+        duplicated["notices"] += sum(c - 1 for c in follower.received.values()) + len(strays)
+        if doubled or strays:
+            print(f"player stream of {follower.player} began at {follower.start}: received twice {doubled}, "
+                  f"not owed {strays}", file=sys.stderr)
     stored = driver.stored(stack.url, driver.since)
     accepted = sum(driver.accepted.values())
     not_stored = sum(max(0, driver.accepted[g] - stored[g]) for g in driver.since)
     twice = sum(max(0, stored[g] - driver.accepted[g]) for g in driver.since)
+    for game in driver.since:
+        if stored[game] > driver.accepted[game]:
+            print(f"game {game}: {stored[game]} moves stored, {driver.accepted[game]} answered 200", file=sys.stderr)
+    if twice:
+        duplicated["moves stored beyond those accepted"] += twice
     failures = tally.failures + driver.failures
     measured_text = (
         f"{len(followers)} streams ({len(game_followers)} game, {len(player_followers)} player) and "
@@ -109,11 +124,12 @@ def under_streams(stack: Stack, label: str, fault, games_count: int, before: flo
         f"{accepted} moves accepted, "
         f"{driver.unavailable} answered 503 and sent again; waiters {tally.summary()}; "
         f"{sum(len(f.received) for f in game_followers)} versions and {notices} notices checked; "
-        f"{ended}" + (f"; lost {dict(lost)}" if sum(lost.values()) else "") + (f"; cut by the kill: {dict(tally.excused)}, {driver.cuts} commands (sent again)"
+        f"{ended}" + (f"; lost {dict(lost)}" if sum(lost.values()) else "")
+        + (f"; duplicated {dict(duplicated)}" if sum(duplicated.values()) else "") + (f"; cut by the kill: {dict(tally.excused)}, {driver.cuts} commands (sent again)"
                       if excuse_cuts else "")
         + (f"; FAILED: {dict(failures)}" if failures else ""))
     return label, measured_text, {
-        "lost": sum(lost.values()), "duplicated": sum(duplicated.values()) + twice,
+        "lost": sum(lost.values()), "duplicated": sum(duplicated.values()),
         "5xx_not_503": sum(n for code, n in driver.codes.items() if code >= 500 and code != 503),
         "accepted_not_stored": not_stored, "failed": sum(failures.values())}
 

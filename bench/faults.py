@@ -446,6 +446,8 @@ def main() -> None:
                              "2 player streams) and one long-poll")
     parser.add_argument("--stream-pg-outage", type=float, default=10)
     parser.add_argument("--stream-redis-outage", type=float, default=10)
+    parser.add_argument("--stream-faults", default="postgres,kill,redis",
+                        help="which stream experiments to run, of postgres, kill and redis")
     parser.add_argument("--hook-down", type=float, default=120, help="seconds the webhook receiver is down")
     parser.add_argument("--hook-backoff", default="5,10,20,30,30,30,30,30,30,30",
                         help="BOARDLOG_NOTIFY_BACKOFF for the webhook experiment (seconds between attempts)")
@@ -492,17 +494,21 @@ def behind_the_api(args, only: set) -> None:
                        # Disabling is a policy about endpoints; what is measured here is each id.
                        "BOARDLOG_WEBHOOK_DISABLE_AFTER": "1000000"}).start()
     try:
+        faults = set(args.stream_faults.split(","))
         if "streams" in only:
             games = args.stream_games
-            report(*fault_streams.under_streams(
-                stack, f"PostgreSQL restarted under {5 * games} streams", fault_streams.postgres_restarted(
-                    args.stream_pg_outage), games, before=10, after=20))
-            report(*fault_streams.under_streams(
-                stack, "an API process SIGKILLed holding streams", fault_streams.api_process_killed, games,
-                before=10, after=20, excuse_cuts=True))
-            report(*fault_streams.under_streams(
-                stack, f"Redis killed under {5 * games} streams", fault_streams.redis_killed(
-                    args.stream_redis_outage), games, before=10, after=20))
+            if "postgres" in faults:
+                report(*fault_streams.under_streams(
+                    stack, f"PostgreSQL restarted under {5 * games} streams", fault_streams.postgres_restarted(
+                        args.stream_pg_outage), games, before=10, after=20))
+            if "kill" in faults:
+                report(*fault_streams.under_streams(
+                    stack, "an API process SIGKILLed holding streams", fault_streams.api_process_killed, games,
+                    before=10, after=20, excuse_cuts=True))
+            if "redis" in faults:
+                report(*fault_streams.under_streams(
+                    stack, f"Redis killed under {5 * games} streams", fault_streams.redis_killed(
+                        args.stream_redis_outage), games, before=10, after=20))
         if "bot" in only:
             report(*fault_jobs.bot_job_killed(stack, args.bot_kills))
         if "webhook" in only:

@@ -58,18 +58,24 @@ class ViewArgs(ma.Schema):
 
 
 class SeatClockSchema(ma.Schema):
+    """One seat's clock: its time bank and its turn's deadline."""
+
     bank_seconds = ma.fields.Float(allow_none=True, required=True,
                                    metadata={"description": "the seat's time bank as of computed_at; null without banks"})
     running = ma.fields.Boolean(required=True, metadata={"description": "the seat is to act, so its bank runs down from computed_at"})
-    to_act_since = ma.fields.String(allow_none=True, required=True, metadata={"format": "date-time"})
+    to_act_since = ma.fields.String(allow_none=True, required=True, metadata={
+        "format": "date-time", "description": "since when the seat has been to act (ISO 8601); null when it is not"})
     turn_deadline = ma.fields.String(allow_none=True, required=True,
                                      metadata={"format": "date-time", "description": "since + turn_seconds, with deadline_per_seat"})
 
 
 class ClocksSchema(ma.Schema):
+    """The game's clocks: each seat's time bank and deadline, as of the last move."""
+
     computed_at = ma.fields.String(required=True, metadata={"format": "date-time",
                                                             "description": "when these figures were computed (the last move)"})
-    seats = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.Nested(SeatClockSchema), required=True)
+    seats = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.Nested(SeatClockSchema), required=True,
+                           metadata={"description": "each seat's clock, keyed by seat"})
 
 
 class ViewSchema(ma.Schema):

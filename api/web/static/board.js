@@ -78,7 +78,7 @@ const GAMES = {
     const board = /** @type {CronbergBoardFile | undefined} */ (files["board.json"]) || view;
     const crossings = pairs(board.crossings), now = pairs(view.crossings), triangles = pairs(view.triangles);
     /** @type {Record<string, string>} */
-    const kinds = { plain: "#f4f1ea", park: "#cfe8c4", musketeer: "#d9e2f2", "coat-of-arms": "#f3dcdc" };
+    const kinds = { plain: "#f4f1ea", park: "#cfe8c4", musketeer: "#d9e2f2", coat_of_arms: "#f3dcdc" };
     /** @type {SVGElement[]} */
     const under = [], over = [];
     for (const t of board.triangles || []) {
@@ -132,8 +132,8 @@ const GAMES = {
   "court-of-miracles"(view, files) {
     /** @type {CourtBoardFile} */
     const board = /** @type {CourtBoardFile | undefined} */ (files["board.json"]) || { neighbourhoods: view.neighbourhoods, renown_square: { lines: view.renown_square }, king_path: { spaces: view.king?.path },
-      // The view's `seine` is the rogues in it, not a point (no data: its label has no place).
-      seine: /** @type {{ x: number, y: number } | undefined} */ (/** @type {unknown} */ (view.seine)) };
+      // The view's `seine` is the rogues in it, not a point: without the data the Seine has no place.
+      seine: undefined };
     const now = pairs(view.neighbourhoods), lines = new Map((view.renown_square || []).map((l) => [l.line, l]));
     /** @type {SVGElement[]} */
     const under = [], over = [];

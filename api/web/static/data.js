@@ -121,11 +121,13 @@ export function handOf(game, envelope, data) {
     const about = /** @type {RuneboundDataFile} */ (files["data.json"] || {});
     const market = byId(about.market, "name");
     const hero = (runebound.heroes || []).find((x) => x.seat === seat);
-    // Items are names; an ally is {name, wounds}, looked up and shown as it comes (not found; reported).
-    return hero ? [...(hero.items || []), ...(hero.allies || [])].map((name) => {
+    // Items are names; an ally is {name, wounds}: both are looked up by name in the market.
+    const held = hero ? [...(hero.items || []).map((name) => ({ name, wounds: null })), ...(hero.allies || [])] : [];
+    return held.map(({ name, wounds }) => {
       const item = market.get(name) || /** @type {{ type?: string, cost?: number }} */ ({});
-      return card(item.type || "Item", name, { name: String(name), text: item.cost !== undefined ? `Costs ${item.cost}.` : "" });
-    }) : [];
+      const cost = item.cost !== undefined ? `Costs ${item.cost}.` : "";
+      return card(item.type || "Item", name, { name, text: wounds ? `${cost} ${wounds} wounds.`.trim() : cost });
+    });
   }
   const cronberg = /** @type {Schemas["CronbergView"]} */ (view);
   if (game === "cronberg" && cronberg.drawn) {

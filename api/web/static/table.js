@@ -14,16 +14,8 @@ import { signedOut } from "./app.js";
 /** @typedef {import("./openapi").components["schemas"]} Schemas */
 /** @typedef {Schemas["FeedResponse"]["events"][number]} FeedEvent */
 /** @typedef {Schemas["Command"]} Command */
-/**
- * A seat's time bank and deadline, as views show them (domain/lifecycle/clocks.py's shown).
- * @typedef {{ bank_seconds?: number | null, running?: boolean, to_act_since?: string | null, turn_deadline?: string | null }} Clock
- */
-/**
- * The view's answer (GET /view, a stream's `view` message) with what the
- * server's envelope adds to the document's ViewResponse (api/service/views.py),
- * which the document does not describe yet: the bots, the clocks, the rematch.
- * @typedef {Schemas["ViewResponse"] & { bots: Record<string, string>, clocks: { computed_at?: string, seats?: Record<string, Clock> } | null, rematch: string | null }} Envelope
- */
+/** A seat's time bank and deadline. @typedef {Schemas["SeatClock"]} Clock */
+/** The view's answer (GET /view, a stream's `view` message). @typedef {Schemas["ViewResponse"]} Envelope */
 /** The table's actions on a game besides its commands (POST /v1/games/{id}/…). @typedef {"start" | "join" | "resign"} Action */
 
 const LOG_TAIL = 30; // the table reads only the log's tail, never the whole history
