@@ -154,6 +154,7 @@ class Driver:
         self.games, self.pause, self.excuse_cuts = games, pause, excuse_cuts
         self.stop_flag = threading.Event()
         self.accepted: Counter = Counter()  # by game: commands answered 200 (distinct keys)
+        self.attempts: dict[str, list] = {}  # by Idempotency-Key: what each attempt got (a status, or an error's name)
         self.codes: Counter = Counter()
         self.unavailable = 0
         self.cuts = 0
@@ -172,18 +173,21 @@ class Driver:
         for thread in self.threads:
             thread.join()
 
-    def _answer(self, call):
+    def _answer(self, call, key: str | None = None):
         """The call's answer once it is not a 503 or a cut (None if stopped meanwhile)."""
+        seen = self.attempts.setdefault(key, []) if key else []
         while not self.stop_flag.is_set():
             try:
                 response = call()
             except requests.RequestException as error:
+                seen.append(type(error).__name__)
                 with self.lock:
                     self.cuts += 1
                     if not self.excuse_cuts:
                         self.failures[f"command {type(error).__name__}"] += 1
                 time.sleep(0.5)
                 continue
+            seen.append(response.status_code)
             with self.lock:
                 self.codes[response.status_code] += 1
             if response.status_code == 503:
@@ -218,7 +222,7 @@ class Driver:
                 key = str(uuid.uuid4())
                 answer = self._answer(lambda: player.call(
                     "POST", f"/v1/games/{game}/commands", json=commands[0],
-                    headers={"Idempotency-Key": key, "If-Match": f'"{summary["version"]}"'}))
+                    headers={"Idempotency-Key": key, "If-Match": f'"{summary["version"]}"'}), key)
                 if answer is None:
                     return
                 with self.lock:
@@ -227,6 +231,16 @@ class Driver:
                     else:
                         self.failures[f"command {answer.status_code}"] += 1
                 time.sleep(self.pause)
+
+    def unanswered_keys(self, url: str, game: str) -> list[str]:
+        """The game's commands PostgreSQL holds an answer for (their key, the
+        version answered, and what each of the driver's attempts got) whose
+        key the driver never saw answered 200."""
+        with psycopg.connect(url) as conn:
+            rows = conn.execute("select key, status, response->>'version', created_at from idempotency_keys "
+                                "where game_id = %s order by created_at", (game,)).fetchall()
+        return [f"{key} stored {status} at version {version} ({created:%H:%M:%S.%f}), attempts {self.attempts.get(key)}"
+                for key, status, version, created in rows if 200 not in self.attempts.get(key, [])]
 
     def stored(self, url: str, since: dict[str, int]) -> Counter:
         """Moves stored past each game's version ``since`` (one decision each)."""

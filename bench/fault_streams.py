@@ -114,7 +114,8 @@ def under_streams(stack: Stack, label: str, fault, games_count: int, before: flo
     twice = sum(max(0, stored[g] - driver.accepted[g]) for g in driver.since)
     for game in driver.since:
         if stored[game] > driver.accepted[game]:
-            print(f"game {game}: {stored[game]} moves stored, {driver.accepted[game]} answered 200", file=sys.stderr)
+            print(f"game {game}: {stored[game]} moves stored, {driver.accepted[game]} answered 200; not seen "
+                  f"answered: {driver.unanswered_keys(stack.url, game)}", file=sys.stderr)
     if twice:
         duplicated["moves stored beyond those accepted"] += twice
     failures = tally.failures + driver.failures
