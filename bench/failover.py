@@ -83,6 +83,7 @@ class Writer:
     def __init__(self, base: str):
         self.player = Player(base, "failover-writer")
         self.answers: list[tuple[float, int]] = []  # (when answered, status; 0: no answer)
+        self.created: list[str] = []  # the ids of the games answered 201
         self.stop_flag = threading.Event()
         self.thread = threading.Thread(target=self._run, daemon=True)
 
@@ -93,8 +94,11 @@ class Writer:
     def _run(self) -> None:
         while not self.stop_flag.is_set():
             try:
-                code = self.player.call("POST", "/v1/games", json={"game": "cronberg", "options": {"players": 2}},
-                                        timeout=30).status_code
+                response = self.player.call("POST", "/v1/games", json={"game": "cronberg", "options": {"players": 2}},
+                                            timeout=30)
+                code = response.status_code
+                if code == 201:
+                    self.created.append(response.json()["id"])
             except requests.RequestException:
                 code = 0
             self.answers.append((time.monotonic(), code))
@@ -104,6 +108,13 @@ class Writer:
     def stop(self) -> None:
         self.stop_flag.set()
         self.thread.join()
+
+    def not_stored(self, url: str) -> int:
+        """Games answered 201 that PostgreSQL does not have."""
+        with psycopg.connect(url) as conn:
+            stored = {row[0] for row in conn.execute("select id::text from games where id = any(%s::uuid[])",
+                                                     (self.created,))}
+        return len(set(self.created) - stored)
 
     def after(self, moment: float) -> tuple[float | None, Counter]:
         """Seconds from ``moment`` to the first write accepted after it, and the answers before that one."""
@@ -202,6 +213,7 @@ def run(games: int, before: float, after: float, synchronous: bool = True) -> di
                     "first write after the primary died (s)": since_death,
                     "first write after the promotion (s)": since_promotion,
                     "writes refused meanwhile": dict(refused),
+                    "writes accepted": len(writer.created), "writes accepted not stored": writer.not_stored(stack.url),
                     "notifications": expected, "notifications lost": lost, "notifications repeated": repeated,
                     "notifier caught up": caught_up, "deadlines fired": fired, "deadlines fired twice": twice}
         finally:

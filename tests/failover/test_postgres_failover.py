@@ -167,10 +167,12 @@ def test_nothing_accepted_is_lost_when_the_primary_dies_under_load():
             _, notifications_lost, notifications_repeated = notifications_by_id(stack.url)
             fired, fired_twice = deadlines_fired(stack.url, timed)
             first_write, refused = writer.after(timings["died"])
+            writes_not_stored = writer.not_stored(stack.url)
         finally:
             stack.close()
     assert first_write is not None, "no write was accepted after the failover"
     assert not [code for code in refused if code >= 500 and code != 503], refused
+    assert writes_not_stored == 0
     # "duplicated" is 1 for a game played to its end even with no fault at all
     # (bench/fault_stack.py's Driver counts one stored move more than it was
     # answered for, seen with a no-op fault): what counts here is no more.
