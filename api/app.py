@@ -174,6 +174,8 @@ def _register_error_handlers(app: Flask) -> None:
     app.register_error_handler(IllegalCommand, errors.from_illegal_command)
     app.register_error_handler(UnreadableHistory, errors.from_unreadable_history)
     app.register_error_handler(psycopg.OperationalError, errors.from_database_unavailable)
+    # A connection on a server that became a standby (a switchover): the primary is elsewhere now.
+    app.register_error_handler(psycopg.errors.ReadOnlySqlTransaction, errors.from_database_unavailable)
     app.register_error_handler(Exception, errors.from_unexpected)
 
 

@@ -119,10 +119,11 @@ def migrate_command(args) -> int:
 
     from eventstore import migrate
     from eventstore.postgres import CONNECT_TIMEOUT
+    from eventstore.primary import connect_primary
 
     url = _require("DATABASE_URL")
-    try:
-        conn = psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_TIMEOUT)
+    try:  # NoPrimary (a URL of standbys only) stops it with its sentence: a failed migration, not a retry
+        conn = connect_primary(url, autocommit=True, connect_timeout=CONNECT_TIMEOUT)
     except psycopg.OperationalError as error:
         print(f"PostgreSQL is unreachable, nothing migrated: {error}".strip(), file=sys.stderr)
         return UNREACHABLE

@@ -33,7 +33,9 @@ def migration_files(directory: Path = MIGRATIONS_DIR) -> list[Path]:
 def migrate(url_or_conn, directory: Path = MIGRATIONS_DIR) -> list[str]:
     """Apply every migration not applied yet; return the names applied now."""
     if isinstance(url_or_conn, str):
-        with psycopg.connect(url_or_conn, autocommit=True) as conn:
+        from eventstore.primary import connect_primary
+
+        with connect_primary(url_or_conn, autocommit=True) as conn:  # NoPrimary: a URL of standbys only
             return _migrate(conn, directory)
     return _migrate(url_or_conn, directory)
 

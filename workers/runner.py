@@ -207,6 +207,10 @@ def run(burst: bool = False, sweep_every: int | None = None, in_process: bool = 
     if not redis_url:
         raise SystemExit("REDIS_URL is not set: a worker takes its jobs from Redis")
     sweep_every = sweep_every or env_number("BOARDLOG_SWEEP_SECONDS", DEFAULT_SWEEP_SECONDS, minimum=1)
+    if os.environ.get("DATABASE_URL"):
+        from eventstore.primary import refuse_without_primary
+
+        refuse_without_primary(os.environ["DATABASE_URL"])  # a URL of standbys only: its sentence, not a traceback
     child = _start_notifier() if notifier else None
     try:
         while True:
