@@ -23,6 +23,7 @@ import requests
 
 from bench.api import free_port
 from bench.private_servers import PrivatePostgres, PrivateRedis
+from domain.session import SYSTEM
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -243,13 +244,17 @@ class Driver:
                 for key, status, version, created in rows if 200 not in self.attempts.get(key, [])]
 
     def stored(self, url: str, since: dict[str, int]) -> Counter:
-        """Moves stored past each game's version ``since`` (one decision each)."""
+        """Moves stored past each game's version ``since`` (one decision each):
+        the players' own, not a bot's, a deadline's (nor the later steps of a
+        timed-out turn) or the system's (the worker's ScoreGame, whose
+        decisions once counted here as moves stored twice, one a game ended)."""
         with psycopg.connect(url) as conn:
             return Counter({game: conn.execute(
                 "select count(distinct metadata->>'decided_at') from events where stream_id = %s and version > %s"
                 " and metadata ? 'command' and metadata->>'bot' is null and metadata->>'timeout' is null"
+                " and metadata->>'timeout_step' is null and metadata->>'actor' <> %s"
                 " and metadata->>'lifecycle' is null",
-                (f"game-{game}", version)).fetchone()[0] for game, version in since.items()})
+                (f"game-{game}", version, SYSTEM)).fetchone()[0] for game, version in since.items()})
 
 
 def versions(url: str, games) -> dict[str, int]:
