@@ -69,7 +69,7 @@ def under_streams(stack: Stack, label: str, fault, games_count: int, before: flo
              ("/v1/players/me/inbox?wait=25", next(iter(seats.values())).auth) for n, (game, seats) in enumerate(games)]
     followers = game_followers + player_followers
     measured = asyncio.run(_run(stack, tally, followers, polls, games, fault, before, after, excuse_cuts))
-    driver, fault_said, ended = measured
+    driver, expected_notices, fault_said, ended = measured
     final = versions(stack.url, [game for game, _ in games])
     lost, duplicated = Counter(), Counter()
     for follower in game_followers:
@@ -90,7 +90,6 @@ def under_streams(stack: Stack, label: str, fault, games_count: int, before: flo
             print(f"game stream of {follower.game} ({'seat' if follower.auth else 'spectator'}) began at "
                   f"{follower.start}: received twice {doubled}, outside {follower.start + 1}.."
                   f"{final[follower.game]}: {strays}", file=sys.stderr)
-    expected_notices = _notices(stack.url, player_followers)
     notices = 0
     for follower in player_followers:
         if follower.start is None:
@@ -173,6 +172,9 @@ async def _run(stack, tally, followers, polls, games, fault, before, after, excu
     # each player stream has every notice PostgreSQL says it is owed, and say
     # how long the last took, so that what is then missing is lost for good.
     players = [f for f in followers if isinstance(f, PlayerFollower)]
+    # The worker scores an ended game a little later, and its GameScored is
+    # owed as a notice too: what is owed is known once no game awaits its score.
+    await loop.run_in_executor(None, _scored, stack.url, [game for game, _ in games])
     owed = await loop.run_in_executor(None, _notices, stack.url, players)
     caught_up = time.monotonic()
     while time.monotonic() - caught_up < 60:
@@ -188,8 +190,19 @@ async def _run(stack, tally, followers, polls, games, fault, before, after, excu
     ended = sum(1 for f in followers if isinstance(f, GameFollower) and f.done)
     notices_said = (f"the player streams had every notice {waited:.1f} s after the game streams caught up" if not short
                     else f"{len(short)} player streams still short of notices 60 s after the game streams caught up")
-    return driver, said, (f"{opened} streams open before the fault; {ended} game streams saw their game end; "
-                          f"{notices_said}")
+    return driver, owed, said, (f"{opened} streams open before the fault; {ended} game streams saw their game end; "
+                                f"{notices_said}")
+
+
+def _scored(url: str, games, patience: float = 60) -> None:
+    """Wait until none of ``games`` awaits its score (status 'scoring')."""
+    import psycopg
+
+    ends = time.monotonic() + patience
+    with psycopg.connect(url, autocommit=True) as conn:
+        while time.monotonic() < ends and conn.execute(
+                "select count(*) from games where id::text = any(%s) and status = 'scoring'", (list(games),)).fetchone()[0]:
+            time.sleep(0.25)
 
 
 def _notices(url: str, followers) -> dict:
