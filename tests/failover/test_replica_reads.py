@@ -342,3 +342,20 @@ def test_a_replica_url_that_is_not_a_postgresql_url_is_refused_in_a_sentence(mon
     monkeypatch.setenv("DATABASE_REPLICA_URL", text)
     with pytest.raises(SettingError, match="DATABASE_REPLICA_URL must be a PostgreSQL URL"):
         settings()
+
+
+def test_a_standby_that_stops_leaves_cold_reads_to_the_primary_until_it_is_back(pair, apps):
+    """Last in the module: the standby goes down and comes back."""
+    game_id = finished_game(apps)
+    pair.wait_caught_up()
+    assert read_from(apps, f"/v1/games/{game_id}/audit") == "replica"
+    pair.standby.stop()
+    try:
+        assert read_from(apps, f"/v1/games/{game_id}/audit") == "primary"
+        started = time.monotonic()
+        assert read_from(apps, f"/v1/games/{game_id}/export") == "primary"
+        assert time.monotonic() - started < 0.9, "the standby that failed was asked again at once"
+    finally:
+        pair.standby.start()
+    wait_until(lambda: read_from(apps, f"/v1/games/{game_id}/export") == "replica", timeout=60, every=0.5,
+               what="cold reads to go back to the standby")
