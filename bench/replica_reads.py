@@ -111,7 +111,8 @@ def main() -> int:
             for name, path in reads.items():
                 on_primary = timed(plain.test_client(), path, args.rounds, None)
                 on_replica = timed(replicated.test_client(), path, args.rounds, "replica")
-                print(f"{name:<10} {phase:<22} {on_primary:>10.1f} {on_replica:>10.1f} {on_replica / on_primary:>16.2f}")
+                ratio = on_replica / on_primary
+                print(f"{name:<10} {phase:<22} {on_primary:>10.1f} {on_replica:>10.1f} {ratio:>16.2f}")
             stop.set()
             for worker in workers:
                 worker.join(timeout=60)

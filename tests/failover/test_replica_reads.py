@@ -199,10 +199,11 @@ def test_cold_reads_go_to_the_primary_while_the_replica_lacks_the_version_and_to
         # Polls stay on the primary: the ETag of a version the replica has is
         # never answered 304 once the primary has passed it.
         old = client.get(f"/v1/games/{game_id}/view?at={replayed}", headers=players[0].auth)
-        poll = client.get(f"/v1/games/{game_id}/view", headers={**players[0].auth, "If-None-Match": old.headers["ETag"]})
+        view = f"/v1/games/{game_id}/view"
+        poll = client.get(view, headers={**players[0].auth, "If-None-Match": old.headers["ETag"]})
         assert poll.status_code == 200 and poll.json["version"] == newest
         assert "X-Read-From" not in poll.headers
-        current = client.get(f"/v1/games/{game_id}/view", headers={**players[0].auth, "If-None-Match": poll.headers["ETag"]})
+        current = client.get(view, headers={**players[0].auth, "If-None-Match": poll.headers["ETag"]})
         assert current.status_code == 304
     finally:
         pair.resume_replay()
@@ -257,7 +258,8 @@ def test_under_commands_no_cold_read_answers_with_less_than_the_primary_had(pair
     print(f"cold reads under commands, by the server that answered: {sources}")
 
 
-def test_check_history_reads_the_replica_only_once_it_has_replayed_what_the_primary_had(pair, apps, monkeypatch, capsys):
+def test_check_history_reads_the_replica_only_once_it_has_replayed_what_the_primary_had(
+        pair, apps, monkeypatch, capsys):
     finished_game(apps)
     monkeypatch.setenv("DATABASE_URL", pair.primary_url)
     monkeypatch.setenv("DATABASE_REPLICA_URL", pair.replica_url)
