@@ -18,12 +18,12 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from domain import games as registry
 from domain.engine import IllegalCommand, UnreadableHistory
 
-from . import errors, game_contract, game_schemas, http_conventions, problems, request_defaults, text_constraints
+from . import errors, game_contract, game_schemas, http_conventions, problems, replica_reads, request_defaults, text_constraints
 from .auth import SECURITY_SCHEME
 from .bodylimit import ChunkedBodyLimit
 from .contract import DocstringPlugin, NullableEnumPlugin, ProblemsPlugin
 from .context import Boardlog
-from .service.settings import env_number
+from .service.settings import env_number, env_postgres_url
 from .limits import RateLimiter
 from .operation_checks import check_before_arguments
 from .resources import docs_assets, web
@@ -77,6 +77,7 @@ def settings(overrides: dict | None = None) -> dict:
     env = os.environ
     config = {
         "DATABASE_URL": env.get("DATABASE_URL"),
+        "DATABASE_REPLICA_URL": env_postgres_url("DATABASE_REPLICA_URL"),  # cold reads (api/service/replica.py)
         "REDIS_URL": env.get("REDIS_URL"),
         "CORS_ORIGINS": env.get("BOARDLOG_CORS_ORIGINS", "*"),
         "RATE_LIMIT_PER_MINUTE": env_number("BOARDLOG_RATE_LIMIT", 1200),
@@ -97,6 +98,8 @@ def create_app(config: dict | None = None, service: GameService | None = None, r
         service, redis = _connect(app.config)
     api = _openapi(app)
     app.extensions["boardlog"] = Boardlog(service=service, redis=redis, api=api, streams=_streams(app, service, redis))
+    if service is not None:
+        replica_reads.attach(app, service)
     _wrap_wsgi(app)
     game_contract.document_games(api.spec)
     _register_resources(app, api)

@@ -39,7 +39,11 @@ from domain.engine import UnreadableHistory
 from eventstore.chain import verify_chain
 from eventstore.postgres import _COLUMNS, _record
 
+from .service.replica import check_at_start
+from .service.settings import SettingError, env_postgres_url
+
 GAME_STREAM = "game-"
+CATCH_UP = 5.0  # seconds a replica is given to replay what the primary had written when the check began
 
 
 @dataclass
@@ -183,13 +187,53 @@ def check_history(database_url: str, jobs: int = 1, game: str | None = None) -> 
     return report
 
 
+def _source(primary_url: str, replica_url: str | None) -> str:
+    """Where the check reads: the replica (DATABASE_REPLICA_URL) once it has
+    replayed all the WAL the primary had written when the check began (every
+    commit acknowledged by then is in it, synchronous_commit on or off), so
+    that it checks no less than the primary would; it is given CATCH_UP
+    seconds for that, and the primary is read otherwise. Says which on stderr.
+    A replica URL that is no standby of the primary is refused as at the API's
+    start (api/service/replica.py)."""
+    if not replica_url:
+        return primary_url
+    if not check_at_start(primary_url, replica_url):
+        print("check-history reads the primary: the replica could not be checked", file=sys.stderr)
+        return primary_url
+    with psycopg.connect(primary_url) as conn:
+        written = conn.execute("select pg_current_wal_insert_lsn()").fetchone()[0]
+    deadline = time.monotonic() + CATCH_UP
+    try:
+        with psycopg.connect(replica_url, connect_timeout=5, autocommit=True) as conn:
+            while True:
+                behind = conn.execute("select pg_wal_lsn_diff(%s::pg_lsn, pg_last_wal_replay_lsn())",
+                                      (written,)).fetchone()[0]
+                if behind is not None and behind <= 0 or time.monotonic() > deadline:
+                    break
+                time.sleep(0.1)
+    except psycopg.Error as error:
+        print(f"check-history reads the primary: the replica failed ({str(error).strip()})", file=sys.stderr)
+        return primary_url
+    if behind is None or behind > 0:
+        print(f"check-history reads the primary: after {CATCH_UP:.0f} s the replica still lacks {behind} bytes of "
+              "the WAL the primary had written when the check began", file=sys.stderr)
+        return primary_url
+    print("check-history reads the replica: it has replayed everything the primary had written when the check began",
+          file=sys.stderr)
+    return replica_url
+
+
 def main(args) -> int:
     url = os.environ.get("DATABASE_URL")
     if not url:
         print("DATABASE_URL is not set: check-history reads the games of that database", file=sys.stderr)
         return 2
     try:
+        url = _source(url, env_postgres_url("DATABASE_REPLICA_URL"))
         report = check_history(url, jobs=args.jobs or os.cpu_count() or 1, game=args.game)
+    except SettingError as error:
+        print(error, file=sys.stderr)
+        return 2
     except psycopg.Error as error:
         print(f"cannot read the games: {error}", file=sys.stderr)
         return 2

@@ -16,6 +16,7 @@ from domain.audit import rerun
 from .. import access
 from ..auth import OPTIONAL_BEARER, current_player
 from ..context import service
+from ..replica_reads import cold_store
 from ..receipt_check import BadReceipts, chain_version_of, check_receipts, compare
 from ..service import readmodels
 from ..service.errors import Conflict, InvalidRequest, UnreadableHistory
@@ -219,9 +220,9 @@ def _parsed_receipts(gid, texts: list[str]) -> list[dict]:
     return receipts
 
 
-def _compared(gid, receipts) -> dict:
+def _compared(store, gid, receipts) -> dict:
     """Receipts against the rows as stored, read now (never decoded)."""
-    records = service().store.read_stream(stream_of(gid))
+    records = store.read_stream(stream_of(gid))
     if records and chain_version_of(records) < 2 and summary(gid)["status"] not in OVER:
         raise Conflict("this game was recorded before receipts (chain version 1): its heads could reveal hidden "
                        "information, so none is compared until it is over", kind="receipts-not-shown")
@@ -248,9 +249,11 @@ class Audit(MethodView):
         stored = summary(gid)  # the read model: nothing decoded
         access.check_summary(stored, gid, current_player(required=False))
         receipts = _parsed_receipts(gid, args["receipt"])
+        # The rows as the primary has them now: from a replica that has them all.
+        store = cold_store(stream_of(gid))
         # The chain first, over the rows as stored: an event changed behind the
         # server's back may not even decode, and the audit exists to name it.
-        chain = service().store.verify(stream_of(gid))
+        chain = store.verify(stream_of(gid))
         answer = {
             "game_id": gid,
             "status": stored["status"],
@@ -261,12 +264,12 @@ class Audit(MethodView):
             "rerun": None,
             "standings": None,
             "log": None,
-            "receipts": _compared(gid, receipts) if receipts else None,
+            "receipts": _compared(store, gid, receipts) if receipts else None,
         }
         if not chain.ok:
             # Nothing in a damaged log can be trusted, so nothing is decoded or
             # re-run; once the game is over, the rows as stored, for a person.
-            records = service().store.read_stream(stream_of(gid))
+            records = store.read_stream(stream_of(gid))
             created = records[0].data if records and isinstance(records[0].data, dict) else {}
             over = stored["status"] in OVER
             answer.update(seed_sha256=str(created.get("seed_sha256", "")), seed=_published_seed(gid) if over else None,
@@ -280,7 +283,7 @@ class Audit(MethodView):
             return answer
         answer.update(status=session.status, version=session.version, seed_sha256=session.seed_sha256)
         if session.over:
-            records = service().store.read_stream(stream_of(gid))
+            records = store.read_stream(stream_of(gid))
             # A game the read model calls finished must hold its standings.
             result = rerun(rules, _records(records), complete=stored["status"] == "finished")
             answer.update(seed=session.seed, rerun=result.to_json(), standings=checked_standings(result.session),
@@ -316,7 +319,7 @@ class Export(MethodView):
             # An export ends in the standings, and an audit refuses one that does not.
             raise Conflict("the game is over but its standings are still being computed: it can be exported once "
                            "they are recorded, in a few seconds", kind="game-not-over")
-        records = service().store.read_stream(stream_of(gid))
+        records = cold_store(stream_of(gid)).read_stream(stream_of(gid))
         lines = [json.dumps({"stream_id": stream_of(gid), **log_entry(r)}, default=str) + "\n" for r in records]
         if records and chain_version_of(records) >= 2:  # the signed final head: a cut-off export is refused offline
             lines.append(json.dumps({"head": service().heads.signed_head(gid, records[-1].version, records[-1].hash)}) + "\n")

@@ -17,6 +17,7 @@ from ..auth import BEARER, OPTIONAL_BEARER, current_player
 from ..context import service, streams
 from ..contract import declare
 from ..errors import problem
+from ..replica_reads import cold_store
 from ..game_contract import TEXT, TEXTS, ref
 from ..service.errors import InvalidRequest
 from ..service.games import parse_game_id, stream_of
@@ -303,7 +304,9 @@ class View(MethodView):
         player = current_player(required=False)
         access.check_cheaply(gid, player)
         if "at" in args:
-            rules, session = service().load_at(gid, args["at"])
+            # Stored versions never change: a replica that has this one answers.
+            store = cold_store(stream_of(gid), args["at"])
+            rules, session = service().history.load_at(gid, args["at"], store)
             now = service().load(gid)[1]
             # Who sees which seat is the game's now, applied to that version (a
             # replacement sees the seat's past; a resigner keeps what he saw).

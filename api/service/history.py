@@ -127,11 +127,13 @@ class History:
             session = self._cache.get(game_id)
         return (rules_of(session.game), session) if session is not None else None
 
-    def load_at(self, game_id: uuid.UUID, version: int) -> tuple[Any, Session]:
+    def load_at(self, game_id: uuid.UUID, version: int, store=None) -> tuple[Any, Session]:
         """The game as it rested at ``version``: after a whole move, never
         between two events one decision wrote together (no player ever saw
-        that state, and a game's view need not cope with it)."""
-        records = self.store.read_stream(stream_of(game_id))
+        that state, and a game's view need not cope with it). ``store``: one
+        that holds ``version`` (a replica, api/service/replica.py); the
+        primary's by default."""
+        records = (store or self.store).read_stream(stream_of(game_id))
         if not records:
             raise NotFound(f"no game {game_id}")
         if len(records) < version:

@@ -83,6 +83,26 @@ def env_play_url(name: str) -> str | None:
     return text
 
 
+def env_postgres_url(name: str) -> str | None:
+    """A PostgreSQL connection URL (postgresql://...), or None when unset; only
+    its form is checked here, the server it names when the process starts."""
+    text = os.environ.get(name, "").strip()
+    if not text:
+        return None
+    what = "a PostgreSQL URL such as postgresql://boardlog@standby.internal:5432/boardlog"
+    if not text.startswith(("postgresql://", "postgres://")) or len(text) > 2000:
+        raise _refuse(name, what, text)
+    from psycopg.conninfo import conninfo_to_dict
+
+    try:
+        ports = str(conninfo_to_dict(text).get("port") or "5432")
+    except Exception:  # psycopg's ProgrammingError names the fault in libpq's words
+        raise _refuse(name, what, text) from None
+    if not all(port.isascii() and port.isdigit() and 0 < int(port) < 65536 for port in ports.split(",")):
+        raise _refuse(name, what, text)  # libpq would take it, and fail each connection later
+    return text
+
+
 # The notifier's settings
 
 DEFAULT_BACKOFF = (10, 60, 300, 1800, 7200, 21600, 43200)  # seconds before attempt 2, 3, ...
