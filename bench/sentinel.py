@@ -7,8 +7,11 @@ bot are played through the API, a reader passes the rate limiter and opens
 streams (each takes a lease in Redis); the master is SIGKILLed and Sentinel
 promotes the replica. Prints:
 
-- how long after the kill the Sentinels named the new master, the next
-  deadline fired and the next bot moved (recorded_at in PostgreSQL);
+- how long after the kill the Sentinels named the new master, and the first
+  deadline fired and the first bot moved after that (recorded_at in
+  PostgreSQL); the longest a game waited between two deadlines or two bot
+  moves across the kill;
+- how long ``/readyz`` answered 503 (it checks Redis);
 - the jobs the sweeper re-made or moved after the kill (the worker's log);
 - the API's answers from the kill until the worker recovered: 5xx, 503s,
   cut connections (goal 0), and deadlines fired twice (goal 0).
@@ -100,6 +103,20 @@ def first_after(url: str, games, since: dt.datetime, condition: str) -> dt.datet
                             f" and {condition}", ([f"game-{g}" for g in games], since)).fetchone()[0]
 
 
+def longest_wait(url: str, games, at: dt.datetime, condition: str) -> float | None:
+    """Across the games, the longest time from the last such event before ``at`` to the first after it."""
+    waits = []
+    with psycopg.connect(url) as conn:
+        for game in games:
+            before, after = conn.execute(
+                f"select max(recorded_at) filter (where recorded_at <= %s), min(recorded_at) filter (where"
+                f" recorded_at > %s) from events where stream_id = %s and {condition}",
+                (at, at, f"game-{game}")).fetchone()
+            if before and after:
+                waits.append((after - before).total_seconds())
+    return max(waits) if waits else None
+
+
 def fired_twice(url: str, games) -> int:
     with psycopg.connect(url) as conn:
         return conn.execute(
@@ -161,17 +178,22 @@ def main() -> None:
             reader.thread.join(60)
 
         url, deadline_games, bot_games = stack.url, [g for g, _ in waiting], [g for g, _ in bots]
-        deadline = first_after(url, deadline_games, killed_at, "type = 'TurnTimedOut'")
-        bot = first_after(url, bot_games, killed_at, "metadata ? 'bot'")
+        named_at = killed_at + dt.timedelta(seconds=promoted)
+        deadline = first_after(url, deadline_games, named_at, "type = 'TurnTimedOut'")
+        bot = first_after(url, bot_games, named_at, "metadata ? 'bot'")
+        deadline_wait = longest_wait(url, deadline_games, killed_at, "type = 'TurnTimedOut'")
+        bot_wait = longest_wait(url, bot_games, killed_at, "metadata ? 'bot'")
         codes = collections.Counter(driver.codes)
         for reader in readers:
             codes.update(reader.codes)
 
         def after(moment):
-            return f"{(moment - killed_at).total_seconds():.2f} s" if moment else f"none within {args.after:.0f} s"
+            return f"{(moment - killed_at).total_seconds():.2f} s" if moment else f"none in {args.after:.0f} s"
 
         print(f"master SIGKILLed; the Sentinels named the new master after {promoted:.2f} s")
-        print(f"next deadline fired after {after(deadline)}; next bot move after {after(bot)}")
+        print(f"first deadline fired on the new master {after(deadline)} after the kill; first bot move {after(bot)}")
+        print(f"longest a game waited across the kill: {deadline_wait or 0:.2f} s between two deadlines "
+              f"(1 s apart without a fault), {bot_wait or 0:.2f} s between two bot moves")
         unready = readiness.not_ready
         print(f"/readyz answered 503 from {unready[0] - clock:.2f} s to {unready[-1] - clock:.2f} s after the kill"
               if unready else "/readyz never answered 503")
