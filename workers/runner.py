@@ -21,7 +21,7 @@ from rq import SimpleWorker, Worker
 from rq.exceptions import StopRequested
 from rq.scheduler import RQScheduler as RQSchedulerLoop
 
-from api.service.redis_connection import check_redis, redis_client
+from api.service.redis_connection import check_redis, redis_client, why_unreachable
 from api.service.settings import env_number
 from api.service.logs import configure_logging
 
@@ -219,7 +219,7 @@ def run(burst: bool = False, sweep_every: int | None = None, in_process: bool = 
             except (RedisConnectionError, RedisTimeoutError) as error:
                 # RQ's worker names itself in Redis as it is made: started (or
                 # started again) while Redis is away, wait for it as for any outage.
-                log.warning("Redis unreachable as the worker starts (%s); waiting for it", error)
+                log.warning("Redis unreachable as the worker starts (%s); waiting for it", why_unreachable(error))
                 if not wait_for_redis(redis_url):
                     return 0
                 continue
@@ -230,7 +230,7 @@ def run(burst: bool = False, sweep_every: int | None = None, in_process: bool = 
                 # RQ's own lines at WARNING and up: the job functions log one line per job.
                 worker.work(burst=burst, with_scheduler=True, logging_level="WARNING")
             except (RedisConnectionError, RedisTimeoutError) as error:  # raised by RQ's teardown, once it gave up
-                log.warning("worker %s lost Redis: %s", worker.name, error)
+                log.warning("worker %s lost Redis: %s", worker.name, why_unreachable(error))
             finally:
                 child = worker.notifier  # a sweep may have started a new one
             if burst or worker.stopping:
@@ -277,7 +277,7 @@ def wait_for_redis(redis_url: str, sleep=time.sleep) -> bool:
                 log.warning("Redis answers again; starting a new worker, which sweeps first")
                 return True
             except (RedisConnectionError, RedisTimeoutError) as error:
-                log.warning("Redis unreachable (%s); next try in %.1fs", error, delay)
+                log.warning("Redis unreachable (%s); next try in %.1fs", why_unreachable(error), delay)
             for _ in range(int(delay * 10)):  # in slices, so that a stop is not kept waiting
                 if stop:
                     break

@@ -134,8 +134,8 @@ def check_redis(url: str | None) -> str | None:
         return None
     watched: set[str] = set()
     answered, errors = [], []
+    options = _sentinel_options(address, {})
     for host, port in address.sentinels:
-        options = _sentinel_options(address, {})
         try:
             with Redis(host, port, **options) as sentinel:
                 masters = sentinel.sentinel_masters()
@@ -156,6 +156,17 @@ def check_redis(url: str | None) -> str | None:
                            f"'sentinel monitor' line of their sentinel.conf")
     return (f"the Sentinels at {', '.join(answered)} hold the master {address.master_name!r} down: Redis is "
             f"unreachable until they promote a replica or it comes back")
+
+
+def why_unreachable(error: Exception) -> str:
+    """A Redis error as a log line may say it: redis-py's "no master" error
+    spells out every Sentinel client's repr; this names the master only."""
+    from redis.sentinel import MasterNotFoundError
+
+    if isinstance(error, MasterNotFoundError):
+        name = str(error).partition(" : ")[0].removeprefix("No master found for ")
+        return f"no Sentinel of REDIS_URL names a master for {name} now"
+    return _reason(error)
 
 
 def _reason(error: Exception) -> str:
