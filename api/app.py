@@ -320,19 +320,24 @@ def _connect(config):
 
     if not config["DATABASE_URL"]:
         raise RuntimeError("DATABASE_URL is not set (boardlog serve sets it up for you)")
+    if config["REDIS_URL"]:
+        from api.service.redis_connection import check_redis
+
+        unavailable = check_redis(config["REDIS_URL"])  # Sentinels watching no such master: stops here
+        if unavailable:
+            log.warning("%s; requests are answered meanwhile as while Redis is down", unavailable)
     store = PostgresEventStore.connect(config["DATABASE_URL"], max_size=config["POOL_SIZE"], timeout=config["POOL_TIMEOUT"])
     redis = None
     scheduler = None
     if config["REDIS_URL"]:
-        from redis import Redis
-
+        from api.service.redis_connection import redis_client
         from api.service.scheduling import RQScheduler
 
         # A Redis that hangs instead of refusing must fail like one that is down
         # (rate limits and stream caps let requests through, the sweeper re-makes
         # jobs), not hold requests: explicit, since the redis-py versions we allow
         # differ in their default (none at all in older ones).
-        redis = Redis.from_url(config["REDIS_URL"], socket_connect_timeout=REDIS_TIMEOUT, socket_timeout=REDIS_TIMEOUT)
+        redis = redis_client(config["REDIS_URL"], socket_connect_timeout=REDIS_TIMEOUT, socket_timeout=REDIS_TIMEOUT)
         scheduler = RQScheduler(redis)
     service = GameService(store, scheduler)
     try:

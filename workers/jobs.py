@@ -55,15 +55,15 @@ def forget_services() -> None:
 
 
 def _build(database_url: str, redis_url: str | None) -> GameService:
-    from redis import Redis
     from rq import get_current_job
 
     from eventstore import PostgresEventStore
 
+    from api.service.redis_connection import redis_client
     from api.service.scheduling import RQScheduler
 
     if redis_url:
-        redis = Redis.from_url(redis_url)
+        redis = redis_client(redis_url)
     else:
         job = get_current_job()
         if job is None:

@@ -21,6 +21,7 @@ from rq import SimpleWorker, Worker
 from rq.exceptions import StopRequested
 from rq.scheduler import RQScheduler as RQSchedulerLoop
 
+from api.service.redis_connection import check_redis, redis_client, why_unreachable
 from api.service.settings import env_number
 from api.service.logs import configure_logging
 
@@ -211,15 +212,18 @@ def run(burst: bool = False, sweep_every: int | None = None, in_process: bool = 
         from eventstore.primary import refuse_without_primary
 
         refuse_without_primary(os.environ["DATABASE_URL"])  # a URL of standbys only: its sentence, not a traceback
+    unavailable = check_redis(redis_url)  # Sentinels watching no such master: stops here, in a sentence
+    if unavailable:
+        log.warning("%s; the worker waits for it", unavailable)
     child = _start_notifier() if notifier else None
     try:
         while True:
             try:
-                worker = make_worker(Redis.from_url(redis_url), sweep_every=sweep_every, in_process=in_process)
+                worker = make_worker(redis_client(redis_url), sweep_every=sweep_every, in_process=in_process)
             except (RedisConnectionError, RedisTimeoutError) as error:
                 # RQ's worker names itself in Redis as it is made: started (or
                 # started again) while Redis is away, wait for it as for any outage.
-                log.warning("Redis unreachable as the worker starts (%s); waiting for it", error)
+                log.warning("Redis unreachable as the worker starts (%s); waiting for it", why_unreachable(error))
                 if not wait_for_redis(redis_url):
                     return 0
                 continue
@@ -230,17 +234,33 @@ def run(burst: bool = False, sweep_every: int | None = None, in_process: bool = 
                 # RQ's own lines at WARNING and up: the job functions log one line per job.
                 worker.work(burst=burst, with_scheduler=True, logging_level="WARNING")
             except (RedisConnectionError, RedisTimeoutError) as error:  # raised by RQ's teardown, once it gave up
-                log.warning("worker %s lost Redis: %s", worker.name, error)
+                log.warning("worker %s lost Redis: %s", worker.name, why_unreachable(error))
             finally:
                 child = worker.notifier  # a sweep may have started a new one
             if burst or worker.stopping:
                 break
             if not wait_for_redis(redis_url):
                 break
+            release_scheduler_locks(worker)
     finally:
         _stop_notifier(child)
     log.info("worker %s stopped", worker.name)
     return 0
+
+
+def release_scheduler_locks(worker) -> None:
+    """The scheduler lock a worker that lost Redis took: its scheduler died
+    without letting go, and the next worker's scheduler (another name) would
+    wait out the lock's 60 s. A Redis that came back empty has no lock; a
+    replica that Sentinel promoted has it, replicated; a lock another
+    worker's scheduler holds is left alone (RQ deletes only its owner's)."""
+    scheduler = getattr(worker, "scheduler", None)
+    if scheduler is None:
+        return
+    try:
+        scheduler.release_locks()
+    except (RedisConnectionError, RedisTimeoutError) as error:  # away again: its lock expires by itself
+        log.warning("could not release the scheduler lock of worker %s: %s", worker.name, error)
 
 
 RECONNECT_FIRST_SECONDS = 0.5
@@ -256,12 +276,12 @@ def wait_for_redis(redis_url: str, sleep=time.sleep) -> bool:
     try:
         while not stop:
             try:
-                with Redis.from_url(redis_url, socket_connect_timeout=5, socket_timeout=5) as probe:
+                with redis_client(redis_url, socket_connect_timeout=5, socket_timeout=5) as probe:
                     probe.ping()
                 log.warning("Redis answers again; starting a new worker, which sweeps first")
                 return True
             except (RedisConnectionError, RedisTimeoutError) as error:
-                log.warning("Redis unreachable (%s); next try in %.1fs", error, delay)
+                log.warning("Redis unreachable (%s); next try in %.1fs", why_unreachable(error), delay)
             for _ in range(int(delay * 10)):  # in slices, so that a stop is not kept waiting
                 if stop:
                     break

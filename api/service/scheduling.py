@@ -94,6 +94,8 @@ class RQScheduler(Scheduler):
         self.job_timeout = job_timeout or default_job_timeout()
         self.scoring_retry = scoring_retry or Retry(max=5, interval=[5, 30, 120, 600, 1800])
         self.deadline_retry = deadline_retry or Retry(max=3, interval=[5, 60, 600])
+        self._queued_ids: set[str] = set()  # the queue's job ids as the sweep at ``_queued_at`` read them
+        self._queued_at: dt.datetime | None = None
 
     # The service's calls, after each commit
 
@@ -165,6 +167,8 @@ class RQScheduler(Scheduler):
 
     def _verdict(self, job: Job, now: dt.datetime) -> str:
         status = job.get_status(refresh=False)
+        if status == JobStatus.QUEUED and self._off_the_queue(job, now):
+            return REPLACED
         if status in (JobStatus.QUEUED, JobStatus.DEFERRED, JobStatus.READY_TO_ENQUEUE):
             return KEPT
         if status == JobStatus.SCHEDULED:
@@ -187,6 +191,23 @@ class RQScheduler(Scheduler):
         if status == JobStatus.FAILED:
             return FAILED  # stays in the failed job registry, for a person to look at
         return REPLACED
+
+    def _off_the_queue(self, job: Job, now: dt.datetime) -> bool:
+        """Queued for longer than the grace, yet in no queue: a worker took
+        it (a pop) and its next write, marking it started, was lost with a
+        Redis master that died in between; the replica Sentinel promoted had
+        the pop and not the mark, and no worker will ever run it. The queue's
+        ids are read once per sweep (one ``now``), not once per job."""
+        enqueued = job.enqueued_at or job.created_at
+        if enqueued is None:
+            return False
+        if enqueued.tzinfo is None:
+            enqueued = enqueued.replace(tzinfo=dt.timezone.utc)
+        if (now - enqueued).total_seconds() <= OVERDUE_GRACE_SECONDS:
+            return False
+        if self._queued_at != now:
+            self._queued_ids, self._queued_at = set(self.queue.get_job_ids()), now
+        return job.id not in self._queued_ids
 
     def _fetch(self, job_id: str) -> Job | None:
         try:
