@@ -181,7 +181,9 @@ class RateLimiter:
         except Exception:  # Redis unreachable: keep what was not sent, count on our own meanwhile
             with self._lock:
                 for subject, unsent in sending.items():
-                    count = self._counts.setdefault(subject, _Count(max(unsent)))
+                    if not unsent:  # a subject sent only to learn the others' counts: nothing to keep
+                        continue
+                    count = self._counts.get(subject) or self._counts.setdefault(subject, _Count(max(unsent)))
                     for minute, n in unsent.items():
                         count.unsent[minute] = count.unsent.get(minute, 0) + n
             if now - self._warned_at > WINDOW:

@@ -173,3 +173,16 @@ def test_while_redis_is_unreachable_a_process_still_limits_on_its_own_counts(app
         limiter.sync()  # fails, and keeps the counts
         refused = limiter.check(request)
     assert refused is not None and refused.status_code == 429
+
+
+def test_an_exchange_that_fails_after_a_quiet_spell_keeps_the_counts_and_raises_nothing(app, redis):
+    from redis import Redis
+
+    limiter = RateLimiter(redis, 5, clock=lambda: 630.0, sync_every=None)
+    with app.test_request_context("/v1/rules"):
+        assert [limiter.check(request) for _ in range(4)] == [None] * 4
+        limiter.sync()  # sent: nothing is left unsent
+        limiter.redis = Redis(host="127.0.0.1", port=1, socket_connect_timeout=0.2, socket_timeout=0.2)
+        limiter.sync()  # nothing to send, only the others' counts to learn, and Redis is away
+        assert limiter.check(request) is None
+        assert limiter.check(request).status_code == 429, "the counts still limit while Redis is away"
