@@ -43,7 +43,10 @@ def create_against_bots(page, game: str, options: dict | None = None) -> str:
     page.wait_for_selector("#start")
     game_id = page.url.rsplit("/", 1)[-1]
     page.click("#start")
-    page.wait_for_selector('#table[data-status="active"]')
+    try:
+        page.wait_for_selector('#table[data-status="active"]')
+    except PlaywrightError:
+        raise AssertionError("the game did not start on the page: " + page.inner_text("#table")[:2000]) from None
     return game_id
 
 

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -64,8 +65,10 @@ def test_the_readmes_curl_walk_through_plays_a_move_whoever_is_drawn_to_act_firs
 
 @pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
 def test_make_run_serves_on_the_port_and_address_it_is_given():
+    # As a user types it: not as a sub-make of `make test VENV=...`, whose variables MAKEFLAGS would carry.
+    user = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "VENV", "PYTHON")}
     dry = subprocess.run(["make", "-n", "run", "PORT=8001", "HOST=0.0.0.0"], cwd=ROOT, capture_output=True, text=True,
-                         timeout=30)
+                         timeout=30, env=user)
     assert dry.returncode == 0, dry.stderr
     assert ".venv/bin/boardlog serve --host 0.0.0.0 --port 8001" in dry.stdout
     assert "make run PORT=8001" in (ROOT / "README.md").read_text()
