@@ -103,7 +103,14 @@ class VersionListener:
         # the commit-ordered feed after ``cursor`` (None: start from now), so
         # that a lost notification is made good within a sweep (versions.py).
         self._sweeper = sweeper
-        self._lock = threading.Lock()
+        # Reentrant: a waiter's generator that nobody closed is finalized by the
+        # garbage collector, which may run inside any allocation, also one made
+        # while this very thread holds the lock (in _add): its ``finally``
+        # closes its watch, which takes the lock again. With a plain Lock that
+        # thread waited for itself for ever (seen once in the suite: a test
+        # stuck until its timeout). The guarded operations are each whole
+        # under reentry: a removal inside an addition touches other entries only.
+        self._lock = threading.RLock()
         self._watches: dict[str, set[Watch]] = {}
         self._all: set[Watch] = set()
         self._ready = threading.Event()
