@@ -65,8 +65,16 @@ def play_until_the_standings(base_url, page, game_id: str, token: str, rng: rand
     """Click one of the legal commands whenever the page offers some, until the standings appear."""
     clicks = 0
     deadline = time.monotonic() + GAME_SECONDS
+    missed = 0
     while not page.locator("#standings").count():
-        assert time.monotonic() < deadline, f"no standings after {GAME_SECONDS} s and {clicks} commands"
+        if time.monotonic() >= deadline:
+            _, now = api(base_url, "GET", f"/v1/games/{game_id}/view", token=token)
+            raise AssertionError(
+                f"no standings after {GAME_SECONDS} s and {clicks} commands ({missed} clicks missed): the page is at "
+                f"version {page.get_attribute('#table', 'data-version')} offering "
+                f"{page.locator('#commands button.command:not([disabled])').count()} commands, the API at "
+                f"{now['version']} with {now['to_act']} to act and seat {now['seat']}; the page says: "
+                + page.inner_text("#table")[:1500])
         buttons = page.locator("#commands button.command:not([disabled])")
         count = buttons.count()
         if not count:
@@ -77,6 +85,7 @@ def play_until_the_standings(base_url, page, game_id: str, token: str, rng: rand
         try:
             buttons.nth(rng.randrange(count)).click(timeout=3000)
         except PlaywrightError:  # the list was redrawn under the pointer (a newer view came): look again
+            missed += 1
             continue
         clicks += 1
     return clicks
