@@ -9,12 +9,12 @@ from __future__ import annotations
 import shutil
 import signal
 import subprocess
-import time
 from pathlib import Path
 
 from redis import Redis
 
 from tests.support.private_redis import free_port
+from tests.support.waiting import wait_until
 
 MASTER_NAME = "boardlog"
 QUORUM = 2
@@ -48,7 +48,7 @@ class PrivateSentinels:
         self._start(replica, ["--port", str(replica), "--replicaof", "127.0.0.1", str(master)])
         # In sync before the Sentinels start: their first INFO of the master
         # then lists the replica (the next comes 10 s later).
-        self.wait(lambda: self._ask(replica, lambda server: server.info("replication").get("master_link_status"))
+        wait_until(lambda: self._ask(replica, lambda server: server.info("replication").get("master_link_status"))
                   == "up", timeout, "the replica to sync with its master")
         for port in self.sentinel_ports:
             folder = self.folder / f"sentinel-{port}"
@@ -61,7 +61,7 @@ class PrivateSentinels:
                             f"sentinel parallel-syncs {self.master_name} 1\n")
             self.servers[port] = subprocess.Popen([self.binary, str(conf), "--sentinel"], stdout=self._log(port),
                                                   stderr=subprocess.STDOUT)
-        self.wait(self._all_see_everyone, timeout, "the Sentinels to see the master, its replica and each other")
+        wait_until(self._all_see_everyone, timeout, "the Sentinels to see the master, its replica and each other")
         return self
 
     def _start(self, port: int, arguments: list[str]) -> None:
@@ -116,18 +116,7 @@ class PrivateSentinels:
             role = self._ask(port, lambda server: server.role()[0])
             return port if role in (b"master", "master") else None
 
-        return self.wait(promoted, timeout, "the Sentinels to promote the replica")
-
-    @staticmethod
-    def wait(predicate, timeout: float, what: str):
-        deadline = time.monotonic() + timeout
-        while True:
-            value = predicate()
-            if value:
-                return value
-            if time.monotonic() > deadline:
-                raise TimeoutError(f"waited {timeout:.0f}s for {what}")
-            time.sleep(0.05)
+        return wait_until(promoted, timeout, "the Sentinels to promote the replica")
 
     def stop(self) -> None:
         for process in self.servers.values():
