@@ -67,7 +67,13 @@ def check_cheaply(game_id: uuid.UUID, player: str | None) -> None:
     says whether the game is public (its visibility never changes)."""
     from .context import service
 
-    cached = service().cached(game_id)
-    if cached is not None and cached[1].options.get("visibility") != PRIVATE:
+    if known_public(service(), game_id):
         return
     check(service().load(game_id)[1], game_id, player)
+
+
+def known_public(service, game_id: uuid.UUID) -> bool:
+    """Whether this process holds the game and it is public, without a query
+    (a private game's players change: only a load tells who they are now)."""
+    cached = service.cached(game_id)
+    return cached is not None and cached[1].options.get("visibility") != PRIVATE

@@ -6,7 +6,6 @@ import json
 import logging
 import os
 import time
-import uuid
 
 import psycopg
 from flask import Flask, g, request
@@ -18,14 +17,17 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from domain import games as registry
 from domain.engine import IllegalCommand, UnreadableHistory
 
-from . import errors, game_contract, game_schemas, http_conventions, problems, replica_reads, request_defaults, text_constraints
+from . import (errors, game_contract, game_schemas, http_conventions, problems, replica_reads, request_defaults,
+               request_log, text_constraints)
 from .auth import SECURITY_SCHEME
 from .bodylimit import ChunkedBodyLimit
 from .contract import DocstringPlugin, NullableEnumPlugin, ProblemsPlugin
 from .context import Boardlog
+from .cors import CorsPolicy
 from .service.settings import env_number, env_postgres_url
 from .limits import RateLimiter
 from .operation_checks import check_before_arguments
+from .polls import ConditionalPolls
 from .resources import docs_assets, web
 from .service.errors import InvalidRequest, ServiceError
 from .service.games import GameService
@@ -104,8 +106,13 @@ def create_app(config: dict | None = None, service: GameService | None = None, r
     game_contract.document_games(api.spec)
     _register_resources(app, api)
     _register_error_handlers(app)
-    _screen_requests(app, RateLimiter(redis, app.config["RATE_LIMIT_PER_MINUTE"]))
-    _finish_responses(app)
+    limiter = RateLimiter(redis, app.config["RATE_LIMIT_PER_MINUTE"])
+    cors = CorsPolicy(app.config["CORS_ORIGINS"])
+    _screen_requests(app, limiter)
+    _finish_responses(app, cors)
+    app.wsgi_app = ConditionalPolls(app.wsgi_app, app, limiter, cors)
+    if app.config["TRUSTED_PROXIES"]:  # off by default: X-Forwarded-For is whatever the client wrote
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=app.config["TRUSTED_PROXIES"])
     return app
 
 
@@ -145,8 +152,6 @@ def _openapi(app: Flask) -> BoardlogApi:
 
 def _wrap_wsgi(app: Flask) -> None:
     app.wsgi_app = ChunkedBodyLimit(app.wsgi_app, app)
-    if app.config["TRUSTED_PROXIES"]:  # off by default: X-Forwarded-For is whatever the client wrote
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=app.config["TRUSTED_PROXIES"])
 
 
 def _register_resources(app: Flask, api: BoardlogApi) -> None:
@@ -190,7 +195,7 @@ def _screen_requests(app: Flask, limiter: RateLimiter) -> None:
     @app.before_request
     def _before():
         g.started = time.perf_counter()
-        g.request_id = request.headers.get("X-Request-Id") or uuid.uuid4().hex
+        g.request_id = request_log.request_id(request.headers.get("X-Request-Id"))
         if request.method == "OPTIONS":
             return None
         limited = limiter.check(request)
@@ -208,18 +213,16 @@ def _screen_requests(app: Flask, limiter: RateLimiter) -> None:
         return None
 
 
-def _finish_responses(app: Flask) -> None:
+def _finish_responses(app: Flask, cors: CorsPolicy) -> None:
     """After every view: HTTP conventions, CORS, the request id and the request log line."""
 
     @app.after_request
     def _after(response):
         http_conventions.apply(response)
-        _cors(app, response)
+        _cors(cors, response)
         response.headers["X-Request-Id"] = g.get("request_id", "")
-        if log.isEnabledFor(logging.INFO):
-            elapsed = (time.perf_counter() - g.get("started", time.perf_counter())) * 1000
-            log.info("%s %s %s %.1fms player=%s", request.method, request.full_path.rstrip("?"),
-                     response.status_code, elapsed, g.get("player"))
+        request_log.line(request.method, request.full_path.rstrip("?"), response.status_code,
+                         g.get("started"), g.get("player"))
         return response
 
 
@@ -280,23 +283,12 @@ def _unstorable(value) -> bool:
     return False
 
 
-def _cors(app, response) -> None:
-    allowed = [origin.strip() for origin in app.config["CORS_ORIGINS"].split(",") if origin.strip()]
-    origin = request.headers.get("Origin")
-    if not origin or not allowed:
-        return
-    if "*" in allowed:
-        response.headers["Access-Control-Allow-Origin"] = "*"
-    elif origin in allowed:
-        response.headers["Access-Control-Allow-Origin"] = origin
+def _cors(policy: CorsPolicy, response) -> None:
+    fields, named = policy.headers(request.headers.get("Origin"))
+    if named:
         http_conventions.vary(response, "Origin")
-    else:
-        return
-    response.headers["Access-Control-Allow-Headers"] = "Authorization, Content-Type, If-Match, If-None-Match, Idempotency-Key, Last-Event-ID"
-    response.headers["Access-Control-Allow-Methods"] = "GET, POST, PATCH, DELETE, OPTIONS"
-    response.headers["Access-Control-Expose-Headers"] = ("ETag, Link, Location, Retry-After, X-Request-Id, RateLimit, "
-                                                           "RateLimit-Policy, Idempotent-Replayed")
-    response.headers["Access-Control-Max-Age"] = "600"
+    for name, value in fields:
+        response.headers[name] = value
 
 
 def _streams(app, service, redis):

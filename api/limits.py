@@ -58,10 +58,27 @@ def _subject(request) -> str:
     if request.headers.get("Authorization"):
         try:
             if current_player(required=False) is not None:
-                return f"token:{g.token_id}"
+                return token_subject(g.token_id)
         except Unauthorized:  # refused later by the endpoint that needs a player; counted by address here
             pass
-    return f"addr:{request.remote_addr}"
+    return address_subject(request.remote_addr)
+
+
+def token_subject(token_id: str) -> str:
+    return f"token:{token_id}"
+
+
+def address_subject(address: str | None) -> str:
+    return f"addr:{address}"
+
+
+@dataclass(frozen=True)
+class Admission:
+    """``fields``: the RateLimit-Policy and RateLimit values to answer with
+    (None: limits are off); ``retry_after``: seconds, when refused."""
+
+    fields: tuple[str, str] | None
+    retry_after: int | None
 
 
 def seconds_until_admitted(limit: int, previous: int, current: int, elapsed: float, window: int = WINDOW) -> int:
@@ -116,9 +133,25 @@ class RateLimiter:
         """None when the request may pass; a 429 problem response otherwise."""
         if self.per_minute <= 0 or request.path in UNLIMITED:
             return None
+        admission = self.admit(_subject(request))
+        g.rate_limit = admission.fields
+        if admission.retry_after is None:
+            return None
+        return problem(
+            429,
+            f"more than {self.per_minute} requests in a minute; try again in {admission.retry_after} s",
+            kind="rate-limited",
+            headers={"Retry-After": str(admission.retry_after)},
+        )
+
+    def admit(self, subject: str) -> "Admission":
+        """Count one request of ``subject`` (``token:<id>`` or ``addr:<address>``)
+        if it fits, from what this process knows now, without asking Redis; a
+        refused one is not counted."""
+        if self.per_minute <= 0:
+            return Admission(None, None)
         now = self.clock()
         window, elapsed = divmod(now, WINDOW)
-        subject = _subject(request)
         with self._lock:
             count = self._counts.get(subject)
             if count is None:
@@ -135,21 +168,13 @@ class RateLimiter:
         if self.redis is not None and self.sync_every is not None and self._syncer_pid != os.getpid():
             self._start_syncer()
         if previous is None:
-            # What this process knows now, without asking Redis: the requests
-            # that still fit, and when this minute's count stops weighing in full.
-            # (the IETF RateLimit fields, draft-ietf-httpapi-ratelimit-headers;
-            # api/http_conventions.py sends them).
-            g.rate_limit = (self.policy, f'"default";r={max(0, int(self.per_minute - used - 1))};'
-                                         f't={max(1, math.ceil(WINDOW - elapsed))}')
-            return None
+            # The requests that still fit, and when this minute's count stops
+            # weighing in full (the IETF RateLimit fields,
+            # draft-ietf-httpapi-ratelimit-headers; api/http_conventions.py sends them).
+            return Admission((self.policy, f'"default";r={max(0, int(self.per_minute - used - 1))};'
+                                           f't={max(1, math.ceil(WINDOW - elapsed))}'), None)
         retry_after = seconds_until_admitted(self.per_minute, previous, current, fraction)
-        g.rate_limit = (self.policy, f'"default";r=0;t={retry_after}')
-        return problem(
-            429,
-            f"more than {self.per_minute} requests in a minute; try again in {retry_after} s",
-            kind="rate-limited",
-            headers={"Retry-After": str(retry_after)},
-        )
+        return Admission((self.policy, f'"default";r=0;t={retry_after}'), retry_after)
 
     def sync(self) -> None:
         """Tell Redis what this process let in since the last exchange, and

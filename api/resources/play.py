@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
-
 import marshmallow as ma
 from flask import Response, request
 from flask.views import MethodView
@@ -24,13 +22,13 @@ from ..service.games import parse_game_id, stream_of
 from ..service.idempotency import replay_headers
 from ..http_conventions import next_page
 from ..streaming import StreamLimit
+from ..view_etags import MAX_VERSION, known_version, parse_version, view_etag
 from ..service.views import envelope, feed, legal_commands, told, viewer_seat
 from .keys import receipt_field
 
 blp = Blueprint("play", __name__, url_prefix="/v1/games", description="Act, see your view, follow the event feed")
 
 MAX_WAIT = 60
-MAX_VERSION = 2**31 - 1  # versions are PostgreSQL integers
 
 
 class ActResultSchema(ma.Schema):
@@ -175,16 +173,6 @@ def idempotency_key() -> str | None:
     return key
 
 
-def parse_version(text: str) -> int | None:
-    """A version written in a header, or None. ASCII digits only (str.isdigit
-    also takes "²", which int() refuses) and no more than a version can be
-    (an int() of thousands of digits is slow, and past 4,300 digits raises)."""
-    if not (text.isascii() and text.isdigit() and len(text) <= len(str(MAX_VERSION))):
-        return None
-    version = int(text)
-    return version if version <= MAX_VERSION else None
-
-
 def _if_match() -> int | None:
     header = request.headers.get("If-Match")
     if header is None or header.strip() == "*":  # "*": any version will do (RFC 9110)
@@ -247,11 +235,6 @@ class Commands(MethodView):
         return answer, 200, replay_headers(answer)
 
 
-def _etag(version: int, player: str | None) -> str:
-    viewer = hashlib.sha256((player or "public").encode()).hexdigest()[:12]
-    return f'"{version}-{viewer}"'
-
-
 _VIEW_ARGS = ViewArgs()
 
 
@@ -265,17 +248,7 @@ def _view_args() -> dict:
 
 
 def _not_modified(version: int, player) -> Response:
-    return Response(status=304, headers={"ETag": _etag(version, player)})
-
-
-def _known_version(player) -> int | None:
-    for tag in request.if_none_match.as_set():
-        if not tag:  # werkzeug reads If-None-Match: "" as a None tag
-            continue
-        version = parse_version(tag.partition("-")[0])
-        if version is not None and _etag(version, player).strip('"') == tag:
-            return version
-    return None
+    return Response(status=304, headers={"ETag": view_etag(version, player)})
 
 
 @blp.route("/<game_id>/view")
@@ -313,8 +286,8 @@ class View(MethodView):
             answer = envelope(gid, rules, session, viewer_seat(now, player, session.version), now.over)
             ended = now.over
             answer["receipt"] = service().heads.receipt_for(gid, session, ended=ended)
-            return answer, 200, {"ETag": _etag(session.version, player) if not ended else _etag(session.version, "*")}
-        known = _known_version(player)
+            return answer, 200, {"ETag": view_etag(session.version, player) if not ended else view_etag(session.version, "*")}
+        known = known_version(request.if_none_match.as_set(), player)
         current = service().current_version(gid)
         if request.if_none_match.star_tag:  # "*": the game as it is now is known (RFC 9110)
             known = current
@@ -334,7 +307,7 @@ class View(MethodView):
         if known is not None and session.version == known:
             return _not_modified(known, player)
         text = shared.view_json(gid, rules, session, viewer_seat(session, player))
-        return Response(text + "\n", mimetype="application/json", headers={"ETag": _etag(session.version, player)})
+        return Response(text + "\n", mimetype="application/json", headers={"ETag": view_etag(session.version, player)})
 
 
 @blp.route("/<game_id>/legal-commands")

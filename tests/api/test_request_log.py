@@ -59,3 +59,13 @@ def test_a_full_batch_is_written_without_waiting_for_the_interval():
     for _ in range(20):
         logger.info("x" * 20)
     assert stream.writes >= 3 and len(stream.getvalue().splitlines()) >= 15
+
+
+def test_a_line_reads_as_the_standard_formatter_writes_it_though_each_second_is_dated_once():
+    from api.service.logs import LOG_FORMAT, LineFormatter
+
+    ours, standard = LineFormatter(), logging.Formatter(LOG_FORMAT)
+    for created in (1764650000.25, 1764650000.999, 1764650001.0, 1764650061.5):
+        record = logging.LogRecord("boardlog.requests", logging.INFO, __file__, 1, "GET /v1/rules 200", None, None)
+        record.created, record.msecs = created, (created - int(created)) * 1000
+        assert ours.format(record) == standard.format(record)
