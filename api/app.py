@@ -296,7 +296,9 @@ def _streams(app, service, redis):
 
     if service is None:
         return None
-    return Streams(service, redis=redis, **{**settings_from_env(), **app.config.get("STREAMS", {})})
+    streams = Streams(service, redis=redis, **{**settings_from_env(), **app.config.get("STREAMS", {})})
+    service.players.known.observe(streams.tokens_revoked)  # a revocation heard from any process ends its streams here
+    return streams
 
 
 REDIS_TIMEOUT = 2.0  # seconds; the API's own Redis calls take well under a millisecond

@@ -2,7 +2,7 @@
 polling its own view with the ETag of its last answer, against a bare Flask
 app answering 304 under the same production command, interleaved.
 
-    python bench/polls.py [--games 100] [--seconds 5] [--rounds 3] [--connections 32]
+    python bench/polls.py [--games 100] [--seconds 5] [--rounds 3] [--connections 32] [--profile]
 
 Both servers run `gunicorn -c python:api.gunicorn_conf` (gevent, 2 workers);
 boardlog has Redis (REDIS_URL's server on database 7, or an embedded one)
@@ -12,7 +12,10 @@ The client is wrk with a Lua script that cycles through every player's
 Prints polls per second and server CPU per poll (user + system time of the
 gunicorn processes over the run, divided by the polls answered), each as a
 ratio to the bare app (goal >= 0.8 for both). A poll that is not answered
-304 fails the run.
+304 fails the run. ``--profile`` then samples both boardlog workers with
+py-spy (``pip install py-spy``) through one more round and prints where
+their busy time went, by function (the share of samples in which it is on
+the stack).
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 import psutil
@@ -99,6 +103,34 @@ def measure(process, url: str, script: Path, args) -> tuple[float, float]:
     return rate, (server_cpu(process) - before) / requests * 1000
 
 
+def profile(process, url: str, script: Path, args, folder: Path) -> None:
+    """Where the workers' busy time goes under the same load: py-spy on each worker."""
+    spy = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
+    if not Path(spy).exists():
+        print("--profile needs py-spy (pip install py-spy)")
+        return
+    workers = psutil.Process(process.pid).children()
+    outputs = [folder / f"worker{n}.txt" for n in range(len(workers))]
+    spies = [subprocess.Popen([spy, "record", "-p", str(w.pid), "-d", str(int(args.seconds) + 2), "-r", "200",
+                               "-f", "raw", "-o", str(out)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+             for w, out in zip(workers, outputs)]
+    time.sleep(1)
+    wrk(url, script, args.seconds, args.connections)
+    for spy_process in spies:
+        spy_process.wait()
+    on_stack, total = Counter(), 0
+    for out in outputs:
+        for line in out.read_text().splitlines():
+            stack, _, count = line.rpartition(" ")
+            total += int(count)
+            for function in {frame.split(" (")[0] + " (" + frame.split("(")[-1].split(":")[0].rsplit("/", 1)[-1] + ")"
+                             for frame in stack.split(";")}:
+                on_stack[function] += int(count)
+    print(f"where the workers' busy time went ({total} samples; share of samples with the function on the stack):")
+    for function, count in on_stack.most_common(40):
+        print(f"  {100 * count / total:5.1f}%  {function}")
+
+
 def stop(processes: list) -> None:
     for process in processes:
         if process.poll() is None:
@@ -122,6 +154,7 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--connections", type=int, default=32)
+    parser.add_argument("--profile", action="store_true", help="then where the workers' time goes (py-spy)")
     args = parser.parse_args()
     if not shutil.which("wrk"):
         print("bench/polls.py needs wrk (apt-get install wrk): a Python client would be the bottleneck")
@@ -149,6 +182,8 @@ def main() -> int:
             for _ in range(args.rounds):
                 ours.append(measure(app, app_url, script, args))
                 theirs.append(measure(bare, bare_url, bare_script, args))
+            if args.profile:
+                profile(app, app_url, script, args, folder)
             stop(processes)
     finally:
         stop(processes)

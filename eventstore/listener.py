@@ -20,11 +20,13 @@ from __future__ import annotations
 import logging
 import threading
 import time
+import weakref
 from typing import Callable, Iterable
 
 import psycopg
 
 CHANNEL = "boardlog_events"
+ALIVE_SECONDS = 2.0  # a round takes at most the 0.5 s wait for notifies and a sweep
 _log = logging.getLogger(__name__)
 
 
@@ -118,6 +120,10 @@ class VersionListener:
         self._draining = False  # the server is shutting down: waits end at once
         self._thread: threading.Thread | None = None
         self._start_lock = threading.Lock()
+        self._notices: dict[str, list[weakref.WeakMethod]] = {}  # another channel -> who hears its payloads
+        self._listened: frozenset[str] = frozenset()  # those LISTENed to on the connection now
+        self._epoch = 0  # bumped with each connection: what was heard before may have been missed since
+        self._alive_at = 0.0  # when the connection last finished a round (a wait for notifies and a sweep)
 
     def _ensure_started(self, timeout: float) -> None:
         with self._start_lock:
@@ -134,6 +140,8 @@ class VersionListener:
             try:
                 with self._connect() as conn:
                     conn.execute(f"listen {CHANNEL}")
+                    self._listened = frozenset()
+                    self._epoch += 1
                     if self._recent is not None:
                         self._recent.forget_all()
                     epoch = self._recent.epoch() if self._recent is not None else 0
@@ -141,17 +149,58 @@ class VersionListener:
                     self.wake_all()  # versions heard before may be stale now
                     self._ready.set()
                     while not self._stopping.is_set():
+                        self._listen_to_notices(conn)
                         for notify in conn.notifies(timeout=0.5):
+                            if notify.channel != CHANNEL:
+                                self._notice(notify.channel, notify.payload)
+                                continue
                             parsed = parse_payload(notify.payload)
                             if parsed is not None:
                                 self._dispatch(*parsed)
                         cursor = self._sweep(conn, cursor, epoch)
+                        self._alive_at = time.monotonic()
             except psycopg.Error as error:
                 if self._stopping.is_set():
                     break
                 _log.warning("eventstore LISTEN connection lost (%s); reconnecting", error)
                 self._ready.clear()
                 time.sleep(0.5)
+
+    def on_notice(self, channel: str, hear: Callable[[str], None]) -> None:
+        """``hear(payload)`` (a bound method, held weakly) for each NOTIFY on
+        ``channel`` (a plain identifier), from when ``listening_to(channel)`` says so."""
+        with self._lock:
+            hearers = [h for h in self._notices.get(channel, ()) if h() is not None]
+            self._notices[channel] = hearers + [weakref.WeakMethod(hear)]
+        self.start()
+
+    def listening_to(self, channel: str) -> int | None:
+        """An epoch while ``channel`` has been listened to without a break
+        since it began (every NOTIFY committed since then is heard), else
+        None; also None while the connection has not finished a round within
+        ALIVE_SECONDS (a connection that went silent may be dead, not idle)."""
+        if not self._ready.is_set() or channel not in self._listened:
+            return None
+        return self._epoch if time.monotonic() - self._alive_at <= ALIVE_SECONDS else None
+
+    def _listen_to_notices(self, conn) -> None:
+        with self._lock:
+            new = set(self._notices) - self._listened
+        for channel in sorted(new):
+            conn.execute(f"listen {channel}")
+        if new:
+            self._listened = self._listened | new
+
+    def _notice(self, channel: str, payload: str) -> None:
+        with self._lock:
+            hearers = [h() for h in self._notices.get(channel, ())]
+        for hear in hearers:
+            if hear is None:
+                continue
+            try:
+                hear(payload)
+            except Exception:  # one hearer's fault must not stop the connection everyone waits on
+                _log.exception("a notice on %s could not be heard", channel)
 
     def _sweep(self, conn, cursor, epoch: int):
         if self._sweeper is None or self._recent is None:

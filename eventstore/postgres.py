@@ -311,6 +311,14 @@ class PostgresEventStore:
         """The server is shutting down: end every wait now."""
         self._listener.drain()
 
+    def on_notice(self, channel: str, hear) -> None:
+        """``hear(payload)`` for each NOTIFY on ``channel``, through the LISTEN connection."""
+        self._listener.on_notice(channel, hear)
+
+    def listening_to(self, channel: str) -> int | None:
+        """An epoch while ``channel`` has been heard without a break since it began, else None."""
+        return self._listener.listening_to(channel)
+
     def known_version(self, stream_id: str) -> int | None:
         """The stream's version as this process knows it without a query
         (eventstore/versions.py says how stale it may be), or None."""

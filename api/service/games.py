@@ -75,7 +75,7 @@ class GameService:
         self._scheduler = scheduler or Scheduler()
         self.seeds = seeds
         self.cache_size = cache_size
-        self.players = Players(self.pool)
+        self.players = Players(self.pool, notices=store)
         self.signer = signer or Signer(self.pool)
         self.heads = ChainHeads(store, self.signer, cache_size)
         self.history = History(store, self.heads.note_heads, cache_size, snapshot_every)

@@ -1,13 +1,14 @@
 """Players and their bearer tokens: random, shown once, stored as a sha256,
 compared in constant time; several per player, each revocable.
 
-Each process remembers the tokens it has seen for ``cache_seconds``
-(BOARDLOG_TOKEN_CACHE_SECONDS, 10 by default), so that a poll costs no query
-for its token. That is the bound on revocation: a revoked token stops working
-at once in the process that revoked it, and in every other process within
-``cache_seconds``. (A long-poll already waiting when its token is revoked
-runs to its end, at most ?wait= seconds; an open stream ends within the same
-bound, see api/streaming.py.)
+Each process remembers the tokens it has checked (api/service/token_cache.py),
+so that a poll costs no query for its token. A revoked token stops working
+at once in the process that revoked it, and in every other process as soon
+as its LISTEN connection hears the revocation's notice; while that
+connection is broken, within ``cache_seconds`` (BOARDLOG_TOKEN_CACHE_SECONDS,
+10 by default). (A long-poll already waiting when its token is revoked runs
+to its end, at most ?wait= seconds; an open stream ends at the same moment,
+see api/streaming.py.)
 """
 
 from __future__ import annotations
@@ -15,17 +16,17 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-import threading
 import time
 import uuid
-from dataclasses import dataclass
 from typing import Callable
 
 from .settings import env_number
+from .token_cache import Identity, TokenCache
 from . import readmodels
 from .errors import NotFound, TooManyTokens
 
 DEFAULT_CACHE_SECONDS = 10
+DEFAULT_TRUST_SECONDS = 3600
 MAX_LIVE_TOKENS = 20
 
 
@@ -37,22 +38,24 @@ def new_token() -> str:
     return "bl_" + secrets.token_urlsafe(32)
 
 
-@dataclass(frozen=True)
-class Identity:
-    player: str
-    token_id: str
-
-
 class Players:
-    MAX_REMEMBERED = 100_000
-
-    def __init__(self, pool, cache_seconds: float | None = None, clock: Callable[[], float] = time.monotonic):
+    def __init__(self, pool, cache_seconds: float | None = None, clock: Callable[[], float] = time.monotonic,
+                 notices=None, trust_seconds: float | None = None):
+        """``notices``: the event store, whose LISTEN connection hears revocations (token_cache.py)."""
         self.pool = pool
         self.cache_seconds = (env_number("BOARDLOG_TOKEN_CACHE_SECONDS", DEFAULT_CACHE_SECONDS)
                               if cache_seconds is None else cache_seconds)
-        self.clock = clock
-        self._tokens: dict[bytes, tuple[Identity, float]] = {}  # hash -> (who, until when)
-        self._lock = threading.Lock()
+        trust_seconds = (env_number("BOARDLOG_TOKEN_TRUST_SECONDS", DEFAULT_TRUST_SECONDS)
+                         if trust_seconds is None else trust_seconds)
+        self.known = TokenCache(self.cache_seconds, max(trust_seconds, self.cache_seconds), clock, notices)
+
+    @property
+    def clock(self) -> Callable[[], float]:
+        return self.known.clock
+
+    @clock.setter
+    def clock(self, clock: Callable[[], float]) -> None:  # tests let time pass with their own
+        self.known.clock = clock
 
     def register(self, name: str) -> tuple[str, str]:
         player_id = uuid.uuid4()
@@ -69,49 +72,32 @@ class Players:
 
     def identify(self, token: str) -> Identity | None:
         digest = hash_token(token)
-        remembered = self._remembered(digest)
+        remembered = self.known.get(digest)
         if remembered is not None:
             return remembered
-        now = self.clock()  # before the read: the cache's bound counts from what the read could have missed
+        reading = self.known.reading()  # before the read: trust counts from what the read could have missed
         with self.pool.connection() as conn:
             row = readmodels.player_by_token(conn, digest)
         if row is None or not hmac.compare_digest(bytes(row["token_sha256"]), digest):
-            self._forget(digest)
+            self.known.forget(digest)
             return None
         identity = Identity(str(row["id"]), str(row["token_id"]))
-        with self._lock:
-            if len(self._tokens) >= self.MAX_REMEMBERED:
-                self._tokens.clear()
-            self._tokens[digest] = (identity, now + self.cache_seconds)
+        self.known.put(digest, identity, reading)
         return identity
 
     def identify_cached(self, token: str) -> Identity | None:
-        """The token's owner if this process checked it within the cache's
-        time, else None (not known here: ``identify`` asks the database)."""
-        return self._remembered(hash_token(token))
-
-    def _remembered(self, digest: bytes) -> Identity | None:
-        remembered = self._tokens.get(digest)  # a dict read is atomic; the lock guards the writes
-        if remembered is not None and remembered[1] > self.clock():
-            return remembered[0]
-        return None
-
-    def _forget(self, digest: bytes) -> None:
-        with self._lock:
-            self._tokens.pop(digest, None)
+        """The token's owner if this process may trust what it knows of the
+        token, else None (not known here: ``identify`` asks the database)."""
+        return self.known.get(hash_token(token))
 
     def _forget_player(self, player: str) -> None:
-        with self._lock:
-            for digest in [d for d, (who, _) in self._tokens.items() if who.player == player]:
-                del self._tokens[digest]
+        self.known.forget_where(lambda identity: identity.player == player)
 
     def forget_tokens(self, token_ids) -> None:
         """Trust these tokens no more (found revoked by another means than a
         request: a look for the revoked tokens of open streams)."""
         gone = set(token_ids)
-        with self._lock:
-            for digest in [d for d, (who, _) in self._tokens.items() if who.token_id in gone]:
-                del self._tokens[digest]
+        self.known.forget_where(lambda identity: identity.token_id in gone)
 
     # The player's own tokens
 

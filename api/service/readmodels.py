@@ -17,6 +17,8 @@ from psycopg.types.json import Jsonb
 from domain.lifecycle.state import LIFECYCLE_EVENTS, SeatReplaced
 from domain.session import SeatLeft, SeatTaken, Session
 
+from .token_cache import REVOKED_CHANNEL
+
 
 def insert_player(conn, player_id: uuid.UUID, name: str) -> None:
     conn.execute("insert into players (id, name) values (%s, %s)", (player_id, name))
@@ -56,6 +58,8 @@ def revoke_tokens(conn, player_id, token_id: uuid.UUID | None = None) -> list[st
     revoked = [str(row[0]) for row in conn.execute(query + " returning id", params).fetchall()]
     if token_id is None:  # revoking all voids the tickets that name no token (issued before they did)
         conn.execute("delete from stream_tickets where player_id = %s and token_id is null", (player_id,))
+    if revoked:  # on commit, every process's LISTEN connection hears it (api/service/token_cache.py)
+        conn.execute("select pg_notify(%s, %s)", (REVOKED_CHANNEL, ",".join(revoked)))
     return revoked
 def player(conn, player_id) -> dict | None:
     return conn.cursor(row_factory=dict_row).execute(

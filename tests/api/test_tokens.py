@@ -1,6 +1,6 @@
 """A player's tokens: listed, created, revoked one by one or all at once; a
-revoked token stops working in every API process within the documented
-cache time."""
+revoked token stops working in every API process as soon as its LISTEN
+connection hears of it, and within the documented cache time without one."""
 
 from __future__ import annotations
 
@@ -10,9 +10,11 @@ import pytest
 
 from api.app import create_app
 from api.service.games import GameService
-from api.service.players import MAX_LIVE_TOKENS
+from api.service.players import MAX_LIVE_TOKENS, Players
+from api.service.token_cache import REVOKED_CHANNEL
 from tests.api.conftest import Player
 from tests.support.seeds import TEST_SEEDS
+from tests.support.waiting import wait_until
 
 
 class Clock:
@@ -23,23 +25,69 @@ class Clock:
         return self.now
 
 
-@pytest.fixture
-def two_processes(event_store):
+def _processes(event_store, hearing: bool):
     """Two API processes on one database, each with its own token cache and
-    its own clock."""
+    its own clock; ``hearing``: each hears revocations through the store's LISTEN connection."""
     made = []
     for _ in range(2):
         service = GameService(event_store, seeds=TEST_SEEDS)
+        if not hearing:
+            service.players = Players(service.pool)
         clock = service.players.clock = Clock()
         made.append((create_app({"RATE_LIMIT_PER_MINUTE": 0}, service=service).test_client(), service, clock))
     return made
+
+
+@pytest.fixture
+def two_processes(event_store):
+    return _processes(event_store, hearing=False)
+
+
+@pytest.fixture
+def two_hearing_processes(event_store):
+    return _processes(event_store, hearing=True)
+
+
+def _trusted_while_heard(client, service, player) -> None:
+    """The process checks the player's token while its LISTEN connection hears revocations."""
+    assert client.get("/v1/players/me/inbox", headers=player.auth).status_code == 200
+    wait_until(lambda: service.store.listening_to(REVOKED_CHANNEL) is not None, timeout=30,
+               what="the LISTEN connection hearing revocations")
+    service.players.forget_tokens([t["id"] for t in client.get("/v1/players/me/tokens", headers=player.auth).json["tokens"]])
+    assert client.get("/v1/players/me/inbox", headers=player.auth).status_code == 200
+
+
+def test_a_token_checked_while_revocations_are_heard_is_trusted_past_the_cache_time_without_a_query(
+        two_hearing_processes):
+    (client, service, clock), _ = two_hearing_processes
+    ada = Player(client, "trusted-long")
+    _trusted_while_heard(client, service, ada)
+    clock.now += service.players.cache_seconds * 10
+    queries = service.pool.get_stats().get("requests_num", 0)
+    assert service.players.identify_cached(ada.token) is not None
+    assert service.pool.get_stats().get("requests_num", 0) == queries
+    clock.now += service.players.known.trust_seconds
+    assert service.players.identify_cached(ada.token) is None, "an hour on, the token is read again"
+
+
+def test_a_token_revoked_in_one_process_stops_working_in_every_other_as_soon_as_it_hears_of_it(
+        two_hearing_processes):
+    (first, _, _), (second, service, clock) = two_hearing_processes
+    ada = Player(first, "revoked-heard")
+    _trusted_while_heard(second, service, ada)
+    clock.now += service.players.cache_seconds * 10  # past the short bound: only the notice can end it
+    token_id = first.get("/v1/players/me/tokens", headers=ada.auth).json["tokens"][0]["id"]
+    assert first.delete(f"/v1/players/me/tokens/{token_id}", headers=ada.auth).status_code == 204
+    wait_until(lambda: second.get("/v1/players/me/inbox", headers=ada.auth).status_code == 401, timeout=30,
+               what="the other process to refuse the revoked token")
 
 
 def _bearer(token):
     return {"Authorization": f"Bearer {token}"}
 
 
-def test_a_token_revoked_in_one_process_stops_working_in_every_other_within_the_cache_time(two_processes):
+def test_without_a_listen_connection_a_revoked_token_stops_working_in_every_process_within_the_cache_time(
+        two_processes):
     (first, _, _), (second, service, clock) = two_processes
     ada = Player(first, "revoked-everywhere")
     assert second.get("/v1/players/me/inbox", headers=ada.auth).status_code == 200  # remembered by the second
@@ -59,6 +107,16 @@ def test_a_token_whose_hash_changed_in_the_database_stops_working_within_the_cac
     with service.pool.connection() as conn:
         conn.execute("update player_tokens set token_sha256 = %s where player_id = %s", (b"x" * 32, ada.id))
     clock.now += service.players.cache_seconds + 0.001
+    assert client.get("/v1/players/me/inbox", headers=ada.auth).status_code == 401
+
+
+def test_a_token_changed_by_hand_with_no_notice_stops_working_within_the_trust_time(two_hearing_processes):
+    (client, service, clock), _ = two_hearing_processes
+    ada = Player(client, "hash-changed-heard")
+    _trusted_while_heard(client, service, ada)
+    with service.pool.connection() as conn:  # SQL by hand sends no notice
+        conn.execute("update player_tokens set token_sha256 = %s where player_id = %s", (b"y" * 32, ada.id))
+    clock.now += service.players.known.trust_seconds + 0.001
     assert client.get("/v1/players/me/inbox", headers=ada.auth).status_code == 401
 
 
