@@ -50,6 +50,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
+import requests
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
@@ -264,16 +266,32 @@ async def hold(args, base: str, master_pid: int, games: list, fanout_game, quiet
     print(f"command latency with no waiters: p50 {q50 * 1000:.1f} ms  p99 {q99 * 1000:.1f} ms;  sampled between "
           f"fan-outs holding {held}: p50 {b50 * 1000:.1f} ms  p99 {b99 * 1000:.1f} ms;  ratios "
           f"{b50 / q50:.2f} / {b99 / q99:.2f} (goal <= 1.5; load average {load_average()})")
+    rss_held = server_rss_kib(master_pid)
     for task in waiters.tasks:
         task.cancel()
     await asyncio.gather(*waiters.tasks, return_exceptions=True)
-    await asyncio.sleep(2)
+    # The server lets a waiter go when it next writes: a stream at its heartbeat, a long-poll whose client
+    # left at the end of its wait (60 s).
+    gone = await loop.run_in_executor(None, server_waiters_gone, base)
     await settled(master_pid, 30)
     await asyncio.sleep(12)  # the workers give memory back at most every 10 s (api/memory_return.py)
     rss_left = server_rss_kib(master_pid)
-    print(f"server memory once they left: {rss_left / 1024:.0f} MiB ({(rss_left - rss_before) / 1024:.0f} MiB "
-          f"above the start; {'memory not given back' if args.keep_memory else 'malloc_trim on'})")
+    print(f"server memory once they left: {rss_held / 1024:.0f} MiB at the end of the fan-out, "
+          f"{rss_left / 1024:.0f} MiB once the server let them go ({gone:.0f} s later): "
+          f"{(rss_left - rss_before) / 1024:.0f} MiB above the start "
+          f"({'memory not given back: --keep-memory' if args.keep_memory else 'malloc_trim on'})")
     return waiters.failures
+
+
+def server_waiters_gone(base: str, limit: float = 120) -> float:
+    """Seconds until the server holds no waiter (its /readyz says), at most ``limit``."""
+    started = time.monotonic()
+    while time.monotonic() - started < limit:
+        saturation = requests.get(f"{base}/readyz", timeout=10).json()["saturation"]
+        if saturation["server_waiters"] == 0:
+            break
+        time.sleep(1)
+    return time.monotonic() - started
 
 
 async def overload(args, base: str, games: list) -> Counter:
