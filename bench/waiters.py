@@ -25,6 +25,7 @@ class Waiters:
         self.polls_answered = 0
         self.seen: dict[int, dict[str, float]] = {}  # stream number -> id -> when first seen
         self.game_of: dict[int, str] = {}  # stream number -> the game it follows
+        self.opened: set[int] = set()  # the streams that were answered 200
         self.tasks: list[asyncio.Task] = []
 
     def fail(self, cause: str, body: bytes = b"") -> None:
@@ -133,6 +134,7 @@ class Waiters:
             if not await self._head(reader, refusable):
                 return
             self.streams_open += 1
+            self.opened.add(number)
             opened = True
             problem = False
             while True:
