@@ -11,6 +11,11 @@ The master applies the migrations once before it forks (see
 api/migrations_at_start.py); workers never do, so that a worker boots, and
 answers 503 on what needs the database, while PostgreSQL is down.
 
+The master also maps the memory in which its workers share their counts of
+waiters (api/waiter_board.py), so that BOARDLOG_MAX_WAITERS is the
+server's total: it gives each worker a slot as it forks it and clears the
+slot when the worker exits.
+
 On SIGTERM a worker stops accepting; the hook below then ends every open
 stream with a ``retry:`` hint at once (clients reconnect to another process
 and resume with Last-Event-ID) instead of letting them hang until
@@ -21,6 +26,7 @@ from __future__ import annotations
 
 import os
 
+from api import waiter_board
 from api.migrations_at_start import run_in_master
 from api.service.settings import env_number
 from api.serving import raise_fd_limit
@@ -54,6 +60,7 @@ def on_starting(server):
         server.log.warning("the open-file limit is %s, less than the %s connections of a worker need: "
                            "raise it (ulimit -n) or lower --worker-connections", limit, connections)
     server.log.info("%s gevent workers of up to %s connections each", count, connections)
+    waiter_board.make(max(waiter_board.SLOTS, 2 * count))
     for setting in ("net/core/somaxconn", "net/ipv4/tcp_max_syn_backlog"):
         kernel = _kernel_setting(setting)
         if kernel is not None and kernel < server.cfg.backlog:
@@ -69,6 +76,23 @@ def _kernel_setting(name: str) -> int | None:
             return int(setting.read().split()[0])
     except (OSError, ValueError):
         return None
+
+
+def pre_fork(server, worker):
+    """In the master: the worker's slot on the waiter board (None: all taken, it counts alone)."""
+    taken = {getattr(other, "waiter_slot", None) for other in server.WORKERS.values()}
+    worker.waiter_slot = waiter_board.assign(taken)
+    if worker.waiter_slot is None:
+        server.log.warning("no free slot on the waiter board: this worker counts only its own waiters")
+
+
+def post_fork(server, worker):
+    waiter_board.adopt(worker.waiter_slot)
+
+
+def child_exit(server, worker):
+    """In the master: the waiters of a worker that exited are gone with it."""
+    waiter_board.release(getattr(worker, "waiter_slot", None))
 
 
 def post_worker_init(worker):

@@ -84,6 +84,7 @@ REGISTRY: dict[str, ProblemType] = {p.slug: p for p in (
     ProblemType("token-revoked", 401, "Token revoked", "The token an open stream was opened with has been revoked: the stream's last message is this problem, then it closes. Sign in again (a new token) and open the stream again."),
     ProblemType("resume-point-invalid", 422, "Resume point invalid", "Last-Event-ID or ?after= is not a whole number, or lies beyond what this stream has sent; resume from an id the stream sent."),
     ProblemType("too-many-streams", 429, "Too many streams", "You hold the most open streams one player may at once; close one first (another tab or device), or wait Retry-After seconds."),
+    ProblemType("too-many-waiters", 429, "Too many waiting requests", "One client may hold only so many waiting requests in one server process: long-polls per token, or long-polls and streams without a token per address; wait for one to answer (or close one), or wait Retry-After seconds."),
     ProblemType("server-busy", 503, "Server busy", "This server holds the most waiting requests and streams it may; connect again after Retry-After seconds."),
     ProblemType("shutting-down", 503, "Shutting down", "This server process is stopping; connect again (another process will answer)."),
     ProblemType("too-many-webhooks", 409, "Too many webhooks", "You hold the most webhooks a player may; delete one first."),

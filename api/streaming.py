@@ -8,16 +8,12 @@ database connection. What it sends comes from ``SharedWork``: each event
 as a viewer may see it, and each view, is computed once per (version,
 viewer) for all the streams of the process.
 
-Limits: ``per_player`` open streams for one player (429), across all the
-API processes of a deployment when the app has Redis (each stream holds a
-lease there, see ``stream_leases``; without Redis, or while it cannot be
-reached, per process), and ``total`` waiters in all, streams and long-polls
-together (503), per process on purpose: it guards this process's memory and
-file descriptors, which the others do not share. Both answer with
-Retry-After. Long-polls are not counted per player. A stream whose client
-does not take a message within ``write_timeout`` seconds is closed (under gevent; the watchdog kills the
-greenlet blocked in the write). ``drain()``, on shutdown, ends every stream
-with a ``retry:`` hint so that clients reconnect, to another process.
+Limits on newcomers (per player, per client, the server's total, memory,
+a saturated pool) are api/admission.py's, which ``Streams`` extends. A
+stream whose client does not take a message within ``write_timeout``
+seconds is closed (under gevent; the watchdog kills the greenlet blocked in
+the write). ``drain()``, on shutdown, ends every stream with a ``retry:``
+hint so that clients reconnect, to another process.
 
 Revocation: a stream opened with a bearer token (or with a ticket, which
 names the token it was issued for) ends when that token is revoked, its last
@@ -27,10 +23,8 @@ revoked it (``tokens_revoked``), and in every other within
 within the bound a revoked token's requests have), by one query per process
 that asks which of its open streams' tokens were revoked.
 
-Overload: a process at its capacity refuses NEW waiters (503 server-busy,
-Retry-After) while the ones it holds keep being served: at ``total``
-waiters, and while its database pool is saturated (``pool_saturated``:
-``saturated_waiting`` requests or more queue for a connection). A held
+Overload: a process at its capacity refuses NEW waiters (api/admission.py)
+while the ones it holds keep being served. A held
 stream never needs the database to stay open: its heartbeat is a comment,
 its quiet check of the version is skipped while the pool is saturated and
 survives a failure (the LISTEN connection's sweep wakes it anyway). When a
@@ -45,49 +39,29 @@ that stops do not all come back in the same instant.
 from __future__ import annotations
 
 import logging
-import random
 import threading
 import time
 import uuid
-from collections import Counter
-from contextlib import contextmanager
 
 from psycopg_pool import PoolTimeout
 
 from domain import notices as notice_rules
 from domain import session as sessions
-from domain.lifecycle import talk as talk_rules
 
+from .admission import Slot, StreamLimit, Waiters, settings_from_env
 from .errors import problem_body
 from .service.games import player_channel, stream_of
-from .service.settings import env_number
 from .service.shared import SharedWork, dumps
+from .service.ticket_tokens import TicketTokens
 from .service.views import viewer_seat
-from .stream_leases import Refused, StreamLeases
+from .sse import message as _message
+from .stream_talk import follow_talk
+
+__all__ = ["Slot", "StreamLimit", "Streams", "settings_from_env"]
 
 log = logging.getLogger("boardlog.streams")
 
 ENDED = (sessions.FINISHED, sessions.CANCELLED)
-TIMED_OUT_SECONDS = 5.0  # a pool whose requests timed out this recently is saturated while any queue
-
-
-class StreamLimit(Exception):
-    def __init__(self, status: int, detail: str, kind: str, retry_after: int):
-        super().__init__(detail)
-        self.status, self.detail, self.kind, self.retry_after = status, detail, kind, retry_after
-
-
-def settings_from_env() -> dict:
-    return {
-        "per_player": env_number("BOARDLOG_STREAMS_PER_PLAYER", 8, minimum=1),
-        "total": env_number("BOARDLOG_MAX_WAITERS", 12000, minimum=1),
-        "heartbeat": env_number("BOARDLOG_HEARTBEAT_SECONDS", 15.0, minimum=0.01, kind=float),
-        "write_timeout": env_number("BOARDLOG_STREAM_WRITE_TIMEOUT", 10.0, minimum=0.01, kind=float),
-        "retry_ms": env_number("BOARDLOG_STREAM_RETRY_MS", 3000, minimum=0),
-        "lifetime": env_number("BOARDLOG_STREAM_LIFETIME", 3600.0, minimum=0.01, kind=float),
-        # Requests queued for a database connection at which new waiters are refused (0: the pool's size).
-        "saturated_waiting": env_number("BOARDLOG_POOL_SATURATED_WAITING", 0, minimum=0),
-    }
 
 
 def database_error(error: BaseException) -> bool:
@@ -97,190 +71,44 @@ def database_error(error: BaseException) -> bool:
     return isinstance(error, psycopg.OperationalError)
 
 
-class Slot:
-    """One open stream or long-poll."""
-
-    __slots__ = ("player", "token", "greenlet", "writing_since", "written_at", "registry", "lease", "watch",
-                 "revoked")
-
-    def __init__(self, registry: "Streams", player: str | None, token: str | None = None):
-        self.registry = registry
-        self.player = player
-        self.token = token  # the id of the bearer token the stream was opened with, if any
-        self.greenlet = _current_greenlet()
-        self.writing_since: float | None = None
-        self.written_at = time.monotonic()  # when the stream last wrote anything (a heartbeat is due 15 s on)
-        self.lease = None  # the stream's lease in Redis, if any
-        self.watch = None  # what the stream waits on, once it runs
-        self.revoked = False  # its token was revoked: the stream ends
-
-
-def _current_greenlet():
-    """The greenlet serving this request when gevent patched the process, else None."""
-    import sys
-
-    monkey = sys.modules.get("gevent.monkey")
-    if monkey is None or not monkey.is_module_patched("socket"):
-        return None
-    import gevent
-
-    return gevent.getcurrent()
-
-
-class Streams:
+class Streams(Waiters):
     def __init__(self, service, per_player: int = 8, total: int = 12000, heartbeat: float = 15.0,
                  write_timeout: float = 10.0, retry_ms: int = 3000, lifetime: float = 3600.0,
-                 redis=None, clock=time.time, revocation_check: float | None = None,
-                 saturated_waiting: int = 0):
+                 redis=None, clock=time.time, revocation_check: float | None = None, **limits):
         """``redis``: where the per-player cap is counted across processes (None: in this one);
-        ``revocation_check``: seconds between two looks for revoked tokens (None: half the token cache time)."""
-        self.service = service
+        ``revocation_check``: seconds between two looks for revoked tokens (None: half the token cache time);
+        ``limits``: the other limits on newcomers (api/admission.py)."""
+        super().__init__(service, per_player=per_player, total=total, heartbeat=heartbeat, redis=redis,
+                         clock=clock, retry_ms=retry_ms, **limits)
         self.shared = SharedWork(service)
-        self.per_player = per_player
-        self.total = total
         self.heartbeat = heartbeat
         self.write_timeout = write_timeout
-        self.retry_ms = retry_ms
         self.lifetime = lifetime  # then a stream closes with a retry hint: load spreads again over processes
-        self.saturated_waiting = saturated_waiting
-        self._pool_errors = 0  # the pool's count of requests that timed out, when last looked at
-        self._timed_out_at: float | None = None  # when that count last grew
-        self.draining = False
-        self._lock = threading.Lock()
-        self._slots: set[Slot] = set()
-        self._streams_of: Counter = Counter()
         self._watchdog = None
         self.closed_slow = 0
         cache = getattr(getattr(service, "players", None), "cache_seconds", 10.0)
         self.revocation_check = cache / 2 if revocation_check is None else revocation_check
         self._sweeper = None  # the thread (greenlet under gevent) that looks for revoked tokens
-        self.leases = StreamLeases(redis, per_player, heartbeat, clock) if redis is not None else None
+        # Whether a stream ticket's token stands, mostly without a query; told of every revocation here.
+        self.ticket_tokens = TicketTokens(service.pool, cache) if hasattr(service, "pool") else None
 
-    # -- limits --------------------------------------------------------------
-
-    def open(self, player: str | None, stream: bool = True, token: str | None = None) -> Slot:
-        """A slot for a new waiter, or StreamLimit (429 per player, 503 in all);
-        ``token``: the id of the token a stream is opened with, which ends it when revoked."""
-        saturated = self.pool_saturated()
-        with self._lock:
-            self._refuse_if_full(saturated)
-            if stream and player is not None and self._streams_of[player] >= self.per_player:
-                raise self._too_many()
-            slot = Slot(self, player if stream else None, token if stream else None)
-            self._slots.add(slot)
-            if slot.player is not None:
-                self._streams_of[player] += 1
-            if slot.token is not None and self._sweeper is None:
-                self._sweeper = threading.Thread(target=self._sweep_revocations, name="stream-revocations",
-                                                 daemon=True)
-                self._sweeper.start()
-        if slot.player is not None and self.leases is not None:
-            try:
-                slot.lease = self.leases.take(slot.player)  # outside the lock: a round trip to Redis
-            except Refused:
-                self.close(slot)
-                raise self._too_many() from None
+    def _opened(self, slot: Slot) -> None:
+        if slot.token is not None and self._sweeper is None:
+            with self._lock:
+                if self._sweeper is None:
+                    self._sweeper = threading.Thread(target=self._sweep_revocations, name="stream-revocations",
+                                                     daemon=True)
+                    self._sweeper.start()
         if slot.greenlet is not None and self._watchdog is None and self.write_timeout > 0:
             self._start_watchdog()
-        return slot
-
-    def admit(self) -> None:
-        """StreamLimit (503) if a new waiter would be refused now: checked
-        before a stream's open does any work (its game's load queues for the
-        pool too), and again when it takes its slot."""
-        saturated = self.pool_saturated()
-        with self._lock:
-            self._refuse_if_full(saturated)
-
-    def _refuse_if_full(self, saturated: bool) -> None:
-        if self.draining:
-            raise StreamLimit(503, "this server is shutting down; connect again", "shutting-down",
-                              max(1, self._retry() // 1000))
-        if len(self._slots) >= self.total:
-            raise StreamLimit(503, f"this server holds its limit of {self.total} waiting requests; "
-                                   "try again shortly", "server-busy", random.randint(2, 10))
-        if saturated:
-            raise StreamLimit(503, "this server's database connections are all in use and requests queue "
-                                   "for them; try again shortly", "server-busy", random.randint(2, 10))
-
-    def _too_many(self) -> StreamLimit:
-        return StreamLimit(429, f"you have {self.per_player} streams open, the most one player may at once; "
-                                "close one (another tab or device) and try again", "too-many-streams", 30)
-
-    def close(self, slot: Slot) -> None:
-        with self._lock:
-            if slot not in self._slots:
-                return
-            self._slots.remove(slot)
-            if slot.player is not None:
-                self._streams_of[slot.player] -= 1
-                if not self._streams_of[slot.player]:
-                    del self._streams_of[slot.player]
-        if self.leases is not None:
-            self.leases.release(slot.lease)
-
-    def _keep(self, slot: Slot) -> None:
-        """Renew the stream's lease when due (each loop of a stream, which wakes at least once a heartbeat)."""
-        if self.leases is not None:
-            self.leases.keep(slot.lease)
-
-    @contextmanager
-    def waiting(self, player: str | None = None):
-        """A long-poll's slot, for the server-wide limit."""
-        slot = self.open(player, stream=False)
-        try:
-            yield slot
-        finally:
-            self.close(slot)
-
-    def count(self) -> int:
-        with self._lock:
-            return len(self._slots)
-
-    # -- saturation --------------------------------------------------------------
-
-    def pool_stats(self) -> dict | None:
-        """The database pool's size, free connections, queued requests and
-        requests that timed out so far (None: no pool to ask)."""
-        pool = getattr(self.service, "pool", None)
-        if pool is None or not hasattr(pool, "get_stats"):
-            return None
-        stats = pool.get_stats()
-        return {"max": pool.max_size, "size": stats.get("pool_size", 0),
-                "available": stats.get("pool_available", 0), "waiting": stats.get("requests_waiting", 0),
-                "timed_out": stats.get("requests_errors", 0)}
-
-    def pool_saturated(self, stats: dict | None = None) -> bool:
-        """No free connection, and requests queue for one: at least
-        ``saturated_waiting`` of them (default twice the pool's size), or any
-        while requests timed out waiting within the last ``TIMED_OUT_SECONDS``.
-        A short queue behind a burst drains in milliseconds and is no reason
-        to refuse anyone; a queue that long, or one whose requests give up, is."""
-        stats = self.pool_stats() if stats is None else stats
-        if stats is None:
-            return False
-        now = time.monotonic()
-        if stats["timed_out"] > self._pool_errors:
-            self._pool_errors, self._timed_out_at = stats["timed_out"], now
-        if stats["available"] > 0 or stats["waiting"] == 0:
-            return False
-        if stats["waiting"] >= (self.saturated_waiting or 2 * stats["max"]):
-            return True
-        return self._timed_out_at is not None and now - self._timed_out_at < TIMED_OUT_SECONDS
-
-    def saturation(self) -> dict:
-        """What readiness reports: waiters held against the limit, and the pool."""
-        stats = self.pool_stats()
-        held = self.count()
-        return {"waiters": held, "max_waiters": self.total, "waiters_near_limit": held >= 0.9 * self.total,
-                "pool": stats, "pool_saturated": self.pool_saturated(stats) if stats is not None else False,
-                "draining": self.draining}
 
     # -- revoked tokens --------------------------------------------------------
 
     def tokens_revoked(self, token_ids) -> None:
         """End the streams opened with these tokens (each at its next look, which this wakes)."""
         revoked = set(token_ids)
+        if self.ticket_tokens is not None:
+            self.ticket_tokens.revoked(revoked)  # their tickets open nothing here from now on
         with self._lock:
             ending = [s for s in self._slots if s.token in revoked and not s.revoked]
         for slot in ending:
@@ -328,6 +156,7 @@ class Streams:
             self._watchdog = gevent.spawn(self._watch_writes)
 
     def _watch_writes(self) -> None:
+        """Once a second: close the streams whose client stopped reading; give memory back when due."""
         import errno
 
         import gevent
@@ -344,6 +173,8 @@ class Streams:
                 self.closed_slow += 1
                 # An OSError the servers treat as the client gone: they close the socket quietly.
                 slot.greenlet.kill(ConnectionResetError(errno.ECONNRESET, "client too slow"), block=False)
+            if self.memory is not None:
+                self.memory.tick()  # memory given back once many waiters left
 
     # -- the streams -----------------------------------------------------------
 
@@ -352,11 +183,6 @@ class Streams:
         slot.writing_since = slot.written_at = time.monotonic()
         yield text.encode()
         slot.writing_since = None
-
-    def _retry(self) -> int:
-        """A reconnection delay in milliseconds, jittered (``retry_ms`` to twice
-        that) so that the clients of one process do not all come back at once."""
-        return self.retry_ms + random.randint(0, self.retry_ms)
 
     def _opening(self, resume_at: int) -> str:
         """The first message: the retry hint, and an ``id:`` the client may
@@ -416,7 +242,7 @@ class Streams:
         ends_at = time.monotonic() + self.lifetime
         rules, session = self.shared.session(game_id, after or 0)
         sent = session.version if after is None else after
-        talk = self._talk_of(watch, game_id, rules, session, player)
+        talk = follow_talk(self.shared, watch, game_id, rules, session, player)
         yield from self._send(slot, self._opening(sent))
         if after is None:
             seat = viewer_seat(session, player)
@@ -446,22 +272,6 @@ class Streams:
                     yield from self._send(slot, said)
             if target > sent:
                 rules, session = self.shared.session(game_id, target)
-
-    def _talk_of(self, watch, game_id, rules, session, player: str | None) -> "_Talk | None":
-        """The channels the viewer reads, followed from their version now."""
-        readable = talk_rules.channels_of(rules.name, session, player)
-        if not readable:
-            return None
-        streams = {talk_rules.stream_of(game_id, channel): channel for channel in readable}
-        for name in streams:
-            watch.follow(name)
-        with self.service.pool.connection() as conn:
-            versions = dict(conn.execute("select stream_id, max(version) from events where stream_id = any(%s)"
-                                         " group by stream_id", (list(streams),)).fetchall())
-            muted = {str(row[0]) for row in conn.execute(
-                "select muted_id from talk_mutes where player_id = %s and game_id = %s", (player, game_id))
-                } if player is not None else set()
-        return _Talk(self.service.store, streams, muted, {name: versions.get(name, 0) for name in streams})
 
     def _moves(self, game_id, rules, session, after: int, player: str | None) -> str:
         records = self.shared.records(game_id, after, session.version)
@@ -580,33 +390,3 @@ class Streams:
             if len(records) < 500:
                 break
         return "".join(parts), cursor
-
-
-class _Talk:
-    """The messages a game stream's viewer reads, sent as ``talk`` events
-    (without an ``id:``: a stream resumes by the game's version; a client
-    fetches what it missed with listMessages)."""
-
-    def __init__(self, store, streams: dict[str, str], muted: set[str], sent: dict[str, int]):
-        self.store = store
-        self.streams = streams
-        self.muted = muted
-        self.sent = sent
-
-    def said(self, heard: dict[str, int]) -> str:
-        parts = []
-        for name in sorted(set(heard) & set(self.streams)):
-            for record in self.store.read_stream(name, self.sent[name] + 1):
-                self.sent[name] = record.version
-                if record.data.get("player") in self.muted:
-                    continue
-                data = {"channel": self.streams[name], "version": record.version, "seat": record.data.get("seat"),
-                        "player": record.data.get("player"), "text": record.data.get("text"),
-                        "sent_at": record.recorded_at.isoformat()}
-                parts.append(_message("talk", dumps(data)))
-        return "".join(parts)
-
-
-def _message(event: str | None, data: str, id: int | None = None) -> str:
-    head = (f"id: {id}\n" if id is not None else "") + (f"event: {event}\n" if event else "")
-    return f"{head}data: {data}\n\n"

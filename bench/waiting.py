@@ -5,25 +5,33 @@ thousands of waiters, in one run; it fails (exit 1) if any waiter failed.
     python bench/waiting.py [--waiters 10000] [--rate 1000] [--fanout 1000] [--moves 20] [--overload 10000]
 
 PostgreSQL: DATABASE_URL's server, or an embedded one; a throwaway database.
-Redis: REDIS_URL (default the local one). The waiters come from one asyncio
-client and arrive at ``--rate`` connections a second: half are Server-Sent
+Redis: REDIS_URL (default the local one). The server runs with its limits
+on, as in production (the rate limit, the per-address cap on waiters), set
+high enough for one client address sending all of this. The waiters come
+from one asyncio client and arrive at ``--rate`` connections a second, every
+kind mixed as in a herd of reconnecting clients: half are Server-Sent
 Event streams (``--fanout`` of them on one game, half of the others seated
 players' opened with stream tickets, so each holds a lease in Redis, the
 rest spectators'), half long-polls (``?wait=60``, re-sent when answered).
 Prints:
 - how many were held, and every failure by cause (connect reset or
-  refused, timeout, a status, a stream closed or ended by a problem, a gap
-  or a duplicate in its versions): any failure fails the run;
+  refused, timeout, a status and its problem type, a stream closed or ended
+  by a problem, a gap or a duplicate in its versions), with an example
+  problem document of each: any failure fails the run;
 - the memory the server's processes grew by, per waiter held, and what
-  they hold once the waiters left;
+  they hold once the waiters left (``--keep-memory``: without giving memory
+  back, BOARDLOG_RETURN_MEMORY=0);
 - fan-out: ``--moves`` moves on the game ``--fanout`` streams watch, from
   the command's answer to each watcher's receipt (p50, p99, max over all
   receipts, and per move; goal p99 <= 1 s), missed ones (goal 0);
 - command latency sampled between the fan-out moves (while the watchers
   are woken), against the same with no waiters (goal: ratio <= 1.5);
-- overload: a server sized for ``--overload`` waiters (BOARDLOG_MAX_WAITERS
-  per worker, half each) meets twice as many: the first ones must be held,
-  the rest refused with 503 and Retry-After, none failed;
+- overload: a server sized for ``--overload`` waiters (BOARDLOG_MAX_WAITERS,
+  the total of its 2 workers) meets twice as many: the first ones must be
+  held, the rest refused with 503 and Retry-After, none failed;
+- after each server ran: the unhandled exceptions, error lines and answers
+  with a 5xx status other than 503 in its log (LOG), each a failure;
+- the load average with each figure, and the kernel's listen queue limits.
 - unless ``--skip-polls``: the conditional-poll figure of bench/api.py.
 """
 
@@ -31,9 +39,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import multiprocessing
 import os
+import random
+import re
 import resource
 import statistics
 import sys
@@ -41,10 +50,13 @@ import time
 from collections import Counter
 from pathlib import Path
 
+import requests
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.api import GEVENT, GTHREAD, _poll_loop, gunicorn, new_game, rate
+from bench.waiters import Waiters, arrive, until_held
 from eventstore import migrate
 from eventstore.servers import temporary_database, temporary_server
 
@@ -61,6 +73,45 @@ def start_server(app: str, env: dict, workers: tuple):
         finally:
             os.dup2(saved, 2)
             os.close(saved)
+
+
+class ServerLog:
+    """What the server wrote to LOG from now on: unhandled exceptions
+    (tracebacks), error lines, and answers with a 5xx status other than 503
+    (a 503 is a refusal with Retry-After, counted by the client)."""
+
+    ANSWER = re.compile(r"boardlog\.requests: \S+ \S+ (\d{3}) ")
+
+    def __init__(self):
+        self.start = LOG.stat().st_size if LOG.exists() else 0
+
+    def faults(self) -> Counter:
+        found: Counter = Counter()
+        with open(LOG, "rb") as log:
+            log.seek(self.start)
+            for line in log.read().decode(errors="replace").splitlines():
+                answer = self.ANSWER.search(line)
+                if line.startswith("Traceback"):
+                    found["server traceback"] += 1
+                elif " ERROR " in line or "[ERROR]" in line or "[CRITICAL]" in line:
+                    found["server error line: " + line.split("]", 3)[-1].strip()[:80]] += 1
+                elif answer and answer.group(1).startswith("5") and answer.group(1) != "503":
+                    found[f"server answered {answer.group(1)}"] += 1
+        return found
+
+
+def checked_log(log: ServerLog, phase: str) -> Counter:
+    faults = log.faults()
+    print(f"server log during {phase}: {sum(faults.values())} unhandled exceptions, error lines or 5xx other "
+          f"than 503 {dict(faults) if faults else ''}(goal 0)")
+    return faults
+
+
+def kernel_setting(name: str) -> str:
+    try:
+        return Path(f"/proc/sys/{name}").read_text().strip()
+    except OSError:
+        return "?"
 
 
 def raise_fd_limit() -> int:
@@ -142,167 +193,10 @@ def move(base: str, game: str, seats: dict) -> int:
     return player.call("POST", f"/v1/games/{game}/commands", json=command).json()["version"]
 
 
-class Waiters:
-    """The asyncio client: long-polls and streams, counted and timed; every
-    failure counted by its cause (``failures``), which fails the run."""
-
-    def __init__(self, host: str, port: int):
-        self.host, self.port = host, port
-        self.held_polls = 0
-        self.streams_open = 0
-        self.failures: Counter = Counter()
-        self.refused: Counter = Counter()  # 503 with Retry-After, in the overload phase (not failures there)
-        self.polls_answered = 0
-        self.seen: dict[int, dict[str, float]] = {}  # stream number -> id -> when first seen
-        self.tasks: list[asyncio.Task] = []
-
-    def fail(self, cause: str) -> None:
-        self.failures[cause] += 1
-
-    async def connect(self):
-        try:
-            return await asyncio.wait_for(asyncio.open_connection(self.host, self.port), 30)
-        except ConnectionResetError:
-            self.fail("connect reset")
-        except ConnectionRefusedError:
-            self.fail("connect refused")
-        except TimeoutError:
-            self.fail("connect timeout")
-        except OSError as error:
-            self.fail(f"connect {type(error).__name__}")
-        return None
-
-    async def _head(self, reader, refusable: bool) -> bool:
-        """The answer's head: True for a 200; a 503 with Retry-After counted as refused when ``refusable``."""
-        head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 90)
-        status = int(head.split(b" ", 2)[1])
-        if status == 200 or status == 304:
-            return True
-        if refusable and status == 503 and b"retry-after:" in head.lower():
-            self.refused[status] += 1
-        else:
-            self.fail(f"status {status}" + ("" if b"retry-after:" in head.lower() else " without Retry-After"))
-        return False
-
-    def _broken(self, error: BaseException, what: str) -> None:
-        if isinstance(error, asyncio.TimeoutError):
-            self.fail(f"{what} timeout")
-        elif isinstance(error, asyncio.IncompleteReadError):
-            self.fail(f"{what} closed by the server")
-        else:
-            self.fail(f"{what} {type(error).__name__}")
-
-    async def long_poll(self, game: str, refusable: bool = False):
-        request = (f"GET /v1/games/{game}/view?wait=60 HTTP/1.1\r\nHost: x\r\nIf-None-Match: *\r\n\r\n").encode()
-        connection = await self.connect()
-        if connection is None:
-            return
-        reader, writer = connection
-        pending = False
-        try:
-            while True:
-                writer.write(request)
-                self.held_polls += 1
-                pending = True
-                head_ok = await self._head(reader, refusable)
-                self.held_polls -= 1
-                pending = False
-                if not head_ok:
-                    return
-                self.polls_answered += 1
-        except asyncio.CancelledError:
-            raise
-        except (TimeoutError, OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError) as error:
-            self._broken(error, "long-poll")
-        finally:
-            if pending:
-                self.held_polls -= 1
-            writer.close()
-
-    async def _ticket(self, reader, writer, auth: str) -> str | None:
-        """A stream ticket, asked for on the stream's own connection just before it opens (as a browser does)."""
-        writer.write(f"POST /v1/stream-tickets HTTP/1.1\r\nHost: x\r\nAuthorization: {auth}\r\n"
-                     f"Content-Length: 0\r\n\r\n".encode())
-        head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 90)
-        status = int(head.split(b" ", 2)[1])
-        length = next((int(line.split(b":")[1]) for line in head.split(b"\r\n")
-                       if line.lower().startswith(b"content-length:")), 0)
-        body = await reader.readexactly(length)
-        if status != 201:
-            self.fail(f"ticket status {status}")
-            return None
-        return json.loads(body)["ticket"]
-
-    async def stream(self, number: int, game: str, auth: str | None = None, refusable: bool = False):
-        seen = self.seen.setdefault(number, {})
-        connection = await self.connect()
-        if connection is None:
-            return
-        reader, writer = connection
-        opened = False
-        last = None
-        try:
-            query = ""
-            if auth is not None:
-                ticket = await self._ticket(reader, writer, auth)
-                if ticket is None:
-                    return
-                query = f"?ticket={ticket}"
-            writer.write(f"GET /v1/games/{game}/stream{query} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
-            if not await self._head(reader, refusable):
-                return
-            self.streams_open += 1
-            opened = True
-            while True:
-                line = await reader.readline()
-                if not line:
-                    self.fail("stream closed by the server")
-                    break
-                if line.startswith(b"id: "):
-                    value = int(line[4:].strip())
-                    if last is not None and value < last:
-                        self.fail("stream duplicate or out-of-order id")
-                    elif last is not None and value > last + 1:
-                        self.fail("stream gap in versions")
-                    last = value if last is None else max(last, value)
-                    seen.setdefault(str(value), time.monotonic())
-                elif line.startswith(b"data: {\"status\":503") or line.startswith(b"event: problem"):
-                    self.fail("stream ended by a problem")
-        except asyncio.CancelledError:
-            raise
-        except (TimeoutError, OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError) as error:
-            self._broken(error, "stream")
-        finally:
-            if opened:
-                self.streams_open -= 1
-            writer.close()
-
-
 def seated(games: list, count: int) -> list[str]:
     """The Authorization headers of ``count`` seated streams (each player within the per-player cap of 8)."""
     players = [player for _, by_seat in games for player in by_seat.values()]
     return [players[n % len(players)].auth["Authorization"] for n in range(min(count, 8 * len(players)))]
-
-
-async def arrive(waiters: Waiters, plan: list, rate_per_second: int, refusable: bool = False) -> float:
-    """Start each planned waiter at ``rate_per_second``; the seconds it took."""
-    numbers = iter(range(len(waiters.seen), 10**9))
-    started = time.monotonic()
-    for n, (kind, game, ticket) in enumerate(plan):
-        due = started + n / rate_per_second
-        if due > time.monotonic():
-            await asyncio.sleep(due - time.monotonic())
-        coroutine = (waiters.stream(next(numbers), game, ticket, refusable) if kind == "stream"
-                     else waiters.long_poll(game, refusable))
-        waiters.tasks.append(asyncio.create_task(coroutine))
-    return time.monotonic() - started
-
-
-async def until_held(waiters: Waiters, expected: int, limit: float = 120) -> None:
-    started = time.monotonic()
-    while waiters.streams_open + waiters.held_polls + sum(waiters.failures.values()) + \
-            sum(waiters.refused.values()) < expected and time.monotonic() - started < limit:
-        await asyncio.sleep(0.2)
 
 
 def load_average() -> str:
@@ -321,6 +215,7 @@ async def hold(args, base: str, master_pid: int, games: list, fanout_game, quiet
     others = [games[n % len(games)][0] for n in range(streams - args.fanout)]
     plan += [("stream", game, seat_auths[n] if n < len(seat_auths) else None) for n, game in enumerate(others)]
     plan += [("poll", games[n % len(games)][0], None) for n in range(polls)]
+    random.Random(1).shuffle(plan)  # a herd of reconnecting clients: every kind mixed
     took = await arrive(waiters, plan, args.rate)
     await until_held(waiters, len(plan))
     await settled(master_pid, 60)
@@ -330,12 +225,15 @@ async def hold(args, base: str, master_pid: int, games: list, fanout_game, quiet
           f"players with tickets and leases, {len(plan) - len(seat_auths) - polls} of spectators, {polls} long-polls); "
           f"held: {waiters.streams_open} streams + {waiters.held_polls} long-polls = {held}; "
           f"failed: {sum(waiters.failures.values())} {dict(waiters.failures)} (load average {load_average()})")
+    for cause, body in waiters.details.items():
+        print(f"  {cause}, e.g.: {body}")
     print(f"server memory: {rss_before / 1024:.0f} MiB before, {rss_after / 1024:.0f} MiB holding them: "
           f"{(rss_after - rss_before) / max(1, held):.1f} KiB per waiter")
 
     # Fan-out moves with command latency sampled in between, while the watchers are woken.
     game, seats = fanout_game
-    watchers = list(range(args.fanout))
+    # The fan-out game's streams that opened (one refused at the arrival is counted there, not as missed here).
+    watchers = [n for n, watched in waiters.game_of.items() if watched == game and n in waiters.opened]
     all_delays, per_move, missed, busy = [], [], 0, []
     for _ in range(args.moves):
         if not (await loop.run_in_executor(None, lambda: next(iter(seats.values())).call(
@@ -356,7 +254,7 @@ async def hold(args, base: str, master_pid: int, games: list, fanout_game, quiet
         busy += await sampler
     if len(all_delays) >= 2:
         p50, p99 = quantiles(all_delays)
-        print(f"fan-out: {args.moves} moves to {args.fanout} streams of one game: p50 {p50 * 1000:.0f} ms, "
+        print(f"fan-out: {args.moves} moves to the {len(watchers)} streams of one game: p50 {p50 * 1000:.0f} ms, "
               f"p99 {p99 * 1000:.0f} ms, max {max(all_delays) * 1000:.0f} ms after the command's answer "
               f"(per move p99 median {statistics.median(per_move) * 1000:.0f} ms, worst {max(per_move) * 1000:.0f} ms; "
               f"goal p99 <= 1000 ms); missed {missed} (goal 0)")
@@ -369,15 +267,32 @@ async def hold(args, base: str, master_pid: int, games: list, fanout_game, quiet
     print(f"command latency with no waiters: p50 {q50 * 1000:.1f} ms  p99 {q99 * 1000:.1f} ms;  sampled between "
           f"fan-outs holding {held}: p50 {b50 * 1000:.1f} ms  p99 {b99 * 1000:.1f} ms;  ratios "
           f"{b50 / q50:.2f} / {b99 / q99:.2f} (goal <= 1.5; load average {load_average()})")
+    rss_held = server_rss_kib(master_pid)
     for task in waiters.tasks:
         task.cancel()
     await asyncio.gather(*waiters.tasks, return_exceptions=True)
-    await asyncio.sleep(2)
+    # The server lets a waiter go when it next writes: a stream at its heartbeat, a long-poll whose client
+    # left at the end of its wait (60 s).
+    gone = await loop.run_in_executor(None, server_waiters_gone, base)
     await settled(master_pid, 30)
+    await asyncio.sleep(12)  # the workers give memory back at most every 10 s (api/memory_return.py)
     rss_left = server_rss_kib(master_pid)
-    print(f"server memory once they left: {rss_left / 1024:.0f} MiB ({(rss_left - rss_before) / 1024:.0f} MiB "
-          f"above the start)")
+    print(f"server memory once they left: {rss_held / 1024:.0f} MiB at the end of the fan-out, "
+          f"{rss_left / 1024:.0f} MiB once the server let them go ({gone:.0f} s later): "
+          f"{(rss_left - rss_before) / 1024:.0f} MiB above the start "
+          f"({'memory not given back: --keep-memory' if args.keep_memory else 'malloc_trim on'})")
     return waiters.failures
+
+
+def server_waiters_gone(base: str, limit: float = 120) -> float:
+    """Seconds until the server holds no waiter (its /readyz says), at most ``limit``."""
+    started = time.monotonic()
+    while time.monotonic() - started < limit:
+        saturation = requests.get(f"{base}/readyz", timeout=10).json()["saturation"]
+        if saturation["server_waiters"] == 0:
+            break
+        time.sleep(1)
+    return time.monotonic() - started
 
 
 async def overload(args, base: str, games: list) -> Counter:
@@ -392,10 +307,12 @@ async def overload(args, base: str, games: list) -> Counter:
     await arrive(second, plan, args.rate, refusable=True)
     await until_held(second, capacity)
     await asyncio.sleep(3)  # what the newcomers did to those held shows now
-    print(f"overload: {capacity} waiters (2 workers sized {capacity // 2} each), then {capacity} more: first "
-          f"held {first.streams_open + first.held_polls}, failed {dict(first.failures)}; newcomers held "
-          f"{second.streams_open + second.held_polls}, refused with 503 and Retry-After {sum(second.refused.values())}, "
+    print(f"overload: {capacity} waiters (a server of 2 workers sized {capacity} in all), then {capacity} more: "
+          f"first held {first.streams_open + first.held_polls}, failed {dict(first.failures)}; newcomers held "
+          f"{second.streams_open + second.held_polls}, refused with 503 and Retry-After {dict(second.refused)}, "
           f"failed {dict(second.failures)} (load average {load_average()})")
+    for cause, body in {**first.details, **second.details}.items():
+        print(f"  {cause}, e.g.: {body}")
     for task in first.tasks + second.tasks:
         task.cancel()
     await asyncio.gather(*first.tasks, *second.tasks, return_exceptions=True)
@@ -439,9 +356,13 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--clients", type=int, default=4)
     parser.add_argument("--skip-polls", action="store_true")
+    parser.add_argument("--keep-memory", action="store_true",
+                        help="BOARDLOG_RETURN_MEMORY=0: measure memory with no malloc_trim after the waiters left")
     args = parser.parse_args()
     limit = raise_fd_limit()  # inherited by the server started below, and used by this client
-    print(f"open-file limit: {limit}; load average {load_average()}")
+    print(f"open-file limit: {limit}; net.core.somaxconn {kernel_setting('net/core/somaxconn')}, "
+          f"net.ipv4.tcp_max_syn_backlog {kernel_setting('net/ipv4/tcp_max_syn_backlog')}; "
+          f"load average {load_average()}")
     redis_url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
     failures: Counter = Counter()
     with temporary_server(os.environ.get("DATABASE_URL")) as server, \
@@ -449,8 +370,11 @@ def main() -> None:
         migrate(url)
         if not args.skip_polls:
             poll_figures(url, args)
-        env = {"DATABASE_URL": url, "BOARDLOG_RATE_LIMIT": "0", "REDIS_URL": redis_url,
+        # The limits as in production, set high enough for one client address sending all of it.
+        env = {"DATABASE_URL": url, "REDIS_URL": redis_url, "BOARDLOG_RATE_LIMIT": "100000000",
+               "BOARDLOG_WAITERS_PER_ADDRESS": "100000", "BOARDLOG_RETURN_MEMORY": "0" if args.keep_memory else "1",
                "BOARDLOG_MAX_WAITERS": str(args.waiters * 2), "BOARDLOG_WORKER_CONNECTIONS": str(args.waiters + 2000)}
+        log = ServerLog()
         app, base = start_server("api.wsgi:app", env, GEVENT)
         try:
             games = [new_game(base, f"watched{n}") for n in range(args.games)]
@@ -461,9 +385,11 @@ def main() -> None:
         finally:
             app.terminate()
             app.wait(timeout=60)
+        failures += checked_log(log, "arrival and fan-out")
         if args.overload:
-            env = {**env, "BOARDLOG_MAX_WAITERS": str(args.overload // 2),  # per worker process
+            env = {**env, "BOARDLOG_MAX_WAITERS": str(args.overload),  # the server's total, both workers together
                    "BOARDLOG_WORKER_CONNECTIONS": str(args.overload * 2 + 2000)}
+            log = ServerLog()
             app, base = start_server("api.wsgi:app", env, GEVENT)
             try:
                 games = [new_game(base, f"over{n}") for n in range(args.games)]
@@ -471,6 +397,7 @@ def main() -> None:
             finally:
                 app.terminate()
                 app.wait(timeout=60)
+            failures += checked_log(log, "overload")
     if failures:
         print(f"FAILED: {sum(failures.values())} waiters failed: {dict(failures)}")
         sys.exit(1)

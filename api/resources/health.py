@@ -4,8 +4,10 @@ Liveness (``/healthz``) is the process answering at all: it needs neither
 the database nor Redis, so an orchestrator never restarts a process that is
 only overloaded. Readiness (``/readyz``) is whether a load balancer should
 send this process more work: PostgreSQL and Redis answer, and the process is
-not saturated (its database pool has requests queueing for a connection, or
-it holds 90 % of BOARDLOG_MAX_WAITERS or more, or it is shutting down). A
+not saturated: its database pool has requests queueing for a connection,
+it or its server (the workers of its gunicorn master together) holds 90 % of
+BOARDLOG_MAX_WAITERS or more, its resident memory is above
+BOARDLOG_MAX_MEMORY_MB, or it is shutting down (api/admission.py). A
 saturated process answers 503 here and keeps serving what it holds."""
 
 from __future__ import annotations
@@ -45,8 +47,8 @@ def readyz():
             checks["redis"] = f"unreachable: {type(error).__name__}"
     else:
         checks["redis"] = "not configured"
-    busy = saturation is not None and (saturation["pool_saturated"] or saturation["waiters_near_limit"]
-                                       or saturation["draining"])
+    busy = saturation is not None and any(saturation[reason] for reason in (
+        "pool_saturated", "waiters_near_limit", "memory_over_limit", "draining"))
     ready = all(value in ("ok", "not configured") for value in checks.values()) and not busy
     # Without PostgreSQL there is no lag to read: not a second wait for a connection.
     notifications = None if checks["postgres"] != "ok" else _notification_lag(boardlog)

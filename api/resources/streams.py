@@ -18,7 +18,7 @@ from ..errors import problem
 from ..service import tickets
 from ..service.errors import InvalidRequest
 from ..service.games import parse_game_id
-from ..streaming import StreamLimit
+from ..admission import StreamLimit, requesting_client
 from .keys import ReceiptSchema
 
 blp = Blueprint("streams", __name__, url_prefix="/v1",
@@ -139,9 +139,9 @@ def _caller(args, required: bool) -> tuple[str | None, str | None]:
     not spent: ``_start`` spends it), else from the bearer token (or nobody,
     where allowed)."""
     if "ticket" in args:
-        holder = tickets.holder(service().pool, args["ticket"], _redis())
-        g.player = holder.player
-        return holder.player, holder.token_id
+        g.ticket = tickets.check(service().pool, args["ticket"], _redis(), streams().ticket_tokens.stands)
+        g.player, g.token_id = g.ticket.holder.player, g.ticket.holder.token_id
+        return g.player, g.token_id
     player = current_player(required=required)
     return player, g.get("token_id") if player is not None else None
 
@@ -150,12 +150,12 @@ def _start(args, player: str | None, token: str | None, body) -> Response:
     """Take a slot, spend the ticket (if any) and start the stream: a request
     refused before this point leaves its ticket usable."""
     try:
-        slot = streams().open(player, token=token)
+        slot = streams().open(player, token=token, client=requesting_client())
     except StreamLimit as error:
         return _limited(error)
     if "ticket" in args:
         try:
-            tickets.spend(service().pool, args["ticket"], _redis())
+            tickets.spend(service().pool, g.ticket, _redis())
         except BaseException:
             streams().close(slot)
             raise
@@ -228,7 +228,8 @@ class GameStream(MethodView):
         "GameMessage (see components). A stream whose token (or ticket's token) is revoked ends with a "
         "`problem` message (token-revoked)."))
     @blp.alt_response(204, description="the game is over and you have seen all of it: nothing more will come")
-    @declare(blp, "ticket-invalid", "resume-point-invalid", "too-many-streams", "server-busy", "shutting-down")
+    @declare(blp, "ticket-invalid", "resume-point-invalid", "too-many-streams", "too-many-waiters", "server-busy",
+             "shutting-down")
     def get(self, game_id, **args):
         """Follow a game as it moves (spectators need no token; a private game: its players only)."""
         gid = parse_game_id(game_id)
@@ -278,5 +279,7 @@ class StreamTickets(MethodView):
     def post(self):
         """A single-use ticket, valid 60 s, that opens one stream as you (for EventSource)."""
         player = current_player()
-        ticket, expires_at = tickets.issue(service().pool, player, g.get("token_id"), _redis())
+        # When the token was last found live, so that the stream it opens trusts it as long, without a query.
+        checked_at = service().players.checked_at(request.headers["Authorization"].partition(" ")[2].strip())
+        ticket, expires_at = tickets.issue(service().pool, player, g.get("token_id"), _redis(), checked_at)
         return {"ticket": ticket, "expires_at": expires_at, "expires_in": tickets.TICKET_SECONDS}

@@ -143,3 +143,16 @@ class Players:
             rows = conn.execute("select id from player_tokens where id = any(%s::uuid[]) and revoked_at is not null",
                                 (list(token_ids),)).fetchall()
         return {str(row[0]) for row in rows}
+
+    def checked_at(self, token: str) -> float | None:
+        """When (``time.time()``) this process last read ``token`` from the
+        database and found it live, while it still trusts that read; else
+        None. A stream ticket carries it, so that the process the ticket is
+        used on trusts the token as long as this one does, without a query
+        (api/service/ticket_tokens.py)."""
+        with self._lock:
+            remembered = self._tokens.get(hash_token(token))
+        now = self.clock()
+        if remembered is None or remembered[1] <= now:
+            return None
+        return time.time() - (now - (remembered[1] - self.cache_seconds))

@@ -101,20 +101,49 @@ def _host_port(text: str) -> tuple[str, str]:
     return host, port if colon else str(DEFAULT_SENTINEL_PORT)
 
 
+# Connections a client keeps to Redis at most. A command that finds them all
+# in use waits for one (up to its socket timeout, else FREE_CONNECTION_WAIT
+# seconds) instead of failing: redis-py 8 caps a pool at 100 connections by
+# default and raises "Too many connections" past them, which a herd of
+# reconnecting browsers reached (greenlets descheduled mid-command hold
+# theirs), and each such failure refused a stream ticket (401).
+MAX_CONNECTIONS = 200
+FREE_CONNECTION_WAIT = 20.0
+
+
 def redis_client(url: str, **options) -> Redis:
     """A client of the Redis REDIS_URL names: its master, wherever the
     Sentinels say it is now, when it names Sentinels. ``options`` are
     redis-py's (socket_timeout, socket_connect_timeout...), for the master's
     connections; the Sentinels' own time out as quickly, or after
-    SENTINEL_TIMEOUT."""
+    SENTINEL_TIMEOUT. Either way at most MAX_CONNECTIONS connections, and a
+    command waits for a free one rather than failing."""
+    from redis import BlockingConnectionPool
+
+    wait = options.get("socket_timeout") or FREE_CONNECTION_WAIT
     address = sentinel_address(url)
     if address is None:
-        return Redis.from_url(url, **options)
+        pool = BlockingConnectionPool.from_url(url, max_connections=MAX_CONNECTIONS, timeout=wait, **options)
+        client = Redis(connection_pool=pool)
+        client.auto_close_connection_pool = True  # as from_url's: closing the client closes its pool
+        return client
     from redis.sentinel import Sentinel
 
     sentinels = Sentinel(list(address.sentinels), sentinel_kwargs=_sentinel_options(address, options))
     return sentinels.master_for(address.master_name, db=address.db, username=address.username,
-                                password=address.password, **options)
+                                password=address.password, connection_pool_class=_blocking_sentinel_pool(),
+                                max_connections=MAX_CONNECTIONS, timeout=wait, **options)
+
+
+def _blocking_sentinel_pool():
+    """redis-py's pool of a Sentinels' master, waiting for a free connection as BlockingConnectionPool does."""
+    from redis import BlockingConnectionPool
+    from redis.sentinel import SentinelConnectionPool
+
+    class BlockingSentinelConnectionPool(SentinelConnectionPool, BlockingConnectionPool):
+        pass
+
+    return BlockingSentinelConnectionPool
 
 
 def _sentinel_options(address: SentinelAddress, options: dict) -> dict:

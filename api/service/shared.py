@@ -92,6 +92,10 @@ class SharedWork:
                 del self._pending[key]
             pending.done.set()
 
+    def once(self, key, work: Callable[[], Any]):
+        """``work()`` done once for every caller that asks by ``key`` while it runs (other kinds of shared work)."""
+        return self._once(key, work)
+
     def session(self, game_id: uuid.UUID, at_least: int = 0):
         """(rules, session) at ``at_least`` or newer: the process's cached
         session when it is new enough, else one load for all who ask."""
@@ -109,11 +113,18 @@ class SharedWork:
         session when it is at the version the process knows the game to be at
         (eventstore/versions.py; no query), else one load shared by every
         newcomer that comes meanwhile, so that a herd of reconnecting clients
-        costs one read, not one each."""
+        costs one read, not one each. A version the process does not know is
+        read once for all of them (and known from then on, the LISTEN
+        connection keeping it up to date), not a load each."""
+        store = self.service.store
+        stream = stream_of(game_id)
+        known = store.known_version(stream)
+        if known is None:
+            known = self._once(("version", game_id), lambda: store.recent_version(stream))
         cached = self.service.cached(game_id)
-        if cached is not None and self.service.store.known_version(stream_of(game_id)) == cached[1].version:
+        if cached is not None and known == cached[1].version:
             return cached
-        return self._once(("load", game_id), lambda: self._load(game_id))
+        return self.session(game_id, known)
 
     def _load(self, game_id):
         self.computed["loads"] += 1

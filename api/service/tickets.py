@@ -7,20 +7,29 @@ A URL carrying a ticket is worthless a minute later or once used.
 A ticket remembers the token it was issued for: once that token is
 revoked (alone or with all the player's), the ticket opens nothing, and a
 stream it opened ends (api/streaming.py). A request is checked first
-(``holder``) and the ticket spent (``spend``) only when its stream starts:
+(``check``) and the ticket spent (``spend``) only when its stream starts:
 a request refused before that (an unknown game, a resume point beyond the
 game, the player's stream cap) leaves the ticket usable.
 
 With Redis, a ticket costs no PostgreSQL write (a herd of reconnecting
-browsers each trades its token for a ticket): it is signed, not stored,
-``st_s.<player>.<token id>.<expiry>.<nonce>.<HMAC-SHA256>`` under a secret
-the API processes share in Redis (``boardlog:stream-ticket-secret``, made
-once by whichever process needs it first, re-read every ``TICKET_SECONDS``).
-It is as strong as a stored one: forging one needs the secret; it expires
-60 s after issue; spending it is a Redis ``SET NX`` on its nonce that lives
-as long as the ticket could, so it opens one stream; its token is checked
-against revocation (one read by primary key) when it is checked and again
-when it is spent. Redis unreachable when a ticket is issued: a stored
+browsers each trades its token for a ticket), and opening a stream with it
+costs no PostgreSQL read in the common case: it is signed, not stored,
+``st_s.<player>.<token id>.<expiry>.<checked>.<nonce>.<HMAC-SHA256>`` under
+a secret the API processes share in Redis (``boardlog:stream-ticket-secret``,
+made once by whichever process needs it first; a process signs with the one
+it read within ``ISSUING_SECRET_SECONDS`` and checks with the one it read
+within ``TICKET_SECONDS``, reading it again for a ticket that matches
+neither). ``checked`` is when the issuing process last read the token from
+PostgreSQL and found it live (api/service/players.py caches a token for
+BOARDLOG_TOKEN_CACHE_SECONDS). It is as strong as a stored one: forging one
+needs the secret; it expires 60 s after issue; spending it is a Redis
+``SET NX`` on its nonce that lives as long as the ticket could, so it opens
+one stream; its token is checked against revocation once, when the stream
+opens (``check``; ``spend`` reuses that check), with the bound every token
+has: a token revoked in this process opens nothing at once, one revoked in
+another within the token cache time (the caller's ``token_stands`` says,
+without a query while ``checked`` is that recent, see
+api/service/ticket_tokens.py). Redis unreachable when a ticket is issued: a stored
 ticket, as without Redis, so nothing is lost; unreachable when a signed one
 is used: refused (401, get a new one: it will be a stored one), since single
 use could not be enforced. Redis flushed: the secret is made anew and the
@@ -37,11 +46,14 @@ import secrets
 import time
 import uuid
 from dataclasses import dataclass
+from typing import Callable
 
 from .errors import Unauthorized
 from .players import hash_token
+from .ticket_tokens import TicketTokens
 
 TICKET_SECONDS = 60
+ISSUING_SECRET_SECONDS = 5  # a new secret (Redis flushed) is signed with this soon in every process
 PREFIX = "st_"
 SIGNED = PREFIX + "s."
 SECRET_KEY = "boardlog:stream-ticket-secret"
@@ -49,6 +61,9 @@ SPENT_KEY = "boardlog:stream-ticket-spent:{}"
 log = logging.getLogger("boardlog.tickets")
 _secrets: dict[int, tuple[bytes, float, bytes | None]] = {}  # id(redis) -> (secret, when read, the one before)
 _GET_STARTED = "get a new one with POST /v1/stream-tickets"
+
+# (token id, when it was last found live or None) -> whether the token still stands
+TokenStands = Callable[[str, "float | None"], bool]
 
 
 @dataclass(frozen=True)
@@ -60,11 +75,25 @@ class Holder:
     token_id: str | None
 
 
-def issue(pool, player: str, token_id: str | None, redis=None) -> tuple[str, dt.datetime]:
-    """A ticket for ``player``'s token: signed (no write) with Redis, else stored."""
+@dataclass(frozen=True)
+class Checked:
+    """A ticket found usable and not spent yet: whom it opens a stream for,
+    and what spending it takes (a signed one's nonce and expiry)."""
+
+    holder: Holder
+    ticket: str
+    nonce: str | None = None
+    expires: int = 0
+
+
+def issue(pool, player: str, token_id: str | None, redis=None,
+          checked_at: float | None = None) -> tuple[str, dt.datetime]:
+    """A ticket for ``player``'s token: signed (no write) with Redis, else
+    stored. ``checked_at``: when (``time.time()``) the token was last read
+    from PostgreSQL and found live, if known."""
     if redis is not None:
         try:
-            return _signed(redis, player, token_id)
+            return _signed(redis, player, token_id, checked_at)
         except Exception as error:  # Redis away: a stored ticket, as without it
             log.warning("Redis unreachable, a stream ticket stored in PostgreSQL instead: %s", error)
     ticket = PREFIX + secrets.token_urlsafe(32)
@@ -86,30 +115,32 @@ _STATE = """
 """
 
 
-def holder(pool, ticket: str, redis=None) -> Holder:
+def check(pool, ticket: str, redis=None, token_stands: TokenStands | None = None) -> Checked:
     """The ticket's player and token, the ticket left unspent; Unauthorized
-    if it is unknown (forged), already used, expired or its token revoked."""
+    if it is unknown (forged), expired or its token revoked. A signed
+    ticket's single use is enforced when it is spent; ``token_stands`` says
+    whether its token still stands (default: a read from PostgreSQL)."""
     _check_form(ticket)
     if ticket.startswith(SIGNED):
-        return _signed_holder(pool, redis, ticket)[0]
+        return _signed_check(pool, redis, ticket, token_stands or TicketTokens(pool, cache_seconds=0).stands)
     with pool.connection() as conn:
         row = conn.execute(_STATE, (hash_token(ticket),)).fetchone()
-    return _usable(row)
+    return Checked(_usable(row), ticket)
 
 
-def spend(pool, ticket: str, redis=None) -> Holder:
-    """The same, and the ticket is spent: call it when the stream starts."""
-    _check_form(ticket)
-    if ticket.startswith(SIGNED):
-        found, nonce, expires = _signed_holder(pool, redis, ticket)
+def spend(pool, checked: Checked, redis=None) -> Holder:
+    """Spend a checked ticket (call it when the stream starts): Unauthorized
+    if it was spent meanwhile, or its token revoked (stored tickets)."""
+    if checked.nonce is not None:
         try:
-            first = redis.set(SPENT_KEY.format(nonce), b"1", nx=True, ex=max(1, int(expires - time.time()) + 1))
+            first = redis.set(SPENT_KEY.format(checked.nonce), b"1", nx=True,
+                              ex=max(1, int(checked.expires - time.time()) + 1))
         except Exception:
             raise _redis_away() from None
         if not first:
-            raise Unauthorized(f"this stream ticket was used meanwhile; {_GET_STARTED}", kind="ticket-invalid")
-        return found
-    digest = hash_token(ticket)
+            raise _already_used()
+        return checked.holder
+    digest = hash_token(checked.ticket)
     with pool.connection() as conn:
         row = conn.execute(
             "delete from stream_tickets t where ticket_sha256 = %s and expires_at > now()"
@@ -120,8 +151,13 @@ def spend(pool, ticket: str, redis=None) -> Holder:
         ).fetchone()
         if row is None:  # say why: state of what is left, if anything
             _usable(conn.execute(_STATE, (digest,)).fetchone())
-            raise Unauthorized(f"this stream ticket was used meanwhile; {_GET_STARTED}", kind="ticket-invalid")
+            raise _already_used()
     return Holder(str(row[0]), None if row[1] is None else str(row[1]))
+
+
+def _already_used() -> Unauthorized:
+    return Unauthorized(f"this stream ticket was already used: a ticket opens one stream; {_GET_STARTED}",
+                        kind="ticket-invalid")
 
 
 def _check_form(ticket: str) -> None:
@@ -146,10 +182,11 @@ def _usable(row) -> Holder:
 # -- signed tickets (with Redis) ---------------------------------------------------
 
 
-def _secret(redis, fresh: bool = False) -> bytes:
-    """The deployment's ticket secret: made once in Redis by whoever comes first."""
+def _secret(redis, max_age: float = TICKET_SECONDS) -> bytes:
+    """The deployment's ticket secret, as read within ``max_age`` seconds
+    (0: read now): made once in Redis by whoever comes first."""
     known = _secrets.get(id(redis))
-    if known is not None and not fresh and time.monotonic() - known[1] < TICKET_SECONDS:
+    if known is not None and time.monotonic() - known[1] < max_age:
         return known[0]
     redis.set(SECRET_KEY, secrets.token_hex(32).encode(), nx=True)
     value = redis.get(SECRET_KEY)
@@ -167,7 +204,7 @@ def _candidates(redis):
     read (another process may have made a new one after a flush), and the one
     before it (a process that signed with its cached one a moment ago)."""
     yield _secret(redis)
-    secret = _secret(redis, fresh=True)
+    secret = _secret(redis, max_age=0)
     yield secret
     before = _secrets.get(id(redis), (None, 0, None))[2]
     if before is not None:
@@ -179,11 +216,11 @@ def _mac(secret: bytes, body: str) -> str:
     return base64.urlsafe_b64encode(digest).decode()
 
 
-def _signed(redis, player: str, token_id: str | None) -> tuple[str, dt.datetime]:
+def _signed(redis, player: str, token_id: str | None, checked_at: float | None) -> tuple[str, dt.datetime]:
     expires = int(time.time()) + TICKET_SECONDS
     body = ".".join([uuid.UUID(player).hex, uuid.UUID(token_id).hex if token_id else "-", str(expires),
-                     secrets.token_urlsafe(12)])
-    ticket = f"{SIGNED}{body}.{_mac(_secret(redis, fresh=True), body)}"  # the current one: never a stale cache
+                     "-" if checked_at is None else str(int(checked_at)), secrets.token_urlsafe(12)])
+    ticket = f"{SIGNED}{body}.{_mac(_secret(redis, ISSUING_SECRET_SECONDS), body)}"
     return ticket, dt.datetime.fromtimestamp(expires, dt.timezone.utc)
 
 
@@ -192,15 +229,16 @@ def _redis_away() -> Unauthorized:
                         f"does not answer); {_GET_STARTED}", kind="ticket-invalid")
 
 
-def _signed_holder(pool, redis, ticket: str) -> tuple[Holder, str, int]:
-    """(holder, nonce, expiry) of a signed ticket that is genuine, live, unspent and whose token stands."""
+def _signed_check(pool, redis, ticket: str, token_stands: TokenStands) -> Checked:
+    """A signed ticket that is genuine, live and whose token stands (its single use is checked by ``spend``)."""
     body, _, mac = ticket[len(SIGNED):].rpartition(".")
     parts = body.split(".")
-    if redis is None or len(parts) != 4 or not parts[2].isdigit():
+    if len(parts) == 4:  # issued before tickets said when their token was checked
+        parts.insert(3, "-")
+    if redis is None or len(parts) != 5 or not parts[2].isdigit() or not (parts[3].isdigit() or parts[3] == "-"):
         raise Unauthorized(f"unknown stream ticket; {_GET_STARTED}", kind="ticket-invalid")
     try:
         genuine = any(hmac.compare_digest(_mac(secret, body), mac) for secret in _candidates(redis))
-        spent = genuine and redis.exists(SPENT_KEY.format(parts[3]))
     except Exception:
         raise _redis_away() from None
     if not genuine:
@@ -209,13 +247,7 @@ def _signed_holder(pool, redis, ticket: str) -> tuple[Holder, str, int]:
         player, token_id = str(uuid.UUID(parts[0])), None if parts[1] == "-" else str(uuid.UUID(parts[1]))
     except ValueError:
         raise Unauthorized(f"unknown stream ticket; {_GET_STARTED}", kind="ticket-invalid") from None
-    if spent:
-        raise Unauthorized(f"unknown or already used stream ticket: a ticket opens one stream; {_GET_STARTED}",
-                           kind="ticket-invalid")
-    token_live = True
-    if token_id is not None:
-        with pool.connection() as conn:
-            row = conn.execute("select revoked_at is null from player_tokens where id = %s", (token_id,)).fetchone()
-        token_live = bool(row and row[0])
     expires = int(parts[2])
-    return _usable((player, token_id, time.time() < expires, token_live)), parts[3], expires
+    checked_at = None if parts[3] == "-" else float(parts[3])
+    token_live = token_id is None or time.time() >= expires or token_stands(token_id, checked_at)
+    return Checked(_usable((player, token_id, time.time() < expires, token_live)), ticket, parts[4], expires)

@@ -87,3 +87,32 @@ def test_a_ticket_is_stored_as_before_when_redis_is_unreachable(service):
     assert _stored_tickets(service, ada) == 1
     assert _opens(client, f"/v1/games/{game_id}/stream?ticket={ticket}") == 200
     assert client.get(f"/v1/games/{game_id}/stream?ticket={ticket}").status_code == 401
+
+
+def test_more_commands_at_once_than_the_api_s_redis_client_holds_connections_wait_for_one_instead_of_failing(
+        redis_url):
+    """redis-py 8 caps a client's pool at 100 connections and then raises
+    "Too many connections": under a herd of reconnecting browsers that
+    refused stream tickets (401) while Redis was fine."""
+    import threading
+
+    from api.app import REDIS_TIMEOUT
+    from api.service.redis_connection import MAX_CONNECTIONS, redis_client
+
+    client = redis_client(redis_url, socket_connect_timeout=REDIS_TIMEOUT, socket_timeout=REDIS_TIMEOUT)
+    failures, lock = [], threading.Lock()
+
+    def blocked_a_moment():
+        try:
+            client.blpop(["boardlog-test:never-pushed"], timeout=0.3)  # holds its connection that long
+        except Exception as error:
+            with lock:
+                failures.append(repr(error))
+
+    herd = [threading.Thread(target=blocked_a_moment) for _ in range(MAX_CONNECTIONS + 50)]
+    for thread in herd:
+        thread.start()
+    for thread in herd:
+        thread.join(30)
+    client.close()
+    assert failures == []

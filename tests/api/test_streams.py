@@ -180,7 +180,11 @@ def test_a_server_holding_its_limit_of_waiters_answers_503_with_retry_after(serv
     assert app.extensions["boardlog"].streams.count() == 0
 
 
-def test_a_hundred_long_polls_woken_by_one_move_share_one_load_and_one_view_per_seat(players, client, app):
+def test_a_hundred_long_polls_woken_by_one_move_share_one_load_and_one_view_per_seat(players, service):
+    # Over 16 long-polls per token: a process of its own that takes them all from one token.
+    app = create_app({"RATE_LIMIT_PER_MINUTE": 0, "STREAMS": {"lifetime": 1.0, "heartbeat": 0.3,
+                                                              "long_polls_per_token": 100}}, service=service)
+    client = app.test_client()
     ada, bob = players(2)
     game_id = started_game([ada, bob])
     shared = app.extensions["boardlog"].streams.shared
@@ -188,9 +192,8 @@ def test_a_hundred_long_polls_woken_by_one_move_share_one_load_and_one_view_per_
     answers = []
 
     def poll(player):
-        headers = {"If-None-Match": etags[player]} if player else {"If-None-Match": "*"}
-        path = f"/v1/games/{game_id}/view?wait=20"
-        answers.append((player or client).get(path, headers=headers) if player else client.get(path, headers=headers))
+        headers = {"If-None-Match": etags[player], **player.auth} if player else {"If-None-Match": "*"}
+        answers.append(client.get(f"/v1/games/{game_id}/view?wait=20", headers=headers))
 
     waiting = [threading.Thread(target=poll, args=([ada, bob, None][n % 3],)) for n in range(100)]
     store = app.extensions["boardlog"].service.store

@@ -192,6 +192,33 @@ def test_a_players_streams_are_capped_across_all_the_workers(database_url, redis
         two.stop(signal.SIGQUIT)  # no need to wait for a graceful end here
 
 
+def test_a_server_of_two_workers_holds_its_max_waiters_in_all_whichever_worker_takes_each(database_url, redis_url,
+                                                                                         tmp_path):
+    two = Gunicorn(database_url, redis_url, tmp_path / "log", workers=2, BOARDLOG_MAX_WAITERS="20",
+                   BOARDLOG_POOL_SIZE="8")
+    try:
+        wait_until(lambda: (tmp_path / "log").read_text().count("Booting worker") == 2, what="both workers")
+        watched, _ = new_game(two.base)
+        polls = [raw_request(two.port, f"/v1/games/{watched}/view?wait=60", {"If-None-Match": "*"})
+                 for _ in range(30)]
+        wait_until(lambda: len(select.select(polls, [], [], 0)[0]) >= 10, 30, "the refusals")
+
+        def twenty_held():
+            saturation = requests.get(f"{two.base}/readyz", timeout=10).json()["saturation"]
+            return saturation if saturation["server_waiters"] == 20 else None
+
+        ready = wait_until(twenty_held, 30, "twenty held by the two workers together")
+        assert ready["max_waiters"] == 20 and ready["waiters_near_limit"]
+        answered = select.select(polls, [], [], 0)[0]
+        heads = [read_until(sock, b"\r\n\r\n") for sock in answered]
+        assert len(heads) == 10 and all(head.startswith(b"HTTP/1.1 503") for head in heads), heads
+        assert all(b"retry-after:" in head.lower() for head in heads)
+        for sock in polls:
+            sock.close()
+    finally:
+        two.stop(signal.SIGQUIT)
+
+
 class EventReader:
     """A stream read message by message over http.client (chunked decoding included)."""
 
