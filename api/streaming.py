@@ -53,6 +53,7 @@ from .errors import problem_body
 from .service.games import player_channel, stream_of
 from .service.shared import SharedWork, dumps
 from .service.ticket_tokens import TicketTokens
+from .service.tickets import TICKET_SECONDS
 from .service.views import viewer_seat
 from .sse import message as _message
 from .stream_talk import follow_talk
@@ -90,7 +91,8 @@ class Streams(Waiters):
         self.revocation_check = cache / 2 if revocation_check is None else revocation_check
         self._sweeper = None  # the thread (greenlet under gevent) that looks for revoked tokens
         # Whether a stream ticket's token stands, mostly without a query; told of every revocation here.
-        self.ticket_tokens = TicketTokens(service.pool, cache) if hasattr(service, "pool") else None
+        self.ticket_tokens = (TicketTokens(service.pool, cache, ticket_seconds=TICKET_SECONDS, hears=service.store)
+                              if hasattr(service, "pool") else None)
 
     def _opened(self, slot: Slot) -> None:
         if slot.token is not None and self._sweeper is None:

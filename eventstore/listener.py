@@ -121,7 +121,7 @@ class VersionListener:
         self._thread: threading.Thread | None = None
         self._start_lock = threading.Lock()
         self._notices: dict[str, list[weakref.WeakMethod]] = {}  # another channel -> who hears its payloads
-        self._listened: frozenset[str] = frozenset()  # those LISTENed to on the connection now
+        self._listened: dict[str, float] = {}  # those LISTENed to on the connection now -> since when (wall-clock)
         self._epoch = 0  # bumped with each connection: what was heard before may have been missed since
         self._alive_at = 0.0  # when the connection last finished a round (a wait for notifies and a sweep)
 
@@ -140,7 +140,7 @@ class VersionListener:
             try:
                 with self._connect() as conn:
                     conn.execute(f"listen {CHANNEL}")
-                    self._listened = frozenset()
+                    self._listened = {}
                     self._epoch += 1
                     if self._recent is not None:
                         self._recent.forget_all()
@@ -179,17 +179,24 @@ class VersionListener:
         since it began (every NOTIFY committed since then is heard), else
         None; also None while the connection has not finished a round within
         ALIVE_SECONDS (a connection that went silent may be dead, not idle)."""
-        if not self._ready.is_set() or channel not in self._listened:
+        return self._epoch if self.listening_since(channel) is not None else None
+
+    def listening_since(self, channel: str) -> float | None:
+        """Since when (``time.time()``) ``channel`` has been listened to
+        without a break, or None (as ``listening_to``)."""
+        since = self._listened.get(channel)
+        if since is None or not self._ready.is_set() or time.monotonic() - self._alive_at > ALIVE_SECONDS:
             return None
-        return self._epoch if time.monotonic() - self._alive_at <= ALIVE_SECONDS else None
+        return since
 
     def _listen_to_notices(self, conn) -> None:
         with self._lock:
-            new = set(self._notices) - self._listened
+            new = set(self._notices) - set(self._listened)
         for channel in sorted(new):
             conn.execute(f"listen {channel}")
         if new:
-            self._listened = self._listened | new
+            since = time.time()
+            self._listened = {**self._listened, **{channel: since for channel in new}}
 
     def _notice(self, channel: str, payload: str) -> None:
         with self._lock:

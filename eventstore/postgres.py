@@ -319,6 +319,10 @@ class PostgresEventStore:
         """An epoch while ``channel`` has been heard without a break since it began, else None."""
         return self._listener.listening_to(channel)
 
+    def listening_since(self, channel: str) -> float | None:
+        """Since when (``time.time()``) ``channel`` has been heard without a break, else None."""
+        return self._listener.listening_since(channel)
+
     def known_version(self, stream_id: str) -> int | None:
         """The stream's version as this process knows it without a query
         (eventstore/versions.py says how stale it may be), or None."""

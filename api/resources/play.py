@@ -268,6 +268,7 @@ class View(MethodView):
     @blp.response(200, ViewSchema)
     @typed_as("ViewResponse")
     @blp.alt_response(304, description="the game has not moved since the ETag you sent")
+    @declare(blp, "too-many-waiters", "server-busy")
     def get(self, game_id):
         """Your view of the game (spectators: the public view; after the end: everything)."""
         # Parsed by hand, not by @blp.arguments: this is the endpoint players

@@ -15,7 +15,7 @@ from ..auth import BEARER, current_player
 from ..context import service, streams
 from ..errors import problem
 from ..names import MAX_BYTES, MAX_CHARACTERS, BadName, normalise_name
-from ..contract import SHARED, parameters
+from ..contract import SHARED, declare, parameters
 from ..service import readmodels, talk
 from ..service.games import player_channel, stream_of
 from ..streaming import StreamLimit
@@ -159,6 +159,7 @@ class Inbox(MethodView):
     @blp.response(200, InboxSchema)
     @blp.alt_response(304, description="your inbox has not changed since the ETag you sent")
     @blp.alt_response(503, description="the server holds all the waiting requests it may (Retry-After)")
+    @declare(blp, "too-many-waiters", "server-busy")
     def get(self, wait=None):
         """Every game you sit in; those waiting on you first, soonest deadline first."""
         player = current_player()

@@ -148,11 +148,5 @@ class Players:
         """When (``time.time()``) this process last read ``token`` from the
         database and found it live, while it still trusts that read; else
         None. A stream ticket carries it, so that the process the ticket is
-        used on trusts the token as long as this one does, without a query
-        (api/service/ticket_tokens.py)."""
-        with self._lock:
-            remembered = self._tokens.get(hash_token(token))
-        now = self.clock()
-        if remembered is None or remembered[1] <= now:
-            return None
-        return time.time() - (now - (remembered[1] - self.cache_seconds))
+        used on may trust the token without a query (api/service/ticket_tokens.py)."""
+        return self.known.read_at(hash_token(token))

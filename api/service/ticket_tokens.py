@@ -8,14 +8,20 @@ server (BOARDLOG_TOKEN_CACHE_SECONDS, api/service/players.py):
 - a ticket says when its issuing process last read its token from
   PostgreSQL and found it live (``checked_at``, signed with the rest): that
   read is trusted for the token cache time, as that process trusts it for
-  every request of that token;
-- else the last read this process made of that token id is trusted as long;
+  every request of that token; and for as long as the ticket lives when this
+  process has heard every revocation committed since that read (its LISTEN
+  connection has listened to revocations without a break since before it,
+  api/service/token_cache.py): a revocation after the read was then heard
+  here, and is remembered for as long as such a ticket may be used;
+- else the last read this process made of that token id is trusted for the
+  token cache time;
 - else one read by primary key, remembered.
 
-So a token revoked in another process may open a stream here within the
-token cache time, as its bearer token may make any request here. Times are
-wall-clock seconds (the ticket crosses processes, maybe machines: they must
-agree on the time within a second or so, which NTP gives).
+So a token revoked in another process may open a stream here only while
+this process cannot hear revocations, within the token cache time, as its
+bearer token may make any request here. Times are wall-clock seconds (the
+ticket crosses processes, maybe machines: they must agree on the time
+within a second or so, which NTP gives).
 """
 
 from __future__ import annotations
@@ -23,14 +29,21 @@ from __future__ import annotations
 import threading
 import time
 
+from .token_cache import REVOKED_CHANNEL
+
 MAX_REMEMBERED = 100_000
 
 
 class TicketTokens:
-    def __init__(self, pool, cache_seconds: float, clock=time.time):
+    def __init__(self, pool, cache_seconds: float, clock=time.time, ticket_seconds: float = 0, hears=None):
+        """``hears``: the event store, whose LISTEN connection hears revocations
+        (``listening_since``); ``ticket_seconds``: how long a ticket lives."""
         self.pool = pool
         self.seconds = cache_seconds
         self.clock = clock
+        self._listening_since = getattr(hears, "listening_since", None)
+        # A revocation is remembered as long as a ticket whose token was read before it may still be used.
+        self.remember = cache_seconds + ticket_seconds
         self._lock = threading.Lock()
         self._revoked: dict[str, float] = {}  # token id -> when this process learnt it was revoked
         self._live: dict[str, float] = {}  # token id -> until when a read of it (found live) is trusted
@@ -41,7 +54,7 @@ class TicketTokens:
         them for as long as a ticket's own check of them could be trusted."""
         now = self.clock()
         with self._lock:
-            for old in [token for token, when in self._revoked.items() if now - when > self.seconds]:
+            for old in [token for token, when in self._revoked.items() if now - when > self.remember]:
                 del self._revoked[old]
             for token in token_ids:
                 self._revoked[str(token)] = now
@@ -52,7 +65,7 @@ class TicketTokens:
         with self._lock:
             if token_id in self._revoked:
                 return False
-            if checked_at is not None and 0 <= now - checked_at < self.seconds:
+            if checked_at is not None and (0 <= now - checked_at < self.seconds or self._heard_since(checked_at)):
                 return True
             if self._live.get(token_id, float("-inf")) > now:
                 return True
@@ -67,3 +80,10 @@ class TicketTokens:
                 if token_id not in self._revoked:
                     self._live[token_id] = now + self.seconds
         return live
+
+    def _heard_since(self, checked_at: float) -> bool:
+        """Whether every revocation committed since ``checked_at`` was heard here."""
+        if self._listening_since is None:
+            return False
+        since = self._listening_since(REVOKED_CHANNEL)
+        return since is not None and since <= checked_at

@@ -21,6 +21,7 @@ to make it at once).
 from __future__ import annotations
 
 import threading
+import time
 import weakref
 from dataclasses import dataclass
 from typing import Callable, NamedTuple
@@ -39,6 +40,7 @@ class _Remembered(NamedTuple):
     until: float  # trusted until then in any case
     trusted_until: float  # and until then while revocations are heard without a break since ``epoch``
     epoch: int | None
+    read_at: float  # when the row was read, wall-clock (a stream ticket carries it to other processes)
 
 
 class Reading(NamedTuple):
@@ -47,6 +49,7 @@ class Reading(NamedTuple):
     at: float
     epoch: int | None
     heard: int
+    wall: float
 
 
 class TokenCache:
@@ -65,14 +68,23 @@ class TokenCache:
         self._observers: list[weakref.WeakMethod] = []
 
     def get(self, digest: bytes) -> Identity | None:
+        entry = self._trusted(digest)
+        return entry.identity if entry is not None else None
+
+    def read_at(self, digest: bytes) -> float | None:
+        """When (wall-clock) the trusted read of this token was made, else None."""
+        entry = self._trusted(digest)
+        return entry.read_at if entry is not None else None
+
+    def _trusted(self, digest: bytes) -> _Remembered | None:
         entry = self._tokens.get(digest)  # a dict read is atomic; the lock guards the writes
         if entry is None:
             return None
         now = self.clock()
         if now < entry.until:
-            return entry.identity
+            return entry
         if entry.epoch is not None and now < entry.trusted_until and self._epoch() == entry.epoch:
-            return entry.identity
+            return entry
         return None
 
     def reading(self) -> Reading:
@@ -80,12 +92,13 @@ class TokenCache:
         if not self._listening and self._notices is not None:
             self._listening = True
             self._notices.on_notice(REVOKED_CHANNEL, self._hear)
-        return Reading(self.clock(), self._epoch(), self._heard)
+        return Reading(self.clock(), self._epoch(), self._heard, time.time())
 
     def put(self, digest: bytes, identity: Identity, reading: Reading) -> None:
         # A notice heard while the row was read may be this token's: then only the short bound.
         epoch = reading.epoch if self._heard == reading.heard else None
-        entry = _Remembered(identity, reading.at + self.cache_seconds, reading.at + self.trust_seconds, epoch)
+        entry = _Remembered(identity, reading.at + self.cache_seconds, reading.at + self.trust_seconds, epoch,
+                            reading.wall)
         with self._lock:
             if len(self._tokens) >= self.MAX_REMEMBERED:
                 self._tokens.clear()

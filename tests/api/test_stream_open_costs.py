@@ -5,7 +5,8 @@ process knows the game (its ticket says when its token was last checked,
 the game's session and its channels' versions are what the process knows,
 mutes are read when the first message comes). Revocation is as strong as
 every token's: a token revoked here opens nothing at once, one revoked in
-another process nothing once the token cache time has passed."""
+another process nothing once this one heard of it (or, while it cannot
+hear revocations, once the token cache time has passed)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from contextlib import contextmanager
 import pytest
 
 from api.app import create_app
+from api.service import readmodels
 from api.service.games import stream_of
 from api.service.ticket_tokens import TicketTokens
 from tests.support.sse import parse, read_until
@@ -126,19 +128,59 @@ def test_a_player_muted_after_a_stream_opened_before_anything_was_said_is_silent
     assert [m.json["text"] for m in parse(text)[0] if m.event == "talk"] == ["words ada hears"]
 
 
-def test_a_token_revoked_in_another_process_opens_nothing_once_the_token_cache_time_passed(app, service):
+def test_a_token_revoked_in_another_process_opens_nothing_as_soon_as_this_one_hears_of_it(app, service):
+    client = app.test_client()
+    ada, bob = Player(client, "oc-hr-ada"), Player(client, "oc-hr-bob")
+    game_id = started_game([ada, bob])
+    ticket = ada.post("/v1/stream-tickets").json["ticket"]
+    with service.pool.connection() as conn:  # as another process revokes it: its notice is committed with it
+        readmodels.revoke_tokens(conn, ada.id)
+    wait_until(lambda: client.get(f"/v1/games/{game_id}/stream?ticket={ticket}").status_code == 401, timeout=30,
+               what="the revoked token's ticket refused")
+    refused = client.get(f"/v1/games/{game_id}/stream?ticket={ticket}")
+    assert "revoked" in refused.json["detail"]
+
+
+def test_a_token_revoked_where_this_process_cannot_hear_it_opens_nothing_once_the_token_cache_time_passed(
+        app, service):
     client = app.test_client()
     ada, bob = Player(client, "oc-rv-ada"), Player(client, "oc-rv-bob")
     game_id = started_game([ada, bob])
     first, second = (ada.post("/v1/stream-tickets").json["ticket"] for _ in range(2))
+    ticket_tokens = app.extensions["boardlog"].streams.ticket_tokens
+    ticket_tokens._listening_since = None  # this process hears no revocations (its LISTEN connection is down)
     with service.pool.connection() as conn:  # as another process revokes it: this one is not told
         conn.execute("update player_tokens set revoked_at = now() where player_id = %s", (ada.id,))
     # Within the token cache time this process trusts the token as it trusts its bearer's requests...
     opened(client, f"/v1/games/{game_id}/stream?ticket={first}")
     cache = service.players.cache_seconds
-    app.extensions["boardlog"].streams.ticket_tokens.clock = lambda: time.time() + cache + 1
+    ticket_tokens.clock = lambda: time.time() + cache + 1
     refused = client.get(f"/v1/games/{game_id}/stream?ticket={second}")
     assert refused.status_code == 401 and "revoked" in refused.json["detail"]  # ...and no longer after
+
+
+class Hearing:
+    """Since when the process has heard every revocation (what the event store's LISTEN connection says)."""
+
+    def __init__(self, since):
+        self.since = since
+
+    def listening_since(self, channel):
+        return self.since
+
+
+def test_a_ticket_whose_token_was_read_since_this_process_hears_revocations_is_trusted_without_a_read(
+        players, service):
+    ada = players(1)[0]
+    token_id = next(t["id"] for t in ada.get("/v1/players/me/tokens").json["tokens"] if t["current"])
+    now = time.time()
+    tokens = TicketTokens(service.pool, cache_seconds=10, ticket_seconds=60, hears=Hearing(since=now - 3600))
+    read_long_ago = now - 1800  # past the token cache time, but heard since
+    assert tokens.stands(token_id, read_long_ago) and tokens.reads == 0
+    tokens.revoked([token_id])
+    assert not tokens.stands(token_id, read_long_ago), "a revocation heard since the read: refused"
+    deaf_then = TicketTokens(service.pool, cache_seconds=10, ticket_seconds=60, hears=Hearing(since=now - 60))
+    assert deaf_then.stands(token_id, read_long_ago) and deaf_then.reads == 1, "read before hearing began: asked"
 
 
 def test_a_ticket_whose_token_check_is_older_than_the_token_cache_is_checked_once_then_trusted_as_long(
