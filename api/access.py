@@ -62,14 +62,15 @@ def check_summary(row: dict, game_id: uuid.UUID, player: str | None) -> None:
     check(service().load(game_id)[1], game_id, player)
 
 
-def check_cheaply(game_id: uuid.UUID, player: str | None) -> None:
+def check_cheaply(game_id: uuid.UUID, player: str | None, load=None) -> None:
     """The same where a request loads no session of its own: a cached session
-    says whether the game is public (its visibility never changes)."""
+    says whether the game is public (its visibility never changes). ``load``:
+    how to load the game otherwise (default: the service's own load)."""
     from .context import service
 
     if known_public(service(), game_id):
         return
-    check(service().load(game_id)[1], game_id, player)
+    check((load or service().load)(game_id)[1], game_id, player)
 
 
 def known_public(service, game_id: uuid.UUID) -> bool:

@@ -276,7 +276,9 @@ class View(MethodView):
         args = _view_args()
         gid = parse_game_id(game_id)
         player = current_player(required=False)
-        access.check_cheaply(gid, player)
+        # A herd of polls on a game this process does not hold yet shares one load and one version read.
+        shared = streams().shared
+        access.check_cheaply(gid, player, load=shared.session)
         if "at" in args:
             # Stored versions never change: a replica that has this one answers.
             store = cold_store(stream_of(gid), args["at"])
@@ -289,7 +291,9 @@ class View(MethodView):
             answer["receipt"] = service().heads.receipt_for(gid, session, ended=ended)
             return answer, 200, {"ETag": view_etag(session.version, player) if not ended else view_etag(session.version, "*")}
         known = known_version(request.if_none_match.as_set(), player)
-        current = service().current_version(gid)
+        current = shared.version(gid)
+        if current == 0:
+            raise access.unknown(gid)
         if request.if_none_match.star_tag:  # "*": the game as it is now is known (RFC 9110)
             known = current
         waited = False
@@ -303,7 +307,6 @@ class View(MethodView):
         if known is not None and current == known:
             return _not_modified(current, player)
         # Waiters woken by one move share one load and one view per seat.
-        shared = streams().shared
         rules, session = shared.session(gid, current) if waited else service().load(gid)
         if known is not None and session.version == known:
             return _not_modified(known, player)

@@ -116,15 +116,21 @@ class SharedWork:
         costs one read, not one each. A version the process does not know is
         read once for all of them (and known from then on, the LISTEN
         connection keeping it up to date), not a load each."""
+        known = self.version(game_id)
+        cached = self.service.cached(game_id)
+        if cached is not None and known == cached[1].version:
+            return cached
+        return self.session(game_id, known)
+
+    def version(self, game_id: uuid.UUID) -> int:
+        """The game's version as the process knows it (no query), else one
+        read for every caller that asks meanwhile (0: no such game)."""
         store = self.service.store
         stream = stream_of(game_id)
         known = store.known_version(stream)
         if known is None:
             known = self._once(("version", game_id), lambda: store.recent_version(stream))
-        cached = self.service.cached(game_id)
-        if cached is not None and known == cached[1].version:
-            return cached
-        return self.session(game_id, known)
+        return known
 
     def _load(self, game_id):
         self.computed["loads"] += 1

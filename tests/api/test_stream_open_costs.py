@@ -113,6 +113,28 @@ def test_ten_seated_streams_opening_at_once_on_a_game_read_it_and_its_channels_o
     assert len(taken) <= 5, taken
 
 
+def test_twenty_long_polls_arriving_at_once_on_a_game_read_it_once_not_once_each(players, own_process, monkeypatch):
+    ada, bob = players(2)
+    game_id = started_game([ada, bob])  # by another process: this one has heard nothing of it
+    client, service = own_process.test_client(), own_process.extensions["boardlog"].service
+    service.store.watch([]).close()  # its LISTEN connection in place, as in a process that has run a while
+    answers = []
+
+    def poll():
+        answers.append(client.get(f"/v1/games/{game_id}/view?wait=1", headers={"If-None-Match": "*"}).status_code)
+
+    with pool_uses(service, monkeypatch) as taken:
+        herd = [threading.Thread(target=poll) for _ in range(20)]
+        for thread in herd:
+            thread.start()
+        for thread in herd:
+            thread.join(30)
+    assert answers == [304] * 20
+    # At most: the game's version and its session (one load for all: its first event, its snapshot, the
+    # rest); before, each poll read the version, and loaded the game while it was not held yet.
+    assert len(taken) <= 4, taken
+
+
 def test_a_player_muted_after_a_stream_opened_before_anything_was_said_is_silent_on_it(players, client):
     ada, bob, cid = players(3)
     game_id = started_game([ada, bob, cid])
