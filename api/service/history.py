@@ -96,7 +96,10 @@ class History:
         process made it. With ``trust_known``, a session this process holds at
         the version it knows the game to be at (eventstore/versions.py) is
         taken without a query: for a decision, whose append refuses a stale
-        version anyway and is then taken again on a fresh load."""
+        version anyway and is then taken again on a fresh load, and for a
+        read that may be as stale as a poll (the legal commands): behind
+        another process's commit only until its NOTIFY arrives here, or, if
+        that was lost, the next sweep of the feed."""
         with self._lock:
             session = self._cache.get(game_id)
         stream = stream_of(game_id)
