@@ -55,3 +55,17 @@ def test_the_legal_commands_of_a_game_another_process_moved_follow_the_move_once
     assert service.store.known_version(stream) > held_version
     answer = acting.get(f"/v1/games/{game_id}/legal-commands").json
     assert answer["version"] == service.store.stream_version(stream) > held_version
+
+
+def test_a_command_on_a_game_held_at_its_known_version_is_one_transaction_that_reads_no_events(
+        players, service, held, monkeypatch):
+    ada, bob = players(2)
+    game_id = started_game([ada, bob])
+    acting = _to_act([ada, bob], game_id)
+    command = acting.legal(game_id)[0]
+    with postgres_work(service.pool, monkeypatch) as work:
+        answer = acting.act(game_id, command, headers={"Idempotency-Key": uuid.uuid4().hex})
+    assert answer.status_code == 200, answer.json
+    assert answer.json["receipt"] is not None
+    assert (work.checkouts, work.transactions) == (1, 1), work.statements
+    assert not [s for s in work.statements if " from events " in s], "the decision was taken on the session held"
