@@ -217,11 +217,10 @@ class Absences:
         ``returned_before``). A refused command ends nothing."""
         now = self.clock()
         ended = conn.execute("update absences set ends_at = %s where player_id = %s and starts_at <= %s "
-                             "and ends_at > %s returning id", (now, player, now, now))
+                             "and ends_at > %s returning id", (now, player, now, now)).fetchall()
 
         def committed() -> None:
-            # In a pipeline the rows come with the commit; they are this process's by then.
-            if ended.fetchall():
+            if ended:
                 self._wake_games(player, now)
 
         return committed
