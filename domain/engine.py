@@ -9,6 +9,7 @@ written into events, so that ``evolve`` never rolls and replay is exact.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import random
 import typing
@@ -80,13 +81,23 @@ def _freeze(value: Any) -> Any:
     return value
 
 
+_PLAIN = frozenset((str, int, float, bool, type(None)))
+
+
+@functools.cache
+def _field_names(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(cls))
+
+
 def _thaw(value: Any) -> Any:
+    if type(value) in _PLAIN:  # most values: answered before the checks below (legal commands are many)
+        return value
     if isinstance(value, (list, tuple)):
         return [_thaw(item) for item in value]
     if isinstance(value, dict):
         return {str(key): _thaw(item) for key, item in value.items()}
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _thaw(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {name: _thaw(getattr(value, name)) for name in _field_names(type(value))}
     return value
 
 
@@ -101,7 +112,7 @@ class Message:
         return cls.__name__
 
     def to_json(self) -> dict:
-        data = {f.name: _thaw(getattr(self, f.name)) for f in dataclasses.fields(self)}
+        data = {name: _thaw(getattr(self, name)) for name in _field_names(type(self))}
         return {"type": self.type_name(), **data}
 
 
