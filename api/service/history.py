@@ -107,13 +107,14 @@ class History:
         if session is not None and trust_known and self.store.known_version(stream) == session.version:
             return rules, session
         from_start = session is None
+        # A replay reads no metadata: most of a played game's bytes, and none of its state.
         if session is None:
-            records = self.store.read_stream(stream, 1, 1)
+            records = self.store.read_stream(stream, 1, 1, metadata=False)
             if not records:
                 raise NotFound(f"no game {game_id}")
             rules = self.rules_of_stream(records)
             session = self._from_snapshot(stream, rules)
-        tail = self.store.read_stream(stream, (session.version if session else 0) + 1)
+        tail = self.store.read_stream(stream, (session.version if session else 0) + 1, metadata=False)
         session = self.fold(rules, session, tail)
         if tail:
             self.note_heads(game_id, [(tail[-1].version, tail[-1].hash)])
