@@ -89,6 +89,13 @@ def _field_names(cls: type) -> tuple[str, ...]:
     return tuple(f.name for f in dataclasses.fields(cls))
 
 
+@functools.cache
+def _required_names(cls: type) -> tuple[str, ...]:
+    """The fields a message of ``cls`` must be given (those without a default)."""
+    return tuple(f.name for f in dataclasses.fields(cls)
+                 if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING)
+
+
 def _thaw(value: Any) -> Any:
     if type(value) in _PLAIN:  # most values: answered before the checks below (legal commands are many)
         return value
@@ -154,17 +161,11 @@ class Codec:
         if cls is None:
             known = ", ".join(sorted(self.classes))
             raise DecodeError(f"unknown type {type_name!r}; known types: {known}")
-        names = {f.name for f in dataclasses.fields(cls)}
-        unknown = sorted(set(data) - names - {"type"})
+        names, required = _field_names(cls), _required_names(cls)
+        unknown = sorted(set(data).difference(names, ("type",)))
         if unknown:
             raise DecodeError(f"{type_name} has no field(s) {', '.join(unknown)}")
-        missing = sorted(
-            f.name
-            for f in dataclasses.fields(cls)
-            if f.name not in data
-            and f.default is dataclasses.MISSING
-            and f.default_factory is dataclasses.MISSING
-        )
+        missing = sorted(name for name in required if name not in data)
         if missing:
             raise DecodeError(f"{type_name} needs field(s) {', '.join(missing)}")
         values = {key: _freeze(value) for key, value in data.items() if key != "type"}
