@@ -147,6 +147,9 @@ class InMemoryEventStore:
     def known_version(self, stream_id: str) -> int | None:
         return self.stream_version(stream_id)
 
+    def swept_version(self, stream_id: str) -> int | None:
+        return self.stream_version(stream_id)
+
     def recent_version(self, stream_id: str, max_age: float | None = None) -> int:
         return self.stream_version(stream_id)
 

@@ -321,6 +321,15 @@ class PostgresEventStore:
         (eventstore/versions.py says how stale it may be), or None."""
         return self.recent.get(stream_id)
 
+    def swept_version(self, stream_id: str) -> int | None:
+        """The stream's version as this process knows it, only while its
+        LISTEN connection's sweeps of the feed keep coming (which this starts
+        if need be), or None: for a read that may be as stale as a poll;
+        a process without the connection knows nothing this way."""
+        if not self._listener.start():
+            return None
+        return self.recent.get_while_swept(stream_id)
+
     def recent_version(self, stream_id: str, max_age: float | None = None) -> int:
         """The stream's version as this process confirmed it within the last
         ``max_age`` seconds (default ``recent.max_age``; read, appended or

@@ -112,6 +112,9 @@ class GameService:
     def load(self, game_id: uuid.UUID, trust_known: bool = False) -> tuple[Any, Session]:
         return self.history.load(game_id, trust_known)
 
+    def load_for_reading(self, game_id: uuid.UUID) -> tuple[Any, Session]:
+        return self.history.load_for_reading(game_id)
+
     def cached(self, game_id: uuid.UUID) -> tuple[Any, Session] | None:
         return self.history.cached(game_id)
 

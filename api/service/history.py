@@ -96,15 +96,24 @@ class History:
         process made it. With ``trust_known``, a session this process holds at
         the version it knows the game to be at (eventstore/versions.py) is
         taken without a query: for a decision, whose append refuses a stale
-        version anyway and is then taken again on a fresh load, and for a
-        read that may be as stale as a poll (the legal commands): behind
-        another process's commit only until its NOTIFY arrives here, or, if
-        that was lost, the next sweep of the feed."""
+        version anyway and is then taken again on a fresh load."""
+        return self._load(game_id, self.store.known_version if trust_known else None)
+
+    def load_for_reading(self, game_id: uuid.UUID) -> tuple[Any, Session]:
+        """The current session for an answer that may be as stale as a poll
+        (the legal commands): the one this process holds, without a query,
+        if its LISTEN connection's sweeps keep coming and it knows the game
+        to be at that version, so that it is behind another process's commit
+        only until that commit's NOTIFY arrives, or, were it lost, the next
+        sweep (eventstore/versions.py); else loaded as ``load`` does."""
+        return self._load(game_id, self.store.swept_version)
+
+    def _load(self, game_id: uuid.UUID, known_version) -> tuple[Any, Session]:
         with self._lock:
             session = self._cache.get(game_id)
         stream = stream_of(game_id)
         rules = rules_of_session(session) if session else None
-        if session is not None and trust_known and self.store.known_version(stream) == session.version:
+        if session is not None and known_version is not None and known_version(stream) == session.version:
             return rules, session
         from_start = session is None
         # A replay reads no metadata: most of a played game's bytes, and none of its state.

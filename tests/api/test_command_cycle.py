@@ -2,8 +2,8 @@
 PostgreSQL when the process holds the game at the version it knows the game
 to be at: nothing for the legal commands, one transaction for the command.
 The version known is trusted while the LISTEN connection's sweeps keep
-coming (eventstore/versions.py); here it stays trusted for the whole test,
-so that what is counted does not hang on the machine's pace."""
+coming (eventstore/versions.py); here the last sweep stays fresh for the
+whole test, so that what is counted does not hang on the machine's pace."""
 
 from __future__ import annotations
 
@@ -19,7 +19,11 @@ from tests.support.seeds import TEST_SEEDS
 
 @pytest.fixture
 def held(service, monkeypatch):
-    """Versions this process heard of stay known, tokens stay remembered, the signing key stays loaded."""
+    """This process listens and its last sweep stays fresh, versions it heard of stay known, tokens stay
+    remembered, the signing key stays loaded."""
+    with service.store.watch(["held"]):  # returns once the LISTEN connection is in place and has swept
+        pass
+    monkeypatch.setattr(service.store.recent, "sweep_trust", 3600.0)
     monkeypatch.setattr(service.store.recent, "max_age", 3600.0)
     monkeypatch.setattr(service.players, "cache_seconds", 3600.0)
     monkeypatch.setattr(service.signer, "refresh_seconds", 3600.0)
@@ -40,6 +44,18 @@ def test_the_legal_commands_of_a_game_held_at_its_known_version_read_nothing_fro
         commands = acting.legal(game_id)
     assert commands
     assert work.checkouts == 0, work.statements
+
+
+def test_the_legal_commands_of_a_game_held_at_its_known_version_are_read_while_the_sweeps_of_the_feed_stop(
+        players, service, held, monkeypatch):
+    ada, bob = players(2)
+    game_id = started_game([ada, bob])
+    acting = _to_act([ada, bob], game_id)
+    acting.legal(game_id)
+    monkeypatch.setattr(service.store.recent, "sweep_trust", 0.0)  # the last sweep is too old now
+    with postgres_work(service.pool, monkeypatch) as work:
+        assert acting.legal(game_id)
+    assert work.checkouts == 1, "a version heard a while ago is no proof for a read once sweeps stop"
 
 
 def test_the_legal_commands_of_a_game_another_process_moved_follow_the_move_once_this_process_hears_of_it(
