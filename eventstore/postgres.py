@@ -30,7 +30,10 @@ _COLUMNS = (
     "global_position, stream_id, version, event_id, type, schema_version,"
     " data, metadata, recorded_at, hash"
 )
-_COLUMNS_BUT_METADATA = _COLUMNS.replace(" metadata,", " '{}'::jsonb,")
+_COLUMNS_BUT_METADATA = (
+    "global_position, stream_id, version, event_id, type, schema_version,"
+    " data, '{}'::jsonb, recorded_at, hash"
+)
 # The global feed after %(after)s: its one definition (read_all, read_all_of, read_lean_feed).
 _FEED = (
     " from events"
