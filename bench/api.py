@@ -1,14 +1,14 @@
 """API benchmark: boardlog under gunicorn against a bare Flask app served the
 same way, in the same run, on the same machine.
 
-    python bench/api.py [--seconds 5] [--clients 4]
+    python bench/api.py [--seconds 5] [--clients 4] [--connections 16] [--rounds 3] [--games 14]
 
 PostgreSQL: DATABASE_URL's server, or an embedded one; a throwaway database.
 Prints, each as a ratio to its baseline:
 - conditional polls (If-None-Match answered 304) per second;
-- command cycles per second across 16 concurrent games (one cycle: GET the
-  legal commands, POST one), against GET + POST of the bare app; p50/p99 of
-  the command POST alone;
+- command cycles (GET the legal commands, POST the first) over 16 games at
+  once, under the production command, with wrk (bench/cycles.py): cycles
+  per second, server CPU per cycle and PostgreSQL transactions per cycle;
 - command latency on a game with 5,000 events against one with 10.
 """
 
@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import multiprocessing
 import os
-import random
 import re
 import shutil
 import socket
@@ -112,46 +111,6 @@ def new_game(base: str, tag: str) -> tuple[str, dict]:
     return game, seats
 
 
-def _command_loop(args) -> list[float]:
-    """Play games for ``seconds``: GET legal commands, POST one; latencies of the POSTs."""
-    base, seconds, seed = args
-    rng = random.Random(seed)
-    latencies = []
-    game, seats = new_game(base, f"cmd{seed}")
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        summary = next(iter(seats.values())).call("GET", f"/v1/games/{game}").json()
-        if summary["status"] != "active":
-            game, seats = new_game(base, f"cmd{seed}-{len(latencies)}")
-            continue
-        player = seats[summary["to_act"][0]]
-        commands = player.call("GET", f"/v1/games/{game}/legal-commands").json()["commands"]
-        started = time.perf_counter()
-        response = player.call("POST", f"/v1/games/{game}/commands", json=rng.choice(commands))
-        latencies.append(time.perf_counter() - started)
-        assert response.status_code == 200, response.text
-    return latencies
-
-
-def _bare_cycle_loop(args) -> list[float]:
-    base, seconds, _ = args
-    http = requests.Session()
-    latencies, end = [], time.monotonic() + seconds
-    while time.monotonic() < end:
-        http.get(f"{base}/ping", timeout=10)
-        http.get(f"{base}/ping", timeout=10)
-        started = time.perf_counter()
-        http.post(f"{base}/ping", json={"type": "PlaceMember", "crossing": "X01"}, timeout=10)
-        latencies.append(time.perf_counter() - started)
-    return latencies
-
-
-def cycles(pool, loop, base: str, games: int, seconds: float) -> tuple[float, list[float]]:
-    results = pool.map(loop, [(base, seconds, seed) for seed in range(games)])
-    latencies = [x for result in results for x in result]
-    return len(latencies) / seconds, latencies
-
-
 def long_game_latency(base: str, events: int, samples: int) -> float:
     """p50 of command POSTs on a game grown to ``events`` events by lobby churn."""
     game, seats = new_game_with_history(base, events)
@@ -182,10 +141,13 @@ def new_game_with_history(base: str, events: int):
     return game, seats
 
 
-def main() -> None:
+def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0)
-    parser.add_argument("--clients", type=int, default=4)
+    parser.add_argument("--clients", type=int, default=4, help="Python clients of the poll figure when wrk is missing")
+    from bench import cycles
+
+    cycles.add_arguments(parser)
     args = parser.parse_args()
     with temporary_server(os.environ.get("DATABASE_URL")) as server, temporary_database(server, "boardlog_bench") as url:
         migrate(url)
@@ -198,10 +160,15 @@ def main() -> None:
             for process in (app, bare):
                 process.terminate()
                 process.wait(timeout=20)
+    if not shutil.which("wrk"):
+        print("command cycles: not measured, they need wrk (apt-get install wrk): Python clients would be the bottleneck")
+        return 2
+    cycles.report(cycles.measure(args), args.connections)
+    return 0
 
 
 def run(app_url: str, bare_url: str, args) -> None:
-    with multiprocessing.get_context("fork").Pool(16) as pool:
+    with multiprocessing.get_context("fork").Pool(max(1, args.clients)) as pool:
         game, seats = new_game(app_url, "poll")
         player = next(iter(seats.values()))
         etag = player.call("GET", f"/v1/games/{game}/view").headers["ETag"]
@@ -211,12 +178,6 @@ def run(app_url: str, bare_url: str, args) -> None:
         client = "wrk" if shutil.which("wrk") else "python clients (install wrk for a truer figure)"
         print(f"conditional polls (304, {client}): {polls:8.0f}/s   bare Flask: {bare_polls:8.0f}/s   ratio {polls / bare_polls:.2f} (goal >= 0.6)")
 
-        commands, latencies = cycles(pool, _command_loop, app_url, 16, args.seconds)
-        bare_commands, _ = cycles(pool, _bare_cycle_loop, bare_url, 16, args.seconds)
-        q = statistics.quantiles(latencies, n=100)
-        print(f"command cycles, 16 games: {commands:8.0f}/s   bare Flask: {bare_commands:8.0f}/s   "
-              f"ratio {commands / bare_commands:.2f} (goal >= 0.25)   command p50 {q[49] * 1000:.1f} ms  p99 {q[98] * 1000:.1f} ms")
-
     short = long_game_latency(app_url, 10, 30)
     long = long_game_latency(app_url, 5000, 30)
     print(f"command p50 on a 5,000-event game: {long * 1000:.1f} ms   on a 10-event game: {short * 1000:.1f} ms   "
@@ -224,4 +185,4 @@ def run(app_url: str, bare_url: str, args) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -16,6 +16,12 @@ requests in each database, and the ratio large / small (goal: at most 1.5):
 - a game's summary (``GET /v1/games/{id}``).
 
 A request that does not answer 200 fails the run.
+
+Then a cold load (``--cold-loads`` of them, in the small database): a real
+game of about 180 events (``--long-game``; below the snapshot interval, so
+that all of it is replayed) loaded by a service that holds nothing yet, as
+a fresh process would, against a game of 10 events loaded the same way; the
+median of each and their ratio (goal <= 1.5).
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ import argparse
 import contextlib
 import hashlib
 import os
+import random
 import statistics
 import sys
 import time
@@ -35,6 +42,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import psycopg  # noqa: E402
 
 from api.app import create_app  # noqa: E402
+from api.service.games import GameService  # noqa: E402
+from domain import session as sessions  # noqa: E402
+from domain.playout import random_command  # noqa: E402
 from eventstore import migrate  # noqa: E402
 from eventstore.servers import temporary_database, temporary_server  # noqa: E402
 
@@ -98,11 +108,48 @@ def lookups(game_id: str) -> dict[str, str]:
     }
 
 
+def played_game(service: GameService, game: str, options: dict, events: int) -> uuid.UUID:
+    """A game of ``game`` played (random legal commands, always the same) up to ``events`` events or its end."""
+    players = [service.players.register(f"cold-{n}")[0] for n in range(options["players"])]
+    game_id = service.create(players[0], game, options, None)
+    for guest in players[1:]:
+        service.join(game_id, guest, None)
+    service.start(game_id, players[0])
+    rng = random.Random(events)
+    rules, session = service.load(game_id)
+    while session.version < events and session.status == sessions.ACTIVE:
+        seat = min(sessions.to_act(rules, session))
+        command = random_command(rules, session.state, seat, rng)
+        service.act(game_id, session.players[seat], command.to_json())
+        rules, session = service.cached(game_id)
+    return game_id
+
+
+def cold_loads(store, samples: int, long_events: int) -> None:
+    """Median time a service that holds nothing takes to load each game, interleaved."""
+    games = {"short": played_game(GameService(store), "cronberg", {"players": 2}, 10),
+             "long": played_game(GameService(store), "the-coil", {"players": 3}, long_events)}
+    versions = {name: GameService(store).load(game_id)[1].version for name, game_id in games.items()}
+    times: dict[str, list[float]] = {name: [] for name in games}
+    for sample in range(samples + 3):
+        for name, game_id in games.items():
+            service = GameService(store)  # nothing cached: a fresh process
+            started = time.perf_counter()
+            service.load(game_id)
+            if sample >= 3:
+                times[name].append(time.perf_counter() - started)
+    short, long = (statistics.median(times[name]) * 1000 for name in ("short", "long"))
+    print(f"cold load (no snapshot) of a {versions['long']}-event game (The Coil, 3 players): {long:.2f} ms   "
+          f"of a {versions['short']}-event game (Cronberg): {short:.2f} ms   ratio {long / short:.2f} (goal <= 1.5)")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--small", type=int, default=1000)
     parser.add_argument("--large", type=int, default=100_000)
     parser.add_argument("--calls", type=int, default=60)
+    parser.add_argument("--cold-loads", type=int, default=200)
+    parser.add_argument("--long-game", type=int, default=180, help="events of the long game (snapshots every 200)")
     args = parser.parse_args()
     counts = (args.small, args.large)
     with contextlib.ExitStack() as stack:
@@ -125,9 +172,12 @@ def main() -> int:
                     elapsed = timed_get(client, paths[name])
                     if call >= 3:  # the first calls warm the pools and caches
                         times[count][name].append(elapsed)
+        print(f"load average during the lookups: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
+        cold_loads(apps[args.small][0].application.extensions["boardlog"].service.store, args.cold_loads,
+                   args.long_game)
+        print(f"load average after the cold loads: {os.getloadavg()[0]:.2f}")
         for count in counts:
             apps[count][0].application.extensions["boardlog"].service.store.close()
-    print(f"load average during the run: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
     print(f"{'lookup':<22}{args.small:>10,} games{args.large:>10,} games{'ratio':>8}  (goal <= 1.5)")
     worst = 0.0
     for name in times[args.small]:

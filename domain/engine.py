@@ -9,6 +9,7 @@ written into events, so that ``evolve`` never rolls and replay is exact.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import random
 import typing
@@ -80,13 +81,30 @@ def _freeze(value: Any) -> Any:
     return value
 
 
+_PLAIN = frozenset((str, int, float, bool, type(None)))
+
+
+@functools.cache
+def _field_names(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(cls))
+
+
+@functools.cache
+def _required_names(cls: type) -> tuple[str, ...]:
+    """The fields a message of ``cls`` must be given (those without a default)."""
+    return tuple(f.name for f in dataclasses.fields(cls)
+                 if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING)
+
+
 def _thaw(value: Any) -> Any:
+    if type(value) in _PLAIN:  # most values: answered before the checks below (legal commands are many)
+        return value
     if isinstance(value, (list, tuple)):
         return [_thaw(item) for item in value]
     if isinstance(value, dict):
         return {str(key): _thaw(item) for key, item in value.items()}
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _thaw(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {name: _thaw(getattr(value, name)) for name in _field_names(type(value))}
     return value
 
 
@@ -101,7 +119,7 @@ class Message:
         return cls.__name__
 
     def to_json(self) -> dict:
-        data = {f.name: _thaw(getattr(self, f.name)) for f in dataclasses.fields(self)}
+        data = {name: _thaw(getattr(self, name)) for name in _field_names(type(self))}
         return {"type": self.type_name(), **data}
 
 
@@ -143,17 +161,11 @@ class Codec:
         if cls is None:
             known = ", ".join(sorted(self.classes))
             raise DecodeError(f"unknown type {type_name!r}; known types: {known}")
-        names = {f.name for f in dataclasses.fields(cls)}
-        unknown = sorted(set(data) - names - {"type"})
+        names, required = _field_names(cls), _required_names(cls)
+        unknown = sorted(set(data).difference(names, ("type",)))
         if unknown:
             raise DecodeError(f"{type_name} has no field(s) {', '.join(unknown)}")
-        missing = sorted(
-            f.name
-            for f in dataclasses.fields(cls)
-            if f.name not in data
-            and f.default is dataclasses.MISSING
-            and f.default_factory is dataclasses.MISSING
-        )
+        missing = sorted(name for name in required if name not in data)
         if missing:
             raise DecodeError(f"{type_name} needs field(s) {', '.join(missing)}")
         values = {key: _freeze(value) for key, value in data.items() if key != "type"}

@@ -265,30 +265,31 @@ def evolve(rules: Game, session: Session | None, event: Event) -> Session:
             randomness_version=event.randomness_version, version=1,
         )
     assert session is not None, "a game stream starts with GameCreated"
-    session = replace(session, version=session.version + 1)
+    version = session.version + 1  # every event counts; one replace per event (a replay's cost is in them)
     if isinstance(event, SeatTaken):
-        return replace(session, players={**session.players, event.seat: event.player})
+        return replace(session, version=version, players={**session.players, event.seat: event.player})
     if isinstance(event, SeatLeft):
         players = {seat: player for seat, player in session.players.items() if seat != event.seat}
-        return replace(session, players=players, host=event.new_host or session.host)
+        return replace(session, version=version, players=players, host=event.new_host or session.host)
     if isinstance(event, SeedContributed):
-        return replace(session, contributions={**session.contributions, event.seat: event.contribution})
+        contributions = {**session.contributions, event.seat: event.contribution}
+        return replace(session, version=version, contributions=contributions)
     if isinstance(event, GameCancelled):
-        return replace(session, status=CANCELLED)
+        return replace(session, version=version, status=CANCELLED)
     if isinstance(event, PlayersSeated):
-        return replace(session, status=ACTIVE, players=dict(event.players))
+        return replace(session, version=version, status=ACTIVE, players=dict(event.players))
     if isinstance(event, TurnTimedOut):
-        return session
+        return replace(session, version=version)
     if isinstance(event, GameOver):
-        return replace(session, status=SCORING, outcome=event.outcome, seed=event.seed)
+        return replace(session, version=version, status=SCORING, outcome=event.outcome, seed=event.seed)
     if isinstance(event, GameScored):
-        return replace(session, status=FINISHED, standings=tuple(event.standings))
+        return replace(session, version=version, status=FINISHED, standings=tuple(event.standings))
     if isinstance(event, LIFECYCLE_EVENTS):
-        return fold_life(session, event)
-    recent = (*session.recent[-(RECENT_STATES - 1):], (session.version - 1, session.state))
+        return fold_life(replace(session, version=version), event)
+    recent = (*session.recent[-(RECENT_STATES - 1):], (session.version, session.state))
     # A move by anyone ends an open takeback request.
     life = replace(session.life, takeback=None) if session.life.takeback is not None else session.life
-    return replace(session, state=rules.evolve(session.state, event), recent=recent, life=life)
+    return replace(session, version=version, state=rules.evolve(session.state, event), recent=recent, life=life)
 
 
 def replay(rules: Game, events, session: Session | None = None) -> Session | None:

@@ -7,6 +7,7 @@ as jsonb does, so callers can't change stored events by mutating dicts.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import threading
 import time
@@ -112,11 +113,12 @@ class InMemoryEventStore:
             return len(self._streams.get(stream_id, ()))
 
     def read_stream(self, stream_id: str, from_version: int = 1, to_version: int | None = None,
-                    conn=None) -> list[RecordedEvent]:
+                    conn=None, *, metadata: bool = True) -> list[RecordedEvent]:
         with self._condition:
             stream = self._streams.get(stream_id, [])
             end = len(stream) if to_version is None else max(0, min(to_version, len(stream)))
-            return [_copy(event) for event in stream[max(1, from_version) - 1:end]]
+            events = [_copy(event) for event in stream[max(1, from_version) - 1:end]]
+        return events if metadata else [dataclasses.replace(event, metadata={}) for event in events]
 
     def read_all(self, after: int = 0, limit: int = 1000) -> list[RecordedEvent]:
         with self._condition:
@@ -143,6 +145,9 @@ class InMemoryEventStore:
         return verify_chain(stream, head)
 
     def known_version(self, stream_id: str) -> int | None:
+        return self.stream_version(stream_id)
+
+    def swept_version(self, stream_id: str) -> int | None:
         return self.stream_version(stream_id)
 
     def recent_version(self, stream_id: str, max_age: float | None = None) -> int:

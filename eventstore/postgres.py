@@ -30,6 +30,10 @@ _COLUMNS = (
     "global_position, stream_id, version, event_id, type, schema_version,"
     " data, metadata, recorded_at, hash"
 )
+_COLUMNS_BUT_METADATA = (
+    "global_position, stream_id, version, event_id, type, schema_version,"
+    " data, '{}'::jsonb, recorded_at, hash"
+)
 # The global feed after %(after)s: its one definition (read_all, read_all_of, read_lean_feed).
 _FEED = (
     " from events"
@@ -238,11 +242,15 @@ class PostgresEventStore:
         return row[0] if row else 0
 
     def read_stream(self, stream_id: str, from_version: int = 1, to_version: int | None = None,
-                    conn=None) -> list[RecordedEvent]:
+                    conn=None, *, metadata: bool = True) -> list[RecordedEvent]:
+        """``metadata=False``: each event's metadata is not read (an empty
+        dict in its place): what a replay needs, and a played game's
+        metadata (who sat where, salts, draws) is most of its bytes."""
+        columns = _COLUMNS if metadata else _COLUMNS_BUT_METADATA
         with self._connection(conn) as c:
             cursor = c.cursor(binary=True)
             rows = cursor.execute(
-                f"select {_COLUMNS} from events where stream_id = %s and version >= %s"
+                f"select {columns} from events where stream_id = %s and version >= %s"
                 " and (%s::bigint is null or version <= %s::bigint) order by version",
                 (stream_id, max(1, from_version), to_version, to_version),
             ).fetchall()
@@ -327,6 +335,15 @@ class PostgresEventStore:
         """The stream's version as this process knows it without a query
         (eventstore/versions.py says how stale it may be), or None."""
         return self.recent.get(stream_id)
+
+    def swept_version(self, stream_id: str) -> int | None:
+        """The stream's version as this process knows it, only while its
+        LISTEN connection's sweeps of the feed keep coming (which this starts
+        if need be), or None: for a read that may be as stale as a poll;
+        a process without the connection knows nothing this way."""
+        if not self._listener.start():
+            return None
+        return self.recent.get_while_swept(stream_id)
 
     def recent_version(self, stream_id: str, max_age: float | None = None) -> int:
         """The stream's version as this process confirmed it within the last

@@ -35,11 +35,19 @@ class RecentVersions:
         if entry is None:
             return None
         now = self.clock()
-        if self._swept_at is not None and now - self._swept_at <= self.sweep_trust:
+        if self._sweeps_fresh(now):
             return entry[0]
         if now - entry[1] > (self.max_age if max_age is None else max_age):
             return None
         return entry[0]
+
+    def get_while_swept(self, stream_id: str) -> int | None:
+        """The version known, only while sweeps keep coming: no confirmation's age stands in for them."""
+        entry = self._versions.get(stream_id)
+        return entry[0] if entry is not None and self._sweeps_fresh(self.clock()) else None
+
+    def _sweeps_fresh(self, now: float) -> bool:
+        return self._swept_at is not None and now - self._swept_at <= self.sweep_trust
 
     def epoch(self) -> int:
         return self._epoch

@@ -323,7 +323,7 @@ class LegalCommands(MethodView):
         """Every command you may send now (empty when it is not your turn)."""
         gid = parse_game_id(game_id)
         player = current_player()
-        rules, session = service().load(gid)
+        rules, session = service().load_for_reading(gid)  # as fresh as a poll: mostly no query
         access.check(session, gid, player)
         seat = viewer_seat(session, player)
         return {"game": session.game, "version": session.version, "seat": seat,

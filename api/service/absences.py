@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
-from typing import Any
+from typing import Any, Callable
 
 from psycopg.rows import dict_row
 
@@ -209,16 +209,21 @@ class Absences:
             return False
         return bool(events)
 
-    def back_on_acting(self, player: str) -> None:
-        """A player who acts is back: his absence running now ends now, and
-        every game that shows him away records SeatBack (this one at once,
-        ``returned_before``; the others by a job set for now)."""
+    def back_on_acting(self, conn, player: str) -> Callable[[], None]:
+        """A player whose command is accepted is back: in that command's
+        transaction, his absence running now ends now. Returns what to call
+        once it committed: every other game that shows him away records
+        SeatBack (by a job set for now; this one did at once,
+        ``returned_before``). A refused command ends nothing."""
         now = self.clock()
-        with self.pool.connection() as conn:
-            ended = conn.execute("update absences set ends_at = %s where player_id = %s and starts_at <= %s "
-                                 "and ends_at > %s returning id", (now, player, now, now)).fetchall()
-        if ended:
-            self._wake_games(player, now)
+        ended = conn.execute("update absences set ends_at = %s where player_id = %s and starts_at <= %s "
+                             "and ends_at > %s returning id", (now, player, now, now)).fetchall()
+
+        def committed() -> None:
+            if ended:
+                self._wake_games(player, now)
+
+        return committed
 
     def returned_before(self, rules, session, seat: str) -> tuple[Decision, Any]:
         """The SeatBack batch that goes before a move of a seat shown away, and the session after it."""

@@ -24,7 +24,7 @@ from eventstore import WrongExpectedVersion
 from . import readmodels
 from . import decisions
 from .decisions import Decision, Scheduler
-from .idempotency import IdempotencyKeys
+from .idempotency import IdempotencyKeys, Replayed
 from .absences import Absences
 from .pause import Pauses
 from .takebacks import Takebacks
@@ -111,6 +111,9 @@ class GameService:
 
     def load(self, game_id: uuid.UUID, trust_known: bool = False) -> tuple[Any, Session]:
         return self.history.load(game_id, trust_known)
+
+    def load_for_reading(self, game_id: uuid.UUID) -> tuple[Any, Session]:
+        return self.history.load_for_reading(game_id)
 
     def cached(self, game_id: uuid.UUID) -> tuple[Any, Session] | None:
         return self.history.cached(game_id)
@@ -307,15 +310,24 @@ class GameService:
             move = decisions.by(player, seat, command.to_json(), current, events, draws.draws())
             return Decision(returned.events + move.events, returned.metadata + move.metadata)
 
-        self.absences.back_on_acting(player)
-
         def answer(conn, session, events):
             return respond(session, events, session.seat_seen_by(player)) if respond else {"version": session.version}
 
+        back: list[Callable[[], None]] = []  # what the absence's end asks once committed, per attempt
+
+        def carry_out(in_transaction):
+            def acting(conn, session, events):
+                back.append(self.absences.back_on_acting(conn, player))  # in the command's transaction
+                in_transaction(conn, session, events)
+
+            return self.execute(game_id, decide, if_match, acting)
+
         # The command's JSON alone is what is hashed (with the game), as it
         # was before other requests took keys, so remembered keys still answer.
-        return self.idempotency.once(player, game_id, idempotency_key, command_json,
-                         lambda in_transaction: self.execute(game_id, decide, if_match, in_transaction), answer)
+        answered = self.idempotency.once(player, game_id, idempotency_key, command_json, carry_out, answer)
+        if back and not isinstance(answered, Replayed):
+            back[-1]()  # the attempt that committed
+        return answered
 
     def fire_deadline(self, game_id: uuid.UUID, version: int) -> bool:
         """Time out every seat whose deadline passed, if the game is still

@@ -97,20 +97,33 @@ class History:
         the version it knows the game to be at (eventstore/versions.py) is
         taken without a query: for a decision, whose append refuses a stale
         version anyway and is then taken again on a fresh load."""
+        return self._load(game_id, self.store.known_version if trust_known else None)
+
+    def load_for_reading(self, game_id: uuid.UUID) -> tuple[Any, Session]:
+        """The current session for an answer that may be as stale as a poll
+        (the legal commands): the one this process holds, without a query,
+        if its LISTEN connection's sweeps keep coming and it knows the game
+        to be at that version, so that it is behind another process's commit
+        only until that commit's NOTIFY arrives, or, were it lost, the next
+        sweep (eventstore/versions.py); else loaded as ``load`` does."""
+        return self._load(game_id, self.store.swept_version)
+
+    def _load(self, game_id: uuid.UUID, known_version) -> tuple[Any, Session]:
         with self._lock:
             session = self._cache.get(game_id)
         stream = stream_of(game_id)
         rules = rules_of_session(session) if session else None
-        if session is not None and trust_known and self.store.known_version(stream) == session.version:
+        if session is not None and known_version is not None and known_version(stream) == session.version:
             return rules, session
         from_start = session is None
+        # A replay reads no metadata: most of a played game's bytes, and none of its state.
         if session is None:
-            records = self.store.read_stream(stream, 1, 1)
+            records = self.store.read_stream(stream, 1, 1, metadata=False)
             if not records:
                 raise NotFound(f"no game {game_id}")
             rules = self.rules_of_stream(records)
             session = self._from_snapshot(stream, rules)
-        tail = self.store.read_stream(stream, (session.version if session else 0) + 1)
+        tail = self.store.read_stream(stream, (session.version if session else 0) + 1, metadata=False)
         session = self.fold(rules, session, tail)
         if tail:
             self.note_heads(game_id, [(tail[-1].version, tail[-1].hash)])

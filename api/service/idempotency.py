@@ -72,12 +72,16 @@ class IdempotencyKeys:
         answer, which is stored under the key. A repeat of the same request
         with the same key answers that stored answer and does nothing; the
         same key with another request is a 422 ``idempotency-key-reused``.
-        Without a key the request is simply carried out and answered."""
+        Without a key the request is simply carried out and answered.
+
+        A repeat is not looked for before: the answer's row collides with
+        the stored one (readmodels.remember_response) and takes the
+        repeat's events down with it, in the one transaction of the
+        request, and the stored answer is read then. A repeat whose
+        decision is refused (the original moved the game on) is answered
+        the same way. So a first request, nearly every request, costs no
+        query of its own."""
         digest = request_sha256(game_id, request)
-        if key is not None:
-            earlier = self._earlier_response(player, game_id, key, digest)
-            if earlier is not None:
-                return earlier
         answer: dict = {}
 
         def in_transaction(conn, *facts):
@@ -88,9 +92,9 @@ class IdempotencyKeys:
         try:
             carry_out(in_transaction)
         except Exception as error:
-            # A repeat that raced its original (looked for the key before the
-            # original committed) fails on the moved game, or on the key's
-            # uniqueness: it gets the original's answer, not that failure.
+            # A repeat fails on the key's uniqueness, or on the game its
+            # original moved on (also when the two raced): it gets the
+            # original's answer, not that failure.
             if key is not None and (
                 decisions.is_unique_violation(error) or isinstance(error, (ServiceError, IllegalCommand))
             ):

@@ -235,10 +235,18 @@ def idempotent_response(conn, player_id, game_id, key: str) -> dict | None:
 
 
 def remember_response(conn, player_id, game_id, key: str, request_sha256: str, status: int, response: dict) -> None:
+    """Store the answer under the key; a UniqueViolation if the key is
+    taken: in this game, or by an answer remembered before keys were scoped
+    to a game (UNSCOPED), which is still the key's and is then written
+    under again, so that it collides too."""
     conn.execute(
         """insert into idempotency_keys (player_id, game_id, key, request_sha256, status, response)
-           values (%s, %s, %s, %s, %s, %s)""",
-        (player_id, game_id, key, request_sha256, status, Jsonb(response)),
+           values (%(player)s, case when exists (select 1 from idempotency_keys where player_id = %(player)s
+                                                 and game_id = %(unscoped)s and key = %(key)s)
+                                    then %(unscoped)s::uuid else %(game)s::uuid end,
+                   %(key)s, %(sha256)s, %(status)s, %(response)s)""",
+        {"player": player_id, "game": game_id, "unscoped": UNSCOPED, "key": key, "sha256": request_sha256,
+         "status": status, "response": Jsonb(response)},
     )
 
 

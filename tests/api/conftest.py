@@ -123,12 +123,11 @@ def started_game(players: list[Player], game="cronberg", options=None) -> str:
     return game_id
 
 
-def race(monkeypatch, service, stale, key_looked_up_early: bool = False) -> dict:
+def race(monkeypatch, service, stale) -> dict:
     """Make the next request race one that committed since ``stale`` was
-    loaded: it decides first on ``stale``; with ``key_looked_up_early``, it
-    also looked for its Idempotency-Key before the other committed (finds
-    nothing the first time). The counts of loads and look-ups, to check
-    that the race happened."""
+    loaded: it decides first on ``stale``. The counts of loads and of
+    look-ups of an Idempotency-Key's stored answer, to check that the race
+    happened (a request looks for its key's answer only once it failed)."""
     real_load, real_earlier = service.load, service.idempotency._earlier_response
     calls = {"load": 0, "earlier": 0}
 
@@ -138,11 +137,10 @@ def race(monkeypatch, service, stale, key_looked_up_early: bool = False) -> dict
 
     def earlier(*args):
         calls["earlier"] += 1
-        return None if calls["earlier"] == 1 else real_earlier(*args)
+        return real_earlier(*args)
 
     monkeypatch.setattr(service, "load", load)
-    if key_looked_up_early:
-        monkeypatch.setattr(service.idempotency, "_earlier_response", earlier)
+    monkeypatch.setattr(service.idempotency, "_earlier_response", earlier)
     return calls
 
 

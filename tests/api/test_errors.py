@@ -91,6 +91,7 @@ def test_an_unreachable_or_exhausted_database_is_a_503_with_retry_after_not_a_50
             raise error
 
         monkeypatch.setattr(service, "load", down)
+        monkeypatch.setattr(service, "load_for_reading", down)  # what legal commands ask first
         response = ada.get(f"/v1/games/{game_id}/legal-commands")
         _is_problem(response, 503)
         assert response.headers["Retry-After"] == "5"

@@ -38,6 +38,15 @@ def test_read_stream_returns_the_events_in_order_with_their_content(store, strea
     assert got[0].global_position < got[1].global_position
 
 
+def test_read_stream_without_metadata_gives_everything_else_of_each_event(store, stream_id):
+    sent = [NewEvent("Moved", {"to": [1, 2]}, {"actor": "p1", "salt": "ab" * 32}), NewEvent("Passed", {})]
+    store.append(stream_id, sent, NO_STREAM)
+    full, lean = store.read_stream(stream_id), store.read_stream(stream_id, 2, metadata=False)
+    assert [e.metadata for e in lean] == [{}]
+    assert [(e.version, e.event_id, e.type, e.data, e.schema_version, e.hash, e.global_position) for e in lean] == [
+        (e.version, e.event_id, e.type, e.data, e.schema_version, e.hash, e.global_position) for e in full[1:]]
+
+
 def test_read_stream_honours_from_and_to_versions(store, stream_id):
     store.append(stream_id, events(*"ABCDE"), NO_STREAM)
     assert [e.version for e in store.read_stream(stream_id, 2, 4)] == [2, 3, 4]

@@ -86,3 +86,14 @@ def test_a_sweep_from_before_a_reconnection_vouches_for_nothing():
     recent.heard("game-a", 1)
     recent.swept({"game-a": 9}, epoch)
     assert recent.get("game-a") == 1
+
+
+def test_a_version_vouched_for_only_by_sweeps_is_unknown_until_one_comes_and_once_they_stop():
+    now = [0.0]
+    recent = RecentVersions(max_age=1.0, clock=lambda: now[0], sweep_trust=2.0)
+    recent.heard("game-a", 3)
+    assert recent.get("game-a") == 3 and recent.get_while_swept("game-a") is None, "just heard, but never swept"
+    recent.swept({}, recent.epoch())
+    assert recent.get_while_swept("game-a") == 3
+    now[0] = 2.5
+    assert recent.get_while_swept("game-a") is None, "the last sweep is too old to vouch for it"

@@ -99,6 +99,20 @@ def test_an_absent_player_who_acts_is_back_and_his_absence_ends(timed_service, c
     _audited(service, table, game_id)
 
 
+def test_an_absent_player_whose_command_is_refused_is_still_away(timed_service, clock, table):
+    from api.service.errors import ServiceError
+
+    service = timed_service
+    game_id, seat, player = _game(service, table)
+    _away(service, clock, game_id, player)
+    before = len(table.events(game_id))
+    with pytest.raises(ServiceError):
+        service.act(game_id, player, {"type": "NoSuchCommand"})
+    assert len(table.events(game_id)) == before
+    assert seat in service.load(game_id)[1].life.away
+    assert any(a["current"] for a in service.absences.absences_of(player)["absences"]), "a refused command is no act"
+
+
 def test_a_game_that_forbids_absences_ignores_them(timed_service, clock, table):
     service = timed_service
     game_id, seat, player = _game(service, table, absences="forbidden")

@@ -1,0 +1,286 @@
+"""Command cycles as players make them, with clients that are not the
+bottleneck: boardlog against a bare Flask app under the same production
+command, interleaved rounds (run by bench/api.py, or on its own).
+
+    python bench/cycles.py [--connections 16] [--seconds 5] [--rounds 3] [--games 14] [--profile DIR]
+
+Both servers run `gunicorn -c python:api.gunicorn_conf` (gevent, 2 workers);
+boardlog has Redis (REDIS_URL's server on database 8, or an embedded one)
+with rate limits on (a limit so high that the limiter runs but never
+refuses) and its request log at INFO, as a deployment runs it.
+
+The client is wrk with a Lua script: each connection (one per wrk thread,
+so that a thread's answers come back in the order it asked) plays its own
+Cronberg games of two players, each seat with its own player: GET the
+legal commands with the token of the seat to act, then POST the first of
+them with an Idempotency-Key of its own; the seat to act next is the one the
+command's answer names. A game that ends is followed by the next of the
+connection's games, all created before the run. The bare app answers a GET
+and a POST of the same shape.
+
+Prints cycles per second and server CPU per cycle (user + system time of
+the gunicorn processes over a round, divided by the cycles answered), each
+as a ratio to the bare app (goal >= 0.5), and the PostgreSQL transactions a
+cycle costs (``xact_commit`` of the benchmark's database over the whole run,
+the warm-up included, divided by its cycles; the LISTEN connection's sweeps
+and the batched NOTIFYs count too). Any request that fails (not answered
+2xx, a command refused, an answer given again for a key, a seat named to act
+that lists no command) fails the run, counted by cause.
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+import psutil
+import psycopg
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.api import GEVENT, gunicorn, new_game  # noqa: E402
+from eventstore import migrate  # noqa: E402
+from eventstore.servers import temporary_database, temporary_server  # noqa: E402
+
+LUA_DIR = Path(__file__).resolve().parent / "lua"
+MOVES_PER_GAME = 64  # Cronberg, two players, the first legal command each time
+
+
+def server_cpu(process: subprocess.Popen) -> float:
+    """User + system seconds of a gunicorn master and its workers."""
+    parent = psutil.Process(process.pid)
+    return sum(sum(proc.cpu_times()[:2]) for proc in [parent, *parent.children(recursive=True)])
+
+
+def redis_url_for_bench(folder: Path):
+    """REDIS_URL's server on database 8, or an embedded one (then also returned, to stop)."""
+    url = os.environ.get("REDIS_URL")
+    if url:
+        return (url.rsplit("/", 1)[0] + "/8" if url.startswith("redis://") else url), None
+    from eventstore.embedded import EmbeddedRedis
+
+    server = EmbeddedRedis(folder / "redis", folder / "run", persist=False)
+    return server.start(), server
+
+
+def lua_games(games: list[tuple[str, dict]]) -> str:
+    """The games as the script's table: {id, seat, token, seat, token}."""
+    rows = []
+    for game, seats in games:
+        pairs = ", ".join(f'"{seat}", "{client.auth["Authorization"].removeprefix("Bearer ")}"'
+                          for seat, client in seats.items())
+        rows.append(f'{{"{game}", {pairs}}}')
+    return "{" + ",\n".join(rows) + "}"
+
+
+def write_script(folder: Path, name: str, games: str, threads: int, starts: dict[int, int]) -> Path:
+    """The cycle script with its games and, per thread, the game the last round left it at."""
+    resume = "{" + ", ".join(f"[{thread}] = {at}" for thread, at in starts.items()) + "}"
+    script = folder / f"{name}.lua"
+    text = (LUA_DIR / "cycles.lua").read_text()
+    script.write_text(text.replace("@GAMES@", games).replace("@RESUME@", resume).replace("@NONCE@", uuid.uuid4().hex[:8])
+                      .replace("@THREADS@", str(threads)))
+    return script
+
+
+class Round:
+    """What one wrk run of the cycle script reported."""
+
+    def __init__(self, output: str):
+        self.output = output
+        self.cycles = int(re.search(r"^cycles: (\d+)", output, re.M).group(1))
+        self.seconds = int(re.search(r"^duration_us: (\d+)", output, re.M).group(1)) / 1e6
+        self.failures = {cause: int(n) for cause, n in re.findall(r"^failed: (.+) = (\d+)$", output, re.M)}
+        errors = re.search(r"Socket errors: (.+)", output)
+        if errors:
+            self.failures[f"socket errors ({errors.group(1)})"] = 1
+        self.starts = {int(thread): int(at) for thread, at in re.findall(r"^at: (\d+) (\d+)$", output, re.M)}
+        self.p50, self.p99 = (re.search(rf"^\s+{q}%\s+(\S+)", output, re.M).group(1) for q in (50, 99))
+
+    @property
+    def rate(self) -> float:
+        return self.cycles / self.seconds
+
+
+def run_wrk(url: str, script: Path, seconds: float, connections: int) -> Round:
+    # One connection per thread: a thread's requests and answers then alternate,
+    # so the script knows which game an answer belongs to.
+    done = subprocess.run(["wrk", f"-t{connections}", f"-c{connections}", f"-d{int(seconds)}s", "--timeout", "10s",
+                          "--latency", "-s", str(script), url], capture_output=True, text=True, check=False)
+    out = done.stdout + done.stderr
+    if not re.search(r"^cycles: ", out, re.M):
+        raise SystemExit(f"wrk did not run the script to its end:\n{out}")
+    return Round(out)
+
+
+def xact_commit(url: str) -> int:
+    with psycopg.connect(url, autocommit=True) as conn:
+        return conn.execute("select xact_commit from pg_stat_database where datname = current_database()").fetchone()[0]
+
+
+def wait_until_disconnected(url: str, timeout: float = 20.0) -> None:
+    """Until no other backend holds the database: a backend's counts reach
+    pg_stat_database at the latest when it exits."""
+    deadline = time.monotonic() + timeout
+    with psycopg.connect(url, autocommit=True) as conn:
+        while time.monotonic() < deadline:
+            others = conn.execute("select count(*) from pg_stat_activity where datname = current_database()"
+                                  " and pid <> pg_backend_pid()").fetchone()[0]
+            if not others:
+                return
+            time.sleep(0.1)
+
+
+def stop(processes) -> None:
+    for process in processes:
+        if process.poll() is None:
+            process.terminate()
+            process.wait(timeout=20)
+
+
+def create_games(base: str, count: int) -> list[tuple[str, dict]]:
+    with concurrent.futures.ThreadPoolExecutor(8) as pool:
+        return list(pool.map(lambda n: new_game(base, f"cycle-{n}"), range(count)))
+
+
+class Profiler:
+    """py-spy on every worker of a server for one round (``--profile``), raw folded stacks."""
+
+    def __init__(self, folder: Path | None):
+        self.folder = folder
+        self.rounds = 0
+
+    def start(self, server: subprocess.Popen, seconds: float) -> list[subprocess.Popen]:
+        if self.folder is None:
+            return []
+        self.rounds += 1
+        workers = psutil.Process(server.pid).children()
+        return [subprocess.Popen([str(Path(sys.executable).with_name("py-spy")), "record", "-p", str(w.pid), "-f", "raw",
+                                  "-d", str(int(seconds) + 1), "-r", "200", "-o",
+                                  str(self.folder / f"round{self.rounds}-worker{n}.txt")],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                for n, w in enumerate(workers)]
+
+    @staticmethod
+    def finish(spies: list[subprocess.Popen]) -> None:
+        for spy in spies:
+            spy.wait(timeout=60)
+
+
+def measure(args) -> dict:
+    """Run the interleaved rounds; the figures, or SystemExit naming each failure's cause."""
+    folder = Path(tempfile.mkdtemp(prefix="boardlog-cycles-"))
+    redis_url, embedded = redis_url_for_bench(folder)
+    processes = []
+    profiler = Profiler(Path(args.profile).resolve() if args.profile else None)
+    if profiler.folder:
+        profiler.folder.mkdir(parents=True, exist_ok=True)
+    try:
+        with temporary_server(os.environ.get("DATABASE_URL")) as server, \
+                temporary_database(server, "boardlog_cycles") as url:
+            migrate(url)
+            env = {"DATABASE_URL": url, "REDIS_URL": redis_url, "BOARDLOG_RATE_LIMIT": "100000000",
+                   "BOARDLOG_LOG_LEVEL": "INFO"}
+            log = open(folder / "servers.log", "ab")  # noqa: SIM115 (closed with the folder)
+            app, app_url = gunicorn("api.wsgi:app", env, GEVENT, log)
+            bare, bare_url = gunicorn("bench.bare:app", {}, GEVENT, log)
+            processes = [app, bare]
+            games = lua_games(create_games(app_url, args.connections * args.games))
+            # Each backend's counts reach pg_stat_database when it is idle at
+            # the latest 10 s after its last transaction (PostgreSQL 15).
+            time.sleep(11)
+            commits_before = xact_commit(url)
+            loads = [os.getloadavg()[0]]
+            warm = run_wrk(app_url, write_script(folder, "warm", games, args.connections, {}), 2, args.connections)
+            run_wrk(bare_url, LUA_DIR / "bare.lua", 2, args.connections)
+            app_rounds, bare_rounds, starts = [warm], [], warm.starts
+            cpu, bare_cpu = [], []
+            for _ in range(args.rounds):
+                script = write_script(folder, f"round{len(app_rounds)}", games, args.connections, starts)
+                before = server_cpu(app)
+                spies = profiler.start(app, args.seconds)
+                app_rounds.append(run_wrk(app_url, script, args.seconds, args.connections))
+                cpu.append((server_cpu(app) - before) / app_rounds[-1].cycles * 1000)
+                profiler.finish(spies)
+                starts = app_rounds[-1].starts
+                before = server_cpu(bare)
+                bare_rounds.append(run_wrk(bare_url, LUA_DIR / "bare.lua", args.seconds, args.connections))
+                bare_cpu.append((server_cpu(bare) - before) / bare_rounds[-1].cycles * 1000)
+                loads.append(os.getloadavg()[0])
+            stop(processes)
+            wait_until_disconnected(url)
+            transactions = xact_commit(url) - commits_before
+    finally:
+        stop(processes)
+        if embedded is not None:
+            embedded.stop()
+        shutil.rmtree(folder, ignore_errors=True)
+    failures: dict[str, int] = {}
+    for each in app_rounds + bare_rounds:
+        for cause, count in each.failures.items():
+            failures[cause] = failures.get(cause, 0) + count
+    if failures:
+        raise SystemExit("command cycles failed (every request must succeed):\n"
+                         + "\n".join(f"  {count} x {cause}" for cause, count in sorted(failures.items())))
+    measured = app_rounds[1:]
+    return {
+        "loads": loads,
+        "rate": statistics.median(r.rate for r in measured),
+        "bare_rate": statistics.median(r.rate for r in bare_rounds),
+        "cpu": statistics.median(cpu),
+        "bare_cpu": statistics.median(bare_cpu),
+        "transactions": transactions / sum(r.cycles for r in app_rounds),
+        "latency": (measured[len(measured) // 2].p50, measured[len(measured) // 2].p99),
+        "rounds": [(r.rate, c) for r, c in zip(measured, cpu)],
+        "bare_rounds": [(r.rate, c) for r, c in zip(bare_rounds, bare_cpu)],
+    }
+
+
+def report(figures: dict, connections: int) -> None:
+    loads = figures["loads"]
+    print(f"load average (1 min) during the command cycles: {min(loads):.2f}-{max(loads):.2f} on {os.cpu_count()} CPUs")
+    for n, ((rate, cpu), (bare_rate, bare_cpu)) in enumerate(zip(figures["rounds"], figures["bare_rounds"]), 1):
+        print(f"  round {n}: {rate:7.0f} cycles/s, {cpu:.3f} ms CPU a cycle   bare Flask: {bare_rate:7.0f}/s, "
+              f"{bare_cpu:.3f} ms")
+    print(f"command cycles (wrk, {connections} games at once, GET legal commands + POST the first): "
+          f"{figures['rate']:7.0f}/s   bare Flask GET + POST: {figures['bare_rate']:7.0f}/s   "
+          f"ratio {figures['rate'] / figures['bare_rate']:.2f} (goal >= 0.5)")
+    print(f"server CPU per cycle: {figures['cpu']:.3f} ms   bare Flask: {figures['bare_cpu']:.3f} ms   "
+          f"ratio {figures['bare_cpu'] / figures['cpu']:.2f} (goal >= 0.5)")
+    print(f"PostgreSQL transactions per cycle: {figures['transactions']:.2f}   "
+          f"request latency (GET and POST) p50 {figures['latency'][0]}  p99 {figures['latency'][1]}")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--connections", type=int, default=16, help="games played at once (one wrk connection each)")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--games", type=int, default=14,
+                        help=f"games created per connection (a game is {MOVES_PER_GAME} cycles)")
+    parser.add_argument("--profile", metavar="DIR", help="py-spy each worker of boardlog during each round, into DIR")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seconds", type=float, default=5.0)
+    add_arguments(parser)
+    args = parser.parse_args()
+    if not shutil.which("wrk"):
+        print("bench/cycles.py needs wrk (apt-get install wrk): Python clients would be the bottleneck")
+        return 2
+    report(measure(args), args.connections)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
