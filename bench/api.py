@@ -1,26 +1,30 @@
-"""API benchmark: boardlog under gunicorn against a bare Flask app served the
-same way, in the same run, on the same machine.
+"""API benchmark: boardlog under the production command (gunicorn with
+api/gunicorn_conf.py, gevent workers, Redis, rate limits on, the request log
+at INFO) against a bare Flask app served the same way, in the same run, on
+the same machine, with wrk as the client (a Python client would be the
+bottleneck of both).
 
-    python bench/api.py [--seconds 5] [--clients 4] [--connections 16] [--rounds 3] [--games 14]
+    python bench/api.py [--seconds 5] [--poll-games 100] [--poll-rounds 3] [--poll-connections 32]
+                        [--connections 16] [--rounds 3] [--games 14] [--profile DIR]
 
-PostgreSQL: DATABASE_URL's server, or an embedded one; a throwaway database.
+PostgreSQL: DATABASE_URL's server, or an embedded one; throwaway databases.
 Prints, each as a ratio to its baseline:
-- conditional polls (If-None-Match answered 304) per second;
+- conditional polls answered 304, 200 players on 100 games each polling its
+  own view (bench/polls.py): polls per second and server CPU per poll;
 - command cycles (GET the legal commands, POST the first) over 16 games at
-  once, under the production command, with wrk (bench/cycles.py): cycles
-  per second, server CPU per cycle and PostgreSQL transactions per cycle;
+  once (bench/cycles.py): cycles per second, server CPU per cycle and
+  PostgreSQL transactions per cycle;
 - command latency on a game with 5,000 events against one with 10.
 """
 
 from __future__ import annotations
 
 import argparse
-import multiprocessing
 import os
-import re
 import shutil
 import socket
 import statistics
+import tempfile
 import subprocess
 import sys
 import time
@@ -63,31 +67,6 @@ def gunicorn(app: str, env: dict, workers: tuple = GTHREAD, log=None) -> tuple[s
         except (requests.ConnectionError, requests.Timeout):
             time.sleep(0.05)
     raise RuntimeError(f"gunicorn {app} did not start")
-
-
-def _poll_loop(args) -> int:
-    url, headers, seconds, expect = args
-    session = requests.Session()
-    done, end = 0, time.monotonic() + seconds
-    while time.monotonic() < end:
-        response = session.get(url, headers=headers, timeout=10)
-        assert response.status_code == expect, response.status_code
-        done += 1
-    return done
-
-
-def rate(pool, clients: int, seconds: float, job) -> float:
-    """Requests per second: wrk when it is installed (a C client keeps the
-    client from being the bottleneck), else Python client processes."""
-    url, headers, _, _ = job[1]
-    if shutil.which("wrk"):
-        flags = [arg for name, value in headers.items() for arg in ("-H", f"{name}: {value}")]
-        out = subprocess.run(["wrk", "-t2", "-c16", f"-d{int(seconds)}s", *flags, url],
-                             capture_output=True, text=True, check=True).stdout
-        non_2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
-        assert non_2xx is None, out
-        return float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
-    return sum(pool.map(job[0], [job[1]] * clients)) / seconds
 
 
 class Client:
@@ -142,46 +121,42 @@ def new_game_with_history(base: str, events: int):
 
 
 def main() -> int:
+    from bench import cycles, polls
+    from bench.production import redis_url_for_bench, stop
+
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0)
-    parser.add_argument("--clients", type=int, default=4, help="Python clients of the poll figure when wrk is missing")
-    from bench import cycles
-
+    polls.add_arguments(parser)
     cycles.add_arguments(parser)
     args = parser.parse_args()
-    with temporary_server(os.environ.get("DATABASE_URL")) as server, temporary_database(server, "boardlog_bench") as url:
-        migrate(url)
-        env = {"DATABASE_URL": url, "BOARDLOG_RATE_LIMIT": "0", "REDIS_URL": ""}
-        app, app_url = gunicorn("api.wsgi:app", env)
-        bare, bare_url = gunicorn("bench.bare:app", {})
-        try:
-            run(app_url, bare_url, args)
-        finally:
-            for process in (app, bare):
-                process.terminate()
-                process.wait(timeout=20)
     if not shutil.which("wrk"):
-        print("command cycles: not measured, they need wrk (apt-get install wrk): Python clients would be the bottleneck")
+        print("bench/api.py needs wrk (apt-get install wrk): a Python client would be the bottleneck of both sides")
         return 2
+    polls.report(polls.measure(args))  # with --profile, where the workers' time went, for polls too
+    folder = Path(tempfile.mkdtemp(prefix="boardlog-api-"))
+    redis_url, embedded = redis_url_for_bench(folder, 9)
+    processes = []
+    try:
+        with temporary_server(os.environ.get("DATABASE_URL")) as server, \
+                temporary_database(server, "boardlog_bench") as url:
+            migrate(url)
+            env = {"DATABASE_URL": url, "REDIS_URL": redis_url, "BOARDLOG_RATE_LIMIT": "100000000",
+                   "BOARDLOG_LOG_LEVEL": "INFO"}
+            log = open(folder / "server.log", "ab")  # noqa: SIM115 (closed with the folder)
+            app, app_url = gunicorn("api.wsgi:app", env, GEVENT, log)
+            processes = [app]
+            short = long_game_latency(app_url, 10, 30)
+            long = long_game_latency(app_url, 5000, 30)
+            print(f"command p50 on a 5,000-event game: {long * 1000:.1f} ms   on a 10-event game: "
+                  f"{short * 1000:.1f} ms   ratio {long / short:.2f} (goal <= 1.5)")
+            stop(processes)  # before the database goes
+    finally:
+        stop(processes)
+        if embedded is not None:
+            embedded.stop()
+        shutil.rmtree(folder, ignore_errors=True)
     cycles.report(cycles.measure(args), args.connections)
     return 0
-
-
-def run(app_url: str, bare_url: str, args) -> None:
-    with multiprocessing.get_context("fork").Pool(max(1, args.clients)) as pool:
-        game, seats = new_game(app_url, "poll")
-        player = next(iter(seats.values()))
-        etag = player.call("GET", f"/v1/games/{game}/view").headers["ETag"]
-        poll = (_poll_loop, (f"{app_url}/v1/games/{game}/view", {**player.auth, "If-None-Match": etag}, args.seconds, 304))
-        bare_poll = (_poll_loop, (f"{bare_url}/ping", {"If-None-Match": '"1"'}, args.seconds, 304))
-        polls, bare_polls = rate(pool, args.clients, args.seconds, poll), rate(pool, args.clients, args.seconds, bare_poll)
-        client = "wrk" if shutil.which("wrk") else "python clients (install wrk for a truer figure)"
-        print(f"conditional polls (304, {client}): {polls:8.0f}/s   bare Flask: {bare_polls:8.0f}/s   ratio {polls / bare_polls:.2f} (goal >= 0.6)")
-
-    short = long_game_latency(app_url, 10, 30)
-    long = long_game_latency(app_url, 5000, 30)
-    print(f"command p50 on a 5,000-event game: {long * 1000:.1f} ms   on a 10-event game: {short * 1000:.1f} ms   "
-          f"ratio {long / short:.2f} (goal <= 1.5)")
 
 
 if __name__ == "__main__":

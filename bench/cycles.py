@@ -43,35 +43,18 @@ import time
 import uuid
 from pathlib import Path
 
-import psutil
 import psycopg
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.api import GEVENT, gunicorn, new_game  # noqa: E402
+from bench.production import Profiler, redis_url_for_bench, server_cpu, stop  # noqa: E402
 from eventstore import migrate  # noqa: E402
 from eventstore.servers import temporary_database, temporary_server  # noqa: E402
 
 LUA_DIR = Path(__file__).resolve().parent / "lua"
 MOVES_PER_GAME = 64  # Cronberg, two players, the first legal command each time
-
-
-def server_cpu(process: subprocess.Popen) -> float:
-    """User + system seconds of a gunicorn master and its workers."""
-    parent = psutil.Process(process.pid)
-    return sum(sum(proc.cpu_times()[:2]) for proc in [parent, *parent.children(recursive=True)])
-
-
-def redis_url_for_bench(folder: Path):
-    """REDIS_URL's server on database 8, or an embedded one (then also returned, to stop)."""
-    url = os.environ.get("REDIS_URL")
-    if url:
-        return (url.rsplit("/", 1)[0] + "/8" if url.startswith("redis://") else url), None
-    from eventstore.embedded import EmbeddedRedis
-
-    server = EmbeddedRedis(folder / "redis", folder / "run", persist=False)
-    return server.start(), server
 
 
 def lua_games(games: list[tuple[str, dict]]) -> str:
@@ -142,50 +125,17 @@ def wait_until_disconnected(url: str, timeout: float = 20.0) -> None:
             time.sleep(0.1)
 
 
-def stop(processes) -> None:
-    for process in processes:
-        if process.poll() is None:
-            process.terminate()
-            process.wait(timeout=20)
-
-
 def create_games(base: str, count: int) -> list[tuple[str, dict]]:
     with concurrent.futures.ThreadPoolExecutor(8) as pool:
         return list(pool.map(lambda n: new_game(base, f"cycle-{n}"), range(count)))
 
 
-class Profiler:
-    """py-spy on every worker of a server for one round (``--profile``), raw folded stacks."""
-
-    def __init__(self, folder: Path | None):
-        self.folder = folder
-        self.rounds = 0
-
-    def start(self, server: subprocess.Popen, seconds: float) -> list[subprocess.Popen]:
-        if self.folder is None:
-            return []
-        self.rounds += 1
-        workers = psutil.Process(server.pid).children()
-        return [subprocess.Popen([str(Path(sys.executable).with_name("py-spy")), "record", "-p", str(w.pid), "-f", "raw",
-                                  "-d", str(int(seconds) + 1), "-r", "200", "-o",
-                                  str(self.folder / f"round{self.rounds}-worker{n}.txt")],
-                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-                for n, w in enumerate(workers)]
-
-    @staticmethod
-    def finish(spies: list[subprocess.Popen]) -> None:
-        for spy in spies:
-            spy.wait(timeout=60)
-
-
 def measure(args) -> dict:
     """Run the interleaved rounds; the figures, or SystemExit naming each failure's cause."""
     folder = Path(tempfile.mkdtemp(prefix="boardlog-cycles-"))
-    redis_url, embedded = redis_url_for_bench(folder)
+    redis_url, embedded = redis_url_for_bench(folder, 8)
     processes = []
     profiler = Profiler(Path(args.profile).resolve() if args.profile else None)
-    if profiler.folder:
-        profiler.folder.mkdir(parents=True, exist_ok=True)
     try:
         with temporary_server(os.environ.get("DATABASE_URL")) as server, \
                 temporary_database(server, "boardlog_cycles") as url:
@@ -233,6 +183,7 @@ def measure(args) -> dict:
     if failures:
         raise SystemExit("command cycles failed (every request must succeed):\n"
                          + "\n".join(f"  {count} x {cause}" for cause, count in sorted(failures.items())))
+    profiler.summary()
     measured = app_rounds[1:]
     return {
         "loads": loads,
@@ -267,7 +218,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--games", type=int, default=14,
                         help=f"games created per connection (a game is {MOVES_PER_GAME} cycles)")
-    parser.add_argument("--profile", metavar="DIR", help="py-spy each worker of boardlog during each round, into DIR")
+    parser.add_argument("--profile", metavar="DIR", help="py-spy each worker of boardlog during each round, into DIR, and print where their time went")
 
 
 def main() -> int:

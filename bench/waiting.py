@@ -32,7 +32,8 @@ Prints:
 - after each server ran: the unhandled exceptions, error lines and answers
   with a 5xx status other than 503 in its log (LOG), each a failure;
 - the load average with each figure, and the kernel's listen queue limits.
-- unless ``--skip-polls``: the conditional-poll figure of bench/api.py.
+
+(Conditional polls at scale are bench/polls.py's: many players on many games.)
 """
 
 from __future__ import annotations
@@ -55,7 +56,7 @@ import requests
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.api import GEVENT, GTHREAD, _poll_loop, gunicorn, new_game, rate
+from bench.api import GEVENT, gunicorn, new_game
 from bench.waiters import Waiters, arrive, until_held
 from eventstore import migrate
 from eventstore.servers import temporary_database, temporary_server
@@ -319,30 +320,6 @@ async def overload(args, base: str, games: list) -> Counter:
     return first.failures + second.failures
 
 
-def poll_figures(url: str, args) -> None:
-    """bench/api.py's conditional-poll figure, each server against bare Flask under the same worker class."""
-    with multiprocessing.get_context("fork").Pool(16) as pool:
-        for label, workers in (("gevent", GEVENT), ("gthread", GTHREAD)):
-            env = {"DATABASE_URL": url, "BOARDLOG_RATE_LIMIT": "0", "REDIS_URL": ""}
-            app, app_url = start_server("api.wsgi:app", env, workers)
-            bare, bare_url = start_server("bench.bare:app", {}, workers)
-            try:
-                game, seats = new_game(app_url, f"poll-{label}")
-                player = next(iter(seats.values()))
-                etag = player.call("GET", f"/v1/games/{game}/view").headers["ETag"]
-                job = (_poll_loop, (f"{app_url}/v1/games/{game}/view",
-                                    {**player.auth, "If-None-Match": etag}, args.seconds, 304))
-                bare_job = (_poll_loop, (f"{bare_url}/ping", {"If-None-Match": '"1"'}, args.seconds, 304))
-                polls = rate(pool, args.clients, args.seconds, job)
-                bare_polls = rate(pool, args.clients, args.seconds, bare_job)
-                print(f"conditional polls (304) under {label}: boardlog {polls:7.0f}/s   bare Flask {bare_polls:7.0f}/s"
-                      f"   ratio {polls / bare_polls:.2f} (goal >= 0.6)")
-            finally:
-                for process in (app, bare):
-                    process.terminate()
-                    process.wait(timeout=30)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--waiters", type=int, default=10_000)
@@ -353,9 +330,6 @@ def main() -> None:
     parser.add_argument("--overload", type=int, default=10_000,
                         help="waiters a second server is sized for (it meets twice as many); 0: skip")
     parser.add_argument("--commands", type=int, default=200)
-    parser.add_argument("--seconds", type=float, default=5.0)
-    parser.add_argument("--clients", type=int, default=4)
-    parser.add_argument("--skip-polls", action="store_true")
     parser.add_argument("--keep-memory", action="store_true",
                         help="BOARDLOG_RETURN_MEMORY=0: measure memory with no malloc_trim after the waiters left")
     args = parser.parse_args()
@@ -368,8 +342,6 @@ def main() -> None:
     with temporary_server(os.environ.get("DATABASE_URL")) as server, \
             temporary_database(server, "boardlog_bench_waiting") as url:
         migrate(url)
-        if not args.skip_polls:
-            poll_figures(url, args)
         # The limits as in production, set high enough for one client address sending all of it.
         env = {"DATABASE_URL": url, "REDIS_URL": redis_url, "BOARDLOG_RATE_LIMIT": "100000000",
                "BOARDLOG_WAITERS_PER_ADDRESS": "100000", "BOARDLOG_RETURN_MEMORY": "0" if args.keep_memory else "1",

@@ -1,0 +1,89 @@
+"""What the benchmarks that run boardlog as production runs it share: the
+servers' CPU time, a Redis for them, stopping them, and py-spy on their
+workers (``--profile``)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import psutil
+
+
+def server_cpu(process: subprocess.Popen) -> float:
+    """User + system seconds of a gunicorn master and its workers."""
+    parent = psutil.Process(process.pid)
+    return sum(sum(proc.cpu_times()[:2]) for proc in [parent, *parent.children(recursive=True)])
+
+
+def redis_url_for_bench(folder: Path, db: int):
+    """REDIS_URL's server on database ``db``, or an embedded one (then also returned, to stop)."""
+    url = os.environ.get("REDIS_URL")
+    if url:
+        return (url.rsplit("/", 1)[0] + f"/{db}" if url.startswith("redis://") else url), None
+    from eventstore.embedded import EmbeddedRedis
+
+    server = EmbeddedRedis(folder / "redis", folder / "run", persist=False)
+    return server.start(), server
+
+
+def stop(processes) -> None:
+    for process in processes:
+        if process.poll() is None:
+            process.terminate()
+            process.wait(timeout=20)
+
+
+class Profiler:
+    """py-spy (``pip install py-spy``) on every worker of a server for one round, raw folded stacks."""
+
+    def __init__(self, folder: Path | None):
+        self.folder = folder
+        self.rounds = 0
+        self.files: list[Path] = []
+
+    def start(self, server: subprocess.Popen, seconds: float) -> list[subprocess.Popen]:
+        if self.folder is None:
+            return []
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.rounds += 1
+        spies = []
+        for n, worker in enumerate(psutil.Process(server.pid).children()):
+            out = self.folder / f"round{self.rounds}-worker{n}.txt"
+            self.files.append(out)
+            spies.append(subprocess.Popen([str(Path(sys.executable).with_name("py-spy")), "record", "-p",
+                                           str(worker.pid), "-f", "raw", "-d", str(int(seconds) + 1), "-r", "200",
+                                           "-o", str(out)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        return spies
+
+    @staticmethod
+    def finish(spies: list[subprocess.Popen]) -> None:
+        for spy in spies:
+            spy.wait(timeout=60)
+
+    def summary(self, top: int = 40) -> None:
+        """Where the workers' busy time went: each function's share of the samples it is on the stack of."""
+        if self.folder is None:
+            return
+        on_stack, total = Counter(), 0
+        for out in (f for f in self.files if f.exists()):
+            for line in out.read_text().splitlines():
+                stack, _, count = line.rpartition(" ")
+                total += int(count)
+                for function in {_function(frame) for frame in stack.split(";")}:
+                    on_stack[function] += int(count)
+        if not total:
+            print("no profile was taken (is py-spy installed? pip install py-spy)")
+            return
+        print(f"where the workers' busy time went ({total} samples; share of samples with the function on the stack):")
+        for function, count in on_stack.most_common(top):
+            print(f"  {100 * count / total:5.1f}%  {function}")
+
+
+def _function(frame: str) -> str:
+    """``name (file)`` of a py-spy frame ``name (path/file.py:line)``."""
+    name, _, where = frame.partition(" (")
+    return f"{name} ({where.split(':')[0].rsplit('/', 1)[-1]})"
