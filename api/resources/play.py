@@ -326,8 +326,15 @@ class LegalCommands(MethodView):
         rules, session = service().load_for_reading(gid)  # as fresh as a poll: mostly no query
         access.check(session, gid, player)
         seat = viewer_seat(session, player)
-        return {"game": session.game, "version": session.version, "seat": seat,
-                "commands": legal_commands(rules, session, seat)}
+        commands = legal_commands(rules, session, seat)
+        if not commands and seat is not None:
+            # The held game may lag another process's commit by its NOTIFY: the
+            # player whose turn that commit made it would be told "nothing" in
+            # the meantime. A seat that would get nothing asks the stored game.
+            rules, session = service().load(gid)
+            seat = viewer_seat(session, player)
+            commands = legal_commands(rules, session, seat)
+        return {"game": session.game, "version": session.version, "seat": seat, "commands": commands}
 
 
 @blp.route("/<game_id>/events")

@@ -12,6 +12,8 @@ import uuid
 import pytest
 
 from api.service.games import GameService, stream_of
+from api.service.views import legal_commands
+from domain.session import to_act as session_to_act
 from tests.api.conftest import started_game
 from tests.support.postgres_work import postgres_work
 from tests.support.seeds import TEST_SEEDS
@@ -85,3 +87,25 @@ def test_a_command_on_a_game_held_at_its_known_version_is_one_transaction_that_r
     assert answer.json["receipt"] is not None
     assert (work.checkouts, work.transactions) == (1, 1), work.statements
     assert not [s for s in work.statements if " from events " in s], "the decision was taken on the session held"
+
+
+def test_the_player_another_process_s_move_made_to_act_gets_their_commands_before_this_process_hears_of_it(
+        players, service, event_store, held, monkeypatch):
+    ada, bob = players(2)
+    game_id = started_game([ada, bob])
+    first = _to_act([ada, bob], game_id)
+    held_version = first.get(f"/v1/games/{game_id}/legal-commands").json["version"]
+    stream = stream_of(game_id)
+    # This process has not heard of what comes next yet: it still knows the game at the version it holds.
+    monkeypatch.setattr(service.store, "swept_version", lambda name: held_version if name == stream else None)
+    other_process = GameService(event_store, seeds=TEST_SEEDS)
+    while True:  # the other process plays until its moves make it the other player's turn
+        rules, session = other_process.load(uuid.UUID(game_id))
+        seat = session.seat_seen_by(first.id)
+        if seat not in session_to_act(rules, session):
+            break
+        other_process.act(uuid.UUID(game_id), first.id, legal_commands(rules, session, seat)[0])
+    second = next(p for p in (ada, bob) if p is not first)
+    answer = second.get(f"/v1/games/{game_id}/legal-commands").json
+    assert answer["commands"], "the player now to act is told what he may do, not nothing"
+    assert answer["version"] > held_version
