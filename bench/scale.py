@@ -12,7 +12,9 @@ requests in each database, and the ratio large / small (goal: at most 1.5):
 - the lobby listing (``GET /v1/games``, the 50 most recently moved public
   games, and the private ones the caller sits in), also filtered by game and
   by status;
-- the inbox of a player (``GET /v1/players/me/inbox``);
+- the games of one player (``GET /v1/games?player=<id>``);
+- the inbox of a player (``GET /v1/players/me/inbox``), and the list of
+  the player's tokens;
 - a game's summary (``GET /v1/games/{id}``).
 
 A request that does not answer 200 fails the run.
@@ -21,7 +23,10 @@ Then a cold load (``--cold-loads`` of them, in the small database): a real
 game of about 180 events (``--long-game``; below the snapshot interval, so
 that all of it is replayed) loaded by a service that holds nothing yet, as
 a fresh process would, against a game of 10 events loaded the same way; the
-median of each and their ratio (goal <= 1.5).
+median of each, their ratio and what each event beyond the short game's
+cost. A load replays the events after the game's last snapshot, at most
+``snapshot_every`` (200) of them, so that is the bound on a cold load: the
+ratio is no goal to meet but the price of that interval.
 """
 
 from __future__ import annotations
@@ -97,13 +102,15 @@ def timed_get(client, path: str) -> float:
     return elapsed
 
 
-def lookups(game_id: str) -> dict[str, str]:
+def lookups(game_id: str, player: str) -> dict[str, str]:
     return {
         "lobby listing": "/v1/games",
         "lobby, one game": "/v1/games?game=cronberg",
         "lobby, active": "/v1/games?status=active",
         "lobby, second page": "/v1/games?offset=50",
+        "lobby, one player's games": f"/v1/games?player={player}",
         "inbox": "/v1/players/me/inbox",
+        "the player's tokens": "/v1/players/me/tokens",
         "summary": f"/v1/games/{game_id}",
     }
 
@@ -140,7 +147,9 @@ def cold_loads(store, samples: int, long_events: int) -> None:
                 times[name].append(time.perf_counter() - started)
     short, long = (statistics.median(times[name]) * 1000 for name in ("short", "long"))
     print(f"cold load (no snapshot) of a {versions['long']}-event game (The Coil, 3 players): {long:.2f} ms   "
-          f"of a {versions['short']}-event game (Cronberg): {short:.2f} ms   ratio {long / short:.2f} (goal <= 1.5)")
+          f"of a {versions['short']}-event game (Cronberg): {short:.2f} ms   ratio {long / short:.2f}; "
+          f"{(long - short) * 1000 / (versions['long'] - versions['short']):.0f} us an event beyond the short game's "
+          f"(a load replays at most the 200 events after the last snapshot)")
 
 
 def main() -> int:
@@ -159,12 +168,12 @@ def main() -> int:
             url = stack.enter_context(temporary_database(server))
             migrate(url)
             started = time.perf_counter()
-            game_id, _ = fill(url, count)
+            game_id, me = fill(url, count)
             app = create_app({"DATABASE_URL": url, "REDIS_URL": None, "RATE_LIMIT_PER_MINUTE": 0})
-            apps[count] = (app.test_client(), lookups(game_id))
+            apps[count] = (app.test_client(), lookups(game_id, me))
             print(f"{count:>7,} games stored in {time.perf_counter() - started:.1f} s", flush=True)
         # Interleaved, so that a burst of load elsewhere on the machine falls on both sides.
-        times = {count: {name: [] for name in lookups("")} for count in counts}
+        times = {count: {name: [] for name in lookups("", "")} for count in counts}
         for call in range(args.calls + 3):
             for name in times[args.small]:
                 for count in counts:
