@@ -133,3 +133,23 @@ def test_a_replays_board_is_drawn_from_the_data_files_loaded_once_for_every_step
     fetched = [url for url in watched.requests if "/v1/rules/coronation/data/" in url]
     assert sorted(fetched) == sorted({url for url in fetched}) and len(fetched) == len(files), fetched
     assert watched.console_errors == [] and watched.foreign_requests == []
+
+
+def test_a_lobby_still_loading_when_a_table_is_opened_does_not_draw_over_its_board(person, base_url):
+    """The lobby's last request answers after the reader followed a link to a
+    table: the lobby is not drawn over the table (it once was, in CI, and the
+    spectator saw the lobby where he had asked for the board)."""
+    game_id, _ = a_game_against_bots(base_url, "cronberg", "boards-late-lobby")
+    watched = person()
+    held = []
+    watched.page.route("**/v1/games?status=active*", lambda route: held.append(route))
+    page = watched.open("/")
+    page.evaluate("([id]) => { location.hash = `#/watch/${id}`; }", [game_id])
+    page.wait_for_selector('#board svg[data-drawn-from="data"]')
+    assert held, "the lobby asked for the games being played before the table opened"
+    with page.expect_response("**/v1/games?status=active*"):
+        held[0].continue_()
+    page.wait_for_timeout(500)  # the lobby's answer is read and, before the fix, drawn
+    assert page.locator("#watch-title").count() == 0, "the lobby was drawn over the table"
+    assert page.locator('#board svg[data-drawn-from="data"]').count() == 1
+    assert watched.console_errors == []

@@ -24,28 +24,42 @@ export function showWho() {
   who.textContent = me.token ? `Signed in as ${me.name || "a player"}` : "Not signed in (you watch as a spectator)";
 }
 
+/** @type {HTMLElement | null} */
+let shown = null; // the element the newest route draws into
+
 async function route() {
   if (leave) leave();
   leave = null;
   notice("");
   showWho();
   const main = /** @type {HTMLElement} */ (document.getElementById("main")); // index.html has it
-  main.replaceChildren(h("p", { class: "muted" }, "Loading…"));
+  // Each route draws into an element of its own: a route still loading when
+  // the next one begins (a link followed before the lobby came) then draws
+  // into an element no longer shown, instead of over the newer page, and
+  // what it opened (a table's stream) is closed as soon as it is done.
+  const here = h("div", {}, h("p", { class: "muted" }, "Loading…"));
+  main.replaceChildren(here);
+  shown = here;
+  /** @type {(() => void) | null} */
+  let closing = null;
   const link = mailLink(location.hash);
   if (link) {
     const refused = await signInFromMail(link);
+    if (shown !== here) return;
     showWho();
-    if (refused) { main.replaceChildren(...refused); main.focus(); return; }
+    if (refused) { here.replaceChildren(...refused); main.focus(); return; }
   }
   const [, page, id] = (location.hash || "#/").match(/^#\/([a-z]*)\/?([^/]*)/) || [];
   try {
-    if (page === "games" && id) leave = await table(main, id, { spectator: false });
-    else if (page === "watch" && id) leave = await table(main, id, { spectator: true });
-    else if (page === "replay" && id) leave = await replay(main, id);
-    else await lobby(main);
+    if (page === "games" && id) closing = await table(here, id, { spectator: false });
+    else if (page === "watch" && id) closing = await table(here, id, { spectator: true });
+    else if (page === "replay" && id) closing = await replay(here, id);
+    else await lobby(here);
   } catch (error) {
-    main.replaceChildren(h("h1", {}, "Something went wrong"), h("p", { class: "problem" }, /** @type {Error} */ (error).message));
+    here.replaceChildren(h("h1", {}, "Something went wrong"), h("p", { class: "problem" }, /** @type {Error} */ (error).message));
   }
+  if (shown !== here) { if (closing) closing(); return; }
+  leave = closing;
   main.focus();
 }
 
