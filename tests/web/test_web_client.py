@@ -209,6 +209,65 @@ def test_a_view_that_answers_after_the_streams_newer_one_does_not_take_the_table
     assert player.console_errors == []
 
 
+def test_the_resign_question_stays_asked_when_the_table_redraws_before_it_is_answered(person):
+    """The legal commands answer after the player clicked Resign, and the
+    table redraws with them: the question "Really resign?" is still there to
+    be answered (it once vanished under the pointer, in CI)."""
+    player = person()
+    page = register(player, "asked-once")
+    create_against_bots(page, "cronberg")
+    held = []
+    page.route("**/legal-commands", lambda route: held.append(route))
+    page.reload()
+    page.wait_for_selector("#resign")
+    deadline = time.monotonic() + 30
+    while not held:  # Playwright calls route handlers only while it is called
+        assert time.monotonic() < deadline, "the table never asked for its legal commands"
+        page.wait_for_timeout(100)
+    page.click("#resign")
+    assert page.is_visible("#resign-yes")
+    held[0].continue_()
+    page.wait_for_selector("#commands button.command")  # the table redrew with the commands
+    assert page.is_visible("#resign-yes"), "the redrawing took the question away"
+    page.click("#resign-yes")
+    page.wait_for_selector('#table[data-status="finished"]')
+    assert shown(page)["resigned"] == ["p1"]
+    assert player.console_errors == []
+
+
+def test_a_moves_answer_that_comes_after_the_next_turns_commands_does_not_take_them_away(person, base_url):
+    """The stream brings the move's view, and the table the next turn's legal
+    commands, before the move's own answer: when that answer comes the
+    commands stay (it once cleared them, and the table offered nothing on a
+    turn that waited on the player for ever)."""
+    player = person()
+    page = register(player, "late-answer")
+    create_against_bots(page, "the-coil")
+    page.wait_for_selector("#commands button.command:not([disabled])")
+    moved_from = int(page.get_attribute("#table", "data-version"))
+    held = []
+    page.route("**/commands", lambda route: held.append(route) if route.request.method == "POST" else route.continue_())
+    page.locator("#commands button.command").first.click()
+    deadline = time.monotonic() + 30
+    while not held:  # Playwright calls route handlers only while it is called
+        assert time.monotonic() < deadline, "the move was never sent"
+        page.wait_for_timeout(100)
+    answer = held[0].fetch()  # the server takes the move; the page does not hear of it yet
+    assert answer.status == 200, answer.text()
+    game_id, token = page.url.rsplit("/", 1)[-1], player.token()
+
+    def the_page_offers_the_turn_that_waits_on_the_player():
+        _, now = api(base_url, "GET", f"/v1/games/{game_id}/view", token=token)
+        return (now["version"] > moved_from and now["to_act"] == ["p1"]
+                and page.get_attribute("#table", "data-version") == str(now["version"])
+                and page.locator("#commands button.command").count() > 0)
+
+    wait_until(the_page_offers_the_turn_that_waits_on_the_player, 30, "the next turn's commands on the page")
+    held[0].fulfill(response=answer)
+    page.wait_for_selector("#commands button.command:not([disabled])", timeout=10000)
+    assert player.console_errors == []
+
+
 def test_a_game_that_does_not_exist_gets_a_page_that_says_so(person):
     page = person().open(f"/#/games/{uuid.uuid4()}")
     page.wait_for_selector("#missing")

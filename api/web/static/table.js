@@ -104,7 +104,7 @@ export async function table(main, id, { spectator }) {
   let commands = [];
   /** @type {{ field: string, id: string | number } | null} */
   let onlyAt = null;
-  let sending = false, ended = false;
+  let sending = false, ended = false, askingResign = false;
   /** @type {ReturnType<typeof follow> | null} */
   let stream = null;
   /** @type {import("./data.js").GameData | null} */
@@ -220,10 +220,12 @@ export async function table(main, id, { spectator }) {
     }
     ui.actions.replaceChildren();
     if (envelope.seat && envelope.status === "active") {
-      const confirm = h("span", { hidden: true }, "Really resign? ",
-        h("button", { class: "danger", id: "resign-yes", type: "button", onclick: () => act("resign") }, "Yes, resign"), " ",
-        h("button", { type: "button", onclick: () => { confirm.hidden = true; } }, "No"));
-      ui.actions.append(h("button", { class: "danger", id: "resign", type: "button", onclick: () => { confirm.hidden = false; } }, "Resign"), confirm);
+      // The question stays asked across redrawings: a move or a view from the
+      // stream redraws the actions, and must not take the answer from under the player's pointer.
+      const confirm = h("span", { hidden: !askingResign }, "Really resign? ",
+        h("button", { class: "danger", id: "resign-yes", type: "button", onclick: () => { askingResign = false; act("resign"); } }, "Yes, resign"), " ",
+        h("button", { type: "button", onclick: () => { askingResign = false; confirm.hidden = true; } }, "No"));
+      ui.actions.append(h("button", { class: "danger", id: "resign", type: "button", onclick: () => { askingResign = true; confirm.hidden = false; } }, "Resign"), confirm);
     }
     if (seated && (envelope.status === "finished") && !envelope.rematch) ui.actions.append(h("button", { id: "rematch", type: "button", onclick: rematch }, "Rematch"));
     if (envelope.rematch) ui.actions.append(h("a", { href: `#/games/${envelope.rematch}` }, "The rematch"));
@@ -261,9 +263,13 @@ export async function table(main, id, { spectator }) {
     if (sending) return;
     sending = true;
     render();
+    const before = envelope.version;
     try {
       await change(`/games/${encodeURIComponent(id)}/commands`, command, as);
-      commands = [];
+      // The stream may have brought the move's view, and the table the next
+      // turn's commands, before this answer: those are current, and nothing
+      // would ask for them again. Only the commands of the version moved from are stale.
+      if (envelope.version === before) commands = [];
     } catch (problem) { failed(problem); }
     sending = false;
     render();
