@@ -136,6 +136,61 @@ def test_a_hanging_or_flooding_receiver_is_cut_off_and_the_notifier_goes_on(call
                            for r in receiver.received), what="a delivery after the bad receivers")
 
 
+def test_a_failure_counted_while_another_disables_the_endpoint_finds_it_disabled(callers, fresh_url, receiver,
+                                                                                 monkeypatch):
+    """With BOARDLOG_WEBHOOK_DISABLE_AFTER=3 and two failures in a row, a
+    third delivery's failure is counted, and a fourth's comes in right then:
+    the third disables the endpoint and its reason says 3; the fourth is
+    counted after it and disables nothing (the fourth once counted first and
+    disabled the endpoint "after 4 failed deliveries", in CI)."""
+    import threading
+
+    from api.service.settings import settings
+    from workers.notify.delivery import Deliverer
+
+    monkeypatch.setenv("BOARDLOG_WEBHOOK_DISABLE_AFTER", "3")
+    hook = register(callers(1)[0], receiver.url, kinds=["started"])
+    with psycopg.connect(fresh_url, autocommit=True) as conn:
+        conn.execute("update webhooks set consecutive_failures = 2, failing_since = now() where id = %s", (hook["id"],))
+    deliverer = Deliverer(fresh_url, concurrency=2)
+    config = settings()
+    fourth = threading.Thread(target=lambda: count_on_a_connection_of_its_own())
+
+    class TheFourthComesRightAfterTheThirdIsCounted:
+        def __init__(self, conn):
+            self.conn = conn
+
+        def __getattr__(self, name):
+            return getattr(self.conn, name)
+
+        def execute(self, query, params=None):
+            result = self.conn.execute(query, params)
+            if "consecutive_failures + 1" in query and not fourth.is_alive() and fourth.ident is None:
+                fourth.start()
+                fourth.join(timeout=1)  # done by now, unless it waits on the third
+            return result
+
+    def count(conn):
+        deliverer._count_failure(conn, hook["id"], "HTTP 500", config)
+
+    def count_on_a_connection_of_its_own():
+        with deliverer.db.connection() as conn:
+            count(conn)
+
+    try:
+        with deliverer.db.connection() as conn:
+            count(TheFourthComesRightAfterTheThirdIsCounted(conn))
+        fourth.join(timeout=10)
+        assert not fourth.is_alive()
+    finally:
+        deliverer.close()
+    with psycopg.connect(fresh_url) as conn:
+        failures, reason = conn.execute("select consecutive_failures, disabled_reason from webhooks where id = %s",
+                                        (hook["id"],)).fetchone()
+    assert failures == 4
+    assert reason.startswith("disabled after 3 failed deliveries in a row") and "HTTP 500" in reason, reason
+
+
 def test_an_endpoint_that_keeps_failing_is_disabled_with_the_reason_and_its_dead_letters_can_be_redelivered(
         callers, game_service, receiver, notifier, monkeypatch):
     monkeypatch.setenv("BOARDLOG_NOTIFY_BACKOFF", "0.1")

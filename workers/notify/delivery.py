@@ -110,21 +110,28 @@ class Deliverer:
             _finish(conn, delivery, "delivered", outcome.status, None)
             return
         self._failed(conn, delivery, outcome.status, outcome.error, config)
-        failures, since = conn.execute(
-            "update webhooks set consecutive_failures = consecutive_failures + 1,"
-            " failing_since = coalesce(failing_since, now()) where id = %s"
-            " returning consecutive_failures, failing_since", (delivery["webhook_id"],)).fetchone()
-        if failures >= config.disable_after:
+        self._count_failure(conn, delivery["webhook_id"], outcome.error, config)
+
+    def _count_failure(self, conn, webhook_id, error: str, config: Settings) -> None:
+        """One more failure in a row; the one that reaches ``disable_after``
+        disables the endpoint. Counting and disabling are one transaction, so
+        that a failure of another delivery, sent at the same time, waits on
+        the row and finds the endpoint disabled, rather than counting past the
+        threshold first and disabling it with the wrong count."""
+        with conn.transaction():
+            failures, since, disabled_at = conn.execute(
+                "update webhooks set consecutive_failures = consecutive_failures + 1,"
+                " failing_since = coalesce(failing_since, now()) where id = %s"
+                " returning consecutive_failures, failing_since, disabled_at", (webhook_id,)).fetchone()
+            if disabled_at is not None or failures < config.disable_after:
+                return
             reason = (f"disabled after {failures} failed deliveries in a row since {since:%Y-%m-%d %H:%M:%S} UTC;"
-                      f" the last: {outcome.error}")
-            with conn.transaction():
-                disabled = conn.execute(
-                    "update webhooks set disabled_at = now(), disabled_reason = %s"
-                    " where id = %s and disabled_at is null", (reason, delivery["webhook_id"])).rowcount
-                conn.execute("update deliveries set status = 'dead', reason = 'the endpoint was disabled'"
-                             " where webhook_id = %s and status = 'pending'", (delivery["webhook_id"],))
-            if disabled:
-                log.warning("webhook %s %s", delivery["webhook_id"], reason)
+                      f" the last: {error}")
+            conn.execute("update webhooks set disabled_at = now(), disabled_reason = %s where id = %s",
+                         (reason, webhook_id))
+            conn.execute("update deliveries set status = 'dead', reason = 'the endpoint was disabled'"
+                         " where webhook_id = %s and status = 'pending'", (webhook_id,))
+        log.warning("webhook %s %s", webhook_id, reason)
 
     def _failed(self, conn, delivery: dict, status, error, config: Settings) -> None:
         attempts = delivery["attempts"]
