@@ -141,11 +141,18 @@ class SharedWork:
         key = (game_id, session.version, seat)
         text = self._views.get(key)
         if text is None:
-            self.computed["views"] += 1
-            answer = envelope(game_id, rules, session, seat)
-            answer["receipt"] = self.service.heads.receipt_for(game_id, session)
-            text = self._views.put(key, dumps(answer))
+            # Waiters woken together miss the cache together: one computes, the others take its text.
+            text = self._once(("view", *key), lambda: self._view_json(key, game_id, rules, session, seat))
         return text
+
+    def _view_json(self, key, game_id: uuid.UUID, rules, session, seat) -> str:
+        done = self._views.get(key)  # by a caller that finished as this one asked
+        if done is not None:
+            return done
+        self.computed["views"] += 1
+        answer = envelope(game_id, rules, session, seat)
+        answer["receipt"] = self.service.heads.receipt_for(game_id, session)
+        return self._views.put(key, dumps(answer))
 
     def records(self, game_id: uuid.UUID, after: int, upto: int) -> list:
         """The stored events after ``after`` up to ``upto``, read once for all."""
@@ -174,9 +181,15 @@ class SharedWork:
             key = (game_id, record.version, sessions.viewer_for(session, seat))
             text = self._events.get(key)
             if text is None:
-                self.computed["events"] += 1
-                item = feed_item(rules, session, record, seat)
-                item["receipt"] = self.service.heads.receipt_for(game_id, session, record.version, record.hash)
-                text = self._events.put(key, dumps(item))
+                text = self._once(("event", *key), lambda: self._event_json(key, game_id, rules, session, record, seat))
             out.append((record.version, text))
         return out
+
+    def _event_json(self, key, game_id: uuid.UUID, rules, session, record, seat) -> str:
+        done = self._events.get(key)  # by a caller that finished as this one asked
+        if done is not None:
+            return done
+        self.computed["events"] += 1
+        item = feed_item(rules, session, record, seat)
+        item["receipt"] = self.service.heads.receipt_for(game_id, session, record.version, record.hash)
+        return self._events.put(key, dumps(item))

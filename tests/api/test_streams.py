@@ -211,6 +211,35 @@ def test_a_hundred_long_polls_woken_by_one_move_share_one_load_and_one_view_per_
     assert shared.computed["loads"] - before["loads"] <= 1
 
 
+def test_waiters_that_miss_a_view_at_the_same_moment_compute_it_once(players, service, monkeypatch):
+    """Ten waiters of one seat ask for the view of a version nobody has asked
+    for yet, while its receipt is being read: one computes it, the others
+    take its text (each once computed its own when they came together)."""
+    app = create_app({"RATE_LIMIT_PER_MINUTE": 0}, service=service)
+    ada, bob = players(2)
+    game_id = started_game([ada, bob])
+    shared = app.extensions["boardlog"].streams.shared
+    rules, session = service.load(uuid.UUID(game_id))
+    heads = service.heads
+    reading = heads.receipt_for
+
+    def a_slow_receipt(*args, **kwargs):
+        threading.Event().wait(0.2)  # the ten callers all come while the first one reads
+        return reading(*args, **kwargs)
+
+    monkeypatch.setattr(heads, "receipt_for", a_slow_receipt)
+    texts = []
+    callers = [threading.Thread(target=lambda: texts.append(shared.view_json(uuid.UUID(game_id), rules, session, "p1")))
+               for _ in range(10)]
+    before = shared.computed["views"]
+    for caller in callers:
+        caller.start()
+    for caller in callers:
+        caller.join(10)
+    assert len(texts) == 10 and len(set(texts)) == 1
+    assert shared.computed["views"] - before == 1
+
+
 def test_eighteen_streams_woken_by_one_move_share_each_redacted_event_and_view_per_viewer(players, service):
     app = create_app({"RATE_LIMIT_PER_MINUTE": 0, "STREAMS": {"lifetime": 60}}, service=service)
     client = app.test_client()
