@@ -128,7 +128,9 @@ CONNECT_TIMEOUT = 5  # seconds; a host that drops packets would otherwise hold a
 # could not open before it gives up on that attempt; the next request that
 # needs one starts a new attempt at once. psycopg_pool's default (300 s) lets
 # the pause between attempts grow past two minutes while PostgreSQL is down,
-# and requests would go on failing that long after it is back.
+# and requests would go on failing that long after it is back. Never longer
+# than the pool's timeout: a request that comes once PostgreSQL is back would
+# otherwise wait for an attempt scheduled after its own deadline, and fail.
 RECONNECT_TIMEOUT = 5.0
 
 
@@ -158,7 +160,7 @@ class PostgresEventStore:
         pool = CheckedPool(  # skips, at checkout, connections a PostgreSQL restart closed
             url, min_size=min_size, max_size=max_size, timeout=timeout,
             kwargs={"autocommit": True, "connect_timeout": CONNECT_TIMEOUT},
-            reconnect_timeout=RECONNECT_TIMEOUT, open=True, name="eventstore",
+            reconnect_timeout=min(RECONNECT_TIMEOUT, timeout), open=True, name="eventstore",
         )
         store = cls(pool)
         store._owns_pool = True
