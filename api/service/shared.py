@@ -138,21 +138,13 @@ class SharedWork:
 
     def view_json(self, game_id: uuid.UUID, rules, session, seat: str | None) -> str:
         """The envelope of GET /view for ``seat`` at the session's version, serialized."""
-        key = (game_id, session.version, seat)
-        text = self._views.get(key)
-        if text is None:
-            # Waiters woken together miss the cache together: one computes, the others take its text.
-            text = self._once(("view", *key), lambda: self._view_json(key, game_id, rules, session, seat))
-        return text
 
-    def _view_json(self, key, game_id: uuid.UUID, rules, session, seat) -> str:
-        done = self._views.get(key)  # by a caller that finished as this one asked
-        if done is not None:
-            return done
-        self.computed["views"] += 1
-        answer = envelope(game_id, rules, session, seat)
-        answer["receipt"] = self.service.heads.receipt_for(game_id, session)
-        return self._views.put(key, dumps(answer))
+        def answer():
+            shown = envelope(game_id, rules, session, seat)
+            shown["receipt"] = self.service.heads.receipt_for(game_id, session)
+            return shown
+
+        return self._serialized_once(self._views, "views", (game_id, session.version, seat), answer)
 
     def records(self, game_id: uuid.UUID, after: int, upto: int) -> list:
         """The stored events after ``after`` up to ``upto``, read once for all."""
@@ -179,17 +171,28 @@ class SharedWork:
         for record in records:
             seat = viewer_seat(session, player, record.version)
             key = (game_id, record.version, sessions.viewer_for(session, seat))
-            text = self._events.get(key)
-            if text is None:
-                text = self._once(("event", *key), lambda: self._event_json(key, game_id, rules, session, record, seat))
+            text = self._serialized_once(self._events, "events", key,
+                                         lambda: self._feed_item(game_id, rules, session, record, seat))
             out.append((record.version, text))
         return out
 
-    def _event_json(self, key, game_id: uuid.UUID, rules, session, record, seat) -> str:
-        done = self._events.get(key)  # by a caller that finished as this one asked
-        if done is not None:
-            return done
-        self.computed["events"] += 1
+    def _feed_item(self, game_id: uuid.UUID, rules, session, record, seat) -> dict:
         item = feed_item(rules, session, record, seat)
         item["receipt"] = self.service.heads.receipt_for(game_id, session, record.version, record.hash)
-        return self._events.put(key, dumps(item))
+        return item
+
+    def _serialized_once(self, cache: _Bounded, kind: str, key, compute: Callable[[], Any]) -> str:
+        """``cache[key]``, else ``compute()`` serialized into it. Waiters woken
+        together miss the cache together: one computes, the others take its text."""
+        text = cache.get(key)
+        if text is not None:
+            return text
+
+        def for_all() -> str:
+            done = cache.get(key)  # by a caller that finished as this one asked
+            if done is not None:
+                return done
+            self.computed[kind] += 1
+            return cache.put(key, dumps(compute()))
+
+        return self._once((kind, *key), for_all)
