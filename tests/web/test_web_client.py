@@ -347,6 +347,47 @@ def test_a_move_is_chosen_on_the_board_with_the_keyboard_alone(person, base_url)
     assert placed["seat"] == "p1" and crossing in json.dumps(placed["data"])
 
 
+def test_the_board_choice_the_keyboard_is_on_keeps_its_focus_when_the_table_redraws(person, base_url):
+    """The stream's view of the version the table holds, and the legal
+    commands asked for after it, each redraw the board while the player's
+    keyboard is on one of its choices: the focus stays on that choice and
+    Enter makes the move. The redrawings once dropped the focus (and the view
+    cleared the choices until its commands came), so an Enter pressed between
+    them did nothing (CI met it: the keyboard's move never came)."""
+    player = person()
+    page = register(player, "keys-kept")
+    game_id = create_against_bots(page, "cronberg")
+    page.locator("#board [data-place][role=button]").first.wait_for()
+    held = []
+    page.route("**/stream?*", lambda route: held.append(route))
+    page.reload()
+    choice = page.locator("#board [data-place][role=button]").first
+    choice.wait_for()
+    deadline = time.monotonic() + 30
+    while not held:  # Playwright calls route handlers only while it is called
+        assert time.monotonic() < deadline, "the table never opened its stream"
+        page.wait_for_timeout(100)
+    crossing = choice.get_attribute("data-place")
+    before = int(page.get_attribute("#table", "data-version"))
+    choice.focus()
+    _, view = api(base_url, "GET", f"/v1/games/{game_id}/view", token=player.token())
+    assert view["version"] == before
+    asked = sum("/legal-commands" in url for url in player.requests)
+    held[0].fulfill(status=200, content_type="text/event-stream",
+                    body=f"event: view\nid: {before}\ndata: {json.dumps(view)}\n\n")
+    page.unroute("**/stream?*")  # the page's reconnection goes to the server
+    # (Requests are noted while Playwright is called: the predicate calls it.)
+    wait_until(lambda: page.wait_for_timeout(50) or sum("/legal-commands" in url for url in player.requests) > asked,
+               15, "the view's legal commands")
+    page.wait_for_timeout(300)  # their answer redraws the board once more
+    assert page.locator("#board :focus").get_attribute("data-place") == crossing, "a redrawing took the focus away"
+    page.keyboard.press("Enter")
+    wait_until(lambda: int(page.get_attribute("#table", "data-version")) > before, 30, "the move to be made")
+    _, feed = api(base_url, "GET", f"/v1/games/{game_id}/events?after={before}", token=player.token())
+    assert feed["events"][0]["seat"] == "p1" and crossing in json.dumps(feed["events"][0]["data"])
+    assert player.console_errors == []
+
+
 def test_a_private_game_is_joined_through_the_lobby_with_the_hosts_invite_code(person):
     host, guest = person(), person()
     page = register(host, "inviting")

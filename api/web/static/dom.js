@@ -56,6 +56,28 @@ function fill(element, attrs, children) {
   return element;
 }
 
+// A redrawing replaces elements, the one the keyboard is on among them: it is
+// found again by what names it (its id, its place on the board, its command),
+// so that a keyboard user's next Enter still lands where they left it.
+/** @param {Element} root @returns {string | null} a selector for the focused element inside root */
+export function focusKey(root) {
+  const active = document.activeElement;
+  if (!active || !root.contains(active)) return null;
+  for (const name of ["id", "data-place", "data-command"]) {
+    const value = active.getAttribute(name);
+    if (value !== null) return `[${name}="${CSS.escape(value)}"]`;
+  }
+  return null;
+}
+
+/** @param {Element} root @param {string | null} key what focusKey said before the redrawing */
+export function refocus(root, key) {
+  if (!key || (document.activeElement && root.contains(document.activeElement))) return;
+  for (const again of root.querySelectorAll(key)) {
+    if ((again instanceof HTMLElement || again instanceof SVGElement) && again.tabIndex >= 0) { again.focus({ preventScroll: true }); return; }
+  }
+}
+
 /** @param {string | null | undefined} text */
 export function notice(text) {
   /** @type {HTMLElement} */ (document.getElementById("notice")).textContent = text || "";

@@ -7,7 +7,7 @@
 import { change, get, me, Problem } from "./api.js";
 import { drawBoard, drawHand, placeFields } from "./board.js";
 import { gameData, handOf } from "./data.js";
-import { duration, h, notice, tree, when, words } from "./dom.js";
+import { duration, focusKey, h, notice, refocus, tree, when, words } from "./dom.js";
 import { follow } from "./stream.js";
 import { signedOut } from "./app.js";
 
@@ -156,6 +156,7 @@ export async function table(main, id, { spectator }) {
   const mine = () => !!token && !!envelope.seat && envelope.status === "active" && envelope.to_act.includes(envelope.seat);
 
   function render() {
+    const focused = focusKey(root);
     root.dataset.view = JSON.stringify(envelope);
     root.dataset.version = String(envelope.version);
     root.dataset.status = envelope.status;
@@ -176,6 +177,7 @@ export async function table(main, id, { spectator }) {
     renderActions();
     renderStandings();
     ui.tree.replaceChildren(envelope.view ? tree(envelope.view) : h("p", { class: "muted" }, "The game has not started."));
+    refocus(root, focused);
   }
 
   function renderClocks() {
@@ -342,9 +344,12 @@ export async function table(main, id, { spectator }) {
       onView: async (next) => {
         if (next.version < envelope.version) return;
         const lobbyMoved = next.status !== envelope.status || envelope.status === "lobby";
+        // Legal commands are those of a version: a view of the version the table
+        // holds (a reconnected stream's first) leaves the board's choices where they are.
+        const moved = next.version > envelope.version;
         envelope = /** @type {Envelope} */ (next); // the same envelope as GET /view's
         if (lobbyMoved) { try { summary = await get(`/games/${encodeURIComponent(id)}`, as); } catch (problem) { failed(problem); } }
-        commands = [];
+        if (moved) commands = [];
         render();
         refreshCommands();
       },
