@@ -294,3 +294,32 @@ def test_the_worker_starts_its_notifier_again_when_it_dies(fresh_url, redis_url,
     assert worker.returncode == 0
     _, alive = psutil.wait_procs([second], timeout=40)
     assert not alive, "the worker stopped its notifier on its way out"
+
+
+def test_the_notifiers_deliveries_resume_within_seconds_of_postgresql_coming_back_after_a_long_outage():
+    """PostgreSQL stops under a deliverer whose pool is full: each lost
+    connection is replaced by attempts that back off; once PostgreSQL is
+    back, the next round of deliveries connects within seconds. With
+    psycopg_pool's default retry (300 s) the attempts came 1, 2, 4, 8, 16 s
+    apart, and after 16 s down the deliveries waited another 12 s or more;
+    after a longer outage, minutes."""
+    from eventstore import migrate
+    from tests.support.private_postgres import private_postgres
+    from workers.notify.delivery import Deliverer
+
+    with private_postgres() as postgres:
+        migrate(postgres.url)
+        deliverer = Deliverer(postgres.url, concurrency=1)
+        try:
+            with deliverer.db.connection(), deliverer.db.connection():
+                pass  # the pool holds its two connections
+            postgres.stop()
+            deliverer.db.check()  # both found lost: their replacements try, and back off
+            time.sleep(16)
+            postgres.start()
+            back = time.monotonic()
+            assert deliverer.step() == 0  # nothing is due: what counts is that it could ask
+            waited = time.monotonic() - back
+            assert waited < 5, f"the first round connected {waited:.1f} s after PostgreSQL was back"
+        finally:
+            deliverer.close()
