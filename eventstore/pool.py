@@ -54,9 +54,26 @@ def closed_by_server(conn: psycopg.Connection) -> bool:
     return False
 
 
+# Seconds the pool goes on retrying (1 s, 2 s, 4 s... apart) a connection it
+# could not open before it gives up on that attempt; the next caller that
+# needs one starts a new attempt at once. psycopg_pool's default (300 s) lets
+# the pause between attempts grow past two minutes while PostgreSQL is down,
+# and callers would go on failing that long after it is back. Never longer
+# than the pool's timeout: a caller that comes once PostgreSQL is back would
+# otherwise wait for an attempt scheduled after its own deadline, and fail.
+RECONNECT_TIMEOUT = 5.0
+
+
 class CheckedPool(psycopg_pool.ConnectionPool):
     """psycopg_pool's ConnectionPool, whose checkout skips connections the
-    server closed (see the module's docstring)."""
+    server closed (see the module's docstring), and whose failed connection
+    attempts give up after ``RECONNECT_TIMEOUT`` (or its timeout, if shorter)
+    unless told otherwise."""
+
+    def __init__(self, *args, timeout: float = 30.0, reconnect_timeout: float | None = None, **kwargs):
+        if reconnect_timeout is None:
+            reconnect_timeout = min(RECONNECT_TIMEOUT, timeout)
+        super().__init__(*args, timeout=timeout, reconnect_timeout=reconnect_timeout, **kwargs)
 
     def getconn(self, timeout: float | None = None) -> psycopg.Connection:
         deadline = time.monotonic() + (self.timeout if timeout is None else timeout)

@@ -124,14 +124,6 @@ def _unique_violation_message(stream_id: str, error: psycopg.errors.UniqueViolat
 
 DEFAULT_POOL_TIMEOUT = 3.0
 CONNECT_TIMEOUT = 5  # seconds; a host that drops packets would otherwise hold a connect for minutes
-# Seconds the pool goes on retrying (1 s, 2 s, 4 s... apart) a connection it
-# could not open before it gives up on that attempt; the next request that
-# needs one starts a new attempt at once. psycopg_pool's default (300 s) lets
-# the pause between attempts grow past two minutes while PostgreSQL is down,
-# and requests would go on failing that long after it is back. Never longer
-# than the pool's timeout: a request that comes once PostgreSQL is back would
-# otherwise wait for an attempt scheduled after its own deadline, and fail.
-RECONNECT_TIMEOUT = 5.0
 
 
 class PostgresEventStore:
@@ -160,7 +152,7 @@ class PostgresEventStore:
         pool = CheckedPool(  # skips, at checkout, connections a PostgreSQL restart closed
             url, min_size=min_size, max_size=max_size, timeout=timeout,
             kwargs={"autocommit": True, "connect_timeout": CONNECT_TIMEOUT},
-            reconnect_timeout=min(RECONNECT_TIMEOUT, timeout), open=True, name="eventstore",
+            open=True, name="eventstore",
         )
         store = cls(pool)
         store._owns_pool = True

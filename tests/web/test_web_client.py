@@ -347,13 +347,19 @@ def test_a_move_is_chosen_on_the_board_with_the_keyboard_alone(person, base_url)
     assert placed["seat"] == "p1" and crossing in json.dumps(placed["data"])
 
 
-def test_the_board_choice_the_keyboard_is_on_keeps_its_focus_when_the_table_redraws(person, base_url):
+@pytest.mark.parametrize("focused, named_by", [
+    ("#board [data-place][role=button]", "data-place"),  # a choice on the board
+    ("#commands button.command", "data-command"),  # a command in the list
+    ("#resign", "id"),
+])
+def test_the_element_the_keyboard_is_on_keeps_its_focus_when_the_table_redraws(person, base_url, focused, named_by):
     """The stream's view of the version the table holds, and the legal
-    commands asked for after it, each redraw the board while the player's
-    keyboard is on one of its choices: the focus stays on that choice and
-    Enter makes the move. The redrawings once dropped the focus (and the view
-    cleared the choices until its commands came), so an Enter pressed between
-    them did nothing (CI met it: the keyboard's move never came)."""
+    commands asked for after it, each redraw the table while the player's
+    keyboard is on a board choice, a command or the resign button: the focus
+    stays there and Enter does what it says. The redrawings once dropped the
+    focus (and the view cleared the choices until its commands came), so an
+    Enter pressed between them did nothing (CI met it: the keyboard's move
+    never came)."""
     player = person()
     page = register(player, "keys-kept")
     game_id = create_against_bots(page, "cronberg")
@@ -361,15 +367,15 @@ def test_the_board_choice_the_keyboard_is_on_keeps_its_focus_when_the_table_redr
     held = []
     page.route("**/stream?*", lambda route: held.append(route))
     page.reload()
-    choice = page.locator("#board [data-place][role=button]").first
-    choice.wait_for()
+    element = page.locator(focused).first
+    element.wait_for()
     deadline = time.monotonic() + 30
     while not held:  # Playwright calls route handlers only while it is called
         assert time.monotonic() < deadline, "the table never opened its stream"
         page.wait_for_timeout(100)
-    crossing = choice.get_attribute("data-place")
+    name = element.get_attribute(named_by)
     before = int(page.get_attribute("#table", "data-version"))
-    choice.focus()
+    element.focus()
     _, view = api(base_url, "GET", f"/v1/games/{game_id}/view", token=player.token())
     assert view["version"] == before
     asked = sum("/legal-commands" in url for url in player.requests)
@@ -379,12 +385,17 @@ def test_the_board_choice_the_keyboard_is_on_keeps_its_focus_when_the_table_redr
     # (Requests are noted while Playwright is called: the predicate calls it.)
     wait_until(lambda: page.wait_for_timeout(50) or sum("/legal-commands" in url for url in player.requests) > asked,
                15, "the view's legal commands")
-    page.wait_for_timeout(300)  # their answer redraws the board once more
-    assert page.locator("#board :focus").get_attribute("data-place") == crossing, "a redrawing took the focus away"
+    page.wait_for_timeout(300)  # their answer redraws the table once more
+    assert page.locator(":focus").get_attribute(named_by, timeout=5000) == name, "a redrawing took the focus away"
     page.keyboard.press("Enter")
-    wait_until(lambda: int(page.get_attribute("#table", "data-version")) > before, 30, "the move to be made")
-    _, feed = api(base_url, "GET", f"/v1/games/{game_id}/events?after={before}", token=player.token())
-    assert feed["events"][0]["seat"] == "p1" and crossing in json.dumps(feed["events"][0]["data"])
+    if named_by == "id":
+        page.wait_for_selector("#resign-yes", state="visible", timeout=5000)
+    else:
+        wait_until(lambda: int(page.get_attribute("#table", "data-version")) > before, 30, "the move to be made")
+        _, feed = api(base_url, "GET", f"/v1/games/{game_id}/events?after={before}", token=player.token())
+        assert feed["events"][0]["seat"] == "p1"
+        if named_by == "data-place":
+            assert name in json.dumps(feed["events"][0]["data"])
     assert player.console_errors == []
 
 

@@ -30,7 +30,6 @@ from psycopg.rows import dict_row
 from api.service import mail, signin, webhook_signatures
 from api.service import notifications as accounts
 from eventstore.pool import CheckedPool
-from eventstore.postgres import RECONNECT_TIMEOUT
 
 from . import smtp, webhook
 from api.service.settings import Settings, settings
@@ -53,12 +52,9 @@ class Deliverer:
         self.database_url = database_url
         self.pool = ThreadPoolExecutor(concurrency, thread_name_prefix="deliver")
         self.concurrency = concurrency
-        # The event store's bound on a failed connection's retries: psycopg_pool's
-        # own (300 s) spaces its attempts minutes apart during a long outage,
-        # and deliveries would wait that long after PostgreSQL is back.
         self.db = CheckedPool(database_url, min_size=1, max_size=concurrency + 1,
                               kwargs={"autocommit": True, "connect_timeout": 10},
-                              reconnect_timeout=RECONNECT_TIMEOUT, open=True, name="notifier-deliveries")
+                              open=True, name="notifier-deliveries")
 
     def close(self) -> None:
         self.pool.shutdown(wait=True)
