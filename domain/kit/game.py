@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
 from ..engine import (Codec, Command, Event, Option, Resignation, Standing, UnknownRulesVersion)
+from .names import Hand, Names, names_of
 from .shape import Obj
 
 
@@ -123,6 +124,15 @@ class Game:
     # document: "field" for that name in every message of the game, or
     # "Type.field" for one message's (which wins). See ``field_description``.
     field_descriptions: Mapping[str, str] = field(default_factory=dict)
+    # A legal command in words, for people ("Lay building 3 on T01 and T02,
+    # turned"): one function per command type, from the command's JSON.
+    # Served beside every legal command; never a null, a slug, a list or an id.
+    command_sentences: Mapping[str, Callable[[dict], str]] = field(default_factory=dict)
+    # What each command field's value names (domain.kit.names): "field" or
+    # "Type.field", as field_descriptions. A field not named is plain data.
+    field_names: Mapping[str, Names] = field(default_factory=dict)
+    # Where a seat's own cards are in its view (None: the game has no hand).
+    hand: Hand | None = None
 
     def __post_init__(self) -> None:
         version = max(self.versions) if self.version is None else self.version
@@ -162,6 +172,14 @@ class Game:
     def field_description(self, message: type, name: str) -> str | None:
         """What ``name`` of the command or event class ``message`` means, or None."""
         return field_description(self.field_descriptions, message, name)
+
+    def command_sentence(self, command: Mapping[str, Any]) -> str:
+        """The legal command ``command`` (its JSON) in words for people."""
+        return self.command_sentences[command["type"]](dict(command))
+
+    def names_of(self, message: type, name: str) -> Names | None:
+        """What field ``name`` of the command class ``message`` names, or None."""
+        return names_of(self.field_names, message, name)
 
     def replay(self, events, state: Any = None) -> Any:
         for event in events:

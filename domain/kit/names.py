@@ -1,0 +1,82 @@
+"""What a command's field names, and where a client finds it drawn.
+
+A frontend composes a command one field at a time (the thing, then where,
+then how). For that it must know, of each field, whether its value names
+something with a place on the board, a card of the hand, a seat or a piece,
+and where the drawing of those things comes from. A game declares it once,
+per field, as ``Game.field_names`` ("field" for that name in every command,
+"Type.field" for one command's, which wins, as ``field_descriptions``); the
+API puts it on the command's schema as ``x-boardlog-names`` and in the
+game's catalogue.
+
+``Hand`` says where a seat's own cards are in its view, so that any client
+draws every seated player's hand from the first view, the example game's
+included, without a branch per game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Mapping
+
+KINDS = ("place", "card", "seat", "piece")
+
+
+@dataclass(frozen=True)
+class Names:
+    """A field's value names one ``what`` (a "triangle", a "location", a
+    "plot card") of ``kind``.
+
+    ``data`` is the data file that lists such things (served at
+    /v1/rules/{game}/data/{file}), ``list`` the key in that file whose
+    entries they are, ``key`` the entry's field equal to the command's value
+    and ``label`` the entry's field a person reads. A value drawn from the
+    view only (a seat, a piece) has no data file.
+    """
+
+    kind: str
+    what: str
+    data: str | None = None
+    list: str | None = None
+    key: str = "id"
+    label: str = "name"
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"Names.kind is one of {', '.join(KINDS)}, not {self.kind!r}")
+        if (self.data is None) != (self.list is None):
+            raise ValueError("Names.data and Names.list go together: the file, and the list in it")
+
+    def to_json(self) -> dict:
+        return {key: value for key, value in asdict(self).items() if value is not None}
+
+
+@dataclass(frozen=True)
+class Hand:
+    """Where a seat's own cards are in its view: ``field`` is the view's key
+    (dots for nesting, ``{seat}`` for the viewer's own seat, as in
+    "players.{seat}.hand") holding a list of card values, each named by
+    ``names``."""
+
+    field: str
+    names: Names
+
+    def to_json(self) -> dict:
+        return {"field": self.field, "names": self.names.to_json()}
+
+    def cards(self, view: Mapping, seat: str) -> list | None:
+        """The hand in ``view`` as seat ``seat`` sees it, or None where the
+        view holds none (before a deal, or for a seat of nobody)."""
+        found: object = view
+        for part in self.field.split("."):
+            part = seat if part == "{seat}" else part
+            if not isinstance(found, Mapping) or part not in found:
+                return None
+            found = found[part]
+        return list(found) if isinstance(found, (list, tuple)) else None
+
+
+def names_of(declared: Mapping[str, Names], command: type, name: str) -> Names | None:
+    """What field ``name`` of ``command`` names: its own ("Type.field"), else
+    the game's for every field of that name, else None (plain data)."""
+    return declared.get(f"{command.__name__}.{name}") or declared.get(name)
