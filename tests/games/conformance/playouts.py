@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from domain import games
-from domain.engine import Command, Event, resolve_options, rng_for
+from domain.engine import Command, Event, IllegalCommand, resolve_options, rng_for
 from domain.games.example import RULES as EXAMPLE
 from domain.kit import Step
 
@@ -171,7 +171,14 @@ def play(game, options: dict, seed: int, choose: Chooser | None = None) -> Playe
         seat = mover.choice(acting)
         command = choose(state, seat, mover) if choose else random_legal(game, state, seat, mover)
         rng = counted(rng_for(secret, version))
-        events = tuple(game.decide(state, seat, command, rng))
+        try:
+            events = tuple(game.decide(state, seat, command, rng))
+        except IllegalCommand as refusal:
+            if choose:
+                raise
+            raise AssertionError(f"{played}: legal_commands listed {command!r} for {seat} at version {version}, but "
+                                 f"decide refused it ({refusal.message}): legal_commands must list exactly the "
+                                 "commands decide accepts") from None
         played.draws += rng.draws
         for event in events:
             state = game.evolve(state, event)
