@@ -51,7 +51,9 @@ def test_golden_files_are_only_ever_added_never_changed():
 
 
 def _records(path: Path) -> list[SimpleNamespace]:
-    return [SimpleNamespace(**json.loads(line)) for line in path.read_text().splitlines() if line.strip()]
+    """The export's events; its last line, the signed head of newer exports, is none."""
+    lines = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    return [SimpleNamespace(**line) for line in lines if "head" not in line]
 
 
 @pytest.mark.parametrize("path", GOLDEN, ids=lambda p: f"{p.parent.name}/{p.stem}")
@@ -63,6 +65,10 @@ def test_a_golden_game_audits_as_verified(path):
 
 @pytest.mark.parametrize("path", GOLDEN, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_a_golden_game_replays_to_the_view_and_standings_recorded_beside_it(path):
+    check_replays_as_recorded(path)
+
+
+def check_replays_as_recorded(path: Path) -> None:
     expected = json.loads(path.with_name(path.stem + ".expected.json").read_text())
     records = _records(path)
     created = sessions.created_from_stored(records[0].schema_version, records[0].data)
