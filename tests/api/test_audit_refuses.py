@@ -14,16 +14,11 @@ from psycopg.types.json import Jsonb
 
 from api import offline_audit
 from tests.api.conftest import Player, started_game
+from tests.support.hosted import HOSTED, seats_of, short
 from tests.verifier import tampering
 
-# Two seats each; the seat that resigns, which ends a two-seat game.
-GAMES = {
-    "cronberg": ({"players": 2, "rounds": 1}, "p1"),
-    "coronation": ({"detective_seats": 1}, "lind"),
-    "court-of-miracles": ({"players": 2}, "p1"),
-    "the-coil": ({"players": 2}, "p2"),
-    "runebound": ({"players": 2, "doom_rounds": 3}, "p1"),
-}
+# Every hosted game at two seats; the seat that resigns, which ends a two-seat game.
+GAMES = {game: (short(game, 2), seats_of(game, short(game, 2))[-1]) for game in HOSTED}
 
 
 def play_and_resign(client, service, game: str, seed: int = 5) -> str:

@@ -6,6 +6,7 @@ import pytest
 
 from domain.lifecycle import talk
 from domain.lifecycle.talk import TalkRefused
+from tests.support.hosted import WITHOUT_SIDES
 
 
 def test_coronation_has_the_table_and_the_detectives_team_and_no_private_channel():
@@ -14,7 +15,7 @@ def test_coronation_has_the_table_and_the_detectives_team_and_no_private_channel
         ("detective-1", "detective-2")
 
 
-@pytest.mark.parametrize("game", ["cronberg", "court-of-miracles", "the-coil", "runebound"])
+@pytest.mark.parametrize("game", WITHOUT_SIDES)
 def test_games_without_sides_have_a_private_channel_for_each_pair_of_seats_from_three_seats(game):
     assert talk.channels(game, ("p1", "p2")) == ["table"]
     assert talk.channels(game, ("p1", "p2", "p3")) == ["table", "private:p1+p2", "private:p1+p3", "private:p2+p3"]

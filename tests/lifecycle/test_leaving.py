@@ -10,6 +10,8 @@ from domain.engine import IllegalCommand
 from domain.lifecycle import decide as lifecycle
 from domain.lifecycle.state import GameAborted, SeatAbandoned, SeatResigned
 
+from tests.support.hosted import WITHOUT_SIDES, short
+
 from .support import Game, started
 
 
@@ -70,9 +72,9 @@ def test_coronation_a_resigned_detective_seat_ranks_last_when_the_detectives_win
 # Multiplayer
 
 
-@pytest.mark.parametrize("game", ["cronberg", "court-of-miracles", "the-coil", "runebound"])
+@pytest.mark.parametrize("game", WITHOUT_SIDES)
 def test_multiplayer_a_resigned_seat_is_played_by_a_bot_and_ranked_last(game):
-    table = started(game, {"players": 3})
+    table = started(game, short(game, 3))
     events = table.apply(lifecycle.resign(table.rules, table.session, table.player("p1"), table.seed))
     assert events == [SeatResigned("p1", table.player("p1"), events[0].bot)] and events[0].bot
     assert table.session.life.plays("p1") == events[0].bot
@@ -94,9 +96,9 @@ def test_multiplayer_when_every_seat_but_one_has_resigned_that_seat_wins_at_once
     assert [(s["seat"], s["rank"]) for s in scored(table)] == [("p2", 1), ("p1", 2), ("p3", 3)]
 
 
-@pytest.mark.parametrize("game", ["cronberg", "court-of-miracles", "the-coil", "runebound"])
+@pytest.mark.parametrize("game", WITHOUT_SIDES)
 def test_two_player_multiplayer_games_end_when_one_side_resigns(game):
-    table = started(game, {"players": 2})
+    table = started(game, short(game, 2))
     table.apply(lifecycle.resign(table.rules, table.session, table.player("p2"), table.seed))
     assert table.session.status == sessions.SCORING
     assert [(s["seat"], s["rank"]) for s in scored(table)] == [("p1", 1), ("p2", 2)]

@@ -11,6 +11,7 @@ import uuid
 import pytest
 
 from tests.api.test_audit_of_seat_life import _play as _play_with_bots  # the same players' loop as there
+from tests.support.hosted import HOSTED
 from tests.verifier.harness import (
     NOTES,
     checks_of,
@@ -73,7 +74,7 @@ def _play_keeping_receipts(client, service, game: str, seed: int) -> FreshGame |
     return FreshGame(export.get_data(as_text=True).splitlines(), receipts, keys.json if keys.status_code == 200 else None)
 
 
-FIVE_GAMES = ["cronberg", "coronation", "court-of-miracles", "the-coil", "runebound"]
+
 
 
 @pytest.fixture(scope="module")
@@ -90,7 +91,7 @@ def fresh_games(app, service):
     return fresh
 
 
-@pytest.mark.parametrize("game", FIVE_GAMES)
+@pytest.mark.parametrize("game", HOSTED)
 def test_the_second_verifier_verifies_a_freshly_played_game(node, fresh_games, game, tmp_path):
     fresh = fresh_games(game)
     extra = []
@@ -108,7 +109,7 @@ def test_the_second_verifier_verifies_a_freshly_played_game(node, fresh_games, g
         assert f"{len(fresh.receipts)} receipt(s) agree" in checks_of(answer)["receipts"]["reason"]
 
 
-@pytest.mark.parametrize("game", FIVE_GAMES)
+@pytest.mark.parametrize("game", HOSTED)
 def test_the_second_verifier_refuses_every_tampered_fresh_game(node, fresh_games, game, tmp_path):
     refuse_every_tampered_copy(f"{game} (fresh)", fresh_games(game).lines, tmp_path)
 

@@ -18,6 +18,7 @@ import pytest
 from api.service.games import GameService
 from domain import audit, playout
 from domain.engine import rng_for
+from tests.support.hosted import seated
 from tests.support.seeds import TEST_SEEDS
 
 HOUR = 3600
@@ -94,17 +95,8 @@ def started(service, players, game: str, options: dict) -> uuid.UUID:
 # Cronberg draws then lays, Coronation's Lind appears then moves (and one
 # detective seat moves all five), The Court of Miracles places then acts,
 # Runebound moves then ends its turn, The Coil musters again in escalation.
-GAMES = [
-    ("cronberg", {"players": 2}, "p1"),
-    ("cronberg", {"players": 2}, "p2"),
-    ("coronation", {"detective_seats": 1}, "lind"),
-    ("coronation", {"detective_seats": 1}, "detective-1"),
-    ("court-of-miracles", {"players": 2}, "p1"),
-    ("court-of-miracles", {"players": 2}, "p2"),
-    ("runebound", {"players": 2}, "p1"),
-    ("the-coil", {"players": 2}, "p1"),
-    ("the-coil", {"players": 2}, "p2"),
-]
+# Every seat of every hosted game, at its fewest seats.
+GAMES = seated()
 
 
 @pytest.mark.parametrize("game, options, target", GAMES, ids=[f"{g}-{s}" for g, _, s in GAMES])
