@@ -74,9 +74,6 @@ def _play_keeping_receipts(client, service, game: str, seed: int) -> FreshGame |
     return FreshGame(export.get_data(as_text=True).splitlines(), receipts, keys.json if keys.status_code == 200 else None)
 
 
-
-
-
 @pytest.fixture(scope="module")
 def fresh_games(app, service):
     played = {}
