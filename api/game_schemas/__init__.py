@@ -1,14 +1,15 @@
 """marshmallow schemas for every hosted game's commands and views.
 
 Command schemas are derived from the command dataclasses' annotations, so a
-command cannot drift from its schema; each game's view schema is written by
-hand beside it in ``<package>.py`` (``ViewSchema``).
+command cannot drift from its schema; event schemas from the event classes
+and what the game's package declares ``visible`` hides of them
+(``Game.redacted``, domain/games/<game>/redactions.py); views from the
+game's view declaration (``Game.view_shape``).
 """
 
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import types
 import typing
 from functools import cache
@@ -20,6 +21,8 @@ from domain.engine import field_types
 from domain.engine_fields import ENGINE_FIELD_DESCRIPTIONS
 from domain.kit import Game
 from domain.kit.game import field_description
+from domain.kit.redaction import Redacted
+from domain.kit.shape import Bool, Described, Int, Shape, Str
 from domain.kit.standing import standing_shape
 
 
@@ -94,21 +97,19 @@ def _doc(message_class) -> str | None:
     return doc if doc and not doc.startswith(message_class.__name__ + "(") else None
 
 
-def event_schema(prefix: str, event_class, redaction: dict | None = None,
+def event_schema(prefix: str, event_class, redaction: Redacted | None = None,
                  descriptions: dict | None = None) -> type[ma.Schema]:
     """An event as a viewer may get it from ``visible``: every field of the
     event, those the game hides from some viewers nullable and optional, plus
-    the fields it adds in their place (``redaction``: {"hidden": names or "*",
-    "added": {name: field}})."""
-    redaction = redaction or {}
-    hidden = redaction.get("hidden", ())
+    the fields it adds in their place (``redaction``)."""
+    redaction = redaction or Redacted()
     hints = field_types(event_class)
     attrs: dict = {"type": ma.fields.String(required=True, validate=ma.validate.OneOf([event_class.type_name()]),
                                             metadata={"description": f"always {event_class.type_name()!r}"})}
     for f in dataclasses.fields(event_class):
-        attrs[f.name] = _field_for(hints[f.name], False, None, hidden=hidden == "*" or f.name in hidden,
+        attrs[f.name] = _field_for(hints[f.name], False, None, hidden=redaction.hides(f.name),
                                    description=field_description(descriptions or {}, event_class, f.name))
-    attrs.update(redaction.get("added", {}))
+    attrs.update({name: _added_field(shape) for name, shape in redaction.added.items()})
     attrs["Meta"] = type("Meta", (), {"ordered": True})
     schema = type(f"{prefix}{event_class.type_name()}", (ma.Schema,), attrs)
     schema.__doc__ = _doc(event_class)
@@ -119,9 +120,22 @@ def event_schema(prefix: str, event_class, redaction: dict | None = None,
 def event_schemas(game: str) -> dict[str, type[ma.Schema]]:
     """The game's own events (the engine's are ``engine_event_schemas``)."""
     rules = registry.REGISTRY[game]
-    redactions = getattr(_written(rules), "REDACTED", {})
-    return {cls.type_name(): event_schema(camel(rules.name), cls, redactions.get(cls.type_name()), rules.field_descriptions)
+    return {cls.type_name(): event_schema(camel(rules.name), cls, rules.redacted.get(cls.type_name()),
+                                          rules.field_descriptions)
             for cls in rules.events}
+
+
+_ADDED_FIELDS = {Int: ma.fields.Integer, Bool: ma.fields.Boolean, Str: ma.fields.String}
+
+
+def _added_field(shape: Shape) -> ma.fields.Field:
+    """A key ``visible`` gives in place of hidden fields, as marshmallow types it."""
+    inner = shape.inner if isinstance(shape, Described) else shape
+    kind = _ADDED_FIELDS.get(type(inner))
+    if kind is None:
+        raise TypeError(f"a redaction adds a {type(inner).__name__}; the document types only "
+                        + ", ".join(cls.__name__ for cls in _ADDED_FIELDS))
+    return kind(metadata={"description": shape.description}) if shape.description else kind()
 
 
 @cache
@@ -129,15 +143,6 @@ def engine_event_schemas() -> dict[str, type[ma.Schema]]:
     from domain.session import ENGINE_EVENTS
 
     return {cls.type_name(): event_schema("", cls, descriptions=ENGINE_FIELD_DESCRIPTIONS) for cls in ENGINE_EVENTS}
-
-
-def _written(rules):
-    """The game's hand-written module of schemas, or None."""
-    package = rules.name.replace("-", "_")
-    try:
-        return importlib.import_module(f"api.game_schemas.{package}")
-    except ImportError:
-        return None
 
 
 @cache
@@ -173,12 +178,8 @@ def standing_components(game: str) -> tuple[str, dict[str, dict]]:
 
 @cache
 def view_schema(game: str) -> type[ma.Schema]:
-    """The game's hand-written view schema, opened to extra keys so that a
-    new field in a view is an addition, not a breaking change."""
-    written = getattr(_written(registry.REGISTRY[game]), "ViewSchema", None)
-    if written is None:
-        written = type("View", (ma.Schema,), {"Meta": type("Meta", (), {"unknown": ma.INCLUDE})})
-    return type(f"{camel(game)}View", (written,), {"Meta": type("Meta", (), {"unknown": ma.INCLUDE})})
+    """An open view schema for a game that declares no view (any keys)."""
+    return type(f"{camel(game)}View", (ma.Schema,), {"Meta": type("Meta", (), {"unknown": ma.INCLUDE})})
 
 
 UNKNOWN_TYPE = "type"

@@ -39,6 +39,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from ..engine import (Codec, Command, Event, Option, Resignation, Standing, UnknownRulesVersion)
 from .names import Hand, Names, names_of
+from .redaction import Redacted
 from .shape import Obj
 
 
@@ -133,6 +134,9 @@ class Game:
     field_names: Mapping[str, Names] = field(default_factory=dict)
     # Where a seat's own cards are in its view (None: the game has no hand).
     hand: Hand | None = None
+    # What ``visible`` hides of each event type, by type (domain.kit.redaction):
+    # the document types events from it, the conformance suite checks it.
+    redacted: Mapping[str, Redacted] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         version = max(self.versions) if self.version is None else self.version

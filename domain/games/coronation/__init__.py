@@ -60,6 +60,7 @@ from .decide import decide
 from .fields import FIELD_DESCRIPTIONS
 from .legal import legal_commands, to_act
 from .messages import COMMANDS, EVENTS
+from .redactions import REDACTED
 from .shapes import STANDING_DETAIL, VIEW
 from .state import evolve
 from .twin import twin
@@ -100,4 +101,5 @@ RULES = Game(
     switches=rules.switches,
     state_version=rules.STATE_VERSION,
     field_descriptions=FIELD_DESCRIPTIONS,
+    redacted=REDACTED,
 )

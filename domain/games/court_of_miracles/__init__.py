@@ -58,6 +58,7 @@ from .evolve import evolve
 from .fields import FIELD_DESCRIPTIONS
 from .legal import legal_commands, to_act
 from .messages import COMMANDS, EVENTS
+from .redactions import REDACTED
 from .shapes import STANDING_DETAIL, VIEW
 from .twin import twin
 from .views import outcome, view, visible
@@ -95,6 +96,7 @@ RULES = Game(
     bots=BOTS,
     sentences=SENTENCES,
     field_descriptions=FIELD_DESCRIPTIONS,
+    redacted=REDACTED,
     data=Path(__file__).parent,
     versions=rules.VERSIONS,
     switches=rules.switches,

@@ -16,6 +16,7 @@ from .bot import BOTS
 from .decide import decide
 from .fields import FIELD_DESCRIPTIONS
 from .messages import COMMANDS, EVENTS
+from .redactions import REDACTED
 from .shapes import STANDING_DETAIL, VIEW
 from .state import evolve
 from .views import outcome, to_act, view, visible
@@ -48,4 +49,5 @@ RULES = Game(
     sentences=SENTENCES,
     data=Path(__file__).parent,
     field_descriptions=FIELD_DESCRIPTIONS,
+    redacted=REDACTED,
 )

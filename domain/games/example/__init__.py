@@ -23,6 +23,7 @@ from .bot import BOTS
 from .decide import decide
 from .fields import FIELD_DESCRIPTIONS
 from .messages import COMMANDS, EVENTS
+from .redactions import REDACTED
 from .shapes import STANDING_DETAIL, VIEW
 from .state import evolve
 from .views import outcome, to_act, view, visible
@@ -54,5 +55,6 @@ RULES = Game(
     bots=BOTS,
     sentences=SENTENCES,
     field_descriptions=FIELD_DESCRIPTIONS,
+    redacted=REDACTED,
     data=None,
 )

@@ -68,6 +68,7 @@ from .evolve import evolve
 from .fields import FIELD_DESCRIPTIONS
 from .legal import legal_commands, on_timeout
 from .messages import COMMANDS, EVENTS
+from .redactions import REDACTED
 from .scoring import outcome
 from .shapes import STANDING_DETAIL, VIEW
 from .unseen import twin
@@ -103,6 +104,7 @@ RULES = Game(
     bots=BOTS,
     sentences=SENTENCES,
     field_descriptions=FIELD_DESCRIPTIONS,
+    redacted=REDACTED,
     data=Path(__file__).parent,
     state_version=2,
 )
