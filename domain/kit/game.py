@@ -1,8 +1,9 @@
 """A game, declared: its catalogue, its declared properties, and its pure
 functions, which the engine calls directly.
 
-Every hosted game is one ``Game`` built in its package's ``__init__.py``
-(``GAME = Game(...)``), and listed in ``domain.games.REGISTRY``. The
+Every hosted game is one ``Game`` assembled in its package's ``__init__.py``
+from the parts its modules define (``RULES = assemble(__name__, ...)``,
+domain.kit.assemble), and listed in ``domain.games.REGISTRY``. The
 functions are the game's own; nothing forwards them:
 
     seats(options)                      -> (seat, ...)  the seats these options make
@@ -38,6 +39,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
 from ..engine import (Codec, Command, Event, Option, Resignation, Standing, UnknownRulesVersion)
+from .datafile import Described
 from .names import Hand, Names, names_of
 from .redaction import Redacted
 from .shape import Obj
@@ -137,6 +139,8 @@ class Game:
     # What ``visible`` hides of each event type, by type (domain.kit.redaction):
     # the document types events from it, the conformance suite checks it.
     redacted: Mapping[str, Redacted] = field(default_factory=dict)
+    # What each data file holds, by file name (domain.kit.datafile), for people.
+    data_files: Mapping[str, Described] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         version = max(self.versions) if self.version is None else self.version

@@ -51,23 +51,11 @@ Decisions made where the rulebook and brief are silent:
   module, each file naming its assumptions.
 """
 
-from pathlib import Path
+from ...kit import Traits
+from ...kit.assemble import assemble
 
-from ...kit import Game, Traits
-from . import rules
-from .bot import BOTS
-from .decide import decide
-from .fields import FIELD_DESCRIPTIONS
-from .legal import legal_commands, to_act
-from .messages import COMMANDS, EVENTS
-from .redactions import REDACTED
-from .shapes import STANDING_DETAIL, VIEW
-from .state import evolve
-from .twin import twin
-from .views import view, visible
-from .words import SENTENCES
-
-RULES = Game(
+RULES = assemble(
+    __name__,
     name="coronation",
     title="Coronation",
     min_seats=2,
@@ -76,30 +64,4 @@ RULES = Game(
     # draws the characters and the equipment; Lind's location and route are
     # hidden from every other seat; the detective seats win or lose together.
     traits=Traits(simultaneous=True, chance=True, hidden_information=True, teams=True),
-    options=rules.OPTIONS,
-    commands=COMMANDS,
-    events=EVENTS,
-    seats=rules.seats,
-    setup=rules.setup,
-    evolve=evolve,
-    decide=decide,
-    to_act=to_act,
-    legal_commands=legal_commands,
-    on_timeout=rules.on_timeout,
-    view=view,
-    visible=visible,
-    outcome=rules.outcome,
-    score=rules.score,
-    resign=rules.resign,
-    view_shape=VIEW,
-    standing_detail=STANDING_DETAIL,
-    twin=twin,
-    bots=BOTS,
-    sentences=SENTENCES,
-    data=Path(__file__).parent,
-    versions=rules.VERSIONS,
-    switches=rules.switches,
-    state_version=rules.STATE_VERSION,
-    field_descriptions=FIELD_DESCRIPTIONS,
-    redacted=REDACTED,
 )

@@ -8,46 +8,14 @@ ranks higher) and a bot plays its turns to the end. When every seat but one
 has resigned, the game ends at once and that seat wins.
 """
 
-from pathlib import Path
+from ...kit import Traits
+from ...kit.assemble import assemble
 
-from ...kit import Game, Traits
-from . import rules
-from .bot import BOTS
-from .decide import decide
-from .fields import FIELD_DESCRIPTIONS
-from .messages import COMMANDS, EVENTS
-from .redactions import REDACTED
-from .shapes import STANDING_DETAIL, VIEW
-from .state import evolve
-from .views import outcome, to_act, view, visible
-from .words import SENTENCES
-
-RULES = Game(
+RULES = assemble(
+    __name__,
     name="cronberg",
     title="Cronberg",
     min_seats=2,
     max_seats=4,
     traits=Traits(simultaneous=False, chance=True, hidden_information=True, teams=False),
-    options=rules.OPTIONS,
-    commands=COMMANDS,
-    events=EVENTS,
-    seats=rules.seats,
-    setup=rules.setup,
-    evolve=evolve,
-    decide=decide,
-    to_act=to_act,
-    legal_commands=rules.legal_commands,
-    on_timeout=rules.on_timeout,
-    view=view,
-    visible=visible,
-    outcome=outcome,
-    score=rules.score,
-    view_shape=VIEW,
-    standing_detail=STANDING_DETAIL,
-    twin=rules.twin,
-    bots=BOTS,
-    sentences=SENTENCES,
-    data=Path(__file__).parent,
-    field_descriptions=FIELD_DESCRIPTIONS,
-    redacted=REDACTED,
 )

@@ -17,44 +17,14 @@ commands, timeout, standings and ``twin``), bot.py (the heuristic bot),
 words.py (a sentence per event).
 """
 
-from ...kit import Game, Traits
-from . import rules
-from .bot import BOTS
-from .decide import decide
-from .fields import FIELD_DESCRIPTIONS
-from .messages import COMMANDS, EVENTS
-from .redactions import REDACTED
-from .shapes import STANDING_DETAIL, VIEW
-from .state import evolve
-from .views import outcome, to_act, view, visible
-from .words import SENTENCES
+from ...kit import Traits
+from ...kit.assemble import assemble
 
-RULES = Game(
+RULES = assemble(
+    __name__,
     name="example",
     title="Example: high card",
     min_seats=2,
     max_seats=3,
     traits=Traits(simultaneous=True, chance=True, hidden_information=True, teams=False),
-    options=rules.OPTIONS,
-    commands=COMMANDS,
-    events=EVENTS,
-    seats=rules.seats,
-    setup=rules.setup,
-    evolve=evolve,
-    decide=decide,
-    to_act=to_act,
-    legal_commands=rules.legal_commands,
-    on_timeout=rules.on_timeout,
-    view=view,
-    visible=visible,
-    outcome=outcome,
-    score=rules.score,
-    view_shape=VIEW,
-    standing_detail=STANDING_DETAIL,
-    twin=rules.twin,
-    bots=BOTS,
-    sentences=SENTENCES,
-    field_descriptions=FIELD_DESCRIPTIONS,
-    redacted=REDACTED,
-    data=None,
 )

@@ -17,7 +17,7 @@ from .messages import CardChosen, CardsDealt, ChooseCard
 from .state import State
 from .views import to_act
 
-HAND = 4
+HAND_SIZE = 4
 DECK = tuple(sorted((*range(1, 7), *range(1, 7))))
 
 OPTIONS = (Option("players", "int", 2, "number of players", minimum=2, maximum=3),)
@@ -30,8 +30,8 @@ def seats(options: Mapping[str, Any]) -> tuple[str, ...]:
 def setup(seats: tuple[str, ...], options: Mapping[str, Any], rng: random.Random) -> list[Event]:
     cards = list(DECK)
     rng.shuffle(cards)
-    hands = tuple(tuple(sorted(cards[n * HAND:(n + 1) * HAND])) for n in range(len(seats)))
-    return [CardsDealt(seats=tuple(seats), hands=hands, deck=tuple(cards[len(seats) * HAND:]))]
+    hands = tuple(tuple(sorted(cards[n * HAND_SIZE:(n + 1) * HAND_SIZE])) for n in range(len(seats)))
+    return [CardsDealt(seats=tuple(seats), hands=hands, deck=tuple(cards[len(seats) * HAND_SIZE:]))]
 
 
 def legal_commands(state: State, seat: str) -> list[Command]:

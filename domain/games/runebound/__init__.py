@@ -52,23 +52,11 @@ ranks higher) and a bot plays its turns to the end. When every seat but one
 has resigned, the game ends at once and that seat wins.
 """
 
-from pathlib import Path
+from ...kit import Traits
+from ...kit.assemble import assemble
 
-from ...kit import Game, Traits
-from . import rules
-from .bot import BOTS
-from .decide import decide
-from .evolve import evolve
-from .fields import FIELD_DESCRIPTIONS
-from .legal import legal_commands, on_timeout, to_act
-from .messages import COMMANDS, EVENTS
-from .redactions import REDACTED
-from .shapes import STANDING_DETAIL, VIEW
-from .twin import twin
-from .views import outcome, view, visible
-from .words import SENTENCES
-
-RULES = Game(
+RULES = assemble(
+    __name__,
     name="runebound",
     title="Runebound: Crown of the Elder Kings",
     min_seats=2,
@@ -77,26 +65,4 @@ RULES = Game(
     # decks are shuffled and dice rolled; deck orders and a challenger's
     # declared action are hidden; every hero plays for himself.
     traits=Traits(simultaneous=False, chance=True, hidden_information=True, teams=False),
-    options=rules.OPTIONS,
-    commands=COMMANDS,
-    events=EVENTS,
-    seats=rules.seats,
-    setup=rules.setup,
-    evolve=evolve,
-    decide=decide,
-    to_act=to_act,
-    legal_commands=legal_commands,
-    on_timeout=on_timeout,
-    view=view,
-    visible=visible,
-    outcome=outcome,
-    score=rules.score,
-    view_shape=VIEW,
-    standing_detail=STANDING_DETAIL,
-    twin=twin,
-    bots=BOTS,
-    sentences=SENTENCES,
-    field_descriptions=FIELD_DESCRIPTIONS,
-    redacted=REDACTED,
-    data=Path(__file__).parent,
 )

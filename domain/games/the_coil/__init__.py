@@ -58,24 +58,11 @@ ranks higher) and a bot plays its turns to the end. When every seat but one
 has resigned, the game ends at once and that seat wins.
 """
 
-from pathlib import Path
+from ...kit import Traits
+from ...kit.assemble import assemble
 
-from ...kit import Game, Traits
-from . import rules
-from .bot import BOTS
-from .decide import decide
-from .evolve import evolve
-from .fields import FIELD_DESCRIPTIONS
-from .legal import legal_commands, on_timeout
-from .messages import COMMANDS, EVENTS
-from .redactions import REDACTED
-from .scoring import outcome
-from .shapes import STANDING_DETAIL, VIEW
-from .unseen import twin
-from .views import view, visible
-from .words import SENTENCES
-
-RULES = Game(
+RULES = assemble(
+    __name__,
     name="the-coil",
     title="The Coil",
     min_seats=2,
@@ -84,27 +71,5 @@ RULES = Game(
     # simultaneous; dice, shuffles and draws come from the random source;
     # hands, strategy cards and deck orders are hidden; every seat plays alone.
     traits=Traits(simultaneous=True, chance=True, hidden_information=True, teams=False),
-    options=rules.OPTIONS,
-    commands=COMMANDS,
-    events=EVENTS,
-    seats=rules.seats,
-    setup=rules.setup,
-    evolve=evolve,
-    decide=decide,
-    to_act=rules.to_act,
-    legal_commands=legal_commands,
-    on_timeout=on_timeout,
-    view=view,
-    visible=visible,
-    outcome=outcome,
-    score=rules.score,
-    view_shape=VIEW,
-    standing_detail=STANDING_DETAIL,
-    twin=twin,
-    bots=BOTS,
-    sentences=SENTENCES,
-    field_descriptions=FIELD_DESCRIPTIONS,
-    redacted=REDACTED,
-    data=Path(__file__).parent,
     state_version=2,
 )
