@@ -57,6 +57,7 @@ OPTIONAL = {
     "hand": ("HAND", "shapes.py"),
     "redacted": ("REDACTED", "redactions.py"),
     "data_files": ("DATA_FILES", "datafiles.py"),
+    "golden": ("GOLDEN", "golden.py"),
 }
 
 

@@ -40,6 +40,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from ..engine import (Codec, Command, Event, Option, Resignation, Standing, UnknownRulesVersion)
 from .datafile import Described
+from .golden import Golden
 from .names import Hand, Names, names_of
 from .redaction import Redacted
 from .shape import Obj
@@ -141,6 +142,8 @@ class Game:
     redacted: Mapping[str, Redacted] = field(default_factory=dict)
     # What each data file holds, by file name (domain.kit.datafile), for people.
     data_files: Mapping[str, Described] = field(default_factory=dict)
+    # The golden games the game keeps (domain.kit.golden); a hosted game has two at least.
+    golden: tuple[Golden, ...] = ()
 
     def __post_init__(self) -> None:
         version = max(self.versions) if self.version is None else self.version

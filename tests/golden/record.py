@@ -12,7 +12,8 @@ tests/golden/record.py coronation``: a golden game is worth something because
 an earlier release wrote it. It uses only what every release has: the app
 factory, the command service, the export endpoint.
 
-Each spec plays seeded random legal commands; a spec with a ``timeouts``
+The specs are each game's, declared in its package (domain/games/<game>/
+golden.py, ``GOLDEN``). Each plays seeded random legal commands; a spec with a ``timeouts``
 share lets that share of turns pass their deadline instead (the real
 deadline path, ``fire_deadline``); ``accept`` picks, among seeds, a game that
 ended the way the spec wants to cover.
@@ -46,44 +47,20 @@ class Spec:
     seeds: range = field(default_factory=lambda: range(1, 60))
     max_commands: int = 4000
 
+    @classmethod
+    def of(cls, game: str, golden) -> "Spec":
+        """The spec of a golden game a game's package declares (domain.kit.golden)."""
+        return cls(golden.name, game, dict(golden.options), golden.timeouts, golden.accepts, golden.seeds)
 
-SPECS = {
-    "cronberg": [
-        Spec("two-players-one-round", "cronberg", {"players": 2, "rounds": 1}),
-        Spec("three-players-two-rounds", "cronberg", {"players": 3, "rounds": 2}),
-        Spec("four-players-with-timeouts", "cronberg", {"players": 4, "rounds": 1, "turn_seconds": 3600},
-             timeouts=0.3),
-    ],
-    "coronation": [
-        Spec("lind-caught", "coronation", {"detective_seats": 1},
-             accept=lambda outcome: "detectives win" in outcome),
-        Spec("lind-escapes-at-the-last-turn", "coronation", {"detective_seats": 2, "last_turn": 6},
-             accept=lambda outcome: "never caught" in outcome),
-        Spec("five-seats-with-timeouts", "coronation", {"detective_seats": 5, "last_turn": 8, "turn_seconds": 600},
-             timeouts=0.4),
-        Spec("chosen-equipment-shared-control", "coronation",
-             {"detective_seats": 3, "equipment": "choose", "shared_control": True, "last_turn": 10}),
-    ],
-    "court-of-miracles": [
-        Spec("two-players", "court-of-miracles", {"players": 2}),
-        Spec("three-players-renown-ending", "court-of-miracles", {"players": 3},
-             accept=lambda outcome: "placed all their Renown tokens" in outcome),
-        Spec("four-players-king-ending", "court-of-miracles", {"players": 4},
-             accept=lambda outcome: "Penniless King" in outcome),
-        Spec("five-players-with-timeouts", "court-of-miracles", {"players": 5, "turn_seconds": 60}, timeouts=0.25),
-    ],
-    "the-coil": [
-        Spec("two-players", "the-coil", {"players": 2}),
-        Spec("three-players-with-timeouts", "the-coil", {"players": 3, "turn_seconds": 60}, timeouts=0.3),
-    ],
-    "runebound": [
-        Spec("two-heroes", "runebound", {"players": 2, "doom_rounds": 3}),
-        Spec("a-hero-wins", "runebound", {"players": 2, "doom_rounds": 0}, seeds=range(1, 6),
-             accept=lambda outcome: "nobody wins" not in outcome),
-        Spec("three-heroes-with-timeouts", "runebound", {"players": 3, "doom_rounds": 2, "turn_seconds": 60},
-             timeouts=0.3),
-    ],
-}
+
+def _specs() -> dict[str, list[Spec]]:
+    """Every hosted game's golden specs, as its package declares them (golden.py)."""
+    from domain import games
+
+    return {name: [Spec.of(name, golden) for golden in rules.golden] for name, rules in games.REGISTRY.items()}
+
+
+SPECS = _specs()
 
 
 class Seat:

@@ -37,8 +37,17 @@ def _golden_files() -> list[Path]:
 
 
 def test_there_are_several_golden_games_of_every_game():
-    for name in games.REGISTRY:
+    for name, rules in games.REGISTRY.items():
         assert len(list((HERE / name).glob("*.jsonl"))) >= 2, f"{name} has fewer than two golden games"
+        assert len(rules.golden) >= 2, (f"{name} declares fewer than two golden games: declare them in GOLDEN in "
+                                        f"domain/games/{name.replace('-', '_')}/golden.py")
+
+
+@pytest.mark.parametrize("game", list(games.REGISTRY), ids=list(games.REGISTRY))
+def test_every_golden_game_a_package_declares_is_recorded(game):
+    missing = [golden.name for golden in games.get(game).golden if not (HERE / game / f"{golden.name}.jsonl").exists()]
+    assert not missing, (f"{game} declares golden games not recorded yet: {', '.join(missing)}; record them with "
+                         f"DATABASE_URL=... python tests/golden/record.py {game} {' '.join(missing)}")
 
 
 def test_golden_files_are_only_ever_added_never_changed():
