@@ -94,11 +94,13 @@ class LineFormatter(logging.Formatter):
 
 
 def configure_logging(level: int = logging.INFO) -> None:
-    # Fields no line of ours prints, which the logging module would otherwise
-    # gather for every record (the logging HOWTO's "Optimization"): the
-    # caller's frame, thread, process and task.
+    # Fields no line prints, which the logging module would otherwise gather
+    # for every record (the logging HOWTO's "Optimization"): the caller's
+    # frame, thread and task. Not the process id: gunicorn's own lines print
+    # it (%(process)d), and without it every worker's exit logged a
+    # "--- Logging error ---" traceback.
     logging._srcfile = None
-    logging.logThreads = logging.logProcesses = logging.logMultiprocessing = False
+    logging.logThreads = logging.logMultiprocessing = False
     if hasattr(logging, "logAsyncioTasks"):
         logging.logAsyncioTasks = False
     root = logging.getLogger()
