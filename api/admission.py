@@ -21,7 +21,13 @@ with Retry-After and a problem document.
   player's streams are bounded per player instead.
 
 What a process holds is never touched by these limits: they refuse only
-newcomers, so a process at its capacity keeps serving its waiters.
+newcomers, so a process at its capacity keeps serving its waiters. A
+long-poll is held across its answers: when one answers, its client's place
+is kept for ``RETURN_SECONDS`` (counted as held), and the client's next
+long-poll takes it even at the server's total, so that a full server refuses
+newcomers, never the pollers it already serves. (A place is kept in the
+process that answered; a poller comes back on its kept-alive connection, to
+the same worker.)
 """
 
 from __future__ import annotations
@@ -29,7 +35,7 @@ from __future__ import annotations
 import random
 import threading
 import time
-from collections import Counter
+from collections import Counter, deque
 from contextlib import contextmanager
 
 from . import waiter_board
@@ -39,6 +45,7 @@ from .stream_leases import Refused, StreamLeases
 
 TIMED_OUT_SECONDS = 5.0  # a pool whose requests timed out this recently is saturated while any queue
 MEMORY_LOOK_SECONDS = 1.0  # the resident memory is read at most this often
+RETURN_SECONDS = 10.0  # how long an answered long-poll's place is kept for its client's next one
 
 Client = tuple[str, str]  # ("token", token id) or ("address", client address)
 
@@ -133,6 +140,12 @@ class Waiters:
         self._slots: set[Slot] = set()
         self._streams_of: Counter = Counter()
         self._waiters_of: Counter = Counter()  # per client, for the per-client caps
+        # Places kept for long-polls' next waits: per client, when each lapses
+        # (oldest first), all of them in lapsing order, and how many there are.
+        self._kept: dict[Client, deque[float]] = {}
+        self._kept_order: deque[tuple[float, Client]] = deque()
+        self._kept_total = 0
+        self._clock = clock
         self.board = waiter_board.this_worker()  # the server's shared counts, under gunicorn
         self.memory = MemoryReturn() if return_memory else None
         self.leases = StreamLeases(redis, per_player, heartbeat, clock) if redis is not None else None
@@ -148,7 +161,8 @@ class Waiters:
         saturated = self.pool_saturated()
         capped = client if not stream or player is None else None
         with self._lock:
-            self._refuse_if_full(saturated)
+            returning = not stream and capped is not None and self._take_kept(capped)
+            self._refuse_if_full(saturated, returning)
             if stream and player is not None and self._streams_of[player] >= self.per_player:
                 raise self._too_many()
             if capped is not None and self._waiters_of[capped] >= self._cap_of(capped):
@@ -201,7 +215,7 @@ class Waiters:
         """Under the lock: the new count, on the server's board and for memory's return."""
         held = len(self._slots)
         if self.board is not None:
-            self.board.set(held)
+            self.board.set(held + self._kept_total)
         if self.memory is not None:
             self.memory.held(held)
 
@@ -213,12 +227,53 @@ class Waiters:
     @contextmanager
     def waiting(self, client: Client | None = None):
         """A long-poll's slot, counted against the server's total and against
-        ``client`` (default: the caller of the request being served)."""
+        ``client`` (default: the caller of the request being served); once it
+        answers, the client's place is kept for its next long-poll."""
         slot = self.open(None, stream=False, client=client if client is not None else requesting_client())
         try:
             yield slot
         finally:
             self.close(slot)
+            if slot.client is not None:
+                self._keep_place(slot.client)
+
+    def _keep_place(self, client: Client) -> None:
+        with self._lock:
+            until = self._clock() + RETURN_SECONDS
+            self._kept.setdefault(client, deque()).append(until)
+            self._kept_order.append((until, client))
+            self._kept_total += 1
+            self._counted()
+
+    def _take_kept(self, client: Client) -> bool:
+        """Under the lock: whether ``client`` had a place kept, which it now takes."""
+        self._lapse()
+        return self._forget_kept(client)
+
+    def _forget_kept(self, client: Client, until: float | None = None) -> bool:
+        """Under the lock: one kept place of ``client`` gone (its oldest; with
+        ``until``, only if that is the one lapsing then, not taken already)."""
+        kept = self._kept.get(client)
+        if not kept or (until is not None and kept[0] != until):
+            return False
+        kept.popleft()
+        if not kept:
+            del self._kept[client]
+        self._kept_total -= 1
+        return True
+
+    def _lapse(self) -> None:
+        """Under the lock: forget the kept places whose time is over."""
+        now = self._clock()
+        while self._kept_order and self._kept_order[0][0] <= now:
+            until, client = self._kept_order.popleft()
+            self._forget_kept(client, until)
+
+    def kept(self) -> int:
+        """The places kept for long-polls' next waits, not yet taken or lapsed."""
+        with self._lock:
+            self._lapse()
+            return self._kept_total
 
     def count(self) -> int:
         """The waiters this process holds."""
@@ -231,12 +286,15 @@ class Waiters:
 
     # -- the limits ------------------------------------------------------------------
 
-    def _refuse_if_full(self, saturated: bool) -> None:
+    def _refuse_if_full(self, saturated: bool, returning: bool = False) -> None:
+        """``returning``: a long-poll that takes the place kept for it, which the total already counts."""
         if self.draining:
             raise StreamLimit(503, "this server is shutting down; connect again", "shutting-down",
                               max(1, self._retry() // 1000))
-        held = len(self._slots)
-        if held >= self.total or (self.board is not None and self.board.server_total() >= self.total):
+        self._lapse()
+        held = len(self._slots) + self._kept_total
+        full = held >= self.total or (self.board is not None and self.board.server_total() >= self.total)
+        if full and not returning:
             raise StreamLimit(503, f"this server holds its limit of {self.total} waiting requests; "
                                    "try again shortly", "server-busy", random.randint(2, 10))
         if saturated:

@@ -187,3 +187,31 @@ def test_a_few_waiters_leaving_give_nothing_back(memory):
     clock.now += 60
     memory.tick()
     assert memory._trim.calls == 0
+
+
+class Clock:
+    def __init__(self):
+        self.now = 1000.0
+
+    def __call__(self):
+        return self.now
+
+
+def test_a_full_server_keeps_its_pollers_places_for_their_next_wait_and_refuses_newcomers(service):
+    app = process(service, total=2)
+    client = app.test_client()
+    ada, bob, cyd = (Player(client, f"ad-kp-{name}") for name in ("ada", "bob", "cyd"))
+    game_id = started_game([ada, bob])
+    path = f"/v1/games/{game_id}/view?wait=1"
+    streams = app.extensions["boardlog"].streams
+    streams._clock = clock = Clock()
+    for player in (ada, bob):  # two pollers fill the server; each waits, is answered, and will come back
+        assert client.get(path, headers={**player.auth, "If-None-Match": "*"}).status_code == 304
+    assert streams.kept() == 2 and streams.count() == 0
+    refused = client.get(path, headers={**cyd.auth, "If-None-Match": "*"})
+    assert refused_politely(refused, 503, "server-busy"), "a newcomer takes no place kept for a poller"
+    for player in (ada, bob):
+        assert client.get(path, headers={**player.auth, "If-None-Match": "*"}).status_code == 304, "came back"
+    clock.now += 11  # a poller that does not come back within RETURN_SECONDS gives its place up
+    assert streams.kept() == 0
+    assert client.get(path, headers={**cyd.auth, "If-None-Match": "*"}).status_code == 304
