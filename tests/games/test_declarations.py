@@ -22,7 +22,7 @@ def test_a_game_is_assembled_from_the_parts_its_modules_define():
     game = assemble("domain.games.example", **EXAMPLE)
     assert (game.decide.__module__, game.bots, game.sentences, game.view_shape) == (
         "domain.games.example.decide", bot.BOTS, words.SENTENCES, shapes.VIEW)
-    assert game.data is None  # the example has no *.json beside it
+    assert game.data is not None and "cards.json" in game.data_paths()  # the *.json beside it are its data
 
 
 def test_a_package_without_a_part_fails_naming_the_part_and_its_file(monkeypatch):

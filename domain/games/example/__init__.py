@@ -14,7 +14,8 @@ checked, follow-ups by ``Draft``'s ``after_each``), views.py (``to_act``,
 ``view``, ``visible``, ``outcome``: the one door of hidden information),
 shapes.py (the view declaration), rules.py (options, seats, setup, legal
 commands, timeout, standings and ``twin``), bot.py (the heuristic bot),
-words.py (a sentence per event).
+words.py (a sentence per event and per command), fields.py (what each
+field holds and what a command's field names), cards.json (the cards' names).
 """
 
 from ...kit import Traits
