@@ -60,6 +60,7 @@ def feed_item(rules, session, record, seat: str | None) -> dict:
         "type": visible.get("type", record.type),
         "recorded_at": record.recorded_at,
         "seat": record.metadata.get("seat"),
+        "decided_at": record.metadata.get("decided_at", record.version - 1),
         "data": data,
         "text": told(rules, session, data, seat),
     }
