@@ -27,7 +27,8 @@ def envelope(game_id, rules, session, seat: str | None, ended: bool = False) -> 
         "seat": seat,
         "to_act": sorted(sessions.to_act(rules, session)),
         "outcome": session.outcome,
-        "standings": list(session.standings) if session.standings is not None else None,
+        # In rank order, whatever order the game scored its seats in (ties keep the game's seat order).
+        "standings": sorted(session.standings, key=lambda s: s["rank"]) if session.standings is not None else None,
         "view": rules.view(session.state, viewer) if session.state is not None else None,
         "bots": dict(session.life.bots),
         "resigned": list(session.life.resigned),

@@ -10,6 +10,7 @@ import { gameData, handOf } from "./data.js";
 import { duration, focusKey, h, notice, refocus, tree, when, words } from "./dom.js";
 import { follow } from "./stream.js";
 import { signedOut } from "./app.js";
+import { standingsSection } from "./standings.js";
 
 /** @typedef {import("./openapi").components["schemas"]} Schemas */
 /** @typedef {Schemas["FeedResponse"]["events"][number]} FeedEvent */
@@ -235,10 +236,8 @@ export async function table(main, id, { spectator }) {
 
   function renderStandings() {
     if (!envelope.standings) { ui.standings.replaceChildren(); return; }
-    ui.standings.replaceChildren(h("section", { "aria-labelledby": "standings-title", id: "standings" },
-      h("h2", { id: "standings-title" }, "Standings"),
-      h("table", {}, h("thead", {}, h("tr", {}, ["rank", "seat", "player", "score"].map((x) => h("th", { scope: "col" }, x)))),
-        h("tbody", {}, envelope.standings.map((s) => h("tr", {}, h("td", {}, s.rank), h("td", {}, s.seat), h("td", {}, seatName(s.seat) || (envelope.bots[s.seat] ? `a ${envelope.bots[s.seat]} bot` : "")), h("td", {}, s.score ?? "")))))));
+    ui.standings.replaceChildren(standingsSection(envelope.game, envelope.standings,
+      (seat) => seatName(seat) || (envelope.bots[seat] ? `a ${envelope.bots[seat]} bot` : seat)));
   }
 
   /** @param {string} field @param {string | number} place */

@@ -31,6 +31,7 @@ from .words import SENTENCES
 RULES = Game(
     name="example",
     title="Example: high card",
+    ranking=("The most rounds won ranks first; players who won as many rounds share the place."),
     min_seats=2,
     max_seats=3,
     traits=Traits(simultaneous=True, chance=True, hidden_information=True, teams=False),
