@@ -10,6 +10,7 @@ import { gameData, handOf } from "./data.js";
 import { duration, focusKey, h, notice, refocus, tree, when, words } from "./dom.js";
 import { follow } from "./stream.js";
 import { signedOut } from "./app.js";
+import { shareLink } from "./share.js";
 import { standingsSection } from "./standings.js";
 
 /** @typedef {import("./openapi").components["schemas"]} Schemas */
@@ -218,7 +219,9 @@ export async function table(main, id, { spectator }) {
       if (player && summary.host === player.id && !free.length) buttons.push(h("button", { class: "primary", id: "start", type: "button", onclick: () => act("start") }, "Start the game"));
       if (player && !seated && free.length) buttons.push(h("button", { class: "primary", id: "join", type: "button", onclick: () => act("join", {}) }, "Take a seat"));
       if (player && summary.host === player.id) buttons.push(h("button", { id: "invite", type: "button", onclick: invite }, "Make an invite code"));
+      if (!player && free.length) buttons.push(h("p", {}, h("a", { href: "#/" }, "Register in the lobby"), " to take a seat: the game waits there among those looking for players."));
       ui.actions.append(...buttons);
+      if (free.length) ui.actions.append(h("p", { id: "share" }, "Invite players with the game's link: ", shareLink(id)));
       return;
     }
     ui.actions.replaceChildren();
