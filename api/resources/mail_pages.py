@@ -58,6 +58,7 @@ def page(title: str, paragraphs: list[str], status: int = 200) -> Response:
         "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
         f"<title>{html.escape(title)} · boardlog</title>"
+        "<link rel=\"icon\" href=\"/web/favicon.svg\" type=\"image/svg+xml\">"
         "<link rel=\"stylesheet\" href=\"/web/style.css\"><link rel=\"stylesheet\" href=\"/web/pages.css\">"
         f"</head><body><main id=\"main\"><h1>{html.escape(title)}</h1>{body}"
         f"<p><a href=\"{html.escape(base)}/#/settings\">Your mail settings</a> · "

@@ -166,7 +166,8 @@ class Unsubscribe(MethodView):
         (mail scanners open links)."""
         page = ("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
                 "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>Unsubscribe · boardlog"
-                "</title><link rel=\"stylesheet\" href=\"/web/style.css\"></head><body><main id=\"main\">"
+                "</title><link rel=\"icon\" href=\"/web/favicon.svg\" type=\"image/svg+xml\">"
+                "<link rel=\"stylesheet\" href=\"/web/style.css\"></head><body><main id=\"main\">"
                 "<h1>Unsubscribe</h1><form method=\"post\" action=\"?token=" + html.escape(token, quote=True)
                 + "\"><input type=\"hidden\" name=\"List-Unsubscribe\" value=\"One-Click\">"
                 "<p>Stop boardlog's game mails to this address?</p><button type=\"submit\">Unsubscribe</button>"

@@ -56,7 +56,7 @@ def test_a_player_gives_and_confirms_his_address_and_picks_his_mail_on_the_setti
     # Then the page says it did nothing, why, and what to do
     assert again.status == 409 and page.inner_text("h1") == "This confirmation link did nothing"
     assert "already used" in page.inner_text("main") and "Nothing more is needed" in page.inner_text("main")
-    assert watched.console_errors == []
+    assert [e for e in watched.console_errors if "409" not in e] == [], "the second opening's 409 is the only error"
 
 
 def test_a_mails_unsubscribe_link_lands_on_a_page_whose_button_says_it_is_done(person, mailbox, base_url):  # noqa: F811
