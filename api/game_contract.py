@@ -312,6 +312,7 @@ def _feed_event(prefix: str) -> dict:
                                              "pause, absence...; null for decisions for no one seat (creating, "
                                              "joining, leaving and starting the game, the clocks, abandonment, "
                                              "scoring)"),
+        "decided_at": {"type": "integer", "description": _told(_resource("FeedEventSchema"), "decided_at")},
         "data": {**ref(f"{prefix}Event"), "description": "the event itself as you may see it: its `type` and fields, "
                                                          "those hidden from you null or absent"},
         "text": {"type": "string", "description": TEXT},

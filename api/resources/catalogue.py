@@ -76,6 +76,9 @@ class RulesSchema(ma.Schema):
     name = ma.fields.String(required=True, metadata={
         "description": "the game's API name: CreateGame's game, and the {game} of /v1/rules/{game}"})
     title = ma.fields.String(required=True, metadata={"description": "the game's name, for people"})
+    ranking = ma.fields.String(required=True, metadata={
+        "description": "how the final standings rank the seats and break ties, in a sentence for players (a "
+                       "frontend says it beside equal scores and shared places)"})
     min_seats = ma.fields.Integer(required=True, metadata={"description": "the fewest seats a game of it has"})
     max_seats = ma.fields.Integer(required=True, metadata={"description": "the most seats a game of it has"})
     default_seats = ma.fields.List(ma.fields.String(), required=True, metadata={

@@ -16,6 +16,7 @@ from ..contract import declare
 from ..errors import problem
 from ..service import notifications as accounts
 from ..service.settings import settings
+from . import mail_pages
 from .webhooks import DeliveryArgs, DeliveryListSchema, RedeliverySchema, next_page_of_deliveries
 
 blp = Blueprint("notifications", __name__, url_prefix="/v1/players/me/notifications",
@@ -104,9 +105,9 @@ class Preferences(MethodView):
         return prefs
 
 
-def _confirm(token: str) -> dict:
-    with service().pool.connection() as conn:
-        return accounts.confirm(conn, token)
+def _confirm(token: str):
+    """The confirmed preferences; for a browser (the mail's link opened), a page saying so or why not."""
+    return mail_pages.answer("confirmation", lambda conn: accounts.confirm(conn, token), mail_pages.confirmed)
 
 
 @blp.route("/mail")
@@ -142,7 +143,8 @@ class Confirm(MethodView):
     @links.response(200, ConfirmedSchema)
     @declare(links, "link-unknown", "link-used", "link-expired", "link-for-old-address")
     def get(self, token):
-        """Confirm an address: the link of the confirmation mail (works once, expires)."""
+        """Confirm an address: the link of the confirmation mail (works once, expires). A browser (one that
+        prefers text/html) is answered with a page that says what happened and what to do next."""
         return _confirm(token)
 
     @links.doc(operationId="confirmEmailByPost")
@@ -162,10 +164,14 @@ class Unsubscribe(MethodView):
     def get(self, token):
         """The page the mail's unsubscribe link opens: one button, which POSTs. Changes nothing itself
         (mail scanners open links)."""
-        page = ("<!doctype html><html><body><form method=\"post\" action=\"?token=" + html.escape(token, quote=True)
+        page = ("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
+                "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>Unsubscribe · boardlog"
+                "</title><link rel=\"icon\" href=\"/web/favicon.svg\" type=\"image/svg+xml\">"
+                "<link rel=\"stylesheet\" href=\"/web/style.css\"></head><body><main id=\"main\">"
+                "<h1>Unsubscribe</h1><form method=\"post\" action=\"?token=" + html.escape(token, quote=True)
                 + "\"><input type=\"hidden\" name=\"List-Unsubscribe\" value=\"One-Click\">"
                 "<p>Stop boardlog's game mails to this address?</p><button type=\"submit\">Unsubscribe</button>"
-                "</form></body></html>")
+                "</form></main></body></html>")
         return Response(page, mimetype="text/html")
 
     @links.doc(operationId="unsubscribeFromMail")
@@ -173,9 +179,10 @@ class Unsubscribe(MethodView):
     @links.response(200, UnsubscribedSchema)
     @declare(links, "link-unknown", "link-used", "link-expired")
     def post(self, token):
-        """One-click unsubscribe (RFC 8058): the mail client POSTs ``List-Unsubscribe=One-Click`` as a form."""
-        with service().pool.connection() as conn:
-            return accounts.unsubscribe(conn, token)
+        """One-click unsubscribe (RFC 8058): the mail client POSTs ``List-Unsubscribe=One-Click`` as a form.
+        The page's button (a browser, preferring text/html) is answered with a page."""
+        return mail_pages.answer("unsubscribe", lambda conn: accounts.unsubscribe(conn, token),
+                                 mail_pages.unsubscribed)
 
 
 # RFC 8058's one-click POST is a form, not JSON: the app lets it through (api/app.py).

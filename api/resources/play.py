@@ -132,6 +132,10 @@ class FeedEventSchema(ma.Schema):
     type = ma.fields.String(required=True)
     recorded_at = ma.fields.DateTime(required=True)
     seat = ma.fields.String(allow_none=True, required=True, metadata={"description": "the seat whose action this was"})
+    decided_at = ma.fields.Integer(required=True, metadata={
+        "description": "the version the decision that wrote this event was taken at (one decision may write several "
+                       "events): the game rested at a version when it is the last one or the next event's decided_at "
+                       "is that version, and only such versions can be viewed with ?at="})
     data = ma.fields.Dict(required=True)
     receipt = receipt_field("this event's version")
     text = ma.fields.String(required=True, metadata={"description": TEXT})

@@ -32,7 +32,8 @@ def envelope(game_id, rules, session, seat: str | None, ended: bool = False, nam
         "seat": seat,
         "to_act": sorted(sessions.to_act(rules, session)),
         "outcome": session.outcome,
-        "standings": list(session.standings) if session.standings is not None else None,
+        # In rank order, whatever order the game scored its seats in (ties keep the game's seat order).
+        "standings": sorted(session.standings, key=lambda s: s["rank"]) if session.standings is not None else None,
         "view": rules.view(session.state, viewer) if session.state is not None else None,
         "bots": dict(session.life.bots),
         "resigned": list(session.life.resigned),
@@ -78,6 +79,7 @@ def feed_item(rules, session, record, seat: str | None) -> dict:
         "type": visible.get("type", record.type),
         "recorded_at": record.recorded_at,
         "seat": record.metadata.get("seat"),
+        "decided_at": record.metadata.get("decided_at", record.version - 1),
         "data": data,
         "text": told(rules, session, data, seat),
     }

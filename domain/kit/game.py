@@ -73,6 +73,8 @@ def default_resign(state: Any, seat: str) -> Resignation:
     return Resignation()
 
 
+RANKING = "The highest score ranks first; seats with equal scores share the place."
+
 Twin = Callable[[Sequence[Event], Sequence[Step], "str | None", random.Random], list[Event]]
 
 
@@ -103,6 +105,10 @@ class Game:
     sentences: Mapping[str, Callable[[dict], str]]
     data: pathlib.Path | None  # the game's package: its *.json files are its data files
     resign: Callable[[Any, str], Resignation] = default_resign
+    # How score ranks the seats and breaks ties, in a sentence for players
+    # (the rulebook's words): the end of a game says it beside equal scores
+    # and shared places, so that a tie is never left unexplained.
+    ranking: str = RANKING
     # What score puts in each Standing's detail: Obj("StandingDetail", ...),
     # the game's own fields only (domain.kit.standing adds the engine's). The
     # registry refuses a game without it.
@@ -213,6 +219,7 @@ class Game:
             "commands": sorted(cls.type_name() for cls in self.commands),
             "rules_version": self.version,
             "rules_versions": [{"version": v, "change": text} for v, text in sorted(self.versions.items())],
+            "ranking": self.ranking,
             "traits": dataclasses.asdict(self.traits),
         }
 

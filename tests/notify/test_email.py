@@ -12,6 +12,9 @@ import time
 import psycopg
 import pytest
 
+from domain import playout
+from domain.engine import rng_for
+
 from workers.notify.runner import Notifier
 
 from .conftest import signin_links, started_game, wait_until
@@ -220,6 +223,28 @@ def test_at_most_one_mail_per_game_per_interval_and_none_while_the_player_was_ju
     assert bob_mails and all(s == "suppressed" and "active" in r for s, r in bob_mails), \
         "Bob acted in this game a moment ago each time: no mail while he is at the screen"
     assert len([m for m in mailbox.messages if m["Subject"].startswith("Your turn")]) == 1
+
+
+def test_a_player_who_only_joined_a_game_gets_its_first_your_turn_mail_with_the_default_idle_setting(
+        callers, mailbox, notifier, game_service, fresh_url):
+    # Given Bob, mailed only when idle (the default), who joined Ada's game a moment ago and did nothing else
+    ada, bob = callers(2)
+    confirmed(bob, mailbox, "bob@example.org", turns="idle")
+    game_id = started_game(game_service, [ada.id, bob.id])
+    # When the game comes to Bob's seat (Ada moves until it does)
+    for _ in range(20):
+        rules, session = game_service.load(game_id)
+        seats = sorted(rules.to_act(session.state))
+        if session.players.get(seats[0]) == bob.id:
+            break
+        command = playout.random_command(rules, session.state, seats[0], rng_for(b"j", session.version))
+        game_service.act(game_id, session.players[seats[0]], command.to_json())
+    # Then his first "your turn" mail goes out: taking a seat is not being at the table
+    wait_until(lambda: statuses(fresh_url, bob.id) and all(s != "pending" for s, _ in statuses(fresh_url, bob.id)),
+               what="Bob's mail decided")
+    first_status, first_reason = statuses(fresh_url, bob.id)[0]
+    assert first_status == "delivered", f"Bob's first turn mail was {first_status}: {first_reason}"
+    assert [m for m in mailbox.messages if m["To"] == "bob@example.org" and m["Subject"].startswith("Your turn")]
 
 
 def test_the_daily_digest_lists_the_games_waiting_and_replaces_the_per_turn_mails(

@@ -426,6 +426,7 @@ def test_a_private_game_is_joined_through_the_lobby_with_the_hosts_invite_code(p
 def test_a_game_with_a_time_bank_is_first_in_the_inbox_shows_its_banks_and_ends_when_its_player_resigns(person):
     player = person()
     page = register(player, "banked")
+    page.click("#more-options summary")  # the clocks are among the engine's options, closed at first
     page.fill("#create-bank", "3600")
     game_id = create_against_bots(page, "cronberg")
     try:
@@ -438,7 +439,7 @@ def test_a_game_with_a_time_bank_is_first_in_the_inbox_shows_its_banks_and_ends_
     page.click("a[href='#/']")
     page.wait_for_selector("#inbox")
     first = page.locator("#inbox tbody tr").first
-    assert game_id[:8] in first.inner_text() and "your turn" in first.inner_text()
+    assert first.get_attribute("data-game") == game_id and "your turn" in first.inner_text()
 
     first.locator("a").click()
     page.wait_for_selector("#resign")

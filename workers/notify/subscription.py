@@ -40,6 +40,10 @@ log = logging.getLogger("boardlog.notify")
 # Notices read the data of the engine's events and of messages (MessageSent), and these metadata keys.
 ENGINE_TYPES = [*sorted(ENGINE_EVENT_TYPES), "MessageSent"]
 METADATA_READ = ("actor", "seated", "to_act", "turn_came", "timeout_step", "tell")
+# Acts of the lobby, which do not make a player "active" in a game for the
+# `idle` mail setting: one who took a seat and went away must still hear
+# that his first turn came (the game may start hours after he joined).
+NOT_PLAYING = frozenset({"GameCreated", "SeatTaken", "SeatLeft"})
 
 
 class LeaseLost(Exception):
@@ -156,7 +160,7 @@ class Subscription:
         activity: dict[tuple[str, str], object] = {}
         for record in records:
             actor = record.metadata.get("actor")
-            if record.stream_id.startswith("game-") and self._is_player(actor):
+            if record.stream_id.startswith("game-") and record.type not in NOT_PLAYING and self._is_player(actor):
                 key = (actor, record.stream_id[5:])
                 if key not in activity or activity[key] < record.recorded_at:
                     activity[key] = record.recorded_at

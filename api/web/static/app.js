@@ -1,6 +1,7 @@
 // @ts-check
 // The router: #/ lobby, #/games/{id} a game's table (as your seat, or as a
-// spectator without a token), #/watch/{id} as a spectator, #/replay/{id}.
+// spectator without a token), #/watch/{id} as a spectator, #/replay/{id},
+// #/settings a player's mail address and notification choices.
 // A mail's link adds ?signin=CODE to a route: the code is spent first
 // (signin.js), and taken out of the address bar.
 import { me } from "./api.js";
@@ -8,6 +9,7 @@ import { h, notice } from "./dom.js";
 import { lobby } from "./lobby.js";
 import { table } from "./table.js";
 import { replay } from "./replay.js";
+import { settings } from "./settings.js";
 import { mailLink, signInFromMail } from "./signin.js";
 
 /** @type {(() => void) | null} */
@@ -54,6 +56,7 @@ async function route() {
     if (page === "games" && id) closing = await table(here, id, { spectator: false });
     else if (page === "watch" && id) closing = await table(here, id, { spectator: true });
     else if (page === "replay" && id) closing = await replay(here, id);
+    else if (page === "settings") closing = await settings(here);
     else await lobby(here);
   } catch (error) {
     here.replaceChildren(h("h1", {}, "Something went wrong"), h("p", { class: "problem" }, /** @type {Error} */ (error).message));

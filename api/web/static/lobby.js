@@ -1,32 +1,39 @@
 // @ts-check
 // The lobby: register or sign in, your games (those waiting on you first),
-// create a game, join one, public games to watch.
+// games waiting for players (joined with one click), create a game, join a
+// private one with its invite code, public games to watch.
 import { api, change, get, me, Problem } from "./api.js";
 import { h, notice, when, words } from "./dom.js";
 import { showWho, signedOut } from "./app.js";
+import { ASKED, MORE, optionInput } from "./options.js";
+import { gameIdOf, shareLink } from "./share.js";
 
 /** @typedef {import("./openapi").components["schemas"]} Schemas */
 /** @typedef {Schemas["Rules"]} Rules */
 /** @typedef {Schemas["Option"]} Option */
+/** @typedef {Schemas["GameSummary"]} Summary */
 
 /** @param {HTMLElement} main @returns {Promise<void>} */
 
 export async function lobby(main) {
   /** @type {HTMLElement[]} */
   const parts = [h("h1", {}, "Lobby")];
-  if (!me.token) parts.push(signIn(main));
+  const { games: catalogue } = await get("/rules", { as: null });
+  /** @param {string} game */
+  const titleOf = (game) => catalogue.find((g) => g.name === game)?.title || words(game);
+  if (!me.token) parts.push(signIn(main), await waiting(null, titleOf));
   else {
     try {
       const player = await get("/players/me");
       me.keep(me.token, player.name);
       showWho();
-      parts.push(await yourGames(), await creating(), joining());
+      parts.push(await yourGames(titleOf), await waiting(player.id, titleOf), creating(catalogue), joining());
     } catch (error) {
       if (error instanceof Problem && error.status === 401) { signedOut(); return lobby(main); }
       throw error;
     }
   }
-  parts.push(await watching());
+  parts.push(await watching(titleOf));
   main.replaceChildren(...parts);
 }
 
@@ -59,11 +66,14 @@ function signIn(main) {
   return h("section", { "aria-labelledby": "sign-in-title" }, h("h2", { id: "sign-in-title" }, "Sign in"), register, paste, error);
 }
 
-async function yourGames() {
+/** @param {(game: string) => string} titleOf */
+async function yourGames(titleOf) {
   const inbox = await get("/players/me/inbox");
-  const rows = inbox.games.map((game) => h("tr", { class: game.your_turn ? "turn" : null },
-    h("td", {}, h("a", { href: `#/games/${game.id}` }, `${game.game} ${game.id.slice(0, 8)}`)),
-    h("td", {}, game.status, game.your_turn ? [" ", h("span", { class: "badge" }, "your turn")] : ""),
+  const rows = inbox.games.map((game) => h("tr", { class: game.your_turn ? "turn" : null, "data-game": game.id },
+    h("td", {}, h("a", { href: `#/games/${game.id}` }, titleOf(game.game)),
+      // A game still taking seats is shared by its link: whoever opens it takes a seat there.
+      game.status === "lobby" ? h("div", {}, shareLink(game.id)) : null),
+    h("td", {}, STATUS[game.status] || game.status, game.your_turn ? [" ", h("span", { class: "badge" }, "your turn")] : ""),
     h("td", {}, game.seat),
     h("td", {}, game.deadline ? when(game.deadline) : "—"),
     h("td", {}, game.outcome || "")));
@@ -73,27 +83,45 @@ async function yourGames() {
       : h("p", { class: "muted" }, "You sit in no game yet."));
 }
 
-// The options the form asks for itself; every other option of the game (its
-// own, and the engine's deadlines) is drawn from the catalogue.
-const ASKED = new Set(["players", "visibility", "time_bank_seconds", "detective_seats"]);
+/** @type {Record<string, string>} */
+const STATUS = { lobby: "taking seats", active: "being played", scoring: "being scored", finished: "over", cancelled: "cancelled" };
 
-/** @param {Option} option */
-function optionInput(option) {
-  const id = `option-${option.name}`;
-  const label = `${words(option.name)}: ${option.description}`;
-  if (option.kind === "bool") return h("label", {}, h("input", { type: "checkbox", id, "data-option": option.name, checked: !!option.default }), " ", label);
-  if (option.kind === "choice") { // which has its choices
-    return h("label", { for: id }, label, h("br"), h("select", { id, "data-option": option.name },
-      /** @type {string[]} */ (option.choices).map((choice) => h("option", { value: choice, selected: choice === option.default }, words(choice)))));
-  }
-  return h("label", { for: id }, label, h("br"), h("input", {
-    type: "number", id, "data-option": option.name, min: option.minimum, max: option.maximum,
-    value: option.default ?? "", placeholder: option.default === null ? "off" : null,
-  }));
+// The games still taking seats that the reader does not sit in, each joined
+// with one click (the server gives him the first free seat); a reader who is
+// not signed in sees them too, and is asked to register first.
+/** @param {string | null} myself @param {(game: string) => string} titleOf */
+async function waiting(myself, titleOf) {
+  const { games } = await get("/games?status=lobby&limit=50", { as: null });
+  // A seat given to a bot is listed free until the game starts, but is not for people.
+  const freeOf = (/** @type {Summary} */ g) => g.free_seats.filter((seat) => !(seat in (g.bots || {})));
+  const open = games.filter((g) => freeOf(g).length && !g.seats.some((s) => s.player === myself));
+  const error = h("p", { class: "error", role: "alert" });
+  /** @param {Summary} game */
+  const join = async (game) => {
+    try {
+      await change(`/games/${encodeURIComponent(game.id)}/join`, {});
+      location.hash = `#/games/${game.id}`;
+    } catch (problem) { error.textContent = /** @type {Error} */ (problem).message; }
+  };
+  /** @param {Summary} game */
+  const row = (game) => {
+    const host = game.seats.find((s) => s.player === game.host)?.name || "someone";
+    const seats = game.seats.length + game.free_seats.length; // bots' seats included: they count as taken below
+    const taken = seats - freeOf(game).length;
+    return h("li", { "data-game": game.id },
+      h("strong", {}, titleOf(game.game)), ` hosted by ${host} · ${taken} of ${seats} seats taken`,
+      game.seats.length > 1 ? ` (${game.seats.map((s) => s.name).join(", ")})` : "", " ",
+      myself ? h("button", { type: "button", class: "primary join-open", "aria-label": `Join ${host}'s game of ${titleOf(game.game)}`, onclick: () => join(game) }, "Join")
+        : h("span", { class: "muted" }, "register above to join"));
+  };
+  return h("section", { "aria-labelledby": "waiting-title", id: "waiting" },
+    h("h2", { id: "waiting-title" }, "Games waiting for players"),
+    open.length ? h("ul", { class: "open-games" }, open.map(row)) : h("p", { class: "muted" }, "None right now: create one below, and share its link."),
+    error);
 }
 
 // Only the options changed from their defaults are sent.
-/** @param {HTMLFieldSetElement} fieldset @param {Rules} rules @returns {Record<string, unknown>} */
+/** @param {HTMLElement} fieldset @param {Rules} rules @returns {Record<string, unknown>} */
 function chosenOptions(fieldset, rules) {
   /** @type {Record<string, unknown>} */
   const options = {};
@@ -109,15 +137,18 @@ function chosenOptions(fieldset, rules) {
   return options;
 }
 
-async function creating() {
-  const { games } = await get("/rules");
-  const choice = h("select", { id: "create-game", name: "game" }, games.map((g) => h("option", { value: g.name }, words(g.name))));
-  const players = h("input", { type: "number", id: "create-players", min: 2, max: 6, value: 2 });
+/** @param {Rules[]} games the catalogue */
+function creating(games) {
+  const choice = h("select", { id: "create-game", name: "game" }, games.map((g) => h("option", { value: g.name }, g.title)));
+  const players = h("input", { type: "number", id: "create-players", min: 2, max: 6, value: 2, "aria-describedby": "create-players-hint" });
   const bots = h("input", { type: "checkbox", id: "create-bots", checked: true });
-  const kind = h("select", { id: "create-bot-kind" }, h("option", { value: "random" }, "random"), h("option", { value: "heuristic" }, "heuristic"));
-  const hidden = h("input", { type: "checkbox", id: "create-private" });
-  const bank = h("input", { type: "number", id: "create-bank", min: 60, placeholder: "off" });
-  const more = h("fieldset", { id: "create-options" });
+  const kind = h("select", { id: "create-bot-kind", "aria-label": "How the bots play" },
+    h("option", { value: "random" }, "at random"), h("option", { value: "heuristic" }, "with some sense"));
+  const hidden = h("input", { type: "checkbox", id: "create-private", "aria-describedby": "create-private-hint" });
+  const bank = h("input", { type: "number", id: "create-bank", min: 60, placeholder: "none", "aria-describedby": "create-bank-hint" });
+  const own = h("fieldset", { id: "create-options" });
+  const engine = h("div", { id: "create-more-options" });
+  const ranking = h("p", { class: "hint", id: "create-ranking" });
   const error = h("p", { class: "error", role: "alert" });
   // The select offers the catalogue's games alone.
   const rulesOf = () => /** @type {Rules} */ (games.find((g) => g.name === choice.value));
@@ -126,18 +157,27 @@ async function creating() {
     players.min = String(rules.min_seats);
     players.max = String(rules.max_seats);
     players.value = String(Math.max(rules.min_seats, Math.min(rules.max_seats, Number(players.value) || 2)));
-    more.replaceChildren(h("legend", {}, `More options of ${words(rules.name)}`),
-      ...rules.options.filter((o) => !ASKED.has(o.name) && !o.deprecated).map(optionInput));
+    ranking.textContent = `${rules.min_seats} to ${rules.max_seats} players. ${rules.ranking}`;
+    const shown = rules.options.filter((o) => !ASKED.has(o.name) && !o.deprecated && o.name !== "time_bank_seconds");
+    const ownOptions = shown.filter((o) => !(o.name in MORE));
+    own.hidden = !ownOptions.length;
+    own.replaceChildren(h("legend", {}, `Options of ${rules.title}`), ...ownOptions.map(optionInput));
+    engine.replaceChildren(...shown.filter((o) => o.name in MORE).map(optionInput));
   };
   choice.addEventListener("change", drawOptions);
   drawOptions();
+  const more = h("details", { id: "more-options" }, h("summary", {}, "More options: clocks, missed turns, absences, takebacks"),
+    h("p", { class: "hint" }, "Left as they are, turns have no time limit and nobody is hurried: right for friends playing at their own pace."),
+    h("div", { class: "option" }, h("label", { for: "create-bank" }, "Time bank"), bank,
+      h("span", { class: "hint", id: "create-bank-hint" }, MORE.time_bank_seconds)),
+    engine);
   const form = h("form", {
     id: "create", onsubmit: async (e) => {
       e.preventDefault();
       const rules = rulesOf();
       const count = Math.max(rules.min_seats, Math.min(rules.max_seats, Number(players.value) || 2));
       /** @type {Record<string, unknown>} */
-      const options = { ...chosenOptions(more, rules), players: count };
+      const options = { ...chosenOptions(own, rules), ...chosenOptions(engine, rules), players: count };
       if (hidden.checked) options.visibility = "private";
       if (bank.value) options.time_bank_seconds = Number(bank.value);
       if (bots.checked) options.bots = Object.fromEntries(seatsFor(rules, count).slice(1).map((seat) => [seat, kind.value]));
@@ -149,12 +189,14 @@ async function creating() {
       } catch (problem) { error.textContent = /** @type {Error} */ (problem).message; }
     },
   },
-  h("label", { for: "create-game" }, "Game"), choice,
-  h("label", { for: "create-players" }, "Seats"), players,
-  h("label", {}, bots, " Bots take every other seat, playing ", kind),
-  h("label", {}, hidden, " Private (joined by invite code only)"),
-  h("label", { for: "create-bank" }, "Time bank per seat, in seconds (empty: none)"), bank,
-  more,
+  h("label", { for: "create-game" }, "Game"), choice, ranking,
+  h("div", { class: "option" }, h("label", { for: "create-players" }, "Players"), players,
+    h("span", { class: "hint", id: "create-players-hint" }, "How many seats the game has, yours included.")),
+  h("div", { class: "option" }, h("label", {}, bots, " Bots take every other seat, playing ", kind),
+    h("span", { class: "hint" }, "Untick to wait for people instead: share the game's link once it is made.")),
+  h("div", { class: "option" }, h("label", { for: "create-private" }, hidden, " Private"),
+    h("span", { class: "hint", id: "create-private-hint" }, "Not listed in the lobby: people join with an invite code you make at the table.")),
+  own, more,
   h("p", {}, h("button", { class: "primary", type: "submit" }, "Create the game")), error);
   return h("section", { "aria-labelledby": "create-title" }, h("h2", { id: "create-title" }, "Create a game"), form);
 }
@@ -180,22 +222,23 @@ function joining() {
   const form = h("form", {
     id: "join", onsubmit: async (e) => {
       e.preventDefault();
-      const game = id.value.trim();
+      const game = gameIdOf(id.value);
       try {
         if (code.value.trim()) await change(`/games/${encodeURIComponent(game)}/invites/redeem`, { code: code.value.trim() });
         else await change(`/games/${encodeURIComponent(game)}/join`, {});
         location.hash = `#/games/${game}`;
       } catch (problem) { error.textContent = /** @type {Error} */ (problem).message; }
     },
-  }, h("label", { for: "join-id" }, "Game id"), id, h("label", { for: "join-code" }, "Invite code (for a private game)"), code,
+  }, h("label", { for: "join-id" }, "The game's link (or its id)"), id, h("label", { for: "join-code" }, "Invite code (for a private game)"), code,
   h("p", {}, h("button", { type: "submit" }, "Join")), error);
-  return h("section", { "aria-labelledby": "join-title" }, h("h2", { id: "join-title" }, "Join a game"), form);
+  return h("section", { "aria-labelledby": "join-title" }, h("h2", { id: "join-title" }, "Join a private game"), form);
 }
 
-async function watching() {
+/** @param {(game: string) => string} titleOf */
+async function watching(titleOf) {
   const { games } = await get("/games?status=active", { as: null });
   return h("section", { "aria-labelledby": "watch-title" }, h("h2", { id: "watch-title" }, "Games being played"),
     games.length ? h("ul", {}, games.slice(0, 20).map((g) => h("li", {},
-      h("a", { href: `#/watch/${g.id}` }, `${words(g.game)} ${g.id.slice(0, 8)}`), ` · version ${g.version}`)))
+      h("a", { href: `#/watch/${g.id}` }, titleOf(g.game)), ` · ${g.seats.map((s) => s.name).join(", ")} · move ${g.version}`)))
       : h("p", { class: "muted" }, "None right now."));
 }

@@ -37,7 +37,7 @@ export async function replay(main, id) {
   const data = await gameData(summary.game, id, { ...as, events })
     .catch((problem) => { notice(/** @type {Error} */ (problem).message); return null; }); // without data the board is drawn from the view alone
   const last = summary.version;
-  const steps = restingVersions(audit, last);
+  const steps = restingVersions(events, last);
   let at = last;
   const root = h("div", { id: "replay" });
   const position = h("input", { type: "number", id: "replay-at", min: 1, max: last, value: at });
@@ -98,13 +98,12 @@ export async function replay(main, id) {
 }
 
 // The versions a view can be asked for (?at=): where the game rested, which is
-// the last version, or one on which the next event was decided (each logged
-// event's metadata.decided_at). Until the game is over the audit has no log:
-// every version is offered, and the API says which ones it refuses.
-/** @param {Schemas["Audit"]} audit @param {number} last @returns {number[]} */
-function restingVersions(audit, last) {
-  if (!audit.log) return Array.from({ length: last }, (_, n) => n + 1);
-  const decidedAt = new Map(audit.log.map((entry) => [entry.version, entry.metadata.decided_at ?? entry.version - 1]));
+// the last version, or one on which the next event was decided (each event
+// of the feed says at which version its decision was taken). A running game
+// steps so as well as a finished one: never to a version in the middle of a move.
+/** @param {FeedEvent[]} events @param {number} last @returns {number[]} */
+function restingVersions(events, last) {
+  const decidedAt = new Map(events.map((event) => [event.version, event.decided_at]));
   const steps = [];
   for (let v = 1; v <= last; v++) if (v === last || decidedAt.get(v + 1) === v) steps.push(v);
   return steps;

@@ -10,6 +10,8 @@ import { gameData, handOf } from "./data.js";
 import { duration, focusKey, h, notice, refocus, tree, when, words } from "./dom.js";
 import { follow } from "./stream.js";
 import { signedOut } from "./app.js";
+import { shareLink } from "./share.js";
+import { standingsSection } from "./standings.js";
 
 /** @typedef {import("./openapi").components["schemas"]} Schemas */
 /** @typedef {Schemas["FeedResponse"]["events"][number]} FeedEvent */
@@ -217,7 +219,9 @@ export async function table(main, id, { spectator }) {
       if (player && summary.host === player.id && !free.length) buttons.push(h("button", { class: "primary", id: "start", type: "button", onclick: () => act("start") }, "Start the game"));
       if (player && !seated && free.length) buttons.push(h("button", { class: "primary", id: "join", type: "button", onclick: () => act("join", {}) }, "Take a seat"));
       if (player && summary.host === player.id) buttons.push(h("button", { id: "invite", type: "button", onclick: invite }, "Make an invite code"));
+      if (!player && free.length) buttons.push(h("p", {}, h("a", { href: "#/" }, "Register in the lobby"), " to take a seat: the game waits there among those looking for players."));
       ui.actions.append(...buttons);
+      if (free.length) ui.actions.append(h("p", { id: "share" }, "Invite players with the game's link: ", shareLink(id)));
       return;
     }
     ui.actions.replaceChildren();
@@ -235,10 +239,8 @@ export async function table(main, id, { spectator }) {
 
   function renderStandings() {
     if (!envelope.standings) { ui.standings.replaceChildren(); return; }
-    ui.standings.replaceChildren(h("section", { "aria-labelledby": "standings-title", id: "standings" },
-      h("h2", { id: "standings-title" }, "Standings"),
-      h("table", {}, h("thead", {}, h("tr", {}, ["rank", "seat", "player", "score"].map((x) => h("th", { scope: "col" }, x)))),
-        h("tbody", {}, envelope.standings.map((s) => h("tr", {}, h("td", {}, s.rank), h("td", {}, s.seat), h("td", {}, seatName(s.seat) || (envelope.bots[s.seat] ? `a ${envelope.bots[s.seat]} bot` : "")), h("td", {}, s.score ?? "")))))));
+    ui.standings.replaceChildren(standingsSection(envelope.game, envelope.standings,
+      (seat) => seatName(seat) || (envelope.bots[seat] ? `a ${envelope.bots[seat]} bot` : seat)));
   }
 
   /** @param {string} field @param {string | number} place */

@@ -58,6 +58,8 @@ RULES = assemble(
     __name__,
     name="coronation",
     title="Coronation",
+    ranking=("Doctor Lind plays alone against the detectives, who win or lose together: the winning side shares "
+             "first place and the other side shares the next."),
     min_seats=2,
     max_seats=6,
     # Several detective seats act at once (setup, the detectives' turn); setup

@@ -56,6 +56,9 @@ RULES = assemble(
     __name__,
     name="court-of-miracles",
     title="The Court of Miracles",
+    ranking=("A player who ends the game by its own condition wins; otherwise the most Renown tokens placed ranks "
+             "first. Equal Renown is broken by the most neighbourhoods controlled in Paris; players still equal "
+             "share the place."),
     min_seats=2,
     max_seats=rules.MAX_SEATS,
     # Simultaneous: every player asked about his Swordsmen answers at once,

@@ -15,6 +15,8 @@ RULES = assemble(
     __name__,
     name="cronberg",
     title="Cronberg",
+    ranking=("The highest score after the final valuation ranks first; the rules break no tie, so players with "
+             "equal scores share the place."),
     min_seats=2,
     max_seats=4,
     traits=Traits(simultaneous=False, chance=True, hidden_information=True, teams=False),

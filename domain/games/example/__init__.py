@@ -25,6 +25,7 @@ RULES = assemble(
     __name__,
     name="example",
     title="Example: high card",
+    ranking=("The most rounds won ranks first; players who won as many rounds share the place."),
     min_seats=2,
     max_seats=3,
     traits=Traits(simultaneous=True, chance=True, hidden_information=True, teams=False),

@@ -59,6 +59,9 @@ RULES = assemble(
     __name__,
     name="runebound",
     title="Runebound: Crown of the Elder Kings",
+    ranking=("The Elder King ranks first; the other heroes follow by how long they lasted in the Endgame (one "
+             "eliminated later ranks higher), then by hero level. If the doom limit ends the game, nobody wins and"
+             " every hero shares one place."),
     min_seats=2,
     max_seats=6,
     # One seat acts at a time (a duel's two sides answer one after the other);

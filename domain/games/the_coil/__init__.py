@@ -65,6 +65,8 @@ RULES = assemble(
     __name__,
     name="the-coil",
     title="The Coil",
+    ranking=("The most victory points ranks first; equal points are broken by the nation's initiative (the higher "
+             "ranks first)."),
     min_seats=2,
     max_seats=5,
     # Expansion, Muster, Conquest and the final choice of a strategy card are

@@ -1,0 +1,83 @@
+"""Mail from the page, in a real browser against ``boardlog serve`` mailing
+through a real SMTP server: a player gives his address and picks when he is
+mailed on the settings page; the confirmation and unsubscribe links of the
+mails land on pages that say what happened and what to do next."""
+
+from __future__ import annotations
+
+import re
+
+from tests.support.waiting import wait_until
+
+from .conftest import api
+from .test_mail_signin import base_url, mailbox  # noqa: F401 (fixtures: a server that mails through a mailbox)
+
+CONFIRM = re.compile(r"https?://\S+/v1/notifications/confirm\?token=[A-Za-z0-9_\-]+")
+
+
+def registered_on_the_page(person, name: str):
+    watched = person()
+    page = watched.open("/")
+    page.fill("#register-name", name)
+    page.press("#register-name", "Enter")
+    page.wait_for_selector("#create")
+    return watched, page
+
+
+def test_a_player_gives_and_confirms_his_address_and_picks_his_mail_on_the_settings_page(person, mailbox):  # noqa: F811
+    # Given a player who registered on the page
+    watched, page = registered_on_the_page(person, "Mailer")
+    # When he opens the settings, gives his address, picks "always" and saves
+    page.click("a[href='#/settings']")
+    page.wait_for_selector("#settings")
+    assert "You gave no address" in page.inner_text("#settings-email-state")
+    page.fill("#settings-email", "mailer@example.org")
+    page.check("input[name=email_turns][value=always]")
+    page.click("#settings button[type=submit]")
+    # Then the page says a link was mailed, and the address waits for it
+    page.wait_for_selector("#settings-said:has-text('A confirmation link was mailed to mailer@example.org')")
+    assert "Waiting for you to open the link" in page.inner_text("#settings-email-state")
+    mail = wait_until(lambda: [m for m in mailbox.messages if m["To"] == "mailer@example.org"], 60,
+                      "the confirmation mail")[-1]
+    link = CONFIRM.search(mail.get_body(("plain",)).get_content()).group(0)
+    # When he opens the mail's link in the browser
+    answer = page.goto(link)
+    # Then a page, not JSON, says the address is confirmed and how he will be mailed
+    assert answer.status == 200 and answer.headers["content-type"].startswith("text/html")
+    assert page.inner_text("h1") == "Your address is confirmed"
+    assert "mailer@example.org" in page.inner_text("main") and "each time a game waits on you" in page.inner_text("main")
+    # And his settings show it confirmed, with his choice kept
+    page.click("a:has-text('Your mail settings')")
+    page.wait_for_selector("#settings")
+    assert "mailer@example.org (confirmed)" in page.inner_text("#settings-email-state")
+    assert page.is_checked("input[name=email_turns][value=always]")
+    # When he opens the same link again
+    again = page.goto(link)
+    # Then the page says it did nothing, why, and what to do
+    assert again.status == 409 and page.inner_text("h1") == "This confirmation link did nothing"
+    assert "already used" in page.inner_text("main") and "Nothing more is needed" in page.inner_text("main")
+    assert [e for e in watched.console_errors if "409" not in e] == [], "the second opening's 409 is the only error"
+
+
+def test_a_mails_unsubscribe_link_lands_on_a_page_whose_button_says_it_is_done(person, mailbox, base_url):  # noqa: F811
+    # Given a player mailed each turn, in a game against a bot that waits on him
+    status, player = api(base_url, "POST", "/v1/players", {"name": "leaver"})
+    api(base_url, "PATCH", "/v1/players/me/notifications", {"email": "leaver@example.org", "email_turns": "always"},
+        token=player["token"])
+    mail = wait_until(lambda: [m for m in mailbox.messages if m["To"] == "leaver@example.org"], 60, "the confirmation")[-1]
+    page = person().open("/")
+    page.goto(CONFIRM.search(mail.get_body(("plain",)).get_content()).group(0))
+    _, made = api(base_url, "POST", "/v1/games", {"game": "cronberg", "options": {"bots": {"p2": "random"}}},
+                  token=player["token"])
+    api(base_url, "POST", f"/v1/games/{made['id']}/start", {}, token=player["token"])
+    turn = wait_until(lambda: [m for m in mailbox.messages if m["To"] == "leaver@example.org"
+                               and m["Subject"].startswith("Your turn")], 60, "a your-turn mail")[0]
+    # When he opens its unsubscribe link and presses the button
+    page.goto(turn["List-Unsubscribe"].strip("<>"))
+    assert page.inner_text("h1") == "Unsubscribe"
+    page.click("button[type=submit]")
+    # Then a page says he is unsubscribed, and the API agrees
+    page.wait_for_selector("h1:has-text('You are unsubscribed')")
+    assert "leaver@example.org" in page.inner_text("main")
+    _, prefs = api(base_url, "GET", "/v1/players/me/notifications", token=player["token"])
+    assert prefs["email_turns"] == "off" and prefs["digest"] is False
