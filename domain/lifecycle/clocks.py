@@ -17,6 +17,10 @@ Options, beside ``turn_seconds`` (the banks off by default):
   records it resolved, so every game keeps the deadlines it was created with:
   a game stored before the option existed has no such key and reads as off.
 
+A paused game stands still: no bank falls and no turn runs; on resuming,
+each seat to act has the rest of its turn (its ``since`` is moved by the
+length of the pause), not a whole new turn.
+
 A bank runs only while its seat is to act; in a simultaneous phase each seat
 to act runs its own. The server brings the clock: after each decision of a
 game with clocks, ``ClocksComputed`` records every bank as of that moment and
@@ -125,7 +129,8 @@ def tick(options: Mapping[str, Any], clocks: ClocksComputed | None, seats, befor
          after: frozenset[str], mover: str | None, now: dt.datetime,
          timed_out: frozenset[str] = frozenset(),
          away: Mapping[str, dt.datetime] | None = None,
-         taken_back: Mapping[str, float] | None = None) -> ClocksComputed:
+         taken_back: Mapping[str, float] | None = None,
+         resumed: Mapping[str, float] | None = None) -> ClocksComputed:
     """The clocks after a decision taken at ``now``: seats to act ``before``
     pay the time since the last computation; ``mover`` (a seat that moved
     itself) gains the increment if this command ended its turn
@@ -139,7 +144,11 @@ def tick(options: Mapping[str, Any], clocks: ClocksComputed | None, seats, befor
     brought it back, its bank as it was. ``taken_back`` (seat -> its bank
     when it moved, ``bank_when_moved``): the banks a takeback decided now
     gives back as they were before the taken-back move's increment; never
-    more than the seat holds now."""
+    more than the seat holds now. ``resumed`` (seat -> the seconds of its
+    turn it had used when the game paused, ``Life.turn_used``): a decision
+    that resumes the game runs those seats' turns from ``now`` less what
+    they had used, so that a turn deadline keeps its remaining time across
+    a pause (their banks do anyway: a bank is paid from ``at``, not ``since``)."""
     away = away or {}
     bank = options.get("time_bank_seconds")
     if clocks is None:
@@ -162,6 +171,9 @@ def tick(options: Mapping[str, Any], clocks: ClocksComputed | None, seats, befor
     stamp = now.isoformat()
     running = {seat: since[seat] if seat in since and seat != mover and seat not in timed_out else stamp
                for seat in after if seat not in away}
+    for seat, used in (resumed or {}).items():
+        if seat in running and seat != mover:
+            running[seat] = (now - dt.timedelta(seconds=used)).isoformat()
     return ClocksComputed(stamp, {seat: round(value, 3) for seat, value in sorted(banks.items())}, dict(sorted(running.items())))
 
 
