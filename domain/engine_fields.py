@@ -62,7 +62,8 @@ ENGINE_FIELD_DESCRIPTIONS: dict[str, str] = {
     "ClocksComputed.banks": "each seat's time bank as of `at`, in seconds (fractions kept), seat -> seconds; an "
                             "empty object in a game without time banks (time_bank_seconds null)",
     "ClocksComputed.since": f"since when each seat to act has been to act {WHEN}, seat -> time: its bank and its "
-                            "per-seat deadline run from then; a seat not to act, or away, is not in it",
+                            "per-seat deadline run from then (moved later by the length of any pause during its turn, so that "
+                            "the deadline keeps what was left of it); a seat not to act, or away, is not in it",
     "SeatAway.seat": "the seat whose player is away; no deadline runs for it and its bank stands still",
     "SeatAway.since": f"when the absence began {WHEN}",
     "SeatAway.until": f"when the absence ends {WHEN}; SeatBack follows then, or sooner if the player acts",

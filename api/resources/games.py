@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import marshmallow as ma
-from flask import url_for
+from flask import jsonify, url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
@@ -15,11 +15,13 @@ from ..auth import BEARER, OPTIONAL_BEARER, current_player
 from ..game_contract import ref
 from ..http_conventions import next_page
 from ..context import service
-from ..contract import SHARED, declare
+from ..contract import SHARED, declare, parameters
 from ..service import readmodels
 from ..service.errors import NotFound
 from ..service.games import parse_game_id
+from ..service.idempotency import replay_headers
 from .keys import receipt_field
+from .play import IDEMPOTENCY_KEY, idempotency_key
 
 blp = Blueprint("games", __name__, url_prefix="/v1/games", description="Create, list, join, leave and start games")
 
@@ -158,6 +160,24 @@ def summary_on(conn, game_id) -> dict:
     return _shaped(row)
 
 
+def summary_json(conn, game_id) -> dict:
+    """The summary as answered, JSON-ready: what an Idempotency-Key stores."""
+    return GameSummarySchema().dump(summary_on(conn, game_id))
+
+
+def new_game_json(conn, game_id) -> dict:
+    """A new game's answer, JSON-ready: its summary and the receipt of its
+    first version (new games' heads hide, api/service/receipts.py)."""
+    answer = summary_json(conn, game_id)
+    return {**answer, "receipt": service().heads.receipt(game_id, answer["version"])}
+
+
+def answered(body: dict, status: int, headers: dict | None = None):
+    """``body`` is already shaped by its schema (the first answer and its
+    replays alike), so it goes out as it is."""
+    return jsonify(body), status, {**replay_headers(body), **(headers or {})}
+
+
 def _shaped(row: dict) -> dict:
     """A summary row with every seat accounted for and the options' current names.
     A game of rules this installation no longer hosts is shown as stored, with
@@ -171,24 +191,25 @@ def _shaped(row: dict) -> dict:
 
 @blp.route("")
 class Games(MethodView):
-    @blp.doc(security=BEARER, operationId="createGame", requestBody=CREATE_GAME_BODY)
+    @blp.doc(security=BEARER, operationId="createGame", requestBody=CREATE_GAME_BODY, **parameters(IDEMPOTENCY_KEY))
     @blp.arguments(CreateGameArgs)
     @blp.response(201, GameAnswerSchema)
-    @declare(blp, "unknown-game", "invalid-option", "lobby-refused")
+    @declare(blp, "unknown-game", "invalid-option", "lobby-refused", "idempotency-key-reused")
     def post(self, body):
         """Create a game in its lobby; the host takes a seat. Its options are
         the game's own and the engine's (the game's `{Game}Options`); one
         that is unknown, of the wrong type or out of bounds is an
-        `invalid-option` problem naming it in `option`."""
+        `invalid-option` problem naming it in `option`. With an
+        Idempotency-Key, a repeat of the same body answers the game the
+        first request created (one game, whatever the retries); the same
+        key with another body is a 422 `idempotency-key-reused`."""
         player = current_player()
         try:
             options = option_names.incoming(body["game"], body["options"])
-            game_id = service().create(player, body["game"], options, body["seat"])
+            answer = service().create_once(player, body, options, idempotency_key(), new_game_json)
         except InvalidOption as error:
             raise option_names.refused(body["game"], error) from None
-        answer = summary(game_id)
-        answer["receipt"] = service().heads.receipt(game_id, answer["version"])  # new games' heads hide
-        return answer, 201, {"Location": url_for("games.Game", game_id=game_id)}
+        return answered(answer, 201, {"Location": url_for("games.Game", game_id=answer["id"])})
 
     @blp.doc(operationId="listGames")
     @blp.arguments(GameListArgs, location="query")

@@ -4,7 +4,7 @@ lobby's seats, or a replacement for a seat a bot plays) and rematches."""
 from __future__ import annotations
 
 import marshmallow as ma
-from flask import jsonify, url_for
+from flask import url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
@@ -14,7 +14,7 @@ from ..context import service
 from ..contract import declare, parameters
 from ..service.games import parse_game_id
 from ..service.idempotency import replay_headers
-from .games import GameAnswerSchema, GameSummarySchema, summary_on
+from .games import GameAnswerSchema, answered, summary_json
 from .play import IDEMPOTENCY_KEY, idempotency_key
 
 blp = Blueprint("lifecycle", __name__, url_prefix="/v1/games",
@@ -46,17 +46,6 @@ class RedeemSchema(ma.Schema):
                             metadata={"description": "an invite code from the game's host"})
 
 
-def _summary_json(conn, game_id) -> dict:
-    """The summary as answered, JSON-ready: what an Idempotency-Key stores."""
-    return GameSummarySchema().dump(summary_on(conn, game_id))
-
-
-def _answer(body: dict, status: int, headers: dict | None = None):
-    """``body`` is already shaped by its schema (the first answer and its
-    replays alike), so it goes out as it is."""
-    return jsonify(body), status, {**replay_headers(body), **(headers or {})}
-
-
 def _member(game_id) -> str:
     """The caller, who must be one of a private game's players to learn it
     exists (api/access.py); redeeming an invite code needs only the code."""
@@ -80,7 +69,7 @@ class Resign(MethodView):
         docstring): the other side wins a two-sided game; in a multiplayer game
         you rank last and a bot plays your turns."""
         gid = parse_game_id(game_id)
-        return _answer(service().seat_life.resign_once(gid, _member(gid), idempotency_key(), _summary_json), 200)
+        return answered(service().seat_life.resign_once(gid, _member(gid), idempotency_key(), summary_json), 200)
 
 
 @blp.route("/<game_id>/abort")
@@ -91,7 +80,7 @@ class Abort(MethodView):
     def post(self, game_id):
         """End a running game with no result, before every seat has acted once."""
         gid = parse_game_id(game_id)
-        return _answer(service().seat_life.abort_once(gid, _member(gid), idempotency_key(), _summary_json), 200)
+        return answered(service().seat_life.abort_once(gid, _member(gid), idempotency_key(), summary_json), 200)
 
 
 @blp.route("/<game_id>/invites")
@@ -105,7 +94,7 @@ class Invites(MethodView):
         only way into a private game), or to take over a seat a bot plays."""
         gid = parse_game_id(game_id)
         answer = service().seat_life.invite_once(gid, _member(gid), body["seat"], idempotency_key())
-        return _answer(InviteSchema().dump(answer), 201, replay_headers(answer))
+        return answered(InviteSchema().dump(answer), 201, replay_headers(answer))
 
 
 @blp.route("/<game_id>/invites/redeem")
@@ -118,8 +107,8 @@ class Redeem(MethodView):
         """Take the seat an invite code opens: a lobby seat, or a seat a bot
         plays (you then see everything that seat has seen)."""
         gid = parse_game_id(game_id)
-        answer = service().seat_life.redeem_once(gid, current_player(), body["code"], idempotency_key(), _summary_json)
-        return _answer(answer, 200)
+        answer = service().seat_life.redeem_once(gid, current_player(), body["code"], idempotency_key(), summary_json)
+        return answered(answer, 200)
 
 
 @blp.route("/<game_id>/rematch")
@@ -134,5 +123,5 @@ class Rematch(MethodView):
         409 naming it; a repeat with the first request's Idempotency-Key
         answers the same new game."""
         gid = parse_game_id(game_id)
-        answer = service().seat_life.rematch_once(gid, _member(gid), idempotency_key(), _summary_json)
-        return _answer(answer, 201, {"Location": url_for("games.Game", game_id=answer["id"])})
+        answer = service().seat_life.rematch_once(gid, _member(gid), idempotency_key(), summary_json)
+        return answered(answer, 201, {"Location": url_for("games.Game", game_id=answer["id"])})

@@ -63,7 +63,8 @@ class SeatClockSchema(ma.Schema):
                                    metadata={"description": "the seat's time bank as of computed_at; null without banks"})
     running = ma.fields.Boolean(required=True, metadata={"description": "the seat is to act, so its bank runs down from computed_at"})
     to_act_since = ma.fields.String(allow_none=True, required=True, metadata={
-        "format": "date-time", "description": "since when the seat has been to act (ISO 8601); null when it is not"})
+        "format": "date-time", "description": "since when the seat has been to act (ISO 8601), moved later by the length of any pause "
+                                      "during its turn (its turn deadline keeps what was left of it); null when it is not"})
     turn_deadline = ma.fields.String(allow_none=True, required=True,
                                      metadata={"format": "date-time", "description": "since + turn_seconds, with deadline_per_seat"})
 

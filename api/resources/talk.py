@@ -14,9 +14,11 @@ from flask_smorest import Blueprint
 from .. import access
 from ..auth import BEARER, OPTIONAL_BEARER, current_player
 from ..context import service
-from ..contract import declare
+from ..contract import declare, parameters
 from ..service.errors import InvalidRequest
 from .audit import log_entry
+from .games import answered
+from .play import IDEMPOTENCY_KEY, idempotency_key
 from ..service.games import parse_game_id
 from ..service.talk import PAGE, Talk
 
@@ -140,17 +142,22 @@ class Messages(MethodView):
         _watchable(gid, player)
         return talk().read(gid, player, channel, after, limit)
 
-    @blp.doc(operationId="sendMessage", security=BEARER)
+    @blp.doc(operationId="sendMessage", security=BEARER, **parameters(IDEMPOTENCY_KEY))
     @blp.arguments(SendMessageSchema)
     @blp.response(201, MessageSchema)
-    @declare(blp, "message-refused", "no-such-channel", "not-in-channel", "too-many-messages", "wrong-status")
+    @declare(blp, "message-refused", "no-such-channel", "not-in-channel", "too-many-messages", "wrong-status",
+             "idempotency-key-reused")
     def post(self, body, game_id, channel):
         """Send a message to a channel you are in: in the lobby, during the
-        game and after its end. At most 10 per player per game in a minute."""
+        game and after its end. At most 10 per player per game in a minute.
+        With an Idempotency-Key, a repeat of the same text to the same
+        channel answers the first message and sends nothing more; the same
+        key with another text or channel is a 422 `idempotency-key-reused`."""
         gid = parse_game_id(game_id)
         player = current_player()
         _watchable(gid, player)
-        return talk().send(gid, player, channel, body["text"])
+        sent = talk().send(gid, player, channel, body["text"], idempotency_key(), MessageSchema().dump)
+        return answered(sent, 201)
 
 
 @blp.route("/<game_id>/channels/<channel>/export")

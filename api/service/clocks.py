@@ -70,7 +70,8 @@ class Clocks:
             after.options, before.life.clocks, after.seats, sessions.to_act(rules, before),
             sessions.to_act(rules, after), first.get("seat") if moved_itself else None,
             self.clock(), timed_out=timed_out,
-            away=self.stopped_clocks(after),
+            away=self.stopped_clocks(after), taken_back=decision.banks_taken_back,
+            resumed=before.life.turn_used if before.life.paused and not after.life.paused else None,
         )
         meta = {**decisions.metadata(SYSTEM, None, {"type": "ComputeClocks"}, before.version), "lifecycle": True}
         return Decision([*decision.events, tick], [*decision.metadata, meta])

@@ -17,10 +17,13 @@ from domain.session import ENGINE_EVENT_TYPES, Session
 
 @dataclass(frozen=True)
 class Decision:
-    """Events to append, each with the metadata that says who caused it and how."""
+    """Events to append, each with the metadata that says who caused it and
+    how; ``banks_taken_back``: the banks a takeback gives back (seat -> its
+    bank when it made the move taken back, domain.lifecycle.clocks.tick)."""
 
     events: list[Event]
     metadata: list[dict]
+    banks_taken_back: Mapping[str, float] | None = None
 
 
 class Scheduler:

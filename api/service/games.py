@@ -24,7 +24,7 @@ from eventstore import WrongExpectedVersion
 from . import readmodels
 from . import decisions
 from .decisions import Decision, Scheduler
-from .idempotency import IdempotencyKeys, Replayed
+from .idempotency import NEW_GAMES, IdempotencyKeys, Replayed, endpoint_request
 from .absences import Absences
 from .pause import Pauses
 from .takebacks import Takebacks
@@ -222,18 +222,33 @@ class GameService:
 
     # Lobby
 
-    def create(self, player: str, game: str, options: Mapping[str, Any] | None, seat: str | None) -> uuid.UUID:
+    def create(self, player: str, game: str, options: Mapping[str, Any] | None, seat: str | None,
+               in_transaction: Callable[..., None] | None = None) -> uuid.UUID:
+        """A new game in its lobby; ``in_transaction(conn, game_id)`` is
+        called in the transaction of its first events (create_once's answer)."""
         rules = self.rules_of(game)
         seed = self.seeds()
         events = lifecycle.create(rules, player, options, seed, seat)
         game_id = uuid.uuid4()
-        self._insert_game(game_id, rules, events, seed, player, {"type": "CreateGame", "game": game, "seat": seat})
-        return game_id
-
-    def _insert_game(self, game_id, rules, events, seed: bytes, player: str, command: dict) -> None:
+        command = {"type": "CreateGame", "game": game, "seat": seat}
         with self.pool.connection() as conn, conn.transaction():
             session = self._insert_game_on(conn, game_id, rules, events, seed, player, command)
+            if in_transaction is not None:
+                in_transaction(conn, game_id)
         self._inserted(game_id, player, seed, session)
+        return game_id
+
+    def create_once(self, player: str, body: Mapping[str, Any], options: Mapping[str, Any] | None,
+                    key: str | None, respond: Callable[..., dict]) -> dict:
+        """``create`` at most once per Idempotency-Key: a web client that
+        lost the answer sends the same request again with the same key and
+        must get the game it made, not a second one. A new game has no id
+        yet to scope its key by, so such keys are the player's among his
+        new games (idempotency.NEW_GAMES); ``body`` is the request as sent."""
+        return self.idempotency.once(
+            player, NEW_GAMES, key, endpoint_request("games", dict(body)),
+            lambda in_transaction: self.create(player, body["game"], options, body.get("seat"), in_transaction),
+            respond, status=201)
 
     def _insert_game_on(self, conn, game_id, rules, events, seed: bytes, player: str, command: dict) -> Session:
         """A new game's rows and first events, in the caller's transaction;

@@ -1,6 +1,7 @@
 """Idempotency-Key, written once for every request that takes one: a
-command (``GameService.act``) and the lifecycle POSTs (resign, abort,
-invites, their redemption, rematch).
+command (``GameService.act``), the lifecycle POSTs (resign, abort,
+invites, their redemption, rematch), a new game (``GameService.create_once``,
+its key scoped to NEW_GAMES) and a table-talk message (``Talk.send``).
 
 A key is scoped to (player, game). What makes two requests the same is
 hashed with the game (which stays in the hash for the keys remembered
@@ -26,6 +27,11 @@ from . import decisions, readmodels
 from .errors import IdempotencyMismatch, ServiceError
 
 # (conn, *facts of the transaction): called in the transaction of the events.
+
+# The scope of the keys of POST /v1/games: a game that does not exist yet
+# has no id to scope its key by, so a player's keys for new games share
+# this one (no game has it: games take random uuids, version 4).
+NEW_GAMES = "00000000-0000-0000-0000-00000000000a"
 InTransaction = Callable[..., None]
 
 
@@ -111,8 +117,8 @@ class IdempotencyKeys:
             return None
         if row["request_sha256"] != request_sha256:
             raise IdempotencyMismatch(
-                "this Idempotency-Key was already used by you in this game with another request (another "
-                "endpoint or body): a key is scoped to (player, game), so use a new key for each new request "
-                "in this game"
+                "this Idempotency-Key was already used by you in this game (or, for a new game, for another new "
+                "game) with another request (another endpoint or body): a key is scoped to (player, game), so "
+                "use a new key for each new request"
             )
         return Replayed(row["response"])

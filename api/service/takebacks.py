@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import contextlib
 import uuid
+from dataclasses import replace
 from itertools import groupby
 
 from domain import engine_rules
 from domain import session as sessions
+from domain.lifecycle import clocks as clock_rules
 from domain.lifecycle import takeback as takeback_rules
+from domain.lifecycle.state import TakenBack
 from domain.session import Session
 
 from . import decisions
@@ -56,11 +59,15 @@ class Takebacks:
         def decide(rules, session):
             with _refusals():
                 events = decide_events(rules, session)
-            meta = {**decisions.metadata(player, session.seat_of(player), {"type": command}, session.version),
-                    "lifecycle": True}
-            return Decision(events, [meta] * len(events))
+            return self._decision(session, player, command, events)
 
         return self.execute(game_id, decide)[0]
+
+    @staticmethod
+    def _decision(session, player: str, command: str, events) -> Decision:
+        meta = {**decisions.metadata(player, session.seat_of(player), {"type": command}, session.version),
+                "lifecycle": True}
+        return Decision(events, [meta] * len(events))
 
     def ask_takeback(self, game_id: uuid.UUID, player: str) -> Session:
         def events(rules, session):
@@ -72,7 +79,29 @@ class Takebacks:
         return self._takeback(game_id, player, "AskTakeback", events)
 
     def accept_takeback(self, game_id: uuid.UUID, player: str) -> Session:
-        return self._takeback(game_id, player, "AcceptTakeback", lambda rules, s: takeback_rules.accept(s, player))
+        def decide(rules, session):
+            with _refusals():
+                events = takeback_rules.accept(session, player)
+            decision = self._decision(session, player, "AcceptTakeback", events)
+            if not any(isinstance(event, TakenBack) for event in decision.events):
+                return decision
+            request = session.life.takeback
+            bank = self._bank_when_moved(game_id, rules, request.version, request.seat)
+            return replace(decision, banks_taken_back=None if bank is None else {request.seat: bank})
+
+        return self.execute(game_id, decide)[0]
+
+    def _bank_when_moved(self, game_id: uuid.UUID, rules, version: int, seat: str) -> float | None:
+        """The seat's bank when it made the move decided at ``version``
+        (domain.lifecycle.clocks.bank_when_moved), from the clocks recorded
+        just before the move (the last event of the decision before it) and
+        with it."""
+        clocks = [(record.version, sessions.decode_stored(rules, record.type, record.schema_version, record.data))
+                  for record in self.store.read_stream(f"game-{game_id}", version)
+                  if record.type == "ClocksComputed"]
+        before = next((tick for at, tick in clocks if at == version), None)
+        move = next((tick for at, tick in clocks if at > version), None)
+        return clock_rules.bank_when_moved(before, move, seat)
 
     def last_taken_back(self, game_id: uuid.UUID) -> int | None:
         tail = self.store.read_stream(f"game-{game_id}", max(1, self.current_version(game_id) - 3))

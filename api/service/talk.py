@@ -13,7 +13,7 @@ unread counts.
 from __future__ import annotations
 
 import uuid
-from typing import Any
+from typing import Any, Callable
 
 
 from domain import session as sessions
@@ -24,6 +24,7 @@ from eventstore.types import ANY, NewEvent
 from . import decisions
 from .errors import InvalidRequest, NotFound, TooMany, WrongStatus
 from .games import player_channel
+from .idempotency import endpoint_request
 
 PAGE = 100
 
@@ -78,7 +79,11 @@ class Talk:
             return False
         return True
 
-    def send(self, game_id: uuid.UUID, player: str, channel: str, text: Any) -> dict:
+    def send(self, game_id: uuid.UUID, player: str, channel: str, text: Any, key: str | None = None,
+             shape: Callable[[dict], dict] = dict) -> dict:
+        """The message as ``shape`` makes it JSON-ready. With an
+        Idempotency-Key, at most once: a repeat of the same text to the same
+        channel answers the first message (api/service/idempotency.py)."""
         rules, session = self._session(game_id)
         if session.status == sessions.CANCELLED:
             raise WrongStatus("the game was cancelled: nobody talks at its table any more")
@@ -88,35 +93,49 @@ class Talk:
         except TalkRefused as error:
             raise _refused(error) from None
         stream = talk_rules.stream_of(game_id, channel)
+
+        def carry_out(in_transaction):
+            with self.pool.connection() as conn, conn.transaction():
+                tell, version = self._append(conn, game_id, player, channel, message, readers, session.version)
+                stored = self.store.read_stream(stream, version, version, conn=conn)[0]
+                in_transaction(conn, self._message_json(channel, stored.version, stored.data, stored.recorded_at))
+            for reader in tell:
+                self.store.announce(player_channel(reader), stored.version)  # his streams follow the channel from now
+
+        return self.games.idempotency.once(
+            player, game_id, key, endpoint_request(f"channels/{channel}/messages", {"text": text}),
+            carry_out, lambda conn, sent: shape(sent), status=201)
+
+    def _append(self, conn, game_id, player: str, channel: str, message, readers, game_version: int) -> tuple:
+        """The message appended to its channel's stream in ``conn``'s
+        transaction, if the player has not sent too many: who is told of it,
+        and its version."""
+        stream = talk_rules.stream_of(game_id, channel)
         most, window = talk_rules.RATE
-        with self.pool.connection() as conn, conn.transaction():
-            # One sender at a time per game, so that the count below holds across processes.
-            conn.execute("select pg_advisory_xact_lock(hashtext(%s))", (f"talk:{game_id}:{player}",))
-            recent = conn.execute(
-                "select count(*), extract(epoch from min(e.recorded_at) + make_interval(secs => %s) - now())"
-                " from events e join talk_channels c on c.stream_id = e.stream_id"
-                " where c.game_id = %s and e.data->>'player' = %s"
-                " and e.recorded_at > now() - make_interval(secs => %s)",
-                (window, game_id, player, window)).fetchone()
-            if recent[0] >= most:
-                wait = max(1, int(recent[1] or window) + 1)
-                raise TooManyMessages(f"at most {most} messages per player per game in a minute: wait {wait} s",
-                                      retry_after=wait)
-            conn.execute("insert into talk_channels (stream_id, game_id, channel) values (%s, %s, %s)"
-                         " on conflict do nothing", (stream, game_id, channel))
-            muting = {str(row[0]) for row in conn.execute(
-                "select player_id from talk_mutes where game_id = %s and muted_id = %s", (game_id, player))}
-            tell = [reader for reader in readers if reader != player and reader not in muting]
-            meta = {"readers": readers, "tell": tell, "game_version": session.version}
-            version = self.store.append(stream, [NewEvent("MessageSent", decisions.event_data(message), meta)],
-                                        expected_version=ANY, conn=conn)
-            conn.execute("insert into talk_reads (player_id, stream_id, read_version, unread)"
-                         " select unnest(%s::uuid[]), %s, 0, 1 on conflict (player_id, stream_id)"
-                         " do update set unread = talk_reads.unread + 1", (tell, stream))
-        for reader in tell:
-            self.store.announce(player_channel(reader), version)  # his streams follow the channel from now
-        stored = self.store.read_stream(stream, version, version)[0]
-        return self._message_json(channel, version, stored.data, stored.recorded_at)
+        # One sender at a time per game, so that the count below holds across processes.
+        conn.execute("select pg_advisory_xact_lock(hashtext(%s))", (f"talk:{game_id}:{player}",))
+        recent = conn.execute(
+            "select count(*), extract(epoch from min(e.recorded_at) + make_interval(secs => %s) - now())"
+            " from events e join talk_channels c on c.stream_id = e.stream_id"
+            " where c.game_id = %s and e.data->>'player' = %s"
+            " and e.recorded_at > now() - make_interval(secs => %s)",
+            (window, game_id, player, window)).fetchone()
+        if recent[0] >= most:
+            wait = max(1, int(recent[1] or window) + 1)
+            raise TooManyMessages(f"at most {most} messages per player per game in a minute: wait {wait} s",
+                                  retry_after=wait)
+        conn.execute("insert into talk_channels (stream_id, game_id, channel) values (%s, %s, %s)"
+                     " on conflict do nothing", (stream, game_id, channel))
+        muting = {str(row[0]) for row in conn.execute(
+            "select player_id from talk_mutes where game_id = %s and muted_id = %s", (game_id, player))}
+        tell = [reader for reader in readers if reader != player and reader not in muting]
+        meta = {"readers": readers, "tell": tell, "game_version": game_version}
+        version = self.store.append(stream, [NewEvent("MessageSent", decisions.event_data(message), meta)],
+                                    expected_version=ANY, conn=conn)
+        conn.execute("insert into talk_reads (player_id, stream_id, read_version, unread)"
+                     " select unnest(%s::uuid[]), %s, 0, 1 on conflict (player_id, stream_id)"
+                     " do update set unread = talk_reads.unread + 1", (tell, stream))
+        return tell, version
 
     def read(self, game_id: uuid.UUID, player: str | None, channel: str, after: int = 0,
              limit: int = PAGE) -> dict:

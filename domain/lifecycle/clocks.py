@@ -17,6 +17,10 @@ Options, beside ``turn_seconds`` (the banks off by default):
   records it resolved, so every game keeps the deadlines it was created with:
   a game stored before the option existed has no such key and reads as off.
 
+A paused game stands still: no bank falls and no turn runs; on resuming,
+each seat to act has the rest of its turn (its ``since`` is moved by the
+length of the pause), not a whole new turn.
+
 A bank runs only while its seat is to act; in a simultaneous phase each seat
 to act runs its own. The server brings the clock: after each decision of a
 game with clocks, ``ClocksComputed`` records every bank as of that moment and
@@ -105,10 +109,28 @@ def _time(text: str) -> dt.datetime:
     return dt.datetime.fromisoformat(text)
 
 
+def bank_when_moved(before: ClocksComputed | None, move: ClocksComputed | None, seat: str) -> float | None:
+    """``seat``'s bank when it made the move whose clocks are ``move`` (the
+    clocks recorded before it being ``before``), before the move's increment:
+    what a takeback of that move gives the seat back (``tick``'s
+    ``taken_back``). The time the seat spent on the move stays spent, and
+    the increment the move earned is not kept: otherwise each take-back-and-
+    replay of a turn-ending move would add one more increment. None: no bank
+    to restore (a game without banks, or clocks no longer at hand)."""
+    if before is None or move is None or seat not in before.banks:
+        return None
+    bank = before.banks[seat]
+    if seat in before.since:  # it ran from before.at until the move
+        bank -= max(0.0, (_time(move.at) - _time(before.at)).total_seconds())
+    return max(0.0, bank)
+
+
 def tick(options: Mapping[str, Any], clocks: ClocksComputed | None, seats, before: frozenset[str],
          after: frozenset[str], mover: str | None, now: dt.datetime,
          timed_out: frozenset[str] = frozenset(),
-         away: Mapping[str, dt.datetime] | None = None) -> ClocksComputed:
+         away: Mapping[str, dt.datetime] | None = None,
+         taken_back: Mapping[str, float] | None = None,
+         resumed: Mapping[str, float] | None = None) -> ClocksComputed:
     """The clocks after a decision taken at ``now``: seats to act ``before``
     pay the time since the last computation; ``mover`` (a seat that moved
     itself) gains the increment if this command ended its turn
@@ -119,7 +141,14 @@ def tick(options: Mapping[str, Any], clocks: ClocksComputed | None, seats, befor
     (seat -> when its absence began) pays only the time before its absence,
     and does not run while it lasts: it is not in ``since``, so it pays
     nothing more until it is back, and then runs from the decision that
-    brought it back, its bank as it was."""
+    brought it back, its bank as it was. ``taken_back`` (seat -> its bank
+    when it moved, ``bank_when_moved``): the banks a takeback decided now
+    gives back as they were before the taken-back move's increment; never
+    more than the seat holds now. ``resumed`` (seat -> the seconds of its
+    turn it had used when the game paused, ``Life.turn_used``): a decision
+    that resumes the game runs those seats' turns from ``now`` less what
+    they had used, so that a turn deadline keeps its remaining time across
+    a pause (their banks do anyway: a bank is paid from ``at``, not ``since``)."""
     away = away or {}
     bank = options.get("time_bank_seconds")
     if clocks is None:
@@ -136,9 +165,15 @@ def tick(options: Mapping[str, Any], clocks: ClocksComputed | None, seats, befor
         if mover is not None and mover in banks and not turn_goes_on(mover, before, after):
             # Fischer's rule: the increment is earned once per turn, at its end.
             banks[mover] = min(float(options["time_cap_seconds"]), banks[mover] + options["time_increment_seconds"])
+        for seat, restored in (taken_back or {}).items():
+            if seat in banks:
+                banks[seat] = min(banks[seat], restored)
     stamp = now.isoformat()
     running = {seat: since[seat] if seat in since and seat != mover and seat not in timed_out else stamp
                for seat in after if seat not in away}
+    for seat, used in (resumed or {}).items():
+        if seat in running and seat != mover:
+            running[seat] = (now - dt.timedelta(seconds=used)).isoformat()
     return ClocksComputed(stamp, {seat: round(value, 3) for seat, value in sorted(banks.items())}, dict(sorted(running.items())))
 
 

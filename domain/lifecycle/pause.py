@@ -1,7 +1,9 @@
 """Pausing a game by agreement: each seat a player plays asks (PauseAsked);
 when the last of them has, the game is paused (GamePaused, in the same
 batch): no deadline runs, no bank falls, nobody moves. Any of them resumes
-it (GameResumed), and the clocks run from then, the banks as they were."""
+it (GameResumed), and the clocks run from then, the banks as they were and
+each turn deadline with the time it had left when the game paused
+(domain.lifecycle.clocks)."""
 
 from __future__ import annotations
 

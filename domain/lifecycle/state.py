@@ -7,6 +7,7 @@ were issued (only their sha256) and redeemed, and where a rematch went.
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
@@ -142,7 +143,8 @@ class GamePaused(Event):
 
 @dataclass(frozen=True)
 class GameResumed(Event):
-    """One of the players asked to go on: the asks are forgotten, the clocks run from now."""
+    """One of the players asked to go on: the asks are forgotten, the clocks
+    run from now, each turn with the time it had left when the game paused."""
 
     seat: str
     player: str
@@ -234,10 +236,21 @@ class Life:
     pause_asked: frozenset[str] = frozenset()  # seats whose players asked to pause
     paused: bool = False
     takeback: Takeback | None = None
+    # While paused: seat -> the seconds of its turn it had used when the game
+    # paused (from the clocks before the pause and the pause's own), so that
+    # its turn deadline keeps the rest on resuming instead of starting whole.
+    turn_used: Mapping[str, float] | None = None
 
     def plays(self, seat: str) -> str | None:
         """The bot kind that plays ``seat``, if a bot does."""
         return self.bots.get(seat)
+
+
+def _turn_used(clocks: ClocksComputed, at: str) -> dict[str, float]:
+    """How long each seat to act in ``clocks`` had been to act at ``at``."""
+    now = dt.datetime.fromisoformat(at)
+    return {seat: max(0.0, (now - dt.datetime.fromisoformat(since)).total_seconds())
+            for seat, since in clocks.since.items()}
 
 
 def fold(session: Any, event: Event) -> Any:
@@ -276,7 +289,10 @@ def fold(session: Any, event: Event) -> Any:
     if isinstance(event, RematchCreated):
         return replace(session, life=replace(life, rematch=event.game_id))
     if isinstance(event, ClocksComputed):
-        return replace(session, life=replace(life, clocks=event))
+        used = life.turn_used if life.paused else None  # the resume's clocks have used it
+        if life.paused and used is None and life.clocks is not None:  # the pause's own clocks
+            used = _turn_used(life.clocks, event.at)
+        return replace(session, life=replace(life, clocks=event, turn_used=used))
     if isinstance(event, SeatAway):
         return replace(session, life=replace(life, away={**life.away, event.seat: event}))
     if isinstance(event, SeatBack):

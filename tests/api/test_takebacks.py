@@ -41,3 +41,32 @@ def test_an_accepted_takeback_returns_the_game_to_the_version_before_the_move(pl
             assert mover.view(game_id).json["view"] == then["view"]
             return
     raise AssertionError("no detective move came to be taken back")
+
+
+def test_a_move_taken_back_leaves_no_increment_in_its_mover_s_bank_however_often_it_is_replayed(players):
+    """Cronberg: a turn is a draw (randomness, never taken back) and a lay,
+    which ends the turn and earns the increment. Taking the lay back and
+    laying again, three times, must not earn three more increments."""
+    ada, bob = players(2)
+    day = 86400
+    game_id = started_game([ada, bob], "cronberg",
+                           {"players": 2, "takebacks": "with-consent", "time_bank_seconds": day,
+                            "time_increment_seconds": day, "time_cap_seconds": 10 * day})
+    by_seat = {ada.view(game_id).json["seat"]: ada, bob.view(game_id).json["seat"]: bob}
+    seat = ada.view(game_id).json["to_act"][0]
+    mover, other = by_seat[seat], next(p for s, p in by_seat.items() if s != seat)
+
+    def bank():
+        return ada.view(game_id).json["clocks"]["seats"][seat]["bank_seconds"]
+
+    assert mover.act(game_id, mover.legal(game_id)[0]).status_code == 200  # the draw
+    before_lay = bank()
+    for _ in range(3):
+        assert mover.act(game_id, mover.legal(game_id)[0]).status_code == 200  # the lay ends the turn
+        assert bank() > before_lay, "the lay earned the increment"
+        asked = mover.post(f"/v1/games/{game_id}/takeback")
+        assert asked.status_code == 200, asked.json
+        assert other.post(f"/v1/games/{game_id}/takeback/accept").status_code == 200
+        assert ada.view(game_id).json["to_act"] == [seat]
+        assert bank() <= before_lay, "the increment of the move taken back is not kept"
+    assert bank() > before_lay - 60, "the time the mover spent stays spent, and no more"
