@@ -40,6 +40,7 @@ from contextlib import contextmanager
 
 from . import waiter_board
 from .memory_return import MemoryReturn, resident_mib
+from .service.errors import Unauthorized
 from .service.settings import env_number
 from .stream_leases import Refused, StreamLeases
 
@@ -85,6 +86,12 @@ def requesting_client() -> Client | None:
     return ("token", token) if token else ("address", request.remote_addr or "")
 
 
+def revoked_while_waiting() -> Unauthorized:
+    """What a long-poll answers when its token was revoked while it waited."""
+    return Unauthorized("the token this request was made with was revoked while it waited: sign in again "
+                        "(get a new token), then ask again", kind="token-unknown")
+
+
 class Slot:
     """One open stream or long-poll."""
 
@@ -94,14 +101,14 @@ class Slot:
     def __init__(self, registry: "Waiters", player: str | None, token: str | None, client: Client | None):
         self.registry = registry
         self.player = player
-        self.token = token  # the id of the bearer token the stream was opened with, if any
+        self.token = token  # the id of the bearer token the stream (or long-poll) was opened with, if any
         self.client = client  # what the per-client caps count it against, if anything
         self.greenlet = _current_greenlet()
         self.writing_since: float | None = None
         self.written_at = time.monotonic()  # when the stream last wrote anything (a heartbeat is due 15 s on)
         self.lease = None  # the stream's lease in Redis, if any
         self.watch = None  # what the stream waits on, once it runs
-        self.revoked = False  # its token was revoked: the stream ends
+        self.revoked = False  # its token was revoked: the stream (or long-poll) ends
 
 
 def _current_greenlet():
@@ -167,7 +174,7 @@ class Waiters:
                 raise self._too_many()
             if capped is not None and self._waiters_of[capped] >= self._cap_of(capped):
                 raise self._too_many_of(capped)
-            slot = Slot(self, player if stream else None, token if stream else None, capped)
+            slot = Slot(self, player if stream else None, token, capped)
             self._slots.add(slot)
             if slot.player is not None:
                 self._streams_of[player] += 1
@@ -225,11 +232,14 @@ class Waiters:
             self.leases.keep(slot.lease)
 
     @contextmanager
-    def waiting(self, client: Client | None = None):
+    def waiting(self, client: Client | None = None, token: str | None = None):
         """A long-poll's slot, counted against the server's total and against
-        ``client`` (default: the caller of the request being served); once it
-        answers, the client's place is kept for its next long-poll."""
-        slot = self.open(None, stream=False, client=client if client is not None else requesting_client())
+        ``client`` (default: the caller of the request being served);
+        ``token``: the id of the token it was asked with, whose revocation
+        marks the slot ``revoked`` and wakes its ``watch``, as a stream's.
+        Once it answers, the client's place is kept for its next long-poll."""
+        slot = self.open(None, stream=False, client=client if client is not None else requesting_client(),
+                         token=token)
         try:
             yield slot
         finally:
@@ -274,6 +284,22 @@ class Waiters:
         with self._lock:
             self._lapse()
             return self._kept_total
+
+    def wait_for_version(self, stream_id: str, version: int, timeout: float, token: str | None = None) -> int:
+        """A long-poll: the stream's version once past ``version`` (or when
+        ``timeout`` ran out), waited in a slot of its own; Unauthorized when
+        ``token`` (the id of the token it was asked with) is revoked
+        meanwhile, in this process or another: the wait ends then, and
+        answers nothing that token's seat sees (as a stream ends)."""
+        with self.waiting(token=token) as slot:
+            def watching(watch):
+                slot.watch = watch  # what tokens_revoked wakes
+
+            current = self.service.store.wait_for_version(stream_id, version, timeout,
+                                                          until=lambda: slot.revoked, watching=watching)
+        if slot.revoked:
+            raise revoked_while_waiting()
+        return current
 
     def count(self) -> int:
         """The waiters this process holds."""

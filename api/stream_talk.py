@@ -45,7 +45,8 @@ def follow_talk(shared, watch, game_id, rules, session, player: str | None) -> "
     for name in streams:
         watch.follow(name)
     versions = channel_versions(shared, game_id, list(streams))
-    return Talk(shared.service, game_id, player, streams, {name: versions.get(name) or 0 for name in streams})
+    return Talk(shared.service, game_id, player, streams, {name: versions.get(name) or 0 for name in streams},
+                lambda channel, readers: talk_rules.reads_message(rules.name, session, channel, player, readers))
 
 
 class Talk:
@@ -53,8 +54,11 @@ class Talk:
     stream resumes by the game's version; a client fetches what it missed
     with listMessages)."""
 
-    def __init__(self, service, game_id, player: str | None, streams: dict[str, str], sent: dict[str, int]):
+    def __init__(self, service, game_id, player: str | None, streams: dict[str, str], sent: dict[str, int],
+                 reads):
+        """``reads(channel, readers)``: whether the viewer reads a message sent to ``readers``."""
         self.service = service
+        self.reads = reads
         self.game_id = game_id
         self.player = player
         self.streams = streams
@@ -66,6 +70,9 @@ class Talk:
         for name in sorted(set(heard) & set(self.streams)):
             for record in self.service.store.read_stream(name, self.sent[name] + 1):
                 self.sent[name] = record.version
+                # Per message, not once at the open: who left a seat since hears nothing more of its channels.
+                if not self.reads(self.streams[name], record.metadata.get("readers")):
+                    continue
                 if record.data.get("player") in self._muted():
                     continue
                 data = {"channel": self.streams[name], "version": record.version, "seat": record.data.get("seat"),

@@ -52,6 +52,7 @@ from .admission import Slot, StreamLimit, Waiters, settings_from_env
 from .errors import problem_body
 from .service.games import player_channel, stream_of
 from .service.shared import SharedWork, dumps
+from .service.talk import mutes_of
 from .service.ticket_tokens import TicketTokens
 from .service.tickets import TICKET_SECONDS
 from .service.views import viewer_seat
@@ -382,13 +383,24 @@ class Streams(Waiters):
 
     def _notices(self, player: str, games: set[str], cursor: int) -> tuple[str, int]:
         parts = []
+        muted = None  # whom the player muted, read when the first message comes
         while games:
             records = self.service.store.read_all_of(sorted(games), cursor, 500)
             for record in records:
                 for notice in notice_rules.notices_of(record):
-                    if notice.concerns(player):
-                        parts.append(_message(notice.kind, dumps(notice.to_json()), record.global_position))
+                    if not notice.concerns(player):
+                        continue
+                    if notice.kind == notice_rules.MESSAGE:
+                        muted = self._mutes_of(player) if muted is None else muted
+                        if notice_rules.muted_by(notice, player, muted):
+                            continue
+                    parts.append(_message(notice.kind, dumps(notice.to_json()), record.global_position))
                 cursor = record.global_position
             if len(records) < 500:
                 break
         return "".join(parts), cursor
+
+    def _mutes_of(self, player: str) -> dict[tuple[str, str], set[str]]:
+        """(player, game id) -> the players he muted there."""
+        with self.service.pool.connection() as conn:
+            return mutes_of(conn, [player])

@@ -49,6 +49,8 @@ Interface:
   ``stream_id, version, type, data, metadata`` and optionally
   ``global_position`` (an ``eventstore`` RecordedEvent);
 - ``game_id_of(stream_id)``: the game id of a game stream, else None;
+- ``muted_by(notice, player, muted)``: whether ``player`` drops a message's
+  notice, having muted its sender;
 - ``Notice``: ``kind`` (one of ``KINDS``), ``game_id``, ``version`` (the
   game's version the notice is about), ``position`` (the event's global
   position, or None when read without it), ``seats`` (the seats concerned:
@@ -65,8 +67,13 @@ No game event's data is read beyond the engine's own events, so no hidden
 information can pass through here. The one exception is ``message``
 (MessageSent of a channel's stream, domain.lifecycle.talk): it carries the
 message's ``channel``, ``seat``, ``player`` and ``text``, and is told only to
-the channel's readers recorded with it (``tell``), never its sender; its id
-is ``game_id:channel:version:message``.
+the readers recorded with it (``readers``: who played a seat of the channel
+when it was sent), never its sender; its id is
+``game_id:channel:version:message``. Its ``players`` are the same for every
+one of them: whom a reader muted is his own business, so each door that
+delivers a notice (a player's stream, the notifier) drops, for that reader
+only, the messages of the players he muted (``muted_by``); nothing recorded
+with the message says who muted whom.
 """
 
 from __future__ import annotations
@@ -132,16 +139,22 @@ def notices_of(record) -> list[Notice]:
 
 def _message(stream_id: str, version: int, type: str, data: Mapping[str, Any],
              metadata: Mapping[str, Any], position: int | None) -> list[Notice]:
-    """A message is told to its channel's readers but its sender and those
-    who muted him, as the command path recorded them (``tell``); it carries
-    the text: only readers get it."""
+    """A message is told to the readers the command path recorded with it but
+    its sender (whoever muted him drops it at delivery: ``muted_by``); it
+    carries the text: only readers get it."""
     game_id, _, channel = stream_id[len(TALK_STREAM_PREFIX):].partition("/")
-    players = tuple(sorted(set(metadata.get("tell") or ())))
+    players = tuple(sorted(set(metadata.get("readers") or ()) - {data.get("player")}))
     if type != "MessageSent" or not players or not channel:
         return []
     details = {key: data.get(key) for key in ("channel", "seat", "player", "text")}
     return [Notice(MESSAGE, game_id, version, tuple(s for s in [data.get("seat")] if s), players, details,
                    position, channel)]
+
+
+def muted_by(notice: Notice, player: str, muted: Mapping[tuple[str, str], Any]) -> bool:
+    """Whether ``player`` drops this notice because he muted its sender in its
+    game; ``muted``: (player, game id) -> the player ids he muted there."""
+    return notice.kind == MESSAGE and notice.data.get("player") in muted.get((player, notice.game_id), ())
 
 
 def notices(stream_id: str, version: int, type: str, data: Mapping[str, Any],
@@ -204,6 +217,6 @@ def notices(stream_id: str, version: int, type: str, data: Mapping[str, Any],
     return found
 
 
-__all__ = ["Notice", "KINDS", "notices", "notices_of", "game_id_of",
+__all__ = ["Notice", "KINDS", "notices", "notices_of", "game_id_of", "muted_by",
            "TURN", "STARTED", "TIMED_OUT", "ENDED", "SCORED", "JOINED", "LEFT", "CANCELLED",
            "RESIGNED", "ABANDONED", "REPLACED", "ABORTED", "REMATCH", "MESSAGE"]

@@ -269,12 +269,20 @@ class VersionListener:
         with self._lock:
             return len(self._all)
 
-    def wait(self, stream_id: str, version: int, timeout: float) -> int:
-        """The stream's version once past ``version``, or when ``timeout`` ran out."""
+    def wait(self, stream_id: str, version: int, timeout: float, until: Callable[[], bool] | None = None,
+             watching: Callable[[Watch], None] | None = None) -> int:
+        """The stream's version once past ``version``, or when ``timeout`` ran
+        out, or once ``until()`` is true when the watch (given to
+        ``watching``) is woken: the waiter has another reason to stop (its
+        token was revoked)."""
         deadline = time.monotonic() + max(0.0, timeout)
         with self.watch((stream_id,), timeout) as watch:
+            if watching is not None:
+                watching(watch)
             current = self._current_version(stream_id)
             while current <= version and not self._stopping.is_set() and not self._draining:
+                if until is not None and until():
+                    break
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
                     break

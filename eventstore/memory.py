@@ -153,13 +153,14 @@ class InMemoryEventStore:
     def recent_version(self, stream_id: str, max_age: float | None = None) -> int:
         return self.stream_version(stream_id)
 
-    def wait_for_version(self, stream_id: str, version: int, timeout: float) -> int:
+    def wait_for_version(self, stream_id: str, version: int, timeout: float, until=None, watching=None) -> int:
+        """``until``: checked at each wake-up (nothing here wakes early for it; ``watching`` is not called)."""
         deadline = time.monotonic() + max(0.0, timeout)
         with self._condition:
             while True:
                 current = len(self._streams.get(stream_id, ()))
                 remaining = deadline - time.monotonic()
-                if current > version or remaining <= 0 or self._closed:
+                if current > version or remaining <= 0 or self._closed or (until is not None and until()):
                     return current
                 self._condition.wait(remaining)
 

@@ -301,8 +301,9 @@ class PostgresEventStore:
 
     # -- waiting -----------------------------------------------------------------
 
-    def wait_for_version(self, stream_id: str, version: int, timeout: float) -> int:
-        return self._listener.wait(stream_id, version, timeout)
+    def wait_for_version(self, stream_id: str, version: int, timeout: float, until=None, watching=None) -> int:
+        """``until``, ``watching``: end the wait early (eventstore/listener.py, ``VersionListener.wait``)."""
+        return self._listener.wait(stream_id, version, timeout, until, watching)
 
     def watch(self, stream_ids) -> Watch:
         """Follow streams: ``watch.wait(timeout)`` returns when one moved.

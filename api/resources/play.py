@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import marshmallow as ma
-from flask import Response, request
+from flask import Response, g, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 from werkzeug.exceptions import BadRequest
@@ -309,8 +309,7 @@ class View(MethodView):
         waited = False
         if args.get("wait") and current == (known if known is not None else current):
             try:
-                with streams().waiting():
-                    current = service().store.wait_for_version(stream_of(gid), current, args["wait"])
+                current = streams().wait_for_version(stream_of(gid), current, args["wait"], g.get("token_id"))
             except StreamLimit as error:
                 return problem(error.status, error.detail, kind=error.kind, headers={"Retry-After": str(error.retry_after)})
             waited = True

@@ -7,7 +7,7 @@ import json
 import time
 
 import marshmallow as ma
-from flask import Response, request
+from flask import Response, g, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
@@ -18,6 +18,7 @@ from ..names import MAX_BYTES, MAX_CHARACTERS, BadName, normalise_name
 from ..contract import SHARED, declare, parameters
 from ..service import readmodels, talk
 from ..service.games import player_channel, stream_of
+from ..admission import revoked_while_waiting
 from ..streaming import StreamLimit
 from .games import OUTCOME_TEXT, STATUS_TEXT, TO_ACT_TEXT, UPDATED_TEXT
 
@@ -135,13 +136,18 @@ def _inbox_etag(rows) -> str:
 
 def _wait_for_change(player, rows, etag: str, seconds: int) -> list[dict]:
     """The inbox once it differs from ``etag``, or as it is after ``seconds``:
-    woken by a move in any of the player's games or a seat they take."""
+    woken by a move in any of the player's games or a seat they take; ended
+    by a revocation of the token it was asked with (Unauthorized)."""
     deadline = time.monotonic() + seconds
     games = {stream_of(row["id"]) for row in rows}
-    with streams().waiting(), service().store.watch([player_channel(player), *games]) as watch:
+    with streams().waiting(token=g.get("token_id")) as slot, \
+            service().store.watch([player_channel(player), *games]) as watch:
+        slot.watch = watch  # what a revocation of the token wakes
         rows = _inbox_rows(player)  # read again now that the watch is in place
         while _inbox_etag(rows) == etag and (remaining := deadline - time.monotonic()) > 0:
             if watch.wait(remaining):
+                if slot.revoked:
+                    raise revoked_while_waiting()
                 watch.take()
                 rows = _inbox_rows(player)
                 for game in {stream_of(row["id"]) for row in rows} - games:

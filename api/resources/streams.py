@@ -82,7 +82,8 @@ class NoticeSchema(ma.Schema):
         "description": "the seats concerned: whose turn came, who timed out, joined, left, resigned, was "
                        "abandoned or replaced; a message's sender"})
     players = ma.fields.List(ma.fields.String(), required=True, metadata={
-        "description": "the ids of the players it is told to, sorted (the actor of a lobby move is not told of it)"})
+        "description": "the ids of the players it is told to, sorted (the actor of a lobby move is not told of it; a "
+                       "message: its readers but its sender, the same for each of them, whoever muted whom)"})
     data = ma.fields.Dict(required=True, metadata={
         "description": "public details of the kind: seats, players, outcome, standings, the seats to act; a "
                        "message's channel, seat, player and text"})

@@ -6,9 +6,8 @@ so that a poll costs no query for its token. A revoked token stops working
 at once in the process that revoked it, and in every other process as soon
 as its LISTEN connection hears the revocation's notice; while that
 connection is broken, within ``cache_seconds`` (BOARDLOG_TOKEN_CACHE_SECONDS,
-10 by default). (A long-poll already waiting when its token is revoked runs
-to its end, at most ?wait= seconds; an open stream ends at the same moment,
-see api/streaming.py.)
+10 by default). (A long-poll already waiting when its token is revoked, and
+an open stream, end at the same moment: api/admission.py, api/streaming.py.)
 """
 
 from __future__ import annotations

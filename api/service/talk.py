@@ -27,6 +27,13 @@ from .games import player_channel
 from .idempotency import endpoint_request
 
 PAGE = 100
+# The messages of a channel's stream told to %(player)s (its unread ones): among
+# their readers, not his own, not from a player he muted in %(game)s; a message
+# stored before mutes left its metadata says whom it told (``tell``).
+TOLD = ("(case when metadata ? 'tell' then metadata->'tell' ? %(player)s::text"
+        " else metadata->'readers' ? %(player)s::text and data->>'player' <> %(player)s::text"
+        " and not exists (select 1 from talk_mutes m where m.player_id = %(player)s::uuid"
+        " and m.game_id = %(game)s and m.muted_id::text = data->>'player') end)")
 
 
 class MessageRefused(InvalidRequest):
@@ -129,7 +136,9 @@ class Talk:
         muting = {str(row[0]) for row in conn.execute(
             "select player_id from talk_mutes where game_id = %s and muted_id = %s", (game_id, player))}
         tell = [reader for reader in readers if reader != player and reader not in muting]
-        meta = {"readers": readers, "tell": tell, "game_version": game_version}
+        # Whom to tell is not recorded with the message: who muted whom is each muter's own business,
+        # and the channel's export shows its metadata to every reader (domain/notices.py, muted_by).
+        meta = {"readers": readers, "game_version": game_version}
         version = self.store.append(stream, [NewEvent("MessageSent", decisions.event_data(message), meta)],
                                     expected_version=ANY, conn=conn)
         conn.execute("insert into talk_reads (player_id, stream_id, read_version, unread)"
@@ -202,8 +211,8 @@ class Talk:
                                     (player, stream)).fetchone()
                 upto = max(upto, mark[0] if mark else 0)
                 left = conn.execute(
-                    "select count(*) from events where stream_id = %s and version > %s"
-                    " and metadata->'tell' ? %s::text", (stream, upto, player)).fetchone()[0]
+                    "select count(*) from events where stream_id = %(stream)s and version > %(upto)s and " + TOLD,
+                    {"stream": stream, "upto": upto, "player": player, "game": game_id}).fetchone()[0]
                 conn.execute(
                     "insert into talk_reads (player_id, stream_id, read_version, unread) values (%s, %s, %s, %s)"
                     " on conflict (player_id, stream_id) do update set read_version = excluded.read_version,"
@@ -243,3 +252,14 @@ def unread_by_game(conn, player: str) -> dict[str, int]:
                         " join talk_channels c on c.stream_id = r.stream_id"
                         " where r.player_id = %s and r.unread > 0 group by c.game_id", (player,)).fetchall()
     return {str(game): int(count) for game, count in rows}
+
+
+def mutes_of(conn, players) -> dict[tuple[str, str], set[str]]:
+    """(player, game id) -> whom that player muted in that game, for ``players``
+    (what domain.notices.muted_by reads)."""
+    muted: dict[tuple[str, str], set[str]] = {}
+    for player, game, other in conn.execute(
+            "select player_id, game_id, muted_id from talk_mutes where player_id = any(%s::uuid[])",
+            (list(players),)):
+        muted.setdefault((str(player), str(game)), set()).add(str(other))
+    return muted

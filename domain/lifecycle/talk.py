@@ -125,6 +125,16 @@ def may_read(game: str, session, channel: str, player: str | None) -> bool:
     return any(seat in members for seat in seats_played(session, player))
 
 
+def reads_message(game: str, session, channel: str, player: str | None, readers) -> bool:
+    """Whether ``player`` (None: a spectator) reads one message of ``channel``
+    sent to ``readers`` (its metadata's): decided per message, so that a
+    player who left a seat hears nothing said in its channels after he left,
+    whatever he opened before. The table's messages are everyone's at it."""
+    if player is not None and player in (readers or ()):
+        return True
+    return channel == TABLE and may_read(game, session, TABLE, player)
+
+
 def channels_of(game: str, session, player: str | None) -> list[str]:
     """The channels ``player`` reads now."""
     return [channel for channel in channels(game, session.seats) if may_read(game, session, channel, player)]

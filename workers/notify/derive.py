@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Any, Iterable, Mapping
 
-from domain.notices import notices_of
+from domain.notices import muted_by, notices_of
 
 
 @dataclass(frozen=True)
@@ -35,6 +35,12 @@ def notification_id(position: int, player: str, kind: str) -> str:
     return f"n{position}-{uuid.UUID(str(player)).hex}-{kind}"
 
 
+def readers_of_messages(records: Iterable) -> set[str]:
+    """Whom the messages of a slice of the feed may tell: whose mutes matter to it."""
+    return {player for record in records if record.type == "MessageSent"
+            for player in record.metadata.get("readers") or ()}
+
+
 def game_ids(records: Iterable) -> set[str]:
     return {game_id for record in records for game_id in [_game_id(record.stream_id)] if game_id}
 
@@ -48,8 +54,10 @@ def _game_id(stream_id: str) -> str | None:
     return None
 
 
-def derive(records: Iterable, game_names: dict[str, str]) -> list[Notification]:
-    """The notifications of a slice of the feed; ``game_names``: game id -> game."""
+def derive(records: Iterable, game_names: dict[str, str],
+           muted: Mapping[tuple[str, str], Any] | None = None) -> list[Notification]:
+    """The notifications of a slice of the feed; ``game_names``: game id -> game;
+    ``muted``: (player, game id) -> whom he muted there (his messages are not his notifications)."""
     out: list[Notification] = []
     for record in records:
         found = notices_of(record)
@@ -59,6 +67,8 @@ def derive(records: Iterable, game_names: dict[str, str]) -> list[Notification]:
         occurred = record.recorded_at.isoformat()
         for notice in found:
             for player in notice.players:
+                if muted and muted_by(notice, player, muted):
+                    continue
                 nid = notification_id(record.global_position, player, notice.kind)
                 payload = {
                     "id": nid, "kind": notice.kind, "game_id": notice.game_id,

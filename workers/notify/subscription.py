@@ -28,10 +28,11 @@ from concurrent.futures import Future, ThreadPoolExecutor
 import psycopg
 
 from api.service.notifications import SUBSCRIPTION, WAKE_CHANNEL
+from api.service.talk import mutes_of
 from domain.session import ENGINE_EVENT_TYPES
 from eventstore.postgres import read_lean_feed, subscription_lag
 
-from .derive import derive, game_ids
+from .derive import derive, game_ids, readers_of_messages
 
 log = logging.getLogger("boardlog.notify")
 
@@ -39,7 +40,7 @@ log = logging.getLogger("boardlog.notify")
 # never read), and of the metadata not the command, only these.
 # Notices read the data of the engine's events and of messages (MessageSent), and these metadata keys.
 ENGINE_TYPES = [*sorted(ENGINE_EVENT_TYPES), "MessageSent"]
-METADATA_READ = ("actor", "seated", "to_act", "turn_came", "timeout_step", "tell")
+METADATA_READ = ("actor", "seated", "to_act", "turn_came", "timeout_step", "readers")
 # Acts of the lobby, which do not make a player "active" in a game for the
 # `idle` mail setting: one who took a seat and went away must still hear
 # that his first turn came (the game may start hours after he joined).
@@ -156,7 +157,8 @@ class Subscription:
         if len(records) == self.batch_size:  # more is waiting: read it while this batch is written
             after = records[-1].global_position
             self._prefetch = (after, self._pool.submit(self._read, after))
-        notifications = derive(records, self._game_names(records))
+        readers = readers_of_messages(records)
+        notifications = derive(records, self._game_names(records), mutes_of(self.conn, readers) if readers else None)
         activity: dict[tuple[str, str], object] = {}
         for record in records:
             actor = record.metadata.get("actor")

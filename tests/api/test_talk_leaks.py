@@ -1,0 +1,103 @@
+"""Table talk's hidden side, door by door: who may read a message is decided
+per message (a stream opened before a player left his seat carries nothing
+said in its channels after), and who muted whom is nobody's business but
+the muter's."""
+
+from __future__ import annotations
+
+import json
+
+from tests.api.conftest import started_game
+from tests.support.sse import parse, read_until
+
+
+def send(player, game_id, channel, text):
+    response = player.post(f"/v1/games/{game_id}/channels/{channel}/messages", json={"text": text})
+    assert response.status_code == 201, response.json
+    return response.json
+
+
+def coronation(players, detectives=2):
+    """A started Coronation game and its players by seat."""
+    people = players(detectives + 1)
+    game_id = started_game(people, "coronation", {"detective_seats": detectives})
+    return game_id, {p.view(game_id).json["seat"]: p for p in people}
+
+
+def test_a_detective_who_resigned_hears_no_more_team_talk_on_a_stream_he_opened_before(players, client):
+    # Given a detective holding the game's stream open
+    game_id, seats = coronation(players)
+    leaver, stayer = seats["detective-1"], seats["detective-2"]
+    response = client.get(f"/v1/games/{game_id}/stream", headers=leaver.auth, buffered=False)
+    chunks = iter(response.response)
+    try:
+        text = read_until(chunks, "event: view")
+        send(stayer, game_id, "team:detectives", "before: meet at the docks")
+        text = read_until(chunks, "before: meet at the docks", text)
+        # When he resigns, and the team talks on
+        assert leaver.post(f"/v1/games/{game_id}/resign").status_code == 200
+        send(stayer, game_id, "team:detectives", "after: he is at the bridge")
+        send(stayer, game_id, "table", "marker at the table")
+        text = read_until(chunks, "marker at the table", text)
+    finally:
+        response.close()
+    # Then his stream carried what was said while he played, and nothing after
+    talk = [m.json["text"] for m in parse(text)[0] if m.event == "talk"]
+    assert talk == ["before: meet at the docks", "marker at the table"]
+
+
+def _player_stream_messages(player, client) -> list[dict]:
+    """The ``message`` notices a player's stream carries from the start (the stream ends by itself here)."""
+    text = client.get("/v1/players/me/stream?after=0", headers=player.auth).get_data(as_text=True)
+    return [m.json for m in parse(text)[0] if m.event == "message"]
+
+
+def _exported_messages(player, client, game_id) -> list[dict]:
+    lines = client.get(f"/v1/games/{game_id}/channels/table/export", headers=player.auth).get_data(as_text=True)
+    return [json.loads(line) for line in lines.splitlines() if line and "MessageSent" in line]
+
+
+def _as_seen(notice: dict) -> dict:
+    """A notice without what differs between two games anyway (ids, positions)."""
+    return {key: value for key, value in notice.items() if key not in ("id", "game_id", "position")}
+
+
+def test_whom_a_player_muted_is_shown_to_nobody_else_in_exports_or_on_player_streams(players, client, service):
+    # Given the same three players at two tables, where in one Bob muted Ada
+    ada, bob, cy = players(3)
+    muting, plain = (started_game([ada, bob, cy], "cronberg", {"players": 3}) for _ in range(2))
+    assert bob.client.put(f"/v1/games/{muting}/mutes/{ada.id}", headers=bob.auth).status_code == 200
+    # When Ada says the same at both tables
+    for game_id in (muting, plain):
+        send(ada, game_id, "table", "blah")
+    # Then Cy's export of each table records the same metadata, and nothing of whom to tell
+    exported = [_exported_messages(cy, client, game_id) for game_id in (muting, plain)]
+    assert [line["metadata"] for line in exported[0]] == [line["metadata"] for line in exported[1]]
+    assert all("tell" not in line["metadata"] for line in exported[0])
+    # and Cy's player stream tells her the two messages alike
+    told = {n["game_id"]: _as_seen(n) for n in _player_stream_messages(cy, client) if n["kind"] == "message"}
+    assert told[muting] == told[plain] and bob.id in told[muting]["players"]
+    # while Bob, who muted Ada, is told only the message at the other table
+    assert [n["game_id"] for n in _player_stream_messages(bob, client) if n["kind"] == "message"] == [plain]
+
+
+def test_a_notifier_tells_a_muter_nothing_of_the_muted_and_the_others_alike(players, service):
+    from workers.notify.derive import derive
+
+    from api.service.talk import mutes_of
+    from domain.lifecycle.talk import stream_of
+
+    ada, bob, cy = players(3)
+    muting, plain = (started_game([ada, bob, cy], "cronberg", {"players": 3}) for _ in range(2))
+    assert bob.client.put(f"/v1/games/{muting}/mutes/{ada.id}", headers=bob.auth).status_code == 200
+    records = []
+    for game_id in (muting, plain):
+        send(ada, game_id, "table", "blah")
+        records += service.store.read_stream(stream_of(game_id, "table"))
+    with service.pool.connection() as conn:
+        muted = mutes_of(conn, [bob.id, cy.id])
+    made = derive(records, {muting: "cronberg", plain: "cronberg"}, muted)
+    to = {(n.game_id, n.player_id): {k: v for k, v in n.payload.items() if k not in ("id", "game_id", "occurred_at")}
+          for n in made}
+    assert set(to) == {(muting, cy.id), (plain, cy.id), (plain, bob.id)}
+    assert to[(muting, cy.id)] == to[(plain, cy.id)]
