@@ -61,6 +61,9 @@ class PlayerNames:
         self.capacity = capacity
         self._known: OrderedDict[str, str | None] = OrderedDict()  # None: no such player (a game's id)
         self._lock = threading.Lock()
+        # One lookup at a time: a herd of streams opening on one game asks for
+        # its players' names once, not once each (tests/api/test_stream_open_costs.py).
+        self._looking = threading.Lock()
 
     def of(self, ids: Iterable[str]) -> dict[str, str]:
         """The name of each of ``ids`` that is a player's."""
@@ -68,17 +71,24 @@ class PlayerNames:
         with self._lock:
             missing = [player for player in wanted if player not in self._known]
         if missing:
-            with self.pool.connection() as conn:
-                rows = conn.execute("select id::text, name from players where id = any(%s::uuid[])", (missing,)).fetchall()
-            found = dict(rows)
-            with self._lock:
-                for player in missing:
-                    self._known[player] = found.get(player)
-                while len(self._known) > self.capacity:
-                    self._known.popitem(last=False)
+            with self._looking:
+                with self._lock:
+                    missing = [player for player in missing if player not in self._known]  # another looked meanwhile
+                if missing:
+                    self._look_up(missing)
         with self._lock:
             known = {player: self._known.get(player) for player in wanted}
         return {player: name for player, name in known.items() if name is not None}
+
+    def _look_up(self, missing: list[str]) -> None:
+        with self.pool.connection() as conn:
+            rows = conn.execute("select id::text, name from players where id = any(%s::uuid[])", (missing,)).fetchall()
+        found = dict(rows)
+        with self._lock:
+            for player in missing:
+                self._known[player] = found.get(player)
+            while len(self._known) > self.capacity:
+                self._known.popitem(last=False)
 
     def naming(self, session, texts: Iterable[str] = ()) -> Naming:
         """The names of ``session``'s seats, and of every player whose id one of ``texts`` holds."""
