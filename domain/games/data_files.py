@@ -92,9 +92,10 @@ DESCRIPTIONS: dict[str, dict[str, Described]] = {
             "The cards: the five detectives, the instruments, the detective and Lind decks' make-up, and every "
             "trap with its name, instrument, effect and text; plus the last turn and the information gap."),
         "card_faces.json": Described(
-            "What each card a seat holds says, for people (the rules do not read this file): `lind_cards` (the "
-            "cab ticket, the underground note, the turn-skip and every trap) and `detective_cards` (the cab ticket "
-            "and every instrument), each with id (as in views and commands), name and text."),
+            "What each card a seat holds says, for people (the rules do not read this file): `cards`, every kind "
+            "of card of Lind's hand (the cab ticket, the underground note, the turn-skip, every trap) and of the "
+            "detectives' (the cab ticket, every instrument), each with id (as in views and commands), name and "
+            "text."),
     },
     "court-of-miracles": {
         "board.json": Described(
