@@ -3,6 +3,7 @@ printed on the board and the cards, what the seat would do."""
 
 import random
 
+from domain import words
 from domain.engine import resolve_options
 from domain.games.coronation import RULES
 from domain.games.coronation import messages as m
@@ -61,3 +62,9 @@ def test_every_field_naming_a_place_or_a_card_points_at_its_data_list():
                            (m.MoveLind, "trap"), (m.EquipDetective, "cards"), (m.GatherInformation, "detective")):
         names = RULES.names_of(command, field)
         assert names is not None and entries(RULES, names), f"{command.__name__}.{field}"
+
+
+def test_a_detective_s_equipment_is_told_in_the_log_by_the_cards_names():
+    told = words.tell(RULES.name, m.DetectiveEquipped(MASA, ("ticket", "ticket", "lock-pick", "money", "money"))
+                      .to_json(), D1)
+    assert told == "Masa was equipped with 2 cab tickets, 1 Lock pick and 2 Money"
