@@ -294,9 +294,10 @@ TEXTS = ("each new event in a short English sentence for a game log: texts[i] te
 COMMAND_TEXTS = ("each command in a sentence for people, texts[i] saying commands[i] (\"Lay the drawn building on "
                  "T01 and T02, turned\"): what a client shows to confirm a composed command; never a null, a list or "
                  "an id" + NAMED)
-NAMES = ("who holds each seat, by the name a person reads: the player's (also after he resigned or was abandoned: "
-         "`bots` says who plays on), or \"Bot\" for a seat given to a bot; keyed by seat, a seat nobody holds "
-         "absent. The `text`s of the feed and the legal commands' `texts` use the same names")
+NAMES = ("who holds each seat (in a view ?at= a version, who held it then), by the name a person reads: the "
+         "player's (also after he resigned or was abandoned: `bots` says who plays on), or \"Bot\" for a seat given "
+         "to a bot; keyed by seat, a seat nobody holds absent. The `text`s of the feed and the legal commands' "
+         "`texts` use the same names")
 
 
 def _feed_event(prefix: str) -> dict:

@@ -290,8 +290,9 @@ class View(MethodView):
             now = service().load(gid)[1]
             # Who sees which seat is the game's now, applied to that version (a
             # replacement sees the seat's past; a resigner keeps what he saw).
+            # Who held the seats then names them: a past version's answer never changes.
             answer = envelope(gid, rules, session, viewer_seat(now, player, session.version), now.over,
-                              service().player_names.naming(now))
+                              service().player_names.naming(session))
             ended = now.over
             answer["receipt"] = service().heads.receipt_for(gid, session, ended=ended)
             return answer, 200, {"ETag": view_etag(session.version, player) if not ended else view_etag(session.version, "*")}

@@ -2,7 +2,8 @@
 game (domain.games.REGISTRY) and on the example game (domain.games.example,
 not hosted, the next author's starting point), with the hooks each game
 declares (``twin``, ``view_shape``, ``standing_detail``, ``bots``, ``traits``,
-``sentences``).
+``sentences``), and the declarations a client composes moves from
+(``command_sentences``, ``field_names``, ``hand``: conformance/composing.py).
 
 A game that lacks a hook fails, the failure naming the game and the hook.
 Conventions a game follows to pass (README, "Adding a game"): one
