@@ -14,4 +14,9 @@ DATA_FILES = {
     "cards.json": Described(
         "The cards: the five detectives, the instruments, the detective and Lind decks' make-up, and every "
         "trap with its name, instrument, effect and text; plus the last turn and the information gap."),
+    "card_faces.json": Described(
+        "What each card a seat holds says, for people (the rules do not read this file): `cards`, every kind "
+        "of card of Lind's hand (the cab ticket, the underground note, the turn-skip, every trap) and of the "
+        "detectives' (the cab ticket, every instrument), each with id (as in views and commands), name and "
+        "text."),
 }

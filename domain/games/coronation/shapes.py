@@ -9,6 +9,7 @@ spectators get it as null, and see the route as face-down cards."""
 
 from __future__ import annotations
 
+from ...kit.names import Hand, Names
 from ...kit.shape import Bool, Int, List, Obj, Str, described, maybe
 
 PHASES = ("setup", "appear", "lind", "detectives", "extraordinary", "over")
@@ -118,12 +119,21 @@ VIEW = Obj("View", "a game of Coronation as one viewer sees it: everything but L
     "jewels_left": Int("jewels Lind has yet to take; he wins when none is left", minimum=0),
     "lind_cards_left": Int("how many cards Lind holds (public: his hand is face down, its size is not)",
                            minimum=0),
+    "hand": List(Str(description=f"{LIND_CARD}; or {DETECTIVE_CARD}: an id of card_faces.json's cards"),
+                 "the viewer's own cards one entry per card, as a client draws his hand: Lind's hand for Lind's "
+                 "player; for a detective seat the cards of the detectives it directs (tickets first, detective by "
+                 "detective); null for a viewer who holds no seat", nullable=True),
     "lind": described(maybe(LIND_SECRET), "Lind's secret (where he is, his hand, the jewels he stole, his "
                                           "whole route): for Lind's player and the referee; null for detective "
                                           "seats and spectators"),
     "board": described(BOARD, "the printed board and its card kinds, the same in every view (also served as "
                               "board.json and cards.json at GET /v1/rules/coronation/data)"),
 })
+
+# A seat's hand: Lind's cards (he plays a trap, a ticket, his note or a
+# turn-skip with each move), or a detective seat's detectives' cards (public,
+# but his to spend).
+HAND = Hand(field="hand", names=Names("card", "card", "card_faces.json", "cards"))
 
 # What score puts in a standing's detail: nothing (the score is 1 for the winning side, 0 for the other).
 STANDING_DETAIL = Obj("StandingDetail", "nothing of Coronation's own: the score is 1 for each seat of the winning "

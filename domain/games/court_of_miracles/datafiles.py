@@ -21,4 +21,8 @@ DATA_FILES = {
         "What each card and token says, for people (the rules do not read this file): every rogue's ability, "
         "every Plot card's text, every neighbourhood's action and every Renown Square line, by the ids the "
         "views and events use (rogue kind, Plot card, neighbourhood id, line number)."),
+    "names.json": Described(
+        "What the things a command names are called, for people (the rules do not read this file): `cards`, "
+        "every Plot card (kind plot) and rogue token (kind rogue) a player may hold, by the ids of views and "
+        "commands, with name and text; `renown_lines`, the Renown Square's lines by number, with name and text."),
 }

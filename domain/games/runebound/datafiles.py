@@ -11,4 +11,8 @@ DATA_FILES = {
         Coordinates("map units on a 100 x 100 square (a 6 x 5 grid of places)", *SCREEN,
                     "top left of the map", Extent(0, 0, 100, 100), "places[].x/y"),
     ),
+    "card_texts.json": Described(
+        "What each card a hero holds is called and says, for people (the rules do not read this file): "
+        "`cards`, every market card (item or ally, with a text made from its cost and bonuses) and every Vassal "
+        "(with its rank, house and text), by name, as views and commands name them."),
 }

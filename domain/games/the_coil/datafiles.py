@@ -13,4 +13,9 @@ DATA_FILES = {
                     "layout: table[players][place] is each seat's nation card around (0, 0); slot_positions "
                     "and regions_above_nation/region_offset are offsets from that card"),
     ),
+    "card_names.json": Described(
+        "What each homeland card is called and says, for people (the rules do not read this file): `cards`, "
+        "every homeland card by its id in data.json (as views and commands name it), named by its nation, its "
+        "number in that nation's deck and its tactic (\"Dedran 2: Falter\"), with a text giving the tactic and "
+        "the region's resources and slots; `resources`, the three resources' names."),
 }
