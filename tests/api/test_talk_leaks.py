@@ -25,7 +25,7 @@ def coronation(players, detectives=2):
     return game_id, {p.view(game_id).json["seat"]: p for p in people}
 
 
-def test_a_detective_who_resigned_hears_no_more_team_talk_on_a_stream_he_opened_before(players, client):
+def test_a_detective_who_resigned_hears_no_more_team_talk_on_a_stream_he_opened_before(players, client, service):
     # Given a detective holding the game's stream open
     game_id, seats = coronation(players)
     leaver, stayer = seats["detective-1"], seats["detective-2"]
@@ -45,6 +45,10 @@ def test_a_detective_who_resigned_hears_no_more_team_talk_on_a_stream_he_opened_
     # Then his stream carried what was said while he played, and nothing after
     talk = [m.json["text"] for m in parse(text)[0] if m.event == "talk"]
     assert talk == ["before: meet at the docks", "marker at the table"]
+    # and neither do his player stream's notices nor his notifications (webhooks, mail)
+    told = [n["data"]["text"] for n in _player_stream_messages(leaver, client, [game_id])]
+    assert told == ["before: meet at the docks", "marker at the table"]
+    assert _notified_texts(service, game_id, leaver.id) == told
 
 
 def _player_stream(player, client, until) -> str:
@@ -64,6 +68,16 @@ def _player_stream_messages(player, client, games) -> list[dict]:
         return {m.json["game_id"] for m in notices if m.event == "message"} >= set(games)
 
     return [m.json for m in parse(_player_stream(player, client, told))[0] if m.event == "message"]
+
+
+def _notified_texts(service, game_id, player) -> list[str]:
+    """The texts of the message notifications the notifier makes for ``player`` from a game's channels."""
+    from workers.notify.derive import derive
+
+    from domain.lifecycle.talk import stream_of
+
+    records = service.store.read_all_of([stream_of(game_id, c) for c in ("table", "team:detectives")], 0, 1000)
+    return [n.payload["data"]["text"] for n in derive(records, {game_id: "coronation"}) if n.player_id == player]
 
 
 def _exported_messages(player, client, game_id) -> list[dict]:
