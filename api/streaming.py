@@ -320,7 +320,8 @@ class Streams(Waiters):
 
     def player(self, slot: Slot, player: str, after: int | None):
         """Notices for ``player`` from all their games, after the global
-        position ``after`` (each with ``id:`` = that position); None: from now."""
+        position ``after`` (each with ``id:`` = that position, but a message's,
+        which has none); None: from now."""
         watch = slot.watch = self.service.store.watch([player_channel(player)])  # first: seats from now on
         try:
             yield from self._held(slot, self._player(slot, watch, player, after))
@@ -335,7 +336,9 @@ class Streams(Waiters):
         for game in games:
             watch.follow(game)
         cursor = self.service.store.last_position() if after is None else after
-        yield from self._send(slot, self._opening(cursor))
+        # The id shown is a position a player may see: a talk message's (negative) counts what others said.
+        shown = cursor if cursor >= 0 else self.service.store.last_position(shown=True)
+        yield from self._send(slot, self._opening(shown))
         look = True  # read the notices after the cursor: at the start, then when something moved
         refresh = False  # look for games (and channels) the player has joined since
         while True:
@@ -394,7 +397,10 @@ class Streams(Waiters):
                         muted = self._mutes_of(player) if muted is None else muted
                         if notice_rules.muted_by(notice, player, muted):
                             continue
-                    parts.append(_message(notice.kind, dumps(notice.to_json()), record.global_position))
+                    # A message has no id: a position would count the talk of channels the player does
+                    # not read. After a reconnection it may come again (deduplicate by the notice's id).
+                    shown = None if notice.kind == notice_rules.MESSAGE else record.global_position
+                    parts.append(_message(notice.kind, dumps(notice.to_json()), shown))
                 cursor = record.global_position
             if len(records) < 500:
                 break

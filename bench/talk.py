@@ -46,7 +46,7 @@ def fill(url: str, game: str, players: dict, messages: int) -> None:
             sender = ids[n % len(ids)]
             batch.append(NewEvent("MessageSent", {"channel": "table", "seat": players[sender], "player": sender,
                                                   "text": f"message {n}: " + "blah " * 8},
-                                  {"readers": ids, "tell": [p for p in ids if p != sender], "game_version": 4}))
+                                  {"readers": ids, "game_version": 4}))
         store.append(stream, batch, ANY)
     store.close()
 

@@ -52,8 +52,9 @@ Interface:
 - ``muted_by(notice, player, muted)``: whether ``player`` drops a message's
   notice, having muted its sender;
 - ``Notice``: ``kind`` (one of ``KINDS``), ``game_id``, ``version`` (the
-  game's version the notice is about), ``position`` (the event's global
-  position, or None when read without it), ``seats`` (the seats concerned:
+  game's version the notice is about; a message's: its channel's),
+  ``position`` (the event's global position, or None when read without it,
+  and always for a message), ``seats`` (the seats concerned:
   whose turn came, who timed out, joined, left, resigned, was abandoned or
   replaced), ``players`` (the
   player ids to tell, sorted; the actor of a lobby move is not told of their
@@ -147,8 +148,9 @@ def _message(stream_id: str, version: int, type: str, data: Mapping[str, Any],
     if type != "MessageSent" or not players or not channel:
         return []
     details = {key: data.get(key) for key in ("channel", "seat", "player", "text")}
+    # No position: a global position would count the talk of every channel, read or not.
     return [Notice(MESSAGE, game_id, version, tuple(s for s in [data.get("seat")] if s), players, details,
-                   position, channel)]
+                   None, channel)]
 
 
 def muted_by(notice: Notice, player: str, muted: Mapping[tuple[str, str], Any]) -> bool:

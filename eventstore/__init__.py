@@ -12,6 +12,10 @@ See DESIGN.md "Event store". In short:
   (transaction id, position) order, only once no earlier transaction can still
   add to them, so nothing is skipped; positions are therefore not always
   increasing inside the feed. Don't compare positions, just pass the last one.
+  A table talk message (a ``talk-`` stream) takes a negative position from a
+  sequence of its own (migration 0110): the positions of every other event
+  count none of them, so showing one to a player says nothing of what was said
+  in channels he does not read.
 - The hash chain (``eventstore.chain``) can be re-checked offline from exported
   events: ``verify_chain(events)``.
 - NOTIFY channel ``boardlog_events``, payload ``stream_id:version``. Appends in

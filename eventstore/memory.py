@@ -130,7 +130,8 @@ class InMemoryEventStore:
             found = [e for e in self._all[max(0, after):] if e.stream_id in wanted][:limit]
             return [_copy(event) for event in found]
 
-    def last_position(self) -> int:
+    def last_position(self, shown: bool = False) -> int:
+        """(Positions here are all shown: no stream numbers its own.)"""
         with self._condition:
             return len(self._all)
 

@@ -272,11 +272,15 @@ class PostgresEventStore:
                                                  "streams": list(stream_ids)}).fetchall()
         return [_record(row) for row in rows]
 
-    def last_position(self) -> int:
-        """Where the global feed ends now: ``read_all(after=last_position())`` gives only what comes later."""
+    def last_position(self, shown: bool = False) -> int:
+        """Where the global feed ends now: ``read_all(after=last_position())``
+        gives only what comes later. ``shown``: the last of the positions a
+        player may be shown (not a talk message's, which are negative), a
+        point to resume from that may give again the messages after it."""
         with self.pool.connection() as c:
             row = c.execute(
                 "select global_position from events where tx_id < pg_snapshot_xmin(pg_current_snapshot())"
+                + (" and global_position > 0" if shown else "") +
                 " order by tx_id desc, global_position desc limit 1").fetchone()
         return row[0] if row else 0
 

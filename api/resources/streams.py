@@ -64,7 +64,8 @@ class GameMessageSchema(ma.Schema):
 
 class NoticeSchema(ma.Schema):
     """The data of a player stream's messages; the message's event name is
-    the notice's kind and its ``id:`` the event's global position."""
+    the notice's kind and its ``id:`` the event's global position (a
+    ``message`` notice has no ``id:``: see ``position``)."""
 
     id = ma.fields.String(required=True, metadata={"description": "game_id:version:kind, stable: deduplicate on it"})
     kind = ma.fields.String(required=True, validate=ma.validate.OneOf(list(NOTICE_KINDS)), metadata={
@@ -77,7 +78,9 @@ class NoticeSchema(ma.Schema):
         "description": "the game's version it is about (for a message, the message's place in its channel)"})
     position = ma.fields.Integer(allow_none=True, required=True, metadata={
         "description": "the event's position in the server's global log: the message's id: (resume after "
-                       "it); null when unknown"})
+                       "it); null when unknown, and for kind message, which has no position nor id: (positions "
+                       "count no table talk, so that they tell nobody how much was said in channels he does not "
+                       "read; after a reconnection a message may come again: deduplicate on id)"})
     seats = ma.fields.List(ma.fields.String(), required=True, metadata={
         "description": "the seats concerned: whose turn came, who timed out, joined, left, resigned, was "
                        "abandoned or replaced; a message's sender"})
@@ -257,7 +260,7 @@ class PlayerStream(MethodView):
     @blp.response(200, _SSE_BODY, content_type=SSE, description=(
         "Server-Sent Events: what concerns you in any of your games, one message per notice, named by its "
         f"kind ({', '.join(NOTICE_KINDS)}), `id:` the global position "
-        "of the event it comes from. Resume with Last-Event-ID or ?after=; without either, from now. Each "
+        "of the event it comes from (none for a message). Resume with Last-Event-ID or ?after=; without either, from now. Each "
         "message's data is a Notice (see components). A stream whose token (or ticket's token) is revoked "
         "ends with a `problem` message (token-revoked)."))
     @declare(blp, "ticket-invalid", "resume-point-invalid", "too-many-streams", "server-busy", "shutting-down")
@@ -267,7 +270,7 @@ class PlayerStream(MethodView):
             return refused
         player, token = _caller(args, required=True)
         after = _resume_point(args)
-        if after is not None and after > service().store.last_position():
+        if after is not None and after > service().store.last_position(shown=True):
             raise InvalidRequest(f"there is no position {after} yet; resume from an id this stream sent", kind="resume-point-invalid")
         return _start(args, player, token, lambda slot: streams().player(slot, player, after))
 

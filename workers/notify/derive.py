@@ -15,7 +15,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
-from domain.notices import muted_by, notices_of
+from domain.notices import MESSAGE, muted_by, notices_of
 
 
 @dataclass(frozen=True)
@@ -33,6 +33,13 @@ class Notification:
 def notification_id(position: int, player: str, kind: str) -> str:
     """Stable: the same event, recipient and kind give the same id on every run."""
     return f"n{position}-{uuid.UUID(str(player)).hex}-{kind}"
+
+
+def message_notification_id(notice, player: str) -> str:
+    """A message's: numbered by its channel's version, never by a global
+    position (which would count the talk of channels its reader does not read)."""
+    channel = notice.channel.replace(":", "-").replace("+", "-")
+    return f"m{notice.version}-{uuid.UUID(notice.game_id).hex}-{channel}-{uuid.UUID(str(player)).hex}"
 
 
 def readers_of_messages(records: Iterable) -> set[str]:
@@ -69,7 +76,8 @@ def derive(records: Iterable, game_names: dict[str, str],
             for player in notice.players:
                 if muted and muted_by(notice, player, muted):
                     continue
-                nid = notification_id(record.global_position, player, notice.kind)
+                nid = (message_notification_id(notice, player) if notice.kind == MESSAGE
+                       else notification_id(record.global_position, player, notice.kind))
                 payload = {
                     "id": nid, "kind": notice.kind, "game_id": notice.game_id,
                     "game": game_names.get(notice.game_id), "version": notice.version,
