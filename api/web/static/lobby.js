@@ -82,7 +82,8 @@ function signIn(main) {
 async function yourGames(titleOf) {
   const inbox = await get("/players/me/inbox");
   const rows = inbox.games.map((game) => h("tr", { class: game.your_turn ? "turn" : null, "data-game": game.id },
-    h("td", {}, h("a", { href: `#/games/${game.id}` }, titleOf(game.game)),
+    // Two games of one title are told apart by when each last moved.
+    h("td", {}, h("a", { href: `#/games/${game.id}` }, titleOf(game.game)), h("span", { class: "hint" }, `last move ${when(game.updated_at)}`),
       // A game still taking seats is shared by its link: whoever opens it takes a seat there.
       game.status === "lobby" ? h("div", {}, shareLink(game.id)) : null),
     h("td", {}, STATUS[game.status] || game.status, game.your_turn ? [" ", h("span", { class: "badge" }, "your turn")] : ""),
