@@ -4,6 +4,7 @@ understands, standings whose ties are said with the rule that broke them."""
 
 from __future__ import annotations
 
+from .accessibility import serious_violations
 from .conftest import api
 
 
@@ -106,3 +107,22 @@ def test_the_notice_never_covers_the_create_form_on_a_phone(person):
             return found === element || element.contains(found) || (found && found.contains(element) && found.tagName === 'LABEL');
         }""")
         assert on_top, control.evaluate("(e) => e.outerHTML")
+
+
+def test_axe_finds_nothing_serious_on_the_lobby_signed_out_or_in_on_a_phone_or_a_desktop(person, base_url):
+    # Given a game waiting for players, so that the lobby lists one
+    _, player = api(base_url, "POST", "/v1/players", {"name": "waiting-host"})
+    api(base_url, "POST", "/v1/games", {"game": "the-coil", "options": {"players": 2}}, token=player["token"])
+    for viewport in ({"width": 390, "height": 844}, {"width": 1280, "height": 900}):
+        watched = person(viewport=viewport, bypass_csp=True)
+        page = watched.open("/")
+        page.wait_for_selector("#waiting li")
+        assert serious_violations(page) == [], "signed out"
+        page.fill("#register-name", f"axe-{viewport['width']}")
+        page.press("#register-name", "Enter")
+        page.wait_for_selector("#waiting button.join-open")
+        page.click("#more-options summary")
+        assert serious_violations(page) == [], "signed in, with more options open"
+        page.click("a[href='#/settings']")
+        page.wait_for_selector("#settings")
+        assert serious_violations(page) == [], "the settings"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from tests.support.waiting import wait_until
 
+from .accessibility import serious_violations
 from .conftest import api
 from .test_boards import a_game_against_bots
 
@@ -38,3 +39,22 @@ def test_first_in_the_replay_of_a_running_game_steps_to_its_first_whole_version_
     page.wait_for_selector(f'#replay[data-at="{steps[0]}"]')
     assert page.inner_text("#replay-state").startswith(f"Version {steps[0]} of ")
     assert page.get_attribute("#replay", "data-steps") == ",".join(map(str, steps))
+
+
+def test_axe_finds_nothing_serious_on_the_replay_of_a_whole_game_whose_log_scrolls(person, base_url):
+    # Given a whole game of bots (its host, of three, resigned at once, and a bot played his seat to the end)
+    _, host = api(base_url, "POST", "/v1/players", {"name": "replay-axe"})
+    token = host["token"]
+    _, made = api(base_url, "POST", "/v1/games", {"game": "cronberg", "options": {
+        "players": 3, "bots": {"p2": "random", "p3": "random"}}}, token=token)
+    game_id = made["id"]
+    assert api(base_url, "POST", f"/v1/games/{game_id}/start", {}, token=token)[0] == 200
+    assert api(base_url, "POST", f"/v1/games/{game_id}/resign", {}, token=token)[0] == 200
+    wait_until(lambda: api(base_url, "GET", f"/v1/games/{game_id}")[1]["status"] == "finished", 120, "the bots to finish")
+    page = person(bypass_csp=True).open(f"/#/replay/{game_id}")
+    page.wait_for_selector("#replay[data-at]")
+    assert page.eval_on_selector("#replay-log", "(log) => log.scrollHeight > log.clientHeight"), "the log scrolls"
+    # Then axe finds nothing serious, and the scrolling log is reached by the keyboard
+    assert serious_violations(page) == []
+    page.focus("#replay-log")
+    assert page.evaluate("document.activeElement.id") == "replay-log"

@@ -81,3 +81,34 @@ def test_a_mails_unsubscribe_link_lands_on_a_page_whose_button_says_it_is_done(p
     assert "leaver@example.org" in page.inner_text("main")
     _, prefs = api(base_url, "GET", "/v1/players/me/notifications", token=player["token"])
     assert prefs["email_turns"] == "off" and prefs["digest"] is False
+
+
+def test_a_revoked_token_lands_on_a_lobby_that_says_what_happened_and_the_ways_back_in(person, base_url):  # noqa: F811
+    # Given a player signed in on the page, whose tokens are all revoked elsewhere
+    watched, page = registered_on_the_page(person, "Revoked")
+    status, _ = api(base_url, "POST", "/v1/players/me/tokens/revoke-all", {}, token=watched.token())
+    assert status in (200, 201)
+    # When he opens his settings
+    page.click("a[href='#/settings']")
+    # Then he lands on the lobby, which says he was signed out and what to do, beside the ways to sign in
+    page.wait_for_selector("#lapsed")
+    said = page.inner_text("#lapsed")
+    assert "You were signed out" in said and "revoked" in said and "newest mail" in said and "paste a token" in said
+    assert page.locator("#sign-in").is_visible() and watched.token() is None
+
+
+def test_an_expired_sign_in_link_lands_on_a_page_that_says_so_and_the_ways_in(person, base_url):  # noqa: F811
+    # Given a mail's sign-in link whose code the server answers as expired (its problem document, as the API words it)
+    watched = person()
+    page = watched.open("/")
+    page.route("**/v1/sign-in", lambda route: route.fulfill(status=409, content_type="application/problem+json", body=(
+        '{"type": "https://boardlog.dev/problems/sign-in-code-expired", "title": "Sign-in code expired",'
+        ' "status": 409, "detail": "this sign-in link has expired: a mail\'s link signs in for a limited time"}')))
+    game_id = "6f1c2a9e-3b7d-4c55-9a1e-2d7f0b8c4e11"
+    # When its reader opens it
+    page.goto(f"{base_url}/#/games/{game_id}?signin=old-code")
+    # Then the page says it expired, that a newer mail brings a new one, and links the ways in
+    page.wait_for_selector("#signin-refused")
+    assert "has expired" in page.inner_text("#signin-refused") and "new one" in page.inner_text("#signin-refused")
+    assert page.locator("a[href='#/']").count() and page.locator(f"a[href='#/games/{game_id}']").count()
+    assert "signin=" not in page.url

@@ -15,8 +15,13 @@ import { mailLink, signInFromMail } from "./signin.js";
 /** @type {(() => void) | null} */
 let leave = null; // the current page's clean-up (closing its stream)
 
+// Whether a token this page held was refused (revoked, or expired): the
+// lobby then says what happened and the ways back in, until one is taken.
+export const session = { lapsed: false };
+
 export function signedOut() {
   me.forget();
+  session.lapsed = true;
   showWho();
   notice("Your token is no longer valid: sign in again (register, or paste a token in the lobby).");
 }

@@ -4,7 +4,7 @@
 // private one with its invite code, public games to watch.
 import { api, change, get, me, Problem } from "./api.js";
 import { h, notice, when, words } from "./dom.js";
-import { showWho, signedOut } from "./app.js";
+import { session, showWho, signedOut } from "./app.js";
 import { ASKED, MORE, optionInput } from "./options.js";
 import { gameIdOf, shareLink } from "./share.js";
 
@@ -21,11 +21,12 @@ export async function lobby(main) {
   const { games: catalogue } = await get("/rules", { as: null });
   /** @param {string} game */
   const titleOf = (game) => catalogue.find((g) => g.name === game)?.title || words(game);
-  if (!me.token) parts.push(signIn(main), await waiting(null, titleOf));
+  if (!me.token) parts.push(...(session.lapsed ? [lapsed()] : []), signIn(main), await waiting(null, titleOf));
   else {
     try {
       const player = await get("/players/me");
       me.keep(me.token, player.name);
+      session.lapsed = false;
       showWho();
       parts.push(await yourGames(titleOf), await waiting(player.id, titleOf), creating(catalogue), joining());
     } catch (error) {
@@ -35,6 +36,17 @@ export async function lobby(main) {
   }
   parts.push(await watching(titleOf));
   main.replaceChildren(...parts);
+}
+
+// What a reader whose token stopped working can do about it.
+function lapsed() {
+  return h("section", { id: "lapsed", "aria-labelledby": "lapsed-title", role: "alert" },
+    h("h2", { id: "lapsed-title" }, "You were signed out"),
+    h("p", {}, "This browser's token no longer works: it was revoked (by you, from another device, or by an operator) or it expired. Your games and seats are kept."),
+    h("ul", {},
+      h("li", {}, "Open the link in your newest mail from boardlog: it signs this browser in."),
+      h("li", {}, "Or paste a token you still hold in the form below."),
+      h("li", {}, "Or register anew (a new player, with no seats yet).")));
 }
 
 /** @param {HTMLElement} main */
@@ -70,7 +82,8 @@ function signIn(main) {
 async function yourGames(titleOf) {
   const inbox = await get("/players/me/inbox");
   const rows = inbox.games.map((game) => h("tr", { class: game.your_turn ? "turn" : null, "data-game": game.id },
-    h("td", {}, h("a", { href: `#/games/${game.id}` }, titleOf(game.game)),
+    // Two games of one title are told apart by when each last moved.
+    h("td", {}, h("a", { href: `#/games/${game.id}` }, titleOf(game.game)), h("span", { class: "hint" }, `last move ${when(game.updated_at)}`),
       // A game still taking seats is shared by its link: whoever opens it takes a seat there.
       game.status === "lobby" ? h("div", {}, shareLink(game.id)) : null),
     h("td", {}, STATUS[game.status] || game.status, game.your_turn ? [" ", h("span", { class: "badge" }, "your turn")] : ""),

@@ -43,7 +43,8 @@ export async function replay(main, id) {
   const position = h("input", { type: "number", id: "replay-at", min: 1, max: last, value: at });
   const state = h("p", { id: "replay-state", "aria-live": "polite" });
   const board = h("div", { class: "board" });
-  const log = h("ul", { class: "log", id: "replay-log", "aria-label": "The log up to this version" });
+  // The log scrolls: it takes the keyboard's focus, so that arrows and Page Down scroll it without a mouse.
+  const log = h("ul", { class: "log", id: "replay-log", tabindex: 0, "aria-label": "The log up to this version" });
   const view = h("div", { class: "tree" });
   // A step is a version the game rested at; a version asked for in the
   // middle of a move shows the move's end.

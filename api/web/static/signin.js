@@ -12,8 +12,8 @@ import { h } from "./dom.js";
 
 /** @type {Record<string, string>} */
 const REFUSALS = {
-  "sign-in-code-used": "This sign-in link was used already: each link in a mail signs in once, on one device.",
-  "sign-in-code-expired": "This sign-in link has expired: a mail's link signs in only for a few days.",
+  "sign-in-code-used": "This sign-in link was used already: each link in a mail signs in once, on one device. A newer mail's link signs in again.",
+  "sign-in-code-expired": "This sign-in link has expired: a mail's link signs in only for a few days. The next mail boardlog sends you carries a new one.",
   "sign-in-code-unknown": "This sign-in link is not one boardlog sent: it may have been cut short or mistyped.",
 };
 
