@@ -65,6 +65,7 @@ def run_page(page: str, port: int, folder: Path) -> subprocess.CompletedProcess:
                           cwd=ROOT if page in IN_THE_CHECKOUT else folder)
 
 
+@pytest.mark.timeout(900)
 @pytest.mark.skipif(shutil.which("curl") is None, reason="the pages' commands need curl")
 @pytest.mark.parametrize("page", [page for page in PAGES if page.startswith("docs/")])  # the README's: below
 def test_every_shell_block_of_the_page_runs_as_written(page, server, tmp_path):
@@ -87,6 +88,7 @@ def test_every_block_not_run_says_why(page):
         assert why is None or why, f"{page}: a block is marked not run without a reason:\n{code[:200]}"
 
 
+@pytest.mark.timeout(900)  # 64 moves, each three requests and two Pythons reading JSON: minutes on a loaded machine
 @pytest.mark.skipif(shutil.which("curl") is None, reason="the walk-through needs curl")
 def test_the_readmes_curl_loop_plays_a_whole_game_to_its_standings_with_both_seats_acting(server, tmp_path):
     port, banner = server
