@@ -21,6 +21,10 @@ STAMP := $(VENV)/.installed
 # pip's -qq keeps its errors and drops its chatter; the lines around it say
 # what is slow.
 $(STAMP): pyproject.toml
+	@# First whether it runs at all (not found, not executable, a broken install): asking such an
+	@# interpreter its version would be read as "too old".
+	@$(PYTHON) -c pass >/dev/null 2>&1 || \
+	  { echo "$(PYTHON) does not run ($$($(PYTHON) -c pass 2>&1 | tail -n 1)): name an interpreter that does, e.g. make $(MAKECMDGOALS) PYTHON=python3.13" >&2; exit 1; }
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || \
 	  { echo "boardlog needs Python 3.11 or newer; $(PYTHON) is $$($(PYTHON) -V 2>&1): try make $(MAKECMDGOALS) PYTHON=python3.13" >&2; exit 1; }
 	@echo "installing boardlog and its dependencies into $(VENV) with $$($(PYTHON) -V) (a minute or two the first time)..."

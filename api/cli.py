@@ -244,9 +244,10 @@ def _serve(args, database_url: str, redis_url: str, worker_pid_file: Path | None
         worker.start()
         server, app = _start_api(args.host, args.port, database_url, redis_url)
         _wait_for_worker(worker.process, app, stop)
-        base = f"http://{_shown_host(args.host)}:{server.server_port}/v1"
+        root = f"http://{_shown_host(args.host)}:{server.server_port}"
         if not stop.is_set():
-            print(f"boardlog is running: API {base}  docs {base}/docs", flush=True)
+            # The web client first: a newcomer opens it; the API and its docs are for those who code against it.
+            print(f"boardlog is running: web client {root}/  API {root}/v1  docs {root}/v1/docs", flush=True)
         worker.keep_running(stop)
         log.info("stopping")
     finally:

@@ -6,8 +6,8 @@ where ``event v`` is the dict of data, event_id, metadata, schema_version,
 stream_id, type and version, and canonical JSON has sorted keys, no spaces and
 UTF-8 text. PostgreSQL computes the same bytes inside ``eventstore_append``.
 
-What the chain proves, and what it does not (README, "What the hash chain
-proves"): every field that decides a game or that the audit re-runs is in
+What the chain proves, and what it does not (docs/referees.md, "What the
+hash chain proves"): every field that decides a game or that the audit re-runs is in
 the hashed document, and each link holds the one before it, so no event can
 be changed, removed, reordered or inserted without breaking the chain at that
 version (and the stream head, which holds the last version and hash, catches

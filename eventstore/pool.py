@@ -17,8 +17,8 @@ process holding thousands of sockets has).
 psycopg_pool's own ``check=ConnectionPool.check_connection`` would cost a
 round trip on every checkout, and sleeps a growing backoff (1 s, 2 s, ...)
 after each failed check: with three dead idle connections the first request
-after a restart waits past the pool timeout and fails anyway. See the README
-("PostgreSQL restarts") for the measurements.
+after a restart waits past the pool timeout and fails anyway. See docs/operators.md
+("PostgreSQL restarts and outages") for the measurements.
 
 A connection whose server vanished without a word (a host that lost power,
 a cut network) is not readable and is still handed out; that request fails

@@ -1,7 +1,7 @@
-"""What the hash chain covers is a promise written in the README ("What the
-hash chain proves"): each covered column, changed behind the store's back,
-breaks the chain at that version; the server's own bookkeeping, which the
-README says is not covered and why, does not."""
+"""What the hash chain covers is a promise written in docs/referees.md ("What
+the hash chain proves"): each covered column, changed behind the store's back,
+breaks the chain at that version; the server's own bookkeeping, which that
+page says is not covered and why, does not."""
 
 from __future__ import annotations
 

@@ -82,8 +82,9 @@ def test_serve_without_urls_runs_on_embedded_servers_keeps_its_data_across_a_res
     try:
         first = Serve(data, port, tmp_path / "serve.log")
         try:
-            url = f"http://127.0.0.1:{port}/v1"
-            assert first.wait_running().strip() == f"boardlog is running: API {url}  docs {url}/docs"
+            root = f"http://127.0.0.1:{port}"
+            assert first.wait_running().strip() == \
+                f"boardlog is running: web client {root}/  API {root}/v1  docs {root}/v1/docs"
             assert call(port, "GET", "/healthz") == (200, {"status": "ok"})
             assert ready(call(port, "GET", "/readyz"))
             status, player = call(port, "POST", "/v1/players", {"name": "keeps"})

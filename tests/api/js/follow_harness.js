@@ -1,4 +1,4 @@
-// Runs the README's EventSource recipe (its source file given as the first
+// Runs the EventSource recipe of docs/frontend-authors.md (its source file given as the first
 // argument) against a fake fetch, EventSource and clock, in three stories,
 // and prints what happened as JSON for tests/api/test_readme_recipes.py.
 "use strict";

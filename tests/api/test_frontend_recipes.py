@@ -1,4 +1,4 @@
-"""The README's EventSource recipe works when things go wrong: run in node
+"""The EventSource recipe of docs/frontend-authors.md works when things go wrong: run in node
 (tests/api/js/follow_harness.js) against a fake fetch, EventSource and
 clock, it stops on a 401 from the ticket request, backs off while the server
 or the network fails (never sooner than Retry-After), and resumes after the
@@ -19,16 +19,16 @@ HARNESS = Path(__file__).resolve().parent / "js" / "follow_harness.js"
 
 
 def recipe() -> str:
-    blocks = re.findall(r"```js\n(.*?)```", (ROOT / "README.md").read_text(), flags=re.S)
+    blocks = re.findall(r"```js\n(.*?)```", (ROOT / "docs" / "frontend-authors.md").read_text(), flags=re.S)
     found = [block for block in blocks if "function follow(" in block and "EventSource" in block]
-    assert len(found) == 1, "the README has one EventSource recipe, a ```js block defining follow()"
+    assert len(found) == 1, "docs/frontend-authors.md has one EventSource recipe, a ```js block defining follow()"
     return found[0]
 
 
 @pytest.fixture(scope="module")
 def stories(tmp_path_factory):
     if shutil.which("node") is None:
-        pytest.skip("node is needed to run the README's JavaScript")
+        pytest.skip("node is needed to run the recipe's JavaScript")
     source = tmp_path_factory.mktemp("recipe") / "follow.js"
     source.write_text(recipe())
     result = subprocess.run(["node", str(HARNESS), str(source)], capture_output=True, text=True, timeout=60)
