@@ -223,6 +223,19 @@ def test_a_twin_that_redraws_what_a_viewer_sees_fails_naming_the_door():
         checks.check_twins_tell_nothing(dataclasses.replace(EXAMPLE, twin=_everything_redrawn))
 
 
+def test_the_twin_of_a_game_that_reveals_everything_by_its_end_is_judged_half_way():
+    # Such a game's twin of a whole game is the game itself (everything was
+    # shown by then); the suite judges it where something was still hidden.
+    checks.check_twins_tell_nothing(dataclasses.replace(EXAMPLE, twin=_revealed_at_the_end))
+
+
+def _revealed_at_the_end(setup_events, steps, viewer, rng):
+    history = _the_same_history(setup_events, steps, viewer, rng)
+    if EXAMPLE.outcome(EXAMPLE.replay(history)) is not None:
+        return history
+    return EXAMPLE.twin(setup_events, steps, viewer, rng)
+
+
 def test_traits_that_are_not_what_the_game_does_fail_naming_them():
     traits = dataclasses.replace(EXAMPLE.traits, simultaneous=False, teams=True)
     with pytest.raises(AssertionError, match="example declares simultaneous=False, but its playouts show "

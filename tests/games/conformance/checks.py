@@ -128,9 +128,23 @@ def check_twins_tell_nothing(game) -> None:
                 f"{played}: the twin for {viewer} has {len(twinned)} events, the game {len(events)}"
             differed += twinned != events
             _compare(game, played, viewer, twinned)
+            if twinned == events and played.steps:
+                # Nothing is hidden from the viewer by the end (a game that reveals
+                # everything): judge the twin where something still was, half-way.
+                half = _cut(played, len(played.steps) // 2)
+                twinned = list(twin(half.setup, half.steps, viewer, random.Random(f"{played.seed}/{viewer}/half")))
+                differed += twinned != half.events
+                _compare(game, half, viewer, twinned)
     if hook(game, "traits").hidden_information:
         assert differed, (f"{game.name} declares hidden information, but its twin never changed a history: "
                           "it must draw again what a viewer may not know")
+
+
+def _cut(played: Played, steps: int) -> Played:
+    """The playout as it stood after its first ``steps`` decisions."""
+    kept = played.steps[:steps]
+    return dataclasses.replace(played, steps=kept,
+                               states=played.states[:len(played.setup) + sum(len(s.events) for s in kept)])
 
 
 def _compare(game, played: Played, viewer, twinned) -> None:
