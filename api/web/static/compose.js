@@ -187,7 +187,8 @@ export class Composer {
     if (key === "type") return "Choose what to do";
     const n = elementOf(key);
     const thing = names ? spoken(names.what) : spoken(fieldOf(key));
-    return n === null ? `Choose the ${thing}` : `Choose the ${ORDINALS[n] || `next`} ${thing}`;
+    if (n === null) return `Choose the ${thing}`;
+    return names ? `Choose the ${ORDINALS[n] || "next"} ${thing}` : `Choose the ${ORDINALS[n] || "next"} of the ${thing}`;
   }
 
   /** @param {string} key @param {NamesJson | null} names @param {Scalar} value @param {Context} context */
