@@ -91,6 +91,10 @@ DESCRIPTIONS: dict[str, dict[str, Described]] = {
         "cards.json": Described(
             "The cards: the five detectives, the instruments, the detective and Lind decks' make-up, and every "
             "trap with its name, instrument, effect and text; plus the last turn and the information gap."),
+        "card_faces.json": Described(
+            "What each card a seat holds says, for people (the rules do not read this file): `lind_cards` (the "
+            "cab ticket, the underground note, the turn-skip and every trap) and `detective_cards` (the cab ticket "
+            "and every instrument), each with id (as in views and commands), name and text."),
     },
     "court-of-miracles": {
         "board.json": Described(
@@ -110,6 +114,10 @@ DESCRIPTIONS: dict[str, dict[str, Described]] = {
             "What each card and token says, for people (the rules do not read this file): every rogue's ability, "
             "every Plot card's text, every neighbourhood's action and every Renown Square line, by the ids the "
             "views and events use (rogue kind, Plot card, neighbourhood id, line number)."),
+        "names.json": Described(
+            "What the things a command names are called, for people (the rules do not read this file): `cards`, "
+            "every Plot card (kind plot) and rogue token (kind rogue) a player may hold, by the ids of views and "
+            "commands, with name and text; `renown_lines`, the Renown Square's lines by number, with name and text."),
     },
     "the-coil": {
         "data.json": Described(

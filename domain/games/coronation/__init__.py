@@ -57,14 +57,14 @@ from ...kit import Game, Traits
 from . import rules
 from .bot import BOTS
 from .decide import decide
-from .fields import FIELD_DESCRIPTIONS
+from .fields import FIELD_DESCRIPTIONS, FIELD_NAMES
 from .legal import legal_commands, to_act
 from .messages import COMMANDS, EVENTS
-from .shapes import STANDING_DETAIL, VIEW
+from .shapes import HAND, STANDING_DETAIL, VIEW
 from .state import evolve
 from .twin import twin
 from .views import view, visible
-from .words import SENTENCES
+from .words import COMMAND_SENTENCES, SENTENCES
 
 RULES = Game(
     name="coronation",
@@ -100,4 +100,7 @@ RULES = Game(
     switches=rules.switches,
     state_version=rules.STATE_VERSION,
     field_descriptions=FIELD_DESCRIPTIONS,
+    command_sentences=COMMAND_SENTENCES,
+    field_names=FIELD_NAMES,
+    hand=HAND,
 )

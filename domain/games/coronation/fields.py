@@ -4,6 +4,8 @@ message, "Type.field" for one message's (which wins). Locations are numbered
 1-92 as in the view's board.locations and board.json; detectives, cards and
 traps are named by the ids of cards.json (served at /v1/rules/coronation/data)."""
 
+from ...kit.names import Names
+
 FIELD_DESCRIPTIONS: dict[str, str] = {
     # The game's settings
     "GameStarted.seats": "the seats: lind, then detective-1 .. detective-N (option detective_seats, 1-5)",
@@ -79,4 +81,16 @@ FIELD_DESCRIPTIONS: dict[str, str] = {
     "TrapSuffered.extraordinary": "Lind may now make an extraordinary movement on foot (he may decline)",
     # Turns
     "TurnEnded.turn": "the turn that ended, from 1; Lind moves next, in turn + 1",
+}
+
+# What the commands' fields name (domain.kit.names), for a client composing a
+# command on the board: a location is clicked, a detective picked as a piece.
+LOCATION = Names("place", "location", "board.json", "locations")
+FIELD_NAMES: dict[str, Names] = {
+    "detective": Names("piece", "detective", "cards.json", "detectives"),
+    "location": LOCATION,
+    "to": LOCATION,
+    "decoy": LOCATION,
+    "MoveLind.trap": Names("card", "Lind card", "card_faces.json", "lind_cards"),
+    "EquipDetective.cards": Names("card", "detective card", "card_faces.json", "detective_cards"),
 }

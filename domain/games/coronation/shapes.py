@@ -9,6 +9,7 @@ spectators get it as null, and see the route as face-down cards."""
 
 from __future__ import annotations
 
+from ...kit.names import Hand, Names
 from ...kit.shape import Bool, Int, List, Obj, Str, described, maybe
 
 PHASES = ("setup", "appear", "lind", "detectives", "extraordinary", "over")
@@ -94,6 +95,8 @@ LIND_SECRET = Obj("LindSecret", "what only Lind's player and the referee know; n
                   "seats and spectators", {
     "location": Int("where Lind is; null until he appears", nullable=True),
     "hand": List(CARD_COUNT, "the cards Lind holds, by kind (kinds he has none of are listed with count 0)"),
+    "cards": List(Str(), f"the same cards one entry per card, in the order of hand: {LIND_CARD}; each is an id "
+                         "of card_faces.json's lind_cards, which gives its name and text"),
     "stolen": List(Int(), "the jewel locations whose jewel he has taken, in order"),
     "route": List(SECRET_ROUTE_CARD, "every route card on the table, from the first, index as in route"),
 })
@@ -124,6 +127,11 @@ VIEW = Obj("View", "a game of Coronation as one viewer sees it: everything but L
     "board": described(BOARD, "the printed board and its card kinds, the same in every view (also served as "
                               "board.json and cards.json at GET /v1/rules/coronation/data)"),
 })
+
+# Lind's cards are his hand (he plays a trap, a ticket, his note or a turn-skip
+# with each move); detective seats hold none: their detectives' cards are
+# public, on the detectives, and spent by moving, not played from a hand.
+HAND = Hand(field="lind.cards", names=Names("card", "Lind card", "card_faces.json", "lind_cards"))
 
 # What score puts in a standing's detail: nothing (the score is 1 for the winning side, 0 for the other).
 STANDING_DETAIL = Obj("StandingDetail", "nothing of Coronation's own: the score is 1 for each seat of the winning "

@@ -85,6 +85,8 @@ def _secret(state: State) -> dict:
     return {
         "location": state.lind_at,
         "hand": [{"card": card, "count": n} for card, n in state.hand],
+        # The same hand one entry per card, as a client draws it (HAND).
+        "cards": [card for card, n in state.hand for _ in range(n)],
         "stolen": list(state.stolen),
         "route": [{"location": c.location, "hide": c.hide, "card": c.card} for c in state.route],
     }

@@ -107,3 +107,36 @@ SENTENCES = {
     "LindResigned": lambda e: "Lind resigned: the detectives win",
     "DetectivesHandedOver": _handed_over,
 }
+
+
+# Legal commands in words, for the seat choosing one ------------------------
+
+def _location(location) -> str:
+    found = BOARD.locations.get(location)
+    return f"location {location}, {found.name}" if found else f"location {location}"
+
+
+def _equipment(cards) -> str:
+    counted = {card: list(cards).count(card) for card in dict.fromkeys(cards)}
+    parts = [f"{n} cab ticket{'s' if n > 1 else ''}" if card == "ticket" else f"{n} {_instrument(card)}"
+             for card, n in counted.items()]
+    return listed(parts, "no cards")
+
+
+def _move_lind(c: dict) -> str:
+    how = {"foot": "Go on foot", "cab": "Take a cab", "underground": "Take the underground"}.get(c["by"], "Go")
+    trap = f", leaving the trap {_trap(c['trap'])} behind" if c.get("trap") else ""
+    return f"{how} to {_location(c['to'])}{trap}"
+
+
+COMMAND_SENTENCES = {
+    "PlaceDetective": lambda c: f"Place {_detective(c['detective'])} on {_location(c['location'])}",
+    "EquipDetective": lambda c: f"Equip {_detective(c['detective'])} with {_equipment(c['cards'])}",
+    "AppearLind": lambda c: f"Appear on {_location(c['location'])}",
+    "MoveLind": _move_lind,
+    "HideLind": lambda c: f"Hide where you are, with the decoy on {_location(c['decoy'])}",
+    "MoveLindExtraordinarily": lambda c: f"Flee on foot to {_location(c['to'])}",
+    "DeclineExtraordinaryMovement": lambda c: "Stay where you are",
+    "MoveDetective": lambda c: f"Move {_detective(c['detective'])} {_BY.get(c['by'], '')} to {_location(c['to'])}",
+    "GatherInformation": lambda c: f"Gather information with {_detective(c['detective'])}",
+}

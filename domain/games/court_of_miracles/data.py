@@ -18,6 +18,8 @@ def _load(name: str) -> dict:
 
 BOARD_JSON = _load("board.json")
 CARDS_JSON = _load("cards.json")
+# For people only (command sentences, the hand's cards); the rules do not read it.
+NAMES_JSON = _load("names.json")
 
 
 @dataclass(frozen=True)

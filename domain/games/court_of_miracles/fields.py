@@ -4,6 +4,8 @@ every message, "Type.field" for one message's own (which wins)."""
 
 from __future__ import annotations
 
+from ...kit.names import Names
+
 SEAT = "p1, p2, ... in clockwise order"
 NEIGHBOURHOOD = ("a neighbourhood's id, as in the view's `neighbourhoods` and board.json: taverne, egyptienne, "
                  "halles, chatelet or grande-cour")
@@ -133,4 +135,21 @@ FIELD_DESCRIPTIONS = {
                         f"at the turn's end), else null; {NEIGHBOURHOOD}"),
     "GameEnded.reason": ("renown: a player placed all 6 Renown tokens; king: the King reached the end of his path "
                          "(most Renown placed wins, then most neighbourhoods controlled)"),
+}
+
+# What the commands' fields name (domain.kit.names), for a client composing a
+# command: a neighbourhood or a Renown Square line is clicked on the board, a
+# Plot card or a rogue picked from the hand (names.json lists both, by the ids
+# of views and commands). A spot (1-3) is plain data: it is one of the three of
+# the neighbourhood chosen first, not a place of its own.
+NEIGHBOURHOOD_NAMES = Names("place", "neighbourhood", "board.json", "neighbourhoods")
+HAND_CARD = Names("card", "card", "names.json", "cards")
+FIELD_NAMES: dict[str, Names] = {
+    "neighbourhood": NEIGHBOURHOOD_NAMES,
+    "to_neighbourhood": NEIGHBOURHOOD_NAMES,
+    "line": Names("place", "Renown Square line", "names.json", "renown_lines", key="line"),
+    "rogue": HAND_CARD,
+    "card": HAND_CARD,
+    "take": HAND_CARD,
+    "player": Names("seat", "player"),
 }

@@ -9,8 +9,10 @@ Seine, another player's sealed answer on his Swordsmen."""
 
 from __future__ import annotations
 
+from ...kit.names import Hand
 from ...kit.shape import Bool, Int, List, Obj, Str, described, maybe, optional
 from .data import NEIGHBOURHOOD_IDS, PLOT_KINDS, ROGUES
+from .fields import HAND_CARD
 
 SEAT = "a seat: p1, p2, ... in clockwise order"
 PHASES = ("place", "act", "recruit", "wrath", "standoffs", "standoff", "over")
@@ -147,6 +149,11 @@ VIEW = Obj("View", "a game of The Court of Miracles as one viewer sees it", {
     "active": Str(f"the seat whose turn it is; {SEAT}"),
     "seats": List(Str(SEAT), "every seat, clockwise"),
     "players": List(PLAYER, "every player, in seat order"),
+    "hand": List(Str(enum=(*PLOT_KINDS, *ROGUES), description="a Plot card or a rogue's kind, an id of names.json's "
+                                                             "cards"),
+                 "what the viewer holds, as a client draws his hand: his Plot cards, then his rogues out of play, "
+                 "then the rogue he drew and has yet to keep or discard; null for a viewer who holds no seat",
+                 nullable=True),
     "reserve": Int("coins in the reserve", minimum=0),
     "neighbourhoods": List(NEIGHBOURHOOD, "the five neighbourhoods, in board order"),
     "renown_square": List(LINE, "the Renown Square's lines 1-5"),
@@ -166,6 +173,10 @@ VIEW = Obj("View", "a game of The Court of Miracles as one viewer sees it", {
     "end_reason": Str("how the game ended: renown (a player placed all 6 Renown tokens) or king (the King reached "
                       "the end of his path); null while it runs", enum=("renown", "king"), nullable=True),
 })
+
+# A seat's hand: its Plot cards and the rogues it may place (a rogue is picked
+# from the hand, then its spot chosen on the board).
+HAND = Hand(field="hand", names=HAND_CARD)
 
 # What score puts in a standing's detail (the score is the Renown tokens placed).
 STANDING_DETAIL = Obj("StandingDetail", "how the seat ended: its neighbourhoods, coins and whether it won", {

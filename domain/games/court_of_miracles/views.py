@@ -40,6 +40,17 @@ def _player(state: State, seat: str, viewer) -> dict:
     }
 
 
+def _hand(state: State, viewer) -> list | None:
+    """What a seat holds, as a client draws it (shapes.HAND): its Plot cards,
+    its rogues out of play and the rogue it drew and has yet to keep or
+    discard; null for a viewer who holds no seat."""
+    if viewer not in state.seats:
+        return None
+    p = state.player(viewer)
+    drawn = [state.drawn] if state.drawn is not None and viewer == state.active else []
+    return [*p.hand, *p.supply, *drawn]
+
+
 def _neighbourhood(state: State, index: int, viewer, data: dict) -> dict:
     n = NEIGHBOURHOODS[index]
     spots = []
@@ -82,6 +93,7 @@ def view(state: State, viewer) -> dict:
         "active": s.active,
         "seats": list(s.seats),
         "players": [_player(s, seat, viewer) for seat in s.seats],
+        "hand": _hand(s, viewer),
         "reserve": s.reserve,
         "neighbourhoods": [_neighbourhood(s, i, viewer, d) for i, d in enumerate(BOARD_JSON["neighbourhoods"])],
         "renown_square": [

@@ -6,7 +6,7 @@ is a number of cards."""
 from __future__ import annotations
 
 from ...words import count, listed
-from .data import BOARD_JSON, CARDS_JSON
+from .data import BOARD_JSON, CARDS_JSON, NAMES_JSON
 
 NEIGHBOURHOODS = {n["id"]: n["name"] for n in BOARD_JSON["neighbourhoods"]}
 ROGUES = {r["kind"]: r["name"] for r in CARDS_JSON["rogues"]}
@@ -116,4 +116,60 @@ SENTENCES = {
     "RoguesReturned": lambda e: f"The rogues in {_at(e['neighbourhood'])} went back to their owners",
     "StandoffEnded": lambda e: f"The Standoff in {_at(e['neighbourhood'])} is over",
     "GameEnded": _ended,
+}
+
+
+# Legal commands in words, for the player choosing one ----------------------
+
+LINE_TEXTS = {line["line"]: line["text"] for line in NAMES_JSON["renown_lines"]}
+ACTIONS = {n["id"]: n["name"] for n in BOARD_JSON["neighbourhoods"]}
+
+
+def _line(line) -> str:
+    text = LINE_TEXTS.get(line)
+    return f"Renown Square line {line}" + (f" ({text[0].lower()}{text[1:].rstrip('.')})" if text else "")
+
+
+def _moving(c: dict) -> str:
+    return f"the rogue on {_at(c['neighbourhood'], c['spot'])} to {_at(c['to_neighbourhood'], c['to_spot'])}"
+
+
+def _play_plot(c: dict) -> str:
+    card = PLOTS.get(c["card"], c["card"])
+    if c.get("take"):
+        return f"Play {card}, taking {PLOTS.get(c['take'], c['take'])} from the discard pile"
+    if c.get("player"):
+        return f"Play {card} on {c['player']}"
+    if c.get("to_spot") is not None:
+        return f"Play {card}, moving {_moving(c)}"
+    if c.get("to_neighbourhood"):
+        source = _at(c["neighbourhood"]) if c.get("neighbourhood") else f"Renown Square line {c.get('line')}"
+        return f"Play {card}, moving your Renown token from {source} to {_at(c['to_neighbourhood'])}"
+    if c.get("neighbourhood"):
+        return f"Play {card} on {_at(c['neighbourhood'])}"
+    return f"Play {card}"
+
+
+def _pay(c: dict) -> str:
+    n = c["count"]
+    return f"Pay {count(2 * n, 'coin')} for {count(n, 'Swordsman', 'Swordsmen')}" if n else "Pay for no Swordsman"
+
+
+COMMAND_SENTENCES = {
+    "PlaceRogue": lambda c: f"Place your {ROGUES.get(c['rogue'], c['rogue'])} face down on "
+                            f"{_at(c['neighbourhood'], c['spot'])}",
+    "MoveRogue": lambda c: f"Move your rogue from {_at(c['neighbourhood'], c['spot'])} to "
+                           f"{_at(c['to_neighbourhood'], c['to_spot'])}",
+    "Recruit": lambda c: f"Recruit a rogue from the bag ({ACTIONS['taverne']})",
+    "ShiftRogue": lambda c: f"Shift {_moving(c)} ({ACTIONS['egyptienne']})",
+    "BuyRenown": lambda c: f"Place Renown on {_line(c['line'])}",
+    "DrawPlot": lambda c: f"Draw a Plot card ({ACTIONS['chatelet']})",
+    "TakeCoins": lambda c: f"Take 2 coins ({ACTIONS['grande-cour']})",
+    "EndTurn": lambda c: "End your turn",
+    "DiscardRogue": lambda c: f"Send your {ROGUES.get(c['rogue'], c['rogue'])} to the Seine",
+    "PlayPlot": _play_plot,
+    "ChooseWrath": lambda c: f"Start the King's Wrath Standoff in {_at(c['neighbourhood'])}",
+    "SettleStandoff": lambda c: f"Settle the Standoff in {_at(c['neighbourhood'])} next",
+    "PaySwordsmen": _pay,
+    "PlaceCourtesanRenown": lambda c: f"Place your Renown token on {_at(c['neighbourhood'])}",
 }
