@@ -14,12 +14,12 @@ from ...kit import Game, Traits
 from . import rules
 from .bot import BOTS
 from .decide import decide
-from .fields import FIELD_DESCRIPTIONS
+from .fields import FIELD_DESCRIPTIONS, FIELD_NAMES
 from .messages import COMMANDS, EVENTS
-from .shapes import STANDING_DETAIL, VIEW
+from .shapes import HAND, STANDING_DETAIL, VIEW
 from .state import evolve
 from .views import outcome, to_act, view, visible
-from .words import SENTENCES
+from .words import COMMAND_SENTENCES, SENTENCES
 
 RULES = Game(
     name="cronberg",
@@ -48,4 +48,7 @@ RULES = Game(
     sentences=SENTENCES,
     data=Path(__file__).parent,
     field_descriptions=FIELD_DESCRIPTIONS,
+    command_sentences=COMMAND_SENTENCES,
+    field_names=FIELD_NAMES,
+    hand=HAND,
 )

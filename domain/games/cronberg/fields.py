@@ -1,7 +1,22 @@
 """What each field of Cronberg's commands and events means, for the API's
 document (``Game.field_descriptions``): "field" for that name in every
 message, "Type.field" for one message's (which wins). Ids are as in the
-view and board.json / tiles.json (served at /v1/rules/cronberg/data)."""
+view and board.json / tiles.json (served at /v1/rules/cronberg/data).
+
+``FIELD_NAMES`` says which command fields name a place of the board
+(``Game.field_names``): a triangle or a crossing, both listed in board.json,
+where a client finds each one's position and, the id being what the board
+prints, its label."""
+
+from ...kit.names import Names
+
+TRIANGLE = Names("place", "triangle", data="board.json", list="triangles", key="id", label="id")
+CROSSING = Names("place", "crossing", data="board.json", list="crossings", key="id", label="id")
+
+FIELD_NAMES: dict[str, Names] = {
+    "PlaceBuilding.triangles": TRIANGLE,
+    "PlaceMember.crossing": CROSSING,
+}
 
 FIELD_DESCRIPTIONS: dict[str, str] = {
     # Who

@@ -83,3 +83,8 @@ VIEW = Obj("View", "a Cronberg game as one viewer sees it: all is open but the o
 # What score puts in a standing's detail: nothing (the score is the seat's place on the city wall).
 STANDING_DETAIL = Obj("StandingDetail", "nothing of Cronberg's own: the score is the seat's position on the city wall",
                       {})
+
+# No hand: the building a seat draws is turned face up for everyone and laid at
+# once (the view's ``drawn``), and family members are counted, not named; no
+# seat holds anything the others cannot see.
+HAND = None

@@ -34,3 +34,17 @@ SENTENCES = {
     "RoundEnded": _round_ended,
     "GameEnded": lambda e: f"The game ended: {listed(e['winners'])} won with {count(e['points'], 'point')}",
 }
+
+
+# Each legal command in words, for people, from the command's JSON (seats as
+# seat ids: the API puts the players' names in their place).
+
+def _place_building(c: dict) -> str:
+    return f"Lay the drawn building on {listed(c['triangles'])}" + (", turned" if c.get("turned") else "")
+
+
+COMMAND_SENTENCES = {
+    "DrawBuilding": lambda c: "Draw a building",
+    "PlaceBuilding": _place_building,
+    "PlaceMember": lambda c: f"Place a family member on {c['crossing']}",
+}

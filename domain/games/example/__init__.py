@@ -14,19 +14,22 @@ checked, follow-ups by ``Draft``'s ``after_each``), views.py (``to_act``,
 ``view``, ``visible``, ``outcome``: the one door of hidden information),
 shapes.py (the view declaration), rules.py (options, seats, setup, legal
 commands, timeout, standings and ``twin``), bot.py (the heuristic bot),
-words.py (a sentence per event).
+words.py (a sentence per event and per command), fields.py (what each
+field holds and what a command's field names), cards.json (the cards' names).
 """
+
+from pathlib import Path
 
 from ...kit import Game, Traits
 from . import rules
 from .bot import BOTS
 from .decide import decide
-from .fields import FIELD_DESCRIPTIONS
+from .fields import FIELD_DESCRIPTIONS, FIELD_NAMES
 from .messages import COMMANDS, EVENTS
-from .shapes import STANDING_DETAIL, VIEW
+from .shapes import HAND, STANDING_DETAIL, VIEW
 from .state import evolve
 from .views import outcome, to_act, view, visible
-from .words import SENTENCES
+from .words import COMMAND_SENTENCES, SENTENCES
 
 RULES = Game(
     name="example",
@@ -54,5 +57,8 @@ RULES = Game(
     bots=BOTS,
     sentences=SENTENCES,
     field_descriptions=FIELD_DESCRIPTIONS,
-    data=None,
+    command_sentences=COMMAND_SENTENCES,
+    field_names=FIELD_NAMES,
+    hand=HAND,
+    data=Path(__file__).parent,
 )

@@ -1,6 +1,15 @@
 """What each field of the example game's commands and events holds, for the
 API's document (``Game.field_descriptions``: "field" for that name in every
-message, "Type.field" for one message's)."""
+message, "Type.field" for one message's).
+
+``FIELD_NAMES`` (``Game.field_names``) says that a ChooseCard's ``card``
+names a card of the hand, listed with its name and text in cards.json."""
+
+from ...kit.names import Names
+
+CARD = Names("card", "card", data="cards.json", list="cards", key="value", label="name")
+
+FIELD_NAMES = {"ChooseCard.card": CARD}
 
 FIELD_DESCRIPTIONS = {
     "seat": "the seat, p1, p2 or p3",

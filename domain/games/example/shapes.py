@@ -6,7 +6,9 @@ detail (domain.kit.standing adds the engine's resigned and abandoned)."""
 
 from __future__ import annotations
 
+from ...kit.names import Hand
 from ...kit.shape import Bool, Int, List, Map, Obj, OneOf, Str, maybe, optional
+from .fields import CARD as CARD_NAMES
 from .views import FACE_DOWN
 
 CARD = Int("a card's value, 1-6", minimum=1)
@@ -34,3 +36,7 @@ VIEW = Obj("View", "an example game as one viewer sees it: hands and face-down c
 STANDING_DETAIL = Obj("StandingDetail", "how the seat ended", {
     "winner": Bool("the seat ranks first, alone or sharing first place"),
 })
+
+# Where a seat finds its own cards in its view: the top-level ``hand``, which
+# only that seat gets (the referee's ``hands`` are not a hand).
+HAND = Hand("hand", CARD_NAMES)
