@@ -120,12 +120,14 @@ def two_at_a_table(person, base_url, game: str, options: dict | None = None):
     return (ada, host), (brune, guest), game_id
 
 
-def play(pages, rng: random.Random, measured: Measured, *, decisions: int | None, seconds: float, base_url, game_id, token):
-    """Steps on whichever page composes, until the standings (decisions None) or that many decisions."""
+def play(pages, rng: random.Random, measured: Measured, *, decisions: int | None, seconds: float, base_url, game_id, token,
+         screenshot=None, shot_at: int = 6):
+    """Steps on whichever page composes, until the standings (decisions None) or that many decisions;
+    `screenshot` (a path) takes a picture of the first page mid-decision, after shot_at decisions."""
     pending: dict = {}
     deadline = time.monotonic() + seconds
     while True:
-        if decisions is None and all(page.locator("#standings").count() for page in pages):
+        if all(page.locator("#standings").count() for page in pages):
             return
         if decisions is not None and len(measured.clicks) >= decisions:
             return
@@ -134,6 +136,9 @@ def play(pages, rng: random.Random, measured: Measured, *, decisions: int | None
             raise AssertionError(f"no end after {seconds} s and {len(measured.clicks)} decisions; the API is at "
                                  f"{now['version']} ({now['status']}), to act {now['to_act']}; the pages say: "
                                  + " | ".join(page.inner_text("#commands-area")[:300] for page in pages))
+        if screenshot and len(measured.clicks) >= shot_at and pending.get(pages[0]):
+            pages[0].screenshot(path=str(screenshot), full_page=True)
+            screenshot = None
         moved = False
         for page in pages:
             try:

@@ -4,7 +4,8 @@ only (a step's buttons, the board's highlighted places, the hand's cards, then
 Confirm). At every step: at most 12 choice buttons, no null, JSON or UUID on
 the table; both players see their hands from their first view of the game.
 
-Cronberg and Coronation are played to their standings; the three others for
+Cronberg, Coronation (3 turns) and Runebound (1 round of doom) are played
+to their standings; the two others for
 DECISIONS decisions each, to keep the file's time modest on two cores (a
 whole Court of Miracles or Coil game by two random people is several hundred
 decisions)."""
@@ -19,8 +20,8 @@ import pytest
 from .composing import Measured, play, two_at_a_table, words_not_data
 from .conftest import api
 
-WHOLE = {"cronberg": {}, "coronation": {"last_turn": "3"}}
-PARTLY = {"court-of-miracles": {}, "the-coil": {}, "runebound": {"doom_rounds": "1"}}
+WHOLE = {"cronberg": {}, "coronation": {"last_turn": "3"}, "runebound": {"doom_rounds": "1"}}
+PARTLY = {"court-of-miracles": {}, "the-coil": {}}
 DECISIONS = 24
 SECONDS = 420
 
@@ -42,7 +43,7 @@ def test_two_people_play_by_composed_choices_only(person, base_url, artifacts, g
             page.wait_for_selector("#hand li[data-card]")
     measured = Measured()
     play(pages, random.Random(f"{game}-composed"), measured, decisions=None if game in WHOLE else DECISIONS,
-         seconds=SECONDS, base_url=base_url, game_id=game_id, token=ada.token())
+         seconds=SECONDS, base_url=base_url, game_id=game_id, token=ada.token(), screenshot=artifacts / f"composing-{game}.png")
     # The log names players by name where the server names them (the envelope's `names`, the events' texts).
     envelope = json.loads(host.get_attribute("#table", "data-view"))
     if envelope.get("names"):

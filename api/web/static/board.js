@@ -136,7 +136,8 @@ const GAMES = {
     }
     for (const line of board.renown_square?.lines || []) {
       const seats = lines.get(line.line)?.seats || [];
-      under.push(s("rect", { x: line.x - 60, y: line.y - 9, width: 140, height: 18, fill: "#eef2f8", stroke: "#c9ced6" }, s("title", {}, `Renown line ${line.line}: pay ${line.toll}, gain ${line.amount} ${line.bonus}`)));
+      under.push(s("rect", { x: line.x - 60, y: line.y - 9, width: 140, height: 18, fill: "#eef2f8", stroke: "#c9ced6",
+        "data-place": `Renown Square line:${line.line}`, "data-name": `line ${line.line}` }, s("title", {}, `Renown line ${line.line}: pay ${line.toll}, gain ${line.amount} ${line.bonus}`)));
       over.push(label(line.x - 20, line.y + 5, 12, `${line.line}: ${line.toll} → ${line.amount} ${line.bonus}`));
       seats.forEach((seat, n) => over.push(s("circle", { cx: line.x + 50 + n * 12, cy: line.y, r: 5, fill: seatColour(seat) }, s("title", {}, seat))));
     }

@@ -113,7 +113,8 @@ export function handOf(game, envelope, data) {
     const me = (coil.seats || []).find((x) => x.seat === seat) || /** @type {Partial<Schemas["TheCoilSeat"]>} */ ({});
     return [...(me.hand || []).map((c) => {
       const tactic = tactics.get(c.tactic) || /** @type {Named} */ ({});
-      return card("Homeland card", c.id, { name: `${c.id}: ${tactic.name || c.tactic}`, text: `${tactic.text || c.tactic_text || ""} Slots ${c.slots}; ${(c.resources || []).join(", ") || "no resources"}.` });
+      return card("Homeland card", c.id, { name: tactic.name || c.tactic.replace(/[_-]+/g, " "),
+        text: `${tactic.text || c.tactic_text || ""} Slots ${c.slots}; ${(c.resources || []).map((r) => r.replace(/[_-]+/g, " ")).join(", ") || "no resources"}.` });
     }), ...(me.strategies || []).map((c) => card("Strategy card", c.id, { name: c.name, text: objectives.get(c.objective)?.text || c.objective_text }))];
   }
   if (game === "runebound") {

@@ -277,9 +277,11 @@ export async function table(main, id, { spectator }) {
     try {
       const legal = await get(`/games/${encodeURIComponent(id)}/legal-commands`, as);
       if (legal.version !== envelope.version || version !== envelope.version) return; // a newer view came meanwhile
+      // The same commands again (a view of the version the table holds): the move being composed stays as far as it went.
+      const same = composer && JSON.stringify(legal.commands) === JSON.stringify(commands);
       commands = legal.commands;
       texts = /** @type {{ texts?: string[] }} */ (legal).texts || [];
-      composer = new Composer(commands);
+      if (!same) composer = new Composer(commands);
       render();
     } catch (problem) { failed(problem); }
   }
