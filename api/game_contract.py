@@ -86,6 +86,9 @@ def _view_extras() -> dict:
                                                             "description": "until when (ISO 8601)"},
                  "description": _told(ViewSchema, "away") + "; keyed by seat"},
         "paused": {"type": "boolean", "description": _told(ViewSchema, "paused")},
+        "names": {"type": "object", "additionalProperties": {"type": "string", "description": "the name a person "
+                                                                                              "reads for the seat"},
+                  "description": _told(ViewSchema, "names")},
     }
 
 
@@ -259,6 +262,7 @@ def _envelopes(game: str, prefix: str, view_name: str, standing: str) -> dict[st
                          "description": "every command your seat may send now, each ready to POST to "
                                         "/v1/games/{game_id}/commands as it is; empty when the seat is not to act "
                                         "or a bot plays it"},
+            "texts": {"type": "array", "items": {"type": "string"}, "description": COMMAND_TEXTS},
         }, "every command you may send now; empty when it is not your turn"),
         "FeedResponse": _object({
             "game": _game(game),
@@ -281,10 +285,19 @@ def _envelopes(game: str, prefix: str, view_name: str, standing: str) -> dict[st
     }
 
 
-TEXT = ("the event in a short English sentence for a game log (\"p1 laid building 3 on T09 and T10\"), made from "
-        "`data` alone: it tells you no more than `data` does")
+NAMED = ("; players are named by their names (the view's `names`) where the game's sentence has a seat id, and a "
+         "player's id by his name")
+TEXT = ("the event in a short English sentence for a game log (\"Ada laid building 3 on T09 and T10\"), made from "
+        "`data` alone: it tells you no more than `data` does" + NAMED)
 TEXTS = ("each new event in a short English sentence for a game log: texts[i] tells events[i], made from what you "
-         "may see of it alone (as the feed's `text`)")
+         "may see of it alone (as the feed's `text`)" + NAMED)
+COMMAND_TEXTS = ("each command in a sentence for people, texts[i] saying commands[i] (\"Lay the drawn building on "
+                 "T01 and T02, turned\"): what a client shows to confirm a composed command; never a null, a list or "
+                 "an id" + NAMED)
+NAMES = ("who holds each seat (in a view ?at= a version, who held it then), by the name a person reads: the "
+         "player's (also after he resigned or was abandoned: `bots` says who plays on), or \"Bot\" for a seat given "
+         "to a bot; keyed by seat, a seat nobody holds absent. The `text`s of the feed and the legal commands' "
+         "`texts` use the same names")
 
 
 def _feed_event(prefix: str) -> dict:

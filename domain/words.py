@@ -33,20 +33,29 @@ def _standings(e: dict) -> str:
                   for s in ranked) or "none")
 
 
+def _created(e: dict) -> str:
+    # The game's title, not its API name; the seats counted, not listed (each is named by its player later on).
+    from .games import REGISTRY
+
+    title = getattr(REGISTRY.get(e["game"]), "title", e["game"])
+    return (f"A game of {title} was created with {count(len(e.get('seats') or ()), 'seat')} (rules version "
+            f"{e.get('rules_version', 1)})")
+
+
 def _outcome(e: dict) -> str:
     return f"The game is over: {e['outcome']}; its seed is published"
 
 
 ENGINE: dict[str, Callable[[dict], str]] = {
-    "GameCreated": lambda e: f"A game of {e['game']} was created with seats {listed(e['seats'])} (rules version "
-                             f"{e.get('rules_version', 1)})",
+    "GameCreated": _created,
     "SeatTaken": lambda e: f"Player {e['player']} took seat {e['seat']}",
     "SeatLeft": lambda e: f"Player {e['player']} left seat {e['seat']}" + (
         f"; player {e['new_host']} is the host now" if e.get("new_host") else ""),
     "SeedContributed": lambda e: f"{e['seat']} contributed to the game's randomness",
     "GameCancelled": lambda e: f"The game was cancelled: {e['reason']}",
+    # The player first, the seat after "seat": the API names a player where a seat id stands alone.
     "PlayersSeated": lambda e: "The game started with " + listed(
-        f"{seat} ({player})" for seat, player in sorted((e.get("players") or {}).items())),
+        f"{player} in seat {seat}" for seat, player in sorted((e.get("players") or {}).items())),
     "TurnTimedOut": lambda e: f"{e['seat']}'s time ran out; the rules acted for that seat",
     "GameOver": _outcome,
     "GameScored": _standings,
@@ -96,6 +105,16 @@ def describe(game: str, visible: dict, viewer: str | None = None) -> str:
         return tell(game, visible, viewer)
     except Exception:  # noqa: BLE001 - words are a courtesy; the event itself is in the answer
         return _split_words(str(visible.get("type", "event")))
+
+
+def command(rules, data: dict) -> str:
+    """A legal command (its JSON) in words, by the game's ``command_sentences``;
+    never failing, like ``describe``: a command no sentence reads is named by
+    its type ("Place detective"), never shown as data."""
+    try:
+        return rules.command_sentence(data)
+    except Exception:  # noqa: BLE001 - words are a courtesy; the command itself is in the answer
+        return _split_words(str(data.get("type", "command")))
 
 
 def _split_words(name: str) -> str:

@@ -79,11 +79,34 @@ def command_schema(rules: Game, command_class) -> type[ma.Schema]:
         has_default = f.default is not dataclasses.MISSING
         attrs[f.name] = _field_for(hints[f.name], has_default, f.default if has_default else None,
                                    description=rules.field_description(command_class, f.name))
+        names = rules.names_of(command_class, f.name)
+        if names is not None:  # what a client composing the command offers for it, and where it is drawn
+            attrs[f.name].metadata[NAMES] = names.to_json()
     doc = _doc(command_class)
     attrs["Meta"] = type("Meta", (), {"unknown": ma.RAISE, "ordered": True})
     schema = type(f"{camel(rules.name)}{command_class.type_name()}", (ma.Schema,), attrs)
     schema.__doc__ = doc
     return schema
+
+
+# The annotations a client composes commands and draws hands from (issue 33):
+# on a command property whose value (a list: each of its values) names a place,
+# card, seat or piece; on the game's View schema when a seat holds a hand.
+NAMES = "x-boardlog-names"
+HAND = "x-boardlog-hand"
+
+
+def named_fields(rules: Game) -> dict[str, dict]:
+    """What each command field that names something names, as "Type.field":
+    Names JSON, every command type's own (the catalogue's ``field_names``,
+    equal to the document's x-boardlog-names)."""
+    found = {}
+    for command_class in rules.commands:
+        for f in dataclasses.fields(command_class):
+            names = rules.names_of(command_class, f.name)
+            if names is not None:
+                found[f"{command_class.__name__}.{f.name}"] = names.to_json()
+    return found
 
 
 def _doc(message_class) -> str | None:
@@ -156,7 +179,11 @@ def view_components(game: str) -> tuple[str, dict[str, dict]]:
         return schema.__name__, {schema.__name__: schema}
     components: dict[str, dict] = {}
     shape.json_schema(camel(game), components)
-    return f"{camel(game)}{shape.name}", components
+    name = f"{camel(game)}{shape.name}"
+    hand = registry.REGISTRY[game].hand
+    if hand is not None:
+        components[name] = {**components[name], HAND: hand.to_json()}
+    return name, components
 
 
 def standing_components(game: str) -> tuple[str, dict[str, dict]]:

@@ -10,6 +10,7 @@ from flask_smorest import Blueprint
 
 from domain import games as registry
 from domain.games import data_files
+from domain.kit.names import KINDS
 from domain.lifecycle import bots
 
 from .. import game_schemas, option_names
@@ -45,6 +46,30 @@ class RulesVersionSchema(ma.Schema):
     change = ma.fields.String(required=True, metadata={"description": "what this version changed"})
 
 
+class NamesSchema(ma.Schema):
+    """What a command field's value names (each value, for a list), and where a client finds it drawn."""
+
+    kind = ma.fields.String(required=True, validate=ma.validate.OneOf(KINDS), metadata={
+        "enum": list(KINDS), "description": "place (of the board: choose it by clicking it there), card (of the "
+                                            "hand: choose it there), seat (a player) or piece"})
+    what = ma.fields.String(required=True, metadata={"description": "what it is, in the game's words, such as "
+                                                                    "\"triangle\" or \"plot card\""})
+    data = ma.fields.String(metadata={"description": "the data file listing such things (GET /v1/rules/{game}/data/"
+                                                     "{file}); absent for a thing the view alone gives (a seat)"})
+    list = ma.fields.String(metadata={"description": "the key of that file whose entries they are"})
+    key = ma.fields.String(required=True, metadata={"description": "the entry's field equal to the command's value"})
+    label = ma.fields.String(required=True, metadata={"description": "the entry's field a person reads"})
+
+
+class HandSchema(ma.Schema):
+    """Where a seat finds its own cards in its view."""
+
+    field = ma.fields.String(required=True, metadata={
+        "description": "the view's key holding the list of the seat's cards: dots for nesting, {seat} for the "
+                       "viewer's own seat (as in \"players.{seat}.hand\")"})
+    names = ma.fields.Nested(NamesSchema, required=True, metadata={"description": "what each card of it names"})
+
+
 class RulesSchema(ma.Schema):
     """A hosted game: its seats, its options and the commands its players send."""
 
@@ -65,6 +90,13 @@ class RulesSchema(ma.Schema):
         metadata={"description": "every version this server plays; a game keeps the one it was created under"},
     )
     command_schemas = ma.fields.Dict(metadata={"description": "JSON schema of each command, by type"})
+    field_names = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.Nested(NamesSchema), required=True, metadata={
+        "description": "what each command field that names something names, as \"Type.field\" (each command "
+                       "type's own): the same as that property's x-boardlog-names in the command's schema; a "
+                       "field not listed is plain data"})
+    hand = ma.fields.Nested(HandSchema, allow_none=True, required=True, metadata={
+        "description": "where a seat's own cards are in its view (as the game's View schema's x-boardlog-hand); "
+                       "null for a game without a hand"})
     bots = ma.fields.List(ma.fields.String(), metadata={"description": "bot kinds for option bots ({seat: kind})"})
 
 
@@ -85,6 +117,8 @@ def describe(rules, with_schemas: bool) -> dict:
     entry["options"] = option_names.every_option(rules.name)
     entry["bots"] = list(bots.kinds(rules.name))
     entry["default_seats"] = list(rules.seats(resolve_options(rules.options, {})))
+    entry["field_names"] = game_schemas.named_fields(rules)
+    entry["hand"] = rules.hand.to_json() if rules.hand is not None else None
     if with_schemas:
         spec = current_app.extensions["boardlog"].api.spec.to_dict()
         schemas = spec.get("components", {}).get("schemas", {})

@@ -16,14 +16,14 @@ from ..context import service, streams
 from ..contract import declare
 from ..errors import problem
 from ..replica_reads import cold_store
-from ..game_contract import TEXT, TEXTS, ref
+from ..game_contract import COMMAND_TEXTS, NAMES, TEXT, TEXTS, ref
 from ..service.errors import InvalidRequest
 from ..service.games import parse_game_id, stream_of
 from ..service.idempotency import replay_headers
 from ..http_conventions import next_page
 from ..streaming import StreamLimit
 from ..view_etags import MAX_VERSION, known_version, parse_version, view_etag
-from ..service.views import envelope, feed, legal_commands, told, viewer_seat
+from ..service.views import command_texts, envelope, feed, legal_commands, named, told, viewer_seat
 from .keys import receipt_field
 
 blp = Blueprint("play", __name__, url_prefix="/v1/games", description="Act, see your view, follow the event feed")
@@ -110,6 +110,8 @@ class ViewSchema(ma.Schema):
                                     "no deadline runs for them"})
     paused = ma.fields.Boolean(required=True, metadata={"description": "the game is paused by its players' agreement: "
                                                         "no deadline runs, nobody moves"})
+    names = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.String(), required=True,
+                           metadata={"description": NAMES})
 
 
 class LegalCommandsSchema(ma.Schema):
@@ -117,6 +119,7 @@ class LegalCommandsSchema(ma.Schema):
     version = ma.fields.Integer(required=True)
     seat = ma.fields.String(allow_none=True, required=True)
     commands = ma.fields.List(ma.fields.Dict(), required=True)
+    texts = ma.fields.List(ma.fields.String(), required=True, metadata={"description": COMMAND_TEXTS})
 
 
 class FeedArgs(ma.Schema):
@@ -220,14 +223,15 @@ class Commands(MethodView):
         def respond(session, events, seat):
             rules = service().rules_of_session(session)
             shown = [sessions.visible(rules, session, event, seat) for event in events]
+            texts = [told(rules, session, {"type": type(event).__name__, **visible}, seat)
+                     for event, visible in zip(events, shown)]
             return {
                 "game": session.game,
                 "version": session.version,
                 "status": session.status,
                 "to_act": sorted(sessions.to_act(rules, session)),
                 "events": shown,
-                "texts": [told(rules, session, {"type": type(event).__name__, **visible}, seat)
-                          for event, visible in zip(events, shown)],
+                "texts": service().player_names.say(session, texts),
                 "receipt": service().heads.receipt_for(gid, session),
             }
 
@@ -286,7 +290,9 @@ class View(MethodView):
             now = service().load(gid)[1]
             # Who sees which seat is the game's now, applied to that version (a
             # replacement sees the seat's past; a resigner keeps what he saw).
-            answer = envelope(gid, rules, session, viewer_seat(now, player, session.version), now.over)
+            # Who held the seats then names them: a past version's answer never changes.
+            answer = envelope(gid, rules, session, viewer_seat(now, player, session.version), now.over,
+                              service().player_names.naming(session))
             ended = now.over
             answer["receipt"] = service().heads.receipt_for(gid, session, ended=ended)
             return answer, 200, {"ETag": view_etag(session.version, player) if not ended else view_etag(session.version, "*")}
@@ -334,7 +340,8 @@ class LegalCommands(MethodView):
             rules, session = service().load(gid)
             seat = viewer_seat(session, player)
             commands = legal_commands(rules, session, seat)
-        return {"game": session.game, "version": session.version, "seat": seat, "commands": commands}
+        texts = command_texts(rules, commands, service().player_names.naming(session))
+        return {"game": session.game, "version": session.version, "seat": seat, "commands": commands, "texts": texts}
 
 
 @blp.route("/<game_id>/events")
@@ -351,6 +358,7 @@ class Events(MethodView):
         access.check(session, gid, player)
         records = service().store.read_stream(stream_of(gid), args["after"] + 1, args["after"] + args["limit"])
         events = feed(rules, session, records, player)
+        named(events, service().player_names.naming(session, [event["text"] for event in events]))
         for event, record in zip(events, records):
             event["receipt"] = service().heads.receipt_for(gid, session, record.version, record.hash)
         next_after = args["after"] + len(events)

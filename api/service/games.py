@@ -32,6 +32,7 @@ from .lifecycle import SeatLife, access_refusals, check_may_command
 from .bots import Bots
 from .clocks import Clocks
 from .players import Players
+from .player_names import PlayerNames
 from .receipts import ChainHeads, Signer
 from . import history
 from .history import History, stream_of
@@ -76,6 +77,7 @@ class GameService:
         self.seeds = seeds
         self.cache_size = cache_size
         self.players = Players(self.pool, notices=store)
+        self.player_names = PlayerNames(self.pool)
         self.signer = signer or Signer(self.pool)
         self.heads = ChainHeads(store, self.signer, cache_size)
         self.history = History(store, self.heads.note_heads, cache_size, snapshot_every)

@@ -19,7 +19,7 @@ from typing import Any, Callable
 
 from domain import session as sessions
 
-from .views import envelope, feed_item, viewer_seat
+from .views import envelope, feed_item, named, viewer_seat
 from .games import GameService, stream_of
 
 
@@ -140,7 +140,7 @@ class SharedWork:
         """The envelope of GET /view for ``seat`` at the session's version, serialized."""
 
         def answer():
-            shown = envelope(game_id, rules, session, seat)
+            shown = envelope(game_id, rules, session, seat, naming=self.service.player_names.naming(session))
             shown["receipt"] = self.service.heads.receipt_for(game_id, session)
             return shown
 
@@ -168,9 +168,11 @@ class SharedWork:
         """Each record as ``player`` may see it at the session's version
         (as the seat he sees at the record's version), serialized: (version, json)."""
         out = []
+        holders = (tuple(sorted(session.players.items())), tuple(sorted(session.life.bots)))
         for record in records:
             seat = viewer_seat(session, player, record.version)
-            key = (game_id, record.version, sessions.viewer_for(session, seat))
+            # Who holds the seats names them in the text: a replaced holder is a new key.
+            key = (game_id, record.version, sessions.viewer_for(session, seat), holders)
             text = self._serialized_once(self._events, "events", key,
                                          lambda: self._feed_item(game_id, rules, session, record, seat))
             out.append((record.version, text))
@@ -178,6 +180,7 @@ class SharedWork:
 
     def _feed_item(self, game_id: uuid.UUID, rules, session, record, seat) -> dict:
         item = feed_item(rules, session, record, seat)
+        named([item], self.service.player_names.naming(session, [item["text"]]))
         item["receipt"] = self.service.heads.receipt_for(game_id, session, record.version, record.hash)
         return item
 

@@ -8,6 +8,10 @@ from domain import words
 from domain.engine import EVERYONE
 from domain.lifecycle.clocks import shown as shown_clocks
 
+from .player_names import Naming
+
+NO_NAMES = Naming(seats={}, players={})  # where no names are read (tests of the doors): the ids stay
+
 
 def viewer_seat(session, player: str | None, version: int | None = None) -> str | None:
     """The seat whose view ``player`` gets at ``version`` (default: now) of the
@@ -15,8 +19,9 @@ def viewer_seat(session, player: str | None, version: int | None = None) -> str 
     return session.seat_seen_by(player, version)
 
 
-def envelope(game_id, rules, session, seat: str | None, ended: bool = False) -> dict:
-    """``ended``: the game is over now, so even a past version shows everything."""
+def envelope(game_id, rules, session, seat: str | None, ended: bool = False, naming: Naming = NO_NAMES) -> dict:
+    """``ended``: the game is over now, so even a past version shows everything;
+    ``naming``: who holds each seat (api/service/player_names.py)."""
     viewer = EVERYONE if ended else sessions.viewer_for(session, seat)
     return {
         "game_id": game_id,
@@ -35,6 +40,7 @@ def envelope(game_id, rules, session, seat: str | None, ended: bool = False) -> 
         "rematch": session.life.rematch,
         "away": {seat: away.until for seat, away in session.life.away.items()},
         "paused": session.life.paused,
+        "names": dict(naming.seats),
     }
 
 
@@ -42,6 +48,18 @@ def legal_commands(rules, session, seat: str | None) -> list[dict]:
     if seat is None or seat not in sessions.to_act(rules, session) or session.life.plays(seat):
         return []  # a seat a bot plays (resigned or abandoned) takes no commands from its player
     return [command.to_json() for command in rules.legal_commands(session.state, seat)]
+
+
+def command_texts(rules, commands: list[dict], naming: Naming = NO_NAMES) -> list[str]:
+    """Each legal command in words, its seats named (texts[i] says commands[i])."""
+    return [naming.say(words.command(rules, command)) for command in commands]
+
+
+def named(items: list[dict], naming: Naming) -> list[dict]:
+    """Feed items (``feed_item``) with their ``text`` naming the players."""
+    for item in items:
+        item["text"] = naming.say(item["text"])
+    return items
 
 
 def feed(rules, session, records, player: str | None) -> list[dict]:

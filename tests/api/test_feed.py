@@ -47,9 +47,10 @@ def test_every_event_of_the_feed_comes_with_its_sentence_made_from_what_the_view
 
     ada, bob = players(2)
     game_id = started_game([ada, bob], "court-of-miracles", {"players": 2})
+    naming = _naming(game_id, ada, bob)
     for viewer in (ada, bob, client):
         for event in viewer.get(f"/v1/games/{game_id}/events").json["events"]:
-            assert event["text"] == words.tell("court-of-miracles", event["data"]), event
+            assert event["text"] == naming.say(words.tell("court-of-miracles", event["data"])), event
     ada_drew = [e["text"] for e in ada.get(f"/v1/games/{game_id}/events").json["events"] if e["type"] == "PlotsDrawn"]
     spectator = [e["text"] for e in client.get(f"/v1/games/{game_id}/events").json["events"] if e["type"] == "PlotsDrawn"]
     assert len(ada_drew) == len(spectator) == 2 and ada_drew != spectator
@@ -64,4 +65,11 @@ def test_the_command_answer_tells_each_new_event_in_words(players):
     actor = next(p for p in (ada, bob) if p.view(game_id).json["seat"] in p.view(game_id).json["to_act"])
     answer = actor.act(game_id, actor.legal(game_id)[0]).json
     assert answer["events"] and len(answer["texts"]) == len(answer["events"])
-    assert answer["texts"] == [words.tell("cronberg", event) for event in answer["events"]]
+    assert answer["texts"] == [_naming(game_id, ada, bob).say(words.tell("cronberg", event)) for event in answer["events"]]
+
+
+def _naming(game_id, *seated):
+    """The game's sentences as the API names players in them: each seat by its holder's name, each player id too."""
+    from api.service.player_names import Naming
+
+    return Naming(seats=seated[0].view(game_id).json["names"], players={p.id: p.name for p in seated})

@@ -83,7 +83,7 @@ def test_the_engine_events_read_as_sentences():
         s.GameOver("p1 wins with 12", "00"), s.GameScored(({"seat": "p1", "rank": 1, "score": 12, "detail": {}},)))}
     assert told == {
         "SeatTaken": "Player ada took seat p1",
-        "PlayersSeated": "The game started with p1 (ada) and p2 (bob)",
+        "PlayersSeated": "The game started with ada in seat p1 and bob in seat p2",
         "TurnTimedOut": "p2's time ran out; the rules acted for that seat",
         "GameOver": "The game is over: p1 wins with 12; its seed is published",
         "GameScored": "Final standings: 1. p1 (12)",

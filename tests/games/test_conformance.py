@@ -20,12 +20,22 @@ import pytest
 from domain import games
 from domain.engine import EVERYONE
 from domain.games.example import RULES as EXAMPLE
+from domain.kit.names import Hand, Names
 from domain.kit.shape import Obj
 
 from tests.games.conformance import checks
 from tests.games.conformance.playouts import GAMES
 
 every_game = pytest.mark.parametrize("game", list(GAMES.values()), ids=list(GAMES))
+
+# Games whose commands' words, field names and hand another branch declares
+# (issue 33): their composing checks may fail until it is merged. The lead
+# empties this at that merge, and the checks are strict for every game again.
+NOT_YET_DECLARED = ("coronation", "court-of-miracles", "the-coil", "runebound")
+
+every_game_composed = pytest.mark.parametrize("game", [
+    pytest.param(game, id=name, marks=[pytest.mark.xfail(strict=False, reason="declared on another branch")]
+                 if name in NOT_YET_DECLARED else []) for name, game in GAMES.items()])
 
 
 @every_game
@@ -83,6 +93,79 @@ def test_a_message_field_without_a_text_fails_naming_it():
 @every_game
 def test_every_event_type_has_a_sentence(game):
     checks.check_sentences(game)
+
+
+@every_game_composed
+def test_every_legal_command_is_said_in_a_sentence_a_player_reads(game):
+    checks.check_command_sentences(game)
+
+
+@every_game_composed
+def test_every_value_a_command_field_names_is_listed_in_the_data_file_it_points_at(game):
+    checks.check_field_names(game)
+
+
+@every_game_composed
+def test_a_declared_hand_gives_every_seat_its_cards_from_its_first_view(game):
+    checks.check_hand(game)
+
+
+MISSING_DECLARATIONS = [
+    ("command_sentences", {}, checks.check_command_sentences,
+     "example declares no COMMAND_SENTENCES: put them in domain/games/example/words.py"),
+    ("field_names", {}, checks.check_field_names,
+     "example declares no FIELD_NAMES: put them in domain/games/example/fields.py"),
+]
+
+
+@pytest.mark.parametrize("declaration,empty,check,failure", MISSING_DECLARATIONS,
+                         ids=[name for name, *_ in MISSING_DECLARATIONS])
+def test_a_game_without_a_composing_declaration_fails_naming_it_and_its_file(declaration, empty, check, failure):
+    with pytest.raises(AssertionError, match=failure):
+        check(dataclasses.replace(EXAMPLE, **{declaration: empty}))
+
+
+def test_a_command_type_without_a_sentence_fails_naming_it():
+    with pytest.raises(AssertionError, match="example has no command sentence for ChooseCard"):
+        checks.check_command_sentences(dataclasses.replace(EXAMPLE, command_sentences={"Other": str}))
+
+
+@pytest.mark.parametrize("said,why", [
+    (lambda c: f"Choose card {c.get('rank')}", "a null"),
+    (lambda c: f"Choose {[c['card']]}", "a JSON list or object"),
+    (lambda c: "Choose card_one", "a slug with _"),
+    (lambda c: "Choose card 25daebcd-0c1e-4a8e-9b7e-1f2a3b4c5d6e", "an id"),
+], ids=["null", "list", "slug", "uuid"])
+def test_a_command_sentence_that_shows_data_fails_saying_what_it_shows(said, why):
+    with pytest.raises(AssertionError, match=f"is said as .*, and it holds {why}"):
+        checks.check_command_sentences(dataclasses.replace(EXAMPLE, command_sentences={"ChooseCard": said}))
+
+
+@pytest.mark.parametrize("names,failure", [
+    (Names("card", "card", data="deck.json", list="cards", key="value"), "deck.json, which is no data file"),
+    (Names("card", "card", data="cards.json", list="deck", key="value"), "listed under 'deck' in cards.json, which "
+                                                                         "holds no such list"),
+    (Names("card", "card", data="cards.json", list="cards", key="value", label="title"), "lacks 'value' or 'title'"),
+    (Names("card", "card", data="cards.json", list="cards", key="name"), "is no 'name' of an entry of 'cards'"),
+], ids=["no-file", "no-list", "no-label", "not-a-key"])
+def test_a_field_that_names_what_its_data_file_does_not_list_fails_naming_the_file(names, failure):
+    with pytest.raises(AssertionError, match=failure):
+        checks.check_field_names(dataclasses.replace(EXAMPLE, field_names={"ChooseCard.card": names}))
+
+
+def test_field_names_of_no_command_field_fail_as_stale():
+    names = {**EXAMPLE.field_names, "ChooseCard.colour": EXAMPLE.field_names["ChooseCard.card"]}
+    with pytest.raises(AssertionError, match="FIELD_NAMES name no field of its commands: ChooseCard.colour"):
+        checks.check_field_names(dataclasses.replace(EXAMPLE, field_names=names))
+
+
+@pytest.mark.parametrize("hand,failure", [
+    (Hand("hands.{seat}", EXAMPLE.hand.names), r"gives p1 no list in its view after setup"),
+    (Hand("hand", Names("card", "card", data="cards.json", list="cards", key="name")), "gives p1 [0-9]+, no 'name'"),
+], ids=["wrong-path", "not-a-key"])
+def test_a_hand_that_does_not_lead_to_the_seat_s_named_cards_fails_naming_it(hand, failure):
+    with pytest.raises(AssertionError, match=failure):
+        checks.check_hand(dataclasses.replace(EXAMPLE, hand=hand))
 
 
 # The example is not hosted, so it has no recorded games: golden games are

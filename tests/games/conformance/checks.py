@@ -19,7 +19,9 @@ from domain.lifecycle.standings import ranked
 
 from tests.games.seat_life import SCENARIOS, compare_every_scenario
 
-from .playouts import GOLDEN, MAX_STEPS, Played, dump, hook, options_for, play, playouts, round_trips, seat_counts
+from .composing import check_command_sentences, check_field_names, check_hand  # noqa: F401 - the suite's checks
+from .playouts import (GOLDEN, MAX_STEPS, Played, dump, hook, options_for, play, playouts, round_trips,
+                       sample as _sample, seat_counts)
 STATES_PER_PLAYOUT = 4  # sampled rest points for the command-space check
 VIEWS_PER_PLAYOUT = 12  # sampled rest points for the view declaration check
 LEAK_VIEWS_PER_PLAYOUT = 100  # rest points whose views and legal commands the twins compare (events: all)
@@ -57,11 +59,6 @@ def check_playouts(game) -> None:
         standings = game.score(played.final)
         assert sorted(s.seat for s in standings) == sorted(played.seats), \
             f"{played}: the standings do not rank every seat once"
-
-
-def _sample(rests: list[int], count: int) -> list[int]:
-    """About ``count`` rest points spread over the game, its first and last among them."""
-    return sorted({*rests[:: max(1, len(rests) // count)], rests[-1]})
 
 
 # The view declaration

@@ -192,6 +192,11 @@ def playouts(game) -> tuple[Played, ...]:
     return tuple(found)
 
 
+def sample(rests: list[int], count: int) -> list[int]:
+    """About ``count`` rest points spread over the game, its first and last among them."""
+    return sorted({*rests[:: max(1, len(rests) // count)], rests[-1]})
+
+
 def dump(value) -> str:
     return json.dumps(value, sort_keys=True)
 
