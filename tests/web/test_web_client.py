@@ -359,6 +359,7 @@ def test_a_move_is_composed_on_the_board_with_the_keyboard_alone(person, base_ur
     player = person()
     page = register(player, "keys")
     game_id = create_against_bots(page, "cronberg")
+    page.wait_for_selector("#composer")  # p1's turn (the bot may have begun the round)
     before = int(page.get_attribute("#table", "data-version"))
     keyboard_to(page, '#choices button[data-value="PlaceMember"]')
     crossing = keyboard_to(page, "#board .candidate[data-place^='crossing:']").split(":", 1)[1]
@@ -367,7 +368,7 @@ def test_a_move_is_composed_on_the_board_with_the_keyboard_alone(person, base_ur
     wait_until(lambda: int(page.get_attribute("#table", "data-version")) > before, 30, "the move to be made")
     _, feed = api(base_url, "GET", f"/v1/games/{game_id}/events?after={before}", token=player.token())
     placed = feed["events"][0]
-    assert placed["seat"] == "p1" and placed["data"]["crossing"] == crossing
+    assert placed["seat"] == "p1" and placed["data"]["crossing"] == crossing, placed
 
 
 def test_a_place_that_leads_to_no_legal_move_says_why_and_changes_nothing(person):
@@ -431,7 +432,7 @@ def test_the_element_the_keyboard_is_on_keeps_its_focus_when_the_table_redraws(p
     if named_by == "id":
         page.wait_for_selector("#resign-yes", state="visible", timeout=5000)
     elif named_by == "data-value":
-        page.wait_for_selector("#compose-so-far", timeout=5000)  # the step was taken
+        page.wait_for_selector('#composer:not([data-step="type"])', timeout=5000)  # the step was taken
     else:
         keyboard_to(page, "#compose-confirm")
         wait_until(lambda: int(page.get_attribute("#table", "data-version")) > before, 30, "the move to be made")
