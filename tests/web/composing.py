@@ -136,7 +136,9 @@ def play(pages, rng: random.Random, measured: Measured, *, decisions: int | None
             raise AssertionError(f"no end after {seconds} s and {len(measured.clicks)} decisions; the API is at "
                                  f"{now['version']} ({now['status']}), to act {now['to_act']}; the pages say: "
                                  + " | ".join(page.inner_text("#commands-area")[:300] for page in pages))
-        if screenshot and len(measured.clicks) >= shot_at and pending.get(pages[0]):
+        # Mid-decision, and where it is made on the board or in the hand if it ever is (else at any step).
+        if screenshot and len(measured.clicks) >= shot_at and pending.get(pages[0]) and (
+                len(measured.clicks) >= shot_at * 4 or pages[0].locator("#composer[data-where=board], #composer[data-where=hand]").count()):
             pages[0].screenshot(path=str(screenshot), full_page=True)
             screenshot = None
         moved = False

@@ -148,7 +148,7 @@ export class Composer {
       for (const [value, elements] of drawn) for (const element of elements) candidate(element, `${question}: ${labelOf(value)}`, () => choose(value));
       const where = onBoard ? "on the board" : "in your hand";
       area.replaceChildren(h("div", { id: "composer", "data-step": step.key, "data-where": onBoard ? "board" : "hand" },
-        h("p", { class: "question" }, `${question}: click one of the highlighted ${names ? spoken(names.what) : "choices"} ${where} (or Tab to it and press Enter).`),
+        h("p", { class: "question" }, `${question}: click one of the highlighted ${names ? plural(spoken(names.what)) : "choices"} ${where} (or Tab to it and press Enter).`),
         this.chosen(context), h("div", { class: "controls" }, back), why));
       this.refusing = onBoard ? { on: context.board, values, names, area, context, labelOf } : null;
       return;
@@ -177,7 +177,7 @@ export class Composer {
     const value = rest.join(":");
     if (what === asking.names.what && asking.values.some((v) => String(v) === value)) return false;
     const named = asking.context.label(what === asking.names.what ? asking.names : null, value) || value;
-    this.why = `${named} cannot be chosen now: no move you can make names it there. Choose one of the highlighted ${spoken(asking.names.what)}s.`;
+    this.why = `${named} cannot be chosen now: no move you can make names it there. Choose one of the highlighted ${plural(spoken(asking.names.what))}.`;
     this.render(asking.area, asking.context);
     return true;
   }
@@ -216,6 +216,8 @@ export class Composer {
   }
 }
 
+/** "crossing" → "crossings", "Renown Square line" → "Renown Square lines". @param {string} text */
+const plural = (text) => (text.endsWith("s") ? text : `${text}s`);
 /** @param {string} text */
 const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
