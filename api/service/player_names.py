@@ -22,6 +22,7 @@ import re
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Iterable, Mapping
 
 BOT = "Bot"
@@ -39,8 +40,9 @@ class Naming:
         """``text`` with each seat id and player id, as a whole word, replaced by its name."""
         if not self.seats and not self.players:
             return text
-        return self._pattern().sub(self._name, text)
+        return self._pattern.sub(self._name, text)
 
+    @cached_property  # made once per naming, which says every text of a page or an answer
     def _pattern(self) -> re.Pattern:
         words = sorted((*self.seats, *self.players), key=len, reverse=True)  # "p10" before "p1"
         # A seat id is a whole word: no letter, digit, _ or - touches it ("detective-1", not "detective-12").

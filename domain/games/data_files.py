@@ -92,9 +92,10 @@ DESCRIPTIONS: dict[str, dict[str, Described]] = {
             "The cards: the five detectives, the instruments, the detective and Lind decks' make-up, and every "
             "trap with its name, instrument, effect and text; plus the last turn and the information gap."),
         "card_faces.json": Described(
-            "What each card a seat holds says, for people (the rules do not read this file): `lind_cards` (the "
-            "cab ticket, the underground note, the turn-skip and every trap) and `detective_cards` (the cab ticket "
-            "and every instrument), each with id (as in views and commands), name and text."),
+            "What each card a seat holds says, for people (the rules do not read this file): `cards`, every kind "
+            "of card of Lind's hand (the cab ticket, the underground note, the turn-skip, every trap) and of the "
+            "detectives' (the cab ticket, every instrument), each with id (as in views and commands), name and "
+            "text."),
     },
     "court-of-miracles": {
         "board.json": Described(
@@ -129,6 +130,11 @@ DESCRIPTIONS: dict[str, dict[str, Described]] = {
                         "layout: table[players][place] is each seat's nation card around (0, 0); slot_positions "
                         "and regions_above_nation/region_offset are offsets from that card"),
         ),
+        "card_names.json": Described(
+            "What each homeland card is called and says, for people (the rules do not read this file): `cards`, "
+            "every homeland card by its id in data.json (as views and commands name it), named by its nation, its "
+            "number in that nation's deck and its tactic (\"Dedran 2: Falter\"), with a text giving the tactic and "
+            "the region's resources and slots; `resources`, the three resources' names."),
     },
     "runebound": {
         "data.json": Described(
@@ -138,6 +144,10 @@ DESCRIPTIONS: dict[str, dict[str, Described]] = {
             Coordinates("map units on a 100 x 100 square (a 6 x 5 grid of places)", *SCREEN,
                         "top left of the map", Extent(0, 0, 100, 100), "places[].x/y"),
         ),
+        "card_texts.json": Described(
+            "What each card a hero holds is called and says, for people (the rules do not read this file): "
+            "`cards`, every market card (item or ally, with a text made from its cost and bonuses) and every Vassal "
+            "(with its rank, house and text), by name, as views and commands name them."),
     },
 }
 

@@ -91,6 +91,6 @@ FIELD_NAMES: dict[str, Names] = {
     "location": LOCATION,
     "to": LOCATION,
     "decoy": LOCATION,
-    "MoveLind.trap": Names("card", "Lind card", "card_faces.json", "lind_cards"),
-    "EquipDetective.cards": Names("card", "detective card", "card_faces.json", "detective_cards"),
+    "MoveLind.trap": Names("card", "trap", "card_faces.json", "cards"),
+    "EquipDetective.cards": Names("card", "detective card", "card_faces.json", "cards"),
 }

@@ -95,8 +95,6 @@ LIND_SECRET = Obj("LindSecret", "what only Lind's player and the referee know; n
                   "seats and spectators", {
     "location": Int("where Lind is; null until he appears", nullable=True),
     "hand": List(CARD_COUNT, "the cards Lind holds, by kind (kinds he has none of are listed with count 0)"),
-    "cards": List(Str(), f"the same cards one entry per card, in the order of hand: {LIND_CARD}; each is an id "
-                         "of card_faces.json's lind_cards, which gives its name and text"),
     "stolen": List(Int(), "the jewel locations whose jewel he has taken, in order"),
     "route": List(SECRET_ROUTE_CARD, "every route card on the table, from the first, index as in route"),
 })
@@ -121,6 +119,10 @@ VIEW = Obj("View", "a game of Coronation as one viewer sees it: everything but L
     "jewels_left": Int("jewels Lind has yet to take; he wins when none is left", minimum=0),
     "lind_cards_left": Int("how many cards Lind holds (public: his hand is face down, its size is not)",
                            minimum=0),
+    "hand": List(Str(description=f"{LIND_CARD}; or {DETECTIVE_CARD}: an id of card_faces.json's cards"),
+                 "the viewer's own cards one entry per card, as a client draws his hand: Lind's hand for Lind's "
+                 "player; for a detective seat the cards of the detectives it directs (tickets first, detective by "
+                 "detective); null for a viewer who holds no seat", nullable=True),
     "lind": described(maybe(LIND_SECRET), "Lind's secret (where he is, his hand, the jewels he stole, his "
                                           "whole route): for Lind's player and the referee; null for detective "
                                           "seats and spectators"),
@@ -128,10 +130,10 @@ VIEW = Obj("View", "a game of Coronation as one viewer sees it: everything but L
                               "board.json and cards.json at GET /v1/rules/coronation/data)"),
 })
 
-# Lind's cards are his hand (he plays a trap, a ticket, his note or a turn-skip
-# with each move); detective seats hold none: their detectives' cards are
-# public, on the detectives, and spent by moving, not played from a hand.
-HAND = Hand(field="lind.cards", names=Names("card", "Lind card", "card_faces.json", "lind_cards"))
+# A seat's hand: Lind's cards (he plays a trap, a ticket, his note or a
+# turn-skip with each move), or a detective seat's detectives' cards (public,
+# but his to spend).
+HAND = Hand(field="hand", names=Names("card", "card", "card_faces.json", "cards"))
 
 # What score puts in a standing's detail: nothing (the score is 1 for the winning side, 0 for the other).
 STANDING_DETAIL = Obj("StandingDetail", "nothing of Coronation's own: the score is 1 for each seat of the winning "

@@ -85,11 +85,21 @@ def _secret(state: State) -> dict:
     return {
         "location": state.lind_at,
         "hand": [{"card": card, "count": n} for card, n in state.hand],
-        # The same hand one entry per card, as a client draws it (HAND).
-        "cards": [card for card, n in state.hand for _ in range(n)],
         "stolen": list(state.stolen),
         "route": [{"location": c.location, "hide": c.hide, "card": c.card} for c in state.route],
     }
+
+
+def _hand(state: State, viewer: str | None) -> list | None:
+    """The viewer's cards, one entry per card, as a client draws his hand
+    (shapes.HAND): Lind's hand for Lind's player, the cards of the detectives
+    a detective seat directs for that seat; null for a viewer with no seat."""
+    if viewer == LIND_SEAT:
+        return [card for card, n in state.hand for _ in range(n)]
+    if viewer not in state.seats:
+        return None
+    return [card for d in state.detectives if d.seat == viewer
+            for card in (*(["ticket"] * d.tickets), *d.instruments)]
 
 
 def view(state: State | None, viewer: str | None) -> dict:
@@ -111,6 +121,7 @@ def view(state: State | None, viewer: str | None) -> dict:
         "jewels_left": state.jewels_left,
         "lind_cards_left": state.cards_left,
         "lind": _secret(state) if sees_all(viewer) else None,
+        "hand": _hand(state, viewer),
         "board": BOARD_VIEW,
     }
 

@@ -34,6 +34,13 @@ def _card(card) -> str:
     return f"a {card} card" if card not in BOARD.instrument_names else f"a {_instrument(card)} card"
 
 
+def _equipment(cards) -> str:
+    counted = {card: list(cards).count(card) for card in dict.fromkeys(cards)}
+    parts = [f"{n} cab ticket{'s' if n > 1 else ''}" if card == "ticket" else f"{n} {_instrument(card)}"
+             for card, n in counted.items()]
+    return listed(parts, "no cards")
+
+
 def _game_started(e: dict) -> str:
     control = "; ".join(f"{seat} plays {_detective(d)}" for d, seat in e.get("control") or ())
     return (f"The game began with {listed(e['seats'])}, until turn {e['last_turn']} ({e['equipment']} equipment"
@@ -85,8 +92,7 @@ _BY = {"foot": "on foot", "cab": "by cab", "underground": "by underground"}
 
 SENTENCES = {
     "GameStarted": _game_started,
-    "DetectiveEquipped": lambda e: f"{_detective(e['detective'])} was equipped with {len(e['cards'])} cards: "
-                                   + listed(e["cards"], "none"),
+    "DetectiveEquipped": lambda e: f"{_detective(e['detective'])} was equipped with {_equipment(e['cards'])}",
     "DetectivePlaced": lambda e: f"{_detective(e['detective'])} was placed at {_place(e['location'])}",
     "LindAppeared": _lind_appeared,
     "LindMoved": _lind_moved,
@@ -114,13 +120,6 @@ SENTENCES = {
 def _location(location) -> str:
     found = BOARD.locations.get(location)
     return f"location {location}, {found.name}" if found else f"location {location}"
-
-
-def _equipment(cards) -> str:
-    counted = {card: list(cards).count(card) for card in dict.fromkeys(cards)}
-    parts = [f"{n} cab ticket{'s' if n > 1 else ''}" if card == "ticket" else f"{n} {_instrument(card)}"
-             for card, n in counted.items()]
-    return listed(parts, "no cards")
 
 
 def _move_lind(c: dict) -> str:

@@ -59,13 +59,13 @@ from . import rules
 from .bot import BOTS
 from .decide import decide
 from .evolve import evolve
-from .fields import FIELD_DESCRIPTIONS
+from .fields import FIELD_DESCRIPTIONS, FIELD_NAMES
 from .legal import legal_commands, on_timeout, to_act
 from .messages import COMMANDS, EVENTS
-from .shapes import STANDING_DETAIL, VIEW
+from .shapes import HAND, STANDING_DETAIL, VIEW
 from .twin import twin
 from .views import outcome, view, visible
-from .words import SENTENCES
+from .words import COMMAND_SENTENCES, SENTENCES
 
 RULES = Game(
     name="runebound",
@@ -96,5 +96,8 @@ RULES = Game(
     bots=BOTS,
     sentences=SENTENCES,
     field_descriptions=FIELD_DESCRIPTIONS,
+    command_sentences=COMMAND_SENTENCES,
+    field_names=FIELD_NAMES,
+    hand=HAND,
     data=Path(__file__).parent,
 )

@@ -6,6 +6,8 @@ and the view."""
 
 from __future__ import annotations
 
+from ...kit.names import Names
+
 FIELD_DESCRIPTIONS: dict[str, str] = {
     # Who
     "seat": "the seat (p1, p2, ...) of the hero the event is about",
@@ -116,4 +118,18 @@ FIELD_DESCRIPTIONS: dict[str, str] = {
                            "it costs adventure counters worth 4 experience",
     "ExperienceGained.spent": "the adventure counters spent, by colour (green 1, yellow 2, blue 3, red 4 experience), "
                               "worth at least 4",
+}
+
+# What the commands' fields name (domain.kit.names), for a client composing a
+# command: a place is clicked on the map, a hero picked among the hero cards,
+# a market card, an item or a Vassal (card_texts.json names and tells them
+# all) picked from the market or the hero's hand. Everything is named by its
+# printed name.
+CARD = Names("card", "card", "card_texts.json", "cards", key="name")
+FIELD_NAMES: dict[str, Names] = {
+    "hero": Names("piece", "hero", "data.json", "heroes", key="name"),
+    "place": Names("place", "place", "data.json", "places", key="name"),
+    "card": CARD,
+    "item": CARD,
+    "vassal": CARD,
 }

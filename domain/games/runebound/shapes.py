@@ -10,8 +10,10 @@ is fought. Cards are named by their printed names (data.json, served at
 
 from __future__ import annotations
 
+from ...kit.names import Hand
 from ...kit.shape import Bool, Int, List, Obj, Str, described, maybe, optional
 from . import data
+from .fields import CARD
 
 
 SEAT = "a seat: p1, p2, ..."
@@ -170,6 +172,10 @@ VIEW = Obj("View", "a game of Runebound: Crown of the Elder Kings as one viewer 
     "movement": Int("roads the active hero may walk this turn (the movement die)", minimum=0),
     "to_act": List(Str(), "seats that may act now"),
     "heroes": List(HERO, "the heroes chosen so far, in seat order"),
+    "hand": List(Str(description="a card's name, as in card_texts.json"),
+                 "the viewer's hero's cards, as a client draws his hand: his items, then his allies, then his "
+                 "Vassals (the same as in heroes, public); empty until he has a hero; null for a viewer who holds "
+                 "no seat", nullable=True),
     "hero_cards": List(HERO_CARD, "every hero card of the game"),
     "counters": List(COUNTER, "adventure counters lying on the map"),
     "decks": described(DECK_SIZES, "how many cards each deck holds; the orders are hidden from every viewer"),
@@ -182,6 +188,10 @@ VIEW = Obj("View", "a game of Runebound: Crown of the Elder Kings as one viewer 
 })
 
 # What score puts in a standing's detail (the score is null: the rank says who lasted longest).
+# A seat's hand: its hero's items, allies and Vassals, the cards it uses,
+# fights beside and places in the Endgame.
+HAND = Hand(field="hand", names=CARD)
+
 STANDING_DETAIL = Obj("StandingDetail", "the seat's hero at the end", {
     "level": Int("the hero's level: one plus the experience counters taken", minimum=1),
     "vassals": Int("how many of the hero's trophies are Vassals", minimum=0),

@@ -63,6 +63,18 @@ def hero_view(state: State, seat: str) -> dict:
     }
 
 
+def hand(state: State, viewer: str | None) -> list | None:
+    """The viewer's hero's cards by name, as a client draws his hand
+    (shapes.HAND): his items, allies and Vassals (all face up for everyone);
+    empty until he has a hero, null for a viewer with no seat."""
+    if viewer not in state.seats:
+        return None
+    hero = next((hero for hero in state.heroes if hero.seat == viewer), None)
+    if hero is None:
+        return []
+    return [*hero.items, *(ally.name for ally in hero.allies), *hero.vassals]
+
+
 def view(state: State, viewer: str | None) -> dict:
     combat = state.combat
     endgame = state.endgame
@@ -75,6 +87,7 @@ def view(state: State, viewer: str | None) -> dict:
         "movement": state.movement,
         "to_act": sorted(to_act(state)),
         "heroes": [hero_view(state, hero.seat) for hero in state.heroes],
+        "hand": hand(state, viewer),
         "hero_cards": [hero_card(name) for name in data.HEROES],
         "counters": [{"place": place, "colour": data.PLACES[place]["counter"]} for place in state.counters],
         "decks": {name: len(cards) for name, cards in state.decks},

@@ -5,6 +5,7 @@ secret combat action is "an action" until the phase is fought."""
 from __future__ import annotations
 
 from ...words import count, listed
+from . import data
 
 
 def _deck(deck) -> str:
@@ -81,4 +82,35 @@ SENTENCES = {
     "VassalDefeated": lambda e: f"{e['seat']} defeated the vassal {e['vassal']}",
     "HeroEliminated": lambda e: f"{e['seat']} was eliminated",
     "GameWon": lambda e: f"{e['seat']} won the game",
+}
+
+
+# Legal commands in words, for the seat choosing one ------------------------
+
+def _buy(c: dict) -> str:
+    card = data.MARKET.get(c["card"], {})
+    verb = "Hire" if card.get("type") == "ally" else "Buy"
+    return f"{verb} {c['card']}" + (f" for {card['cost']} gold" if "cost" in card else "")
+
+
+def _use_item(c: dict) -> str:
+    heal = data.MARKET.get(c["item"], {}).get("heal")
+    return f"Use {c['item']}" + (f" to heal {count(heal, 'wound')}" if heal else "")
+
+
+COMMAND_SENTENCES = {
+    "ChooseHero": lambda c: f"Choose the hero {c['hero']}",
+    "MoveTo": lambda c: f"Move to {c['place']}",
+    "Adventure": lambda c: "Attempt the adventure where you stand",
+    "SkipAdventure": lambda c: "Leave the adventure where it lies",
+    "Attack": lambda c: "Attack in this combat phase",
+    "Defend": lambda c: "Defend in this combat phase",
+    "Retreat": lambda c: "Retreat from the combat",
+    "Heal": lambda c: f"Pay {data.HEAL_COST} gold to heal a wound",
+    "Buy": _buy,
+    "UseItem": _use_item,
+    "GainExperience": lambda c: f"Spend adventure counters to raise your {str(c['kind']).capitalize()}",
+    "EndTurn": lambda c: "End your turn",
+    "PlaceVassal": lambda c: f"Place the Vassal {c['vassal']} next in your line",
+    "FinishPlacing": lambda c: "Finish placing your Vassals",
 }

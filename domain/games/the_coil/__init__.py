@@ -65,14 +65,14 @@ from . import rules
 from .bot import BOTS
 from .decide import decide
 from .evolve import evolve
-from .fields import FIELD_DESCRIPTIONS
+from .fields import FIELD_DESCRIPTIONS, FIELD_NAMES
 from .legal import legal_commands, on_timeout
 from .messages import COMMANDS, EVENTS
 from .scoring import outcome
-from .shapes import STANDING_DETAIL, VIEW
+from .shapes import HAND, STANDING_DETAIL, VIEW
 from .unseen import twin
 from .views import view, visible
-from .words import SENTENCES
+from .words import COMMAND_SENTENCES, SENTENCES
 
 RULES = Game(
     name="the-coil",
@@ -103,6 +103,9 @@ RULES = Game(
     bots=BOTS,
     sentences=SENTENCES,
     field_descriptions=FIELD_DESCRIPTIONS,
+    command_sentences=COMMAND_SENTENCES,
+    field_names=FIELD_NAMES,
+    hand=HAND,
     data=Path(__file__).parent,
     state_version=2,
 )

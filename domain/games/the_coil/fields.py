@@ -4,6 +4,7 @@ message, "Type.field" for one message's own (which wins)."""
 
 from __future__ import annotations
 
+from ...kit.names import Names
 from .data import NATION_IDS, STRATEGIES
 
 SEAT = "p1, p2, ... in seat order (clockwise)"
@@ -110,4 +111,19 @@ FIELD_DESCRIPTIONS = {
     "DieShifted.up": "true: raised by 1; false: lowered by 1 (values wrap)",
     "DiceReturned.kept": (f"[seat, value] of each die that goes back to its seat's reserves instead of its "
                           f"population (Varg'ree's ability); empty when none. Seat: {SEAT}"),
+}
+
+# What the commands' fields name (domain.kit.names), for a client composing a
+# command: a region of the Coil or a nation's deck is clicked on the table, a
+# tactic picked from the hand (card_names.json names every homeland card, the
+# same card being a region in the Coil and a tactic in a hand). Dice are
+# named by their values, plain data: two dice of one value are alike.
+HOMELAND = "card_names.json"
+FIELD_NAMES: dict[str, Names] = {
+    "ChooseNation.nation": Names("card", "nation card", "data.json", "nations"),
+    "Scout.nation": Names("place", "nation", "data.json", "nations"),
+    "Deploy.region": Names("place", "region", HOMELAND, "cards"),
+    "PlayTactic.card": Names("card", "tactic", HOMELAND, "cards"),
+    "PlaceRegions.regions": Names("card", "claimed region", HOMELAND, "cards"),
+    "ChooseStrategy.card": Names("card", "strategy card", "data.json", "strategy_cards"),
 }

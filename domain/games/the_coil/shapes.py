@@ -8,8 +8,10 @@ card's size and the slots of a region relative to that corner."""
 
 from __future__ import annotations
 
+from ...kit.names import Hand
 from ...kit.shape import Bool, Int, List, Map, Num, Obj, Str, described, maybe
 from .data import AREAS, NATION_IDS, OBJECTIVES, RESOURCES, STRATEGIES, TACTICS
+from .fields import FIELD_NAMES
 from .scoring import CATEGORIES
 
 SEAT = "a seat: p1, p2, ..."
@@ -164,6 +166,9 @@ VIEW = Obj("View", "a game of The Coil as one viewer sees it: hands, strategy ca
     "current": Str("the seat whose turn it is (choosing nations, Escalation, Battle); null in simultaneous "
                    "phases and once over", nullable=True),
     "seats": List(SEAT_VIEW, "every seat, in seat order (clockwise)"),
+    "hand": List(Str(description="a homeland card's id, as in card_names.json"),
+                 "the viewer's own tactics by id, in the order they came to hand (as seats[].hand), as a client "
+                 "draws his hand; null for a viewer who holds no seat", nullable=True),
     "neutral": described(maybe(NEUTRAL), "two players: the neutral third nation and where its card lies; null "
                                          "with three or more players"),
     "layout": described(LAYOUT, "the sizes and positions to draw the table with, in table units (y downwards)"),
@@ -179,6 +184,9 @@ VIEW = Obj("View", "a game of The Coil as one viewer sees it: hands, strategy ca
     "scores": List(SCORE, "every seat's final score once the game is over, for everyone; null before",
                    nullable=True),
 })
+
+# A seat's hand: its tactics (homeland cards), played on its dice in Battle.
+HAND = Hand(field="hand", names=FIELD_NAMES["PlayTactic.card"])
 
 # What score puts in a standing's detail (the score is the seat's victory points in all).
 STANDING_DETAIL = Obj("StandingDetail", "the seat's nation, strategy card and victory points per category", {

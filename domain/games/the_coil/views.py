@@ -102,6 +102,8 @@ def view(state: State, viewer: str | None) -> dict:
         "to_act": sorted(state.to_act()),
         "current": current,
         "seats": [_seat_view(state, seat, viewer) for seat in state.seats],
+        # The viewer's tactics, by id, as a client draws his hand (shapes.HAND).
+        "hand": list(state.hand(viewer)) if viewer in state.seats else None,
         "neutral": _neutral(state),
         "layout": {key: LAYOUT[key] for key in ("card", "slot_positions", "arrow_slot", "northern_die")},
         "decks": [
