@@ -206,7 +206,8 @@ const GAMES = {
     const card = layout.card || { width: 60, height: 90 };
     const nations = pairs(about.nations);
     const under = (view.coil || []).map((region) => s("rect", { x: region.x - card.width / 2, y: region.y - card.height / 2, width: card.width, height: card.height, rx: 4,
-      fill: nations.get(region.card && region.card.nation)?.color || "#eee", stroke: "#5a6270", opacity: 0.8 },
+      fill: nations.get(region.card && region.card.nation)?.color || "#eee", stroke: "#5a6270", opacity: 0.8,
+      "data-place": region.card ? `region:${region.card.id}` : null, "data-name": region.card ? region.card.id : null },
     s("title", {}, `The Coil, region ${region.position}: ${region.card ? `${region.card.id}, ${region.card.slots} slots` : "empty"}`)));
     const [dx, dy] = layout.northern_die || [0, 0];
     return {
