@@ -98,6 +98,16 @@ def step(page, rng: random.Random, measured: Measured, pending: dict) -> bool:
     return True
 
 
+def compose_to_confirm(page) -> None:
+    """The first choice of each step, up to the sentence and its Confirm."""
+    while page.get_attribute("#composer", "data-step") != "confirm":
+        where = page.get_attribute("#composer", "data-where")
+        if where == "buttons":
+            page.locator("#choices button").first.click()
+        else:
+            page.locator(f"#{'board' if where == 'board' else 'hand'} .candidate").first.dispatch_event("click")
+
+
 def two_at_a_table(person, base_url, game: str, options: dict | None = None):
     """Ada creates a game for two without bots; Brune opens it and takes the other seat with the page's button; Ada starts it."""
     ada, brune = person(), person()
@@ -121,7 +131,7 @@ def two_at_a_table(person, base_url, game: str, options: dict | None = None):
 
 
 def play(pages, rng: random.Random, measured: Measured, *, decisions: int | None, seconds: float, base_url, game_id, token,
-         screenshot=None, shot_at: int = 6):
+         screenshot=None, shot_at: int = 3):
     """Steps on whichever page composes, until the standings (decisions None) or that many decisions;
     `screenshot` (a path) takes a picture of the first page mid-decision, after shot_at decisions."""
     pending: dict = {}

@@ -13,7 +13,7 @@ import pytest
 
 from tests.support.waiting import wait_until
 
-from .composing import Measured, step
+from .composing import Measured, compose_to_confirm, step
 from .conftest import api
 
 PlaywrightError = pytest.importorskip("playwright.sync_api", reason="playwright is in the [test] extras").Error
@@ -95,12 +95,7 @@ def play_until_the_standings(base_url, page, game_id: str, token: str, rng: rand
 
 def compose_a_move(page) -> None:
     """The first choice of each step, then Confirm."""
-    while page.get_attribute("#composer", "data-step") != "confirm":
-        where = page.get_attribute("#composer", "data-where")
-        if where == "buttons":
-            page.locator("#choices button").first.click()
-        else:
-            page.locator(f"#{'board' if where == 'board' else 'hand'} .candidate").first.dispatch_event("click")
+    compose_to_confirm(page)
     page.click("#compose-confirm")
 
 

@@ -193,7 +193,7 @@ export class Composer {
 
   /** @param {string} key @param {NamesJson | null} names @param {Scalar} value @param {Context} context */
   valueLabel(key, names, value, context) {
-    if (key === "type") return capital(spoken(String(value)).replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase());
+    if (key === "type") return capital(spoken(String(value))); // "HideLind" → "Hide Lind": a name keeps its capital
     if (value === null) return "none";
     if (typeof value === "boolean") return `${spoken(fieldOf(key))}: ${value ? "yes" : "no"}`;
     return context.label(names, value) || capital(spoken(String(value)));
