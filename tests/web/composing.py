@@ -148,7 +148,7 @@ def play(pages, rng: random.Random, measured: Measured, *, decisions: int | None
                                  + " | ".join(page.inner_text("#commands-area")[:300] for page in pages))
         # Mid-decision, and where it is made on the board or in the hand if it ever is (else at any step).
         if screenshot and len(measured.clicks) >= shot_at and pending.get(pages[0]) and (
-                len(measured.clicks) >= shot_at * 4 or pages[0].locator("#composer[data-where=board], #composer[data-where=hand]").count()):
+                len(measured.clicks) >= shot_at * 2 or pages[0].locator("#composer[data-where=board], #composer[data-where=hand]").count()):
             pages[0].screenshot(path=str(screenshot), full_page=True)
             screenshot = None
         moved = False
