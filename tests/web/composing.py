@@ -138,6 +138,8 @@ def play(pages, rng: random.Random, measured: Measured, *, decisions: int | None
     deadline = time.monotonic() + seconds
     while True:
         if all(page.locator("#standings").count() for page in pages):
+            if screenshot:  # a game too short for a decision mid-way: its end
+                pages[0].screenshot(path=str(screenshot), full_page=True)
             return
         if decisions is not None and len(measured.clicks) >= decisions:
             return

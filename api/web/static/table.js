@@ -183,7 +183,7 @@ export async function table(main, id, { spectator }) {
     root.dataset.status = envelope.status;
     root.dataset.streamed = streamed.join(",");
     const turn = envelope.to_act.length ? envelope.to_act.map(who).join(", ") : "nobody";
-    ui.status.replaceChildren(`${capital(words(envelope.status))} · move ${envelope.version} · `,
+    ui.status.replaceChildren(`${capital(words(envelope.status))} · version ${envelope.version} · `,
       envelope.seat ? `you are ${who(envelope.seat)} · ` : "you watch as a spectator · ",
       mine() ? h("span", { class: "badge" }, "your turn") : `to act: ${turn}`,
       envelope.outcome ? ` · ${envelope.outcome}` : "");
