@@ -96,3 +96,15 @@ def test_a_refused_move_redraws_the_table_at_the_new_version_with_the_refusal(pe
     page.wait_for_selector("#refusal")
     assert page.inner_text("#refusal").startswith("The move was refused: ")
     assert int(page.get_attribute("#table", "data-version")) >= now["version"]
+
+
+@pytest.mark.parametrize("game", ["cronberg", "coronation"])
+def test_a_decision_fits_on_about_two_phone_screens(person, artifacts, game):
+    phone = person(viewport={"width": 390, "height": 844})
+    page = register(phone, "Ada")
+    create_against_bots(page, game)
+    page.wait_for_selector("#composer")
+    height = page.evaluate("document.documentElement.scrollHeight")
+    page.screenshot(path=str(artifacts / f"composing-phone-{game}.png"), full_page=True)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert height <= 2.5 * 844, f"the table at one decision is {height} px tall on a phone"
