@@ -13,6 +13,7 @@ import pytest
 
 from tests.support.waiting import wait_until
 
+from .composing import Measured, compose_to_confirm, step
 from .conftest import api
 
 PlaywrightError = pytest.importorskip("playwright.sync_api", reason="playwright is in the [test] extras").Error
@@ -62,8 +63,9 @@ def same_as_the_api(base_url, page, game_id: str, token: str | None) -> None:
 
 
 def play_until_the_standings(base_url, page, game_id: str, token: str, rng: random.Random) -> int:
-    """Click one of the legal commands whenever the page offers some, until the standings appear."""
+    """Compose a move by random choices whenever the page offers one, until the standings appear."""
     clicks = 0
+    measured, pending = Measured(), {}
     deadline = time.monotonic() + GAME_SECONDS
     missed = 0
     while not page.locator("#standings").count():
@@ -72,23 +74,29 @@ def play_until_the_standings(base_url, page, game_id: str, token: str, rng: rand
             raise AssertionError(
                 f"no standings after {GAME_SECONDS} s and {clicks} commands ({missed} clicks missed): the page is at "
                 f"version {page.get_attribute('#table', 'data-version')} offering "
-                f"{page.locator('#commands button.command:not([disabled])').count()} commands, the API at "
+                f"{page.locator('#composer').count()} composers, the API at "
                 f"{now['version']} with {now['to_act']} to act and seat {now['seat']}; the page says: "
                 + page.inner_text("#table")[:1500])
-        buttons = page.locator("#commands button.command:not([disabled])")
-        count = buttons.count()
-        if not count:
+        if not page.locator("#composer").count():
             page.wait_for_timeout(40)
             continue
         if clicks % 25 == 0:  # the game waits on this seat: a still moment to compare with the API
             same_as_the_api(base_url, page, game_id, token)
         try:
-            buttons.nth(rng.randrange(count)).click(timeout=3000)
-        except PlaywrightError:  # the list was redrawn under the pointer (a newer view came): look again
+            if not step(page, rng, measured, pending):
+                page.wait_for_timeout(40)
+                continue
+        except PlaywrightError:  # the step was redrawn under the pointer (a newer view came): look again
             missed += 1
             continue
         clicks += 1
     return clicks
+
+
+def compose_a_move(page) -> None:
+    """The first choice of each step, then Confirm."""
+    compose_to_confirm(page)
+    page.click("#compose-confirm")
 
 
 def first_drawing(page) -> dict:
@@ -227,7 +235,7 @@ def test_the_resign_question_stays_asked_when_the_table_redraws_before_it_is_ans
     page.click("#resign")
     assert page.is_visible("#resign-yes")
     held[0].continue_()
-    page.wait_for_selector("#commands button.command")  # the table redrew with the commands
+    page.wait_for_selector("#composer")  # the table redrew with the commands
     assert page.is_visible("#resign-yes"), "the redrawing took the question away"
     page.click("#resign-yes")
     page.wait_for_selector('#table[data-status="finished"]')
@@ -243,11 +251,11 @@ def test_a_moves_answer_that_comes_after_the_next_turns_commands_does_not_take_t
     player = person()
     page = register(player, "late-answer")
     create_against_bots(page, "the-coil")
-    page.wait_for_selector("#commands button.command:not([disabled])")
+    page.wait_for_selector("#composer")
     moved_from = int(page.get_attribute("#table", "data-version"))
     held = []
     page.route("**/commands", lambda route: held.append(route) if route.request.method == "POST" else route.continue_())
-    page.locator("#commands button.command").first.click()
+    compose_a_move(page)
     deadline = time.monotonic() + 30
     while not held:  # Playwright calls route handlers only while it is called
         assert time.monotonic() < deadline, "the move was never sent"
@@ -260,11 +268,11 @@ def test_a_moves_answer_that_comes_after_the_next_turns_commands_does_not_take_t
         _, now = api(base_url, "GET", f"/v1/games/{game_id}/view", token=token)
         return (now["version"] > moved_from and now["to_act"] == ["p1"]
                 and page.get_attribute("#table", "data-version") == str(now["version"])
-                and page.locator("#commands button.command").count() > 0)
+                and page.locator("#composer").count() > 0)
 
     wait_until(the_page_offers_the_turn_that_waits_on_the_player, 30, "the next turn's commands on the page")
     held[0].fulfill(response=answer)
-    page.wait_for_selector("#commands button.command:not([disabled])", timeout=10000)
+    page.wait_for_selector("#composer:not(:has(#compose-confirm[disabled]))", timeout=10000)
     assert player.console_errors == []
 
 
@@ -295,7 +303,7 @@ def test_a_token_revoked_while_the_table_is_open_asks_to_sign_in_again_and_stops
     player = person()
     page = register(player, "revoked")
     game_id = create_against_bots(page, "cronberg")
-    page.wait_for_selector("#commands button.command")
+    page.wait_for_selector("#composer")
     token = player.token()
     status, _ = api(base_url, "POST", "/v1/players/me/tokens/revoke-all", {}, token=token)
     assert status in (200, 201)
@@ -330,43 +338,71 @@ def test_the_lobby_is_readable_at_phone_width(person, artifacts):
     page.screenshot(path=str(artifacts / "lobby-phone.png"), full_page=True)
 
 
-def test_a_move_is_chosen_on_the_board_with_the_keyboard_alone(person, base_url):
+def keyboard_to(page, selector: str) -> str:
+    """Focus the first element `selector` names and press Enter: what it chose (its data-value or data-place)."""
+    element = page.locator(selector).first
+    element.wait_for()
+    chosen = element.get_attribute("data-value") or element.get_attribute("data-place") or ""
+    element.focus()
+    page.keyboard.press("Enter")
+    return chosen
+
+
+def test_a_move_is_composed_on_the_board_with_the_keyboard_alone(person, base_url):
+    """Cronberg's "place a member": the kind of action by a button, the
+    crossing on the board (highlighted, Tab-reachable), Confirm: Enter each time."""
     player = person()
     page = register(player, "keys")
     game_id = create_against_bots(page, "cronberg")
-    choice = page.locator("#board [data-place][role=button]").first
-    choice.wait_for()
-    crossing = choice.get_attribute("data-place")
+    page.wait_for_selector("#composer")  # p1's turn (the bot may have begun the round)
     before = int(page.get_attribute("#table", "data-version"))
-    choice.focus()
-    page.keyboard.press("Enter")
+    keyboard_to(page, '#choices button[data-value="PlaceMember"]')
+    crossing = keyboard_to(page, "#board .candidate[data-place^='crossing:']").split(":", 1)[1]
+    keyboard_to(page, "#compose-confirm")
     # (Polled from here: the page's CSP rightly refuses the eval that wait_for_function's polling needs.)
     wait_until(lambda: int(page.get_attribute("#table", "data-version")) > before, 30, "the move to be made")
     _, feed = api(base_url, "GET", f"/v1/games/{game_id}/events?after={before}", token=player.token())
     placed = feed["events"][0]
-    assert placed["seat"] == "p1" and crossing in json.dumps(placed["data"])
+    assert placed["seat"] == "p1" and placed["data"]["crossing"] == crossing, placed
+
+
+def test_a_place_that_leads_to_no_legal_move_says_why_and_changes_nothing(person):
+    player = person()
+    page = register(player, "misclick")
+    create_against_bots(page, "cronberg")
+    page.click('#choices button[data-value="PlaceMember"]')
+    page.wait_for_selector("#board .candidate")
+    before = page.get_attribute("#table", "data-version")
+    page.locator("#board [data-place^='crossing:']:not(.candidate)").first.dispatch_event("click")
+    why = page.inner_text("#compose-why")
+    assert "cannot be chosen now" in why and "crossing" in why
+    assert page.get_attribute("#composer", "data-where") == "board" and page.locator("#board .candidate").count()
+    assert page.get_attribute("#table", "data-version") == before
 
 
 @pytest.mark.parametrize("focused, named_by", [
-    ("#board [data-place][role=button]", "data-place"),  # a choice on the board
-    ("#commands button.command", "data-command"),  # a command in the list
+    ("#board .candidate", "data-place"),  # a choice on the board
+    ("#choices button", "data-value"),  # a choice among the step's buttons
     ("#resign", "id"),
 ])
 def test_the_element_the_keyboard_is_on_keeps_its_focus_when_the_table_redraws(person, base_url, focused, named_by):
     """The stream's view of the version the table holds, and the legal
     commands asked for after it, each redraw the table while the player's
-    keyboard is on a board choice, a command or the resign button: the focus
-    stays there and Enter does what it says. The redrawings once dropped the
-    focus (and the view cleared the choices until its commands came), so an
-    Enter pressed between them did nothing (CI met it: the keyboard's move
-    never came)."""
+    keyboard is on a board choice, a step's button or the resign button: the
+    focus stays there, the move composed so far too, and Enter does what it
+    says. The redrawings once dropped the focus (and the view cleared the
+    choices until its commands came), so an Enter pressed between them did
+    nothing (CI met it: the keyboard's move never came)."""
     player = person()
     page = register(player, "keys-kept")
     game_id = create_against_bots(page, "cronberg")
-    page.locator("#board [data-place][role=button]").first.wait_for()
+    page.locator("#composer").wait_for()
     held = []
     page.route("**/stream?*", lambda route: held.append(route))
     page.reload()
+    page.locator("#composer").wait_for()
+    if named_by == "data-place":
+        page.click('#choices button[data-value="PlaceMember"]')
     element = page.locator(focused).first
     element.wait_for()
     deadline = time.monotonic() + 30
@@ -390,12 +426,14 @@ def test_the_element_the_keyboard_is_on_keeps_its_focus_when_the_table_redraws(p
     page.keyboard.press("Enter")
     if named_by == "id":
         page.wait_for_selector("#resign-yes", state="visible", timeout=5000)
+    elif named_by == "data-value":
+        page.wait_for_selector('#composer:not([data-step="type"])', timeout=5000)  # the step was taken
     else:
+        keyboard_to(page, "#compose-confirm")
         wait_until(lambda: int(page.get_attribute("#table", "data-version")) > before, 30, "the move to be made")
         _, feed = api(base_url, "GET", f"/v1/games/{game_id}/events?after={before}", token=player.token())
         assert feed["events"][0]["seat"] == "p1"
-        if named_by == "data-place":
-            assert name in json.dumps(feed["events"][0]["data"])
+        assert feed["events"][0]["data"]["crossing"] == name.split(":", 1)[1]
     assert player.console_errors == []
 
 
@@ -430,7 +468,7 @@ def test_a_game_with_a_time_bank_is_first_in_the_inbox_shows_its_banks_and_ends_
     page.fill("#create-bank", "3600")
     game_id = create_against_bots(page, "cronberg")
     try:
-        page.wait_for_selector("#commands button.command", timeout=10000)
+        page.wait_for_selector("#composer", timeout=10000)
     except PlaywrightError:
         raise AssertionError(page.inner_text("#status") + page.inner_text("#stream-state") + page.inner_text("#notice")
                              + str(player.console_errors) + str([u for u in player.requests if "/v1/" in u])) from None

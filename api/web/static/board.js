@@ -7,10 +7,9 @@
 // declares (or, for a table with no sheet, the points' bounding box).
 // Without data (`data` null: a caller that has not fetched it) the board is
 // drawn from the coordinates the view repeats, where it has them.
-// Each place of the data (crossing, location, neighbourhood, map place, a
-// seat's nation card) is one element with `data-place` (its id) and
-// `data-name` (its name in the data). A place that a legal command names is a
-// choice: `choose(field, id)` is called when it is clicked or pressed.
+// Each place of the data (crossing, triangle, location, neighbourhood, map
+// place, a seat's nation card) is one element with `data-place` ("what:id")
+// and `data-name` (its name in the data).
 import { h, s } from "./dom.js";
 
 /** @typedef {import("./openapi").components["schemas"]} Schemas */
@@ -24,7 +23,7 @@ import { h, s } from "./dom.js";
  * @typedef {{ id: string | number, name?: string, x: number, y: number, r?: number, w?: number, h?: number,
  *   fill?: string, mark?: string | null, label?: string, caption?: string | number }} Place
  */
-/** @typedef {{ file: string, places: Place[], under: (SVGElement | null)[], over: (SVGElement | null)[], size: number }} Layout */
+/** @typedef {{ file: string, what: string, places: Place[], under: (SVGElement | null)[], over: (SVGElement | null)[], size: number }} Layout */
 /** @typedef {(view: View, files: Record<string, DataJson>, envelope: Schemas["ViewResponse"]) => Layout} Draw */
 /**
  * What the board reads of each game's data files (the document types them
@@ -43,15 +42,7 @@ import { h, s } from "./dom.js";
  *   nations?: { id: string, name: string, color?: string }[] }} TheCoilDataFile
  */
 
-// The command fields that name a place, per game.
-/** @type {Record<string, string[]>} */
-const PLACE_FIELDS = { cronberg: ["crossing"], coronation: ["location", "to"], "court-of-miracles": ["neighbourhood"], runebound: ["place"], "the-coil": [] };
 const SEAT_COLOURS = ["#d1495b", "#2e86ab", "#e0a100", "#3c9d5d", "#8e5ea2", "#6c757d"];
-
-/** @param {string} game @returns {string[]} */
-export function placeFields(game) {
-  return PLACE_FIELDS[game] || ["crossing", "location", "neighbourhood", "place"];
-}
 
 // p1 → the first colour, detective-2 → the second; any other seat by its name's letters.
 /** @param {unknown} seat @returns {string} */
@@ -84,7 +75,7 @@ const GAMES = {
     for (const t of board.triangles || []) {
       const corners = t.corners.map((id) => crossings.get(String(id))).filter((c) => c !== undefined);
       const tile = triangles.get(t.id)?.tile;
-      under.push(s("polygon", { points: corners.map((c) => `${c.x},${c.y}`).join(" "), fill: tile ? "#9c7b52" : kinds[t.kind] || "#fff", stroke: "#c9ced6", "stroke-width": 0.02, "data-triangle": t.id },
+      under.push(s("polygon", { points: corners.map((c) => `${c.x},${c.y}`).join(" "), fill: tile ? "#9c7b52" : kinds[t.kind] || "#fff", stroke: "#c9ced6", "stroke-width": 0.02, "data-triangle": t.id, "data-place": `triangle:${t.id}`, "data-name": t.id },
         s("title", {}, `${t.id} ${t.kind}${tile ? `, building ${tile}` : ""}`)));
       for (const [a, b] of t.wall_sides || []) {
         const from = crossings.get(String(a)), to = crossings.get(String(b));
@@ -93,7 +84,7 @@ const GAMES = {
       if (tile) over.push(label(t.x, t.y + 0.06, 0.16, tile, { fill: "#fff" }));
     }
     return {
-      file: "board.json", size: 0.16, under, over,
+      file: "board.json", what: "crossing", size: 0.16, under, over,
       places: [...crossings.values()].map((c) => {
         const live = now.get(c.id) || /** @type {Partial<Schemas["CronbergCrossing"]>} */ ({});
         return { id: c.id, name: c.id, x: c.x, y: c.y, r: 0.13, mark: live.member, fill: live.member ? seatColour(live.member) : "#fff",
@@ -117,7 +108,7 @@ const GAMES = {
       return from && to ? s("line", { x1: from.x, y1: from.y, x2: to.x, y2: to.y, stroke: colour, "stroke-width": width, "stroke-dasharray": dash }) : null;
     });
     return {
-      file: "board.json", size: 13,
+      file: "board.json", what: "location", size: 13,
       under: [...lines(board.foot_lines, "#e3a3a0", 2), ...lines(board.cab_lines, "#6fbf73", 4, "10 6")],
       over: [],
       places: (board.locations || []).map((l) => ({
@@ -145,7 +136,8 @@ const GAMES = {
     }
     for (const line of board.renown_square?.lines || []) {
       const seats = lines.get(line.line)?.seats || [];
-      under.push(s("rect", { x: line.x - 60, y: line.y - 9, width: 140, height: 18, fill: "#eef2f8", stroke: "#c9ced6" }, s("title", {}, `Renown line ${line.line}: pay ${line.toll}, gain ${line.amount} ${line.bonus}`)));
+      under.push(s("rect", { x: line.x - 60, y: line.y - 9, width: 140, height: 18, fill: "#eef2f8", stroke: "#c9ced6",
+        "data-place": `Renown Square line:${line.line}`, "data-name": `line ${line.line}` }, s("title", {}, `Renown line ${line.line}: pay ${line.toll}, gain ${line.amount} ${line.bonus}`)));
       over.push(label(line.x - 20, line.y + 5, 12, `${line.line}: ${line.toll} → ${line.amount} ${line.bonus}`));
       seats.forEach((seat, n) => over.push(s("circle", { cx: line.x + 50 + n * 12, cy: line.y, r: 5, fill: seatColour(seat) }, s("title", {}, seat))));
     }
@@ -162,7 +154,7 @@ const GAMES = {
       }
     }
     return {
-      file: "board.json", size: 18, under, over,
+      file: "board.json", what: "neighbourhood", size: 18, under, over,
       places: (board.neighbourhoods || []).map((n) => {
         const controller = now.get(n.id)?.controller;
         return { id: n.id, name: n.name, x: n.x, y: n.y, r: 30, caption: n.name, mark: controller, fill: controller ? seatColour(controller) : "#fff",
@@ -191,7 +183,7 @@ const GAMES = {
       if (p) colours.forEach((colour, n) => over.push(s("circle", { cx: p.x + 4.5 + n * 2.4, cy: p.y - 3, r: 1.6, fill: colour, stroke: "#333", "stroke-width": 0.2 }, s("title", {}, `${colour} adventure at ${name}`))));
     }
     return {
-      file: "data.json", size: 2.4, over,
+      file: "data.json", what: "place", size: 2.4, over,
       under: (board.edges || []).map(([a, b]) => {
         const from = places.get(a), to = places.get(b);
         return from && to ? s("line", { x1: from.x, y1: from.y, x2: to.x, y2: to.y, stroke: "#b9a27a", "stroke-width": 0.7 }) : null;
@@ -214,11 +206,12 @@ const GAMES = {
     const card = layout.card || { width: 60, height: 90 };
     const nations = pairs(about.nations);
     const under = (view.coil || []).map((region) => s("rect", { x: region.x - card.width / 2, y: region.y - card.height / 2, width: card.width, height: card.height, rx: 4,
-      fill: nations.get(region.card && region.card.nation)?.color || "#eee", stroke: "#5a6270", opacity: 0.8 },
+      fill: nations.get(region.card && region.card.nation)?.color || "#eee", stroke: "#5a6270", opacity: 0.8,
+      "data-place": region.card ? `region:${region.card.id}` : null, "data-name": region.card ? region.card.id : null },
     s("title", {}, `The Coil, region ${region.position}: ${region.card ? `${region.card.id}, ${region.card.slots} slots` : "empty"}`)));
     const [dx, dy] = layout.northern_die || [0, 0];
     return {
-      file: "data.json", size: 14, under,
+      file: "data.json", what: "seat", size: 14, under,
       over: [s("rect", { x: dx - 18, y: dy - 18, width: 36, height: 36, rx: 6, fill: "#fff", stroke: "#1b1f24" }, s("title", {}, "the northern die")), label(dx, dy + 7, 20, view.northern_die ?? "")],
       places: table.map(([x, y], n) => {
         const seat = seats[n] || /** @type {Partial<Schemas["TheCoilSeat"]>} */ ({});
@@ -231,14 +224,16 @@ const GAMES = {
   },
 };
 
+// Every place is drawn with `data-place="<what>:<id>"` (what a command field's
+// Names says it names: "crossing:C12", "location:40"): the composer
+// (compose.js) finds a step's candidates there, highlights them and takes the click.
 /**
  * @param {string} game
  * @param {Schemas["ViewResponse"] | null} envelope
  * @param {GameData | null} data
- * @param {{ choices?: Set<string>, choose?: ((field: string, id: string | number) => unknown) | null, field?: string | null }} [choosing]
  * @returns {SVGSVGElement}
  */
-export function drawBoard(game, envelope, data, { choices = new Set(), choose = null, field = null } = {}) {
+export function drawBoard(game, envelope, data) {
   const view = envelope && envelope.view;
   // Each game's drawing takes that game's view: `game` names the game the view is of.
   const draw = /** @type {Record<string, Draw | undefined>} */ (GAMES)[game];
@@ -251,11 +246,10 @@ export function drawBoard(game, envelope, data, { choices = new Set(), choose = 
   const extent = about && about.coordinates && about.coordinates.extent;
   const margin = Math.max(...places.map((p) => (p.r ? p.r * 1.6 : /** @type {number} */ (p.h) / 2 + 24))); // a place without r is a card
   const box = extent ? [extent.x_min - margin, extent.y_min - margin, extent.x_max - extent.x_min + 2 * margin, extent.y_max - extent.y_min + 2 * margin] : bounds(places, margin);
-  const svg = s("svg", { viewBox: box.join(" "), role: "group", "aria-label": `${game} board`, "data-drawn-from": data ? "data" : "view",
+  const svg = s("svg", { viewBox: box.join(" "), role: "group", "aria-label": `the board of ${game.replace(/-/g, " ")}`, "data-drawn-from": data ? "data" : "view",
     "data-files": data ? Object.values(data.sha256).join(" ") : null });
   svg.append(...layout.under.filter((element) => element !== null));
-  // A caller that passes `choose` passes the field its choices are of.
-  for (const place of places) svg.append(...drawPlace(place, layout.size, choose && choices.has(String(place.id)) ? () => choose(/** @type {string} */ (field), place.id) : null));
+  for (const place of places) svg.append(...drawPlace(place, layout.size, layout.what));
   svg.append(...layout.over.filter((element) => element !== null));
   return svg;
 }
@@ -266,20 +260,15 @@ function bounds(places, margin) {
   return [Math.min(...xs) - margin, Math.min(...ys) - margin, Math.max(...xs) - Math.min(...xs) + 2 * margin, Math.max(...ys) - Math.min(...ys) + 2 * margin];
 }
 
-/** @param {Place} place @param {number} size @param {(() => void) | null} chosen @returns {SVGElement[]} */
-function drawPlace(place, size, chosen) {
+/** @param {Place} place @param {number} size @param {string} what @returns {SVGElement[]} */
+function drawPlace(place, size, what) {
   const r = place.r || Math.min(/** @type {number} */ (place.w), /** @type {number} */ (place.h)) / 2; // a card without r
   /** @type {Attrs} */
   const attrs = {
-    fill: place.fill || "#fff", stroke: chosen ? "#b3261e" : "#5a6270", "stroke-width": chosen ? r / 3 : r / 8,
-    "data-place": place.id, "data-name": place.name,
+    fill: place.fill || "#fff", stroke: "#5a6270", "stroke-width": r / 8,
+    "data-place": `${what}:${place.id}`, "data-name": place.name,
     ...(place.w ? { x: place.x - place.w / 2, y: place.y - /** @type {number} */ (place.h) / 2, width: place.w, height: place.h, rx: r / 6 } : { cx: place.x, cy: place.y, r }),
   };
-  if (chosen) {
-    Object.assign(attrs, { tabindex: 0, role: "button", "aria-label": `choose ${place.label}`, class: "choice" });
-    attrs.onclick = chosen;
-    attrs.onkeydown = (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); chosen(); } };
-  }
   /** @type {SVGElement[]} */
   const drawn = [s(place.w ? "rect" : "circle", attrs, s("title", {}, place.label || place.name))];
   if (place.w) drawn.push(label(place.x, place.y + size / 3, size, place.name));

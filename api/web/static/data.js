@@ -113,7 +113,8 @@ export function handOf(game, envelope, data) {
     const me = (coil.seats || []).find((x) => x.seat === seat) || /** @type {Partial<Schemas["TheCoilSeat"]>} */ ({});
     return [...(me.hand || []).map((c) => {
       const tactic = tactics.get(c.tactic) || /** @type {Named} */ ({});
-      return card("Homeland card", c.id, { name: `${c.id}: ${tactic.name || c.tactic}`, text: `${tactic.text || c.tactic_text || ""} Slots ${c.slots}; ${(c.resources || []).join(", ") || "no resources"}.` });
+      return card("Homeland card", c.id, { name: tactic.name || c.tactic.replace(/[_-]+/g, " "),
+        text: `${tactic.text || c.tactic_text || ""} Slots ${c.slots}; ${(c.resources || []).map((r) => r.replace(/[_-]+/g, " ")).join(", ") || "no resources"}.` });
     }), ...(me.strategies || []).map((c) => card("Strategy card", c.id, { name: c.name, text: objectives.get(c.objective)?.text || c.objective_text }))];
   }
   if (game === "runebound") {
@@ -137,6 +138,50 @@ export function handOf(game, envelope, data) {
     return [card("Building", id, { name: `Building ${id}`, text: `Corners ${(tile.corners || []).join(", ")} (clockwise from an acute corner).` })];
   }
   return [];
+}
+
+// The cards of a hand the catalogue declares (`hand: {field, names}`, the
+// kit's Hand): the values at `field` in the view ("players.{seat}.hand", a
+// list of seats' entries matched by their `seat`), each named from the data
+// file `names.data`'s list `names.list`, whose entry's `names.key` equals it.
+// Null when the view holds no hand there (the caller then falls back).
+/**
+ * @param {import("./compose.js").HandJson} hand @param {Schemas["ViewResponse"] | null} envelope @param {GameData | null} data
+ * @returns {Card[] | null}
+ */
+export function declaredHand(hand, envelope, data) {
+  const seat = envelope && envelope.seat;
+  /** @type {unknown} */
+  let found = envelope && envelope.view;
+  if (!found || !seat) return null;
+  for (const raw of hand.field.split(".")) {
+    const part = raw === "{seat}" ? seat : raw;
+    if (Array.isArray(found)) found = found.find((item) => item && typeof item === "object" && /** @type {Record<string, unknown>} */ (item).seat === part);
+    else if (found && typeof found === "object") found = /** @type {Record<string, unknown>} */ (found)[part];
+    else return null;
+  }
+  if (!Array.isArray(found)) return null;
+  return counted(found).map(([value, count]) => {
+    const entry = entryOf(hand.names, value, data);
+    const key = typeof value === "object" && value ? /** @type {Record<string, unknown>} */ (value)[hand.names.key || "id"] : value;
+    const text = entry && (entry.text || entry.effect || entry.description);
+    return { kind: hand.names.what, id: key, name: String((entry && entry[hand.names.label || "name"]) || key), text: typeof text === "string" ? text : "", count };
+  });
+}
+
+// The data file's entry a value names (Names: data, list, key), or null.
+/**
+ * @param {import("./compose.js").NamesJson} names @param {unknown} value @param {GameData | null} data
+ * @returns {Record<string, unknown> | null}
+ */
+export function entryOf(names, value, data) {
+  if (!names.data || !names.list || !data) return null;
+  const file = /** @type {Record<string, unknown> | undefined} */ (data.files[names.data]);
+  let list = file && names.list.split(".").reduce((/** @type {unknown} */ at, part) => (at && typeof at === "object" ? /** @type {Record<string, unknown>} */ (at)[part] : undefined), /** @type {unknown} */ (file));
+  if (list && !Array.isArray(list) && typeof list === "object") list = Object.entries(list).map(([id, entry]) => ({ [names.key || "id"]: id, ...(/** @type {object} */ (entry)) }));
+  if (!Array.isArray(list)) return null;
+  const key = typeof value === "object" && value ? /** @type {Record<string, unknown>} */ (value)[names.key || "id"] : value;
+  return list.find((entry) => entry && String(entry[names.key || "id"]) === String(key)) || null;
 }
 
 /** @template T @param {T[]} ids @returns {[T, number][]} */

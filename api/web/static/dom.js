@@ -63,7 +63,7 @@ function fill(element, attrs, children) {
 export function focusKey(root) {
   const active = document.activeElement;
   if (!active || !root.contains(active)) return null;
-  for (const name of ["id", "data-place", "data-command"]) {
+  for (const name of ["id", "data-place", "data-card", "data-value"]) {
     const value = active.getAttribute(name);
     if (value !== null) return `[${name}="${CSS.escape(value)}"]`;
   }

@@ -5,8 +5,9 @@
 // (each event's `text`), the stream that keeps it all current; resign, and
 // the lobby's and the end's actions (start, join, invite, rematch).
 import { change, get, me, Problem } from "./api.js";
-import { drawBoard, drawHand, placeFields } from "./board.js";
-import { gameData, handOf } from "./data.js";
+import { drawBoard, drawHand } from "./board.js";
+import { Composer } from "./compose.js";
+import { declaredHand, entryOf, gameData, handOf } from "./data.js";
 import { duration, focusKey, h, notice, refocus, tree, when, words } from "./dom.js";
 import { follow } from "./stream.js";
 import { signedOut } from "./app.js";
@@ -20,18 +21,10 @@ import { standingsSection } from "./standings.js";
 /** The view's answer (GET /view, a stream's `view` message). @typedef {Schemas["ViewResponse"]} Envelope */
 /** The table's actions on a game besides its commands (POST /v1/games/{id}/…). @typedef {"start" | "join" | "resign"} Action */
 
+/** The catalogue's declarations the table composes from (GET /v1/rules/{game}). @typedef {import("./compose.js").Catalogue} Catalogue */
+/** The envelope's players by name, seat → name (a server that sends none: the summary's seats). @typedef {{ names?: Record<string, string> }} Named */
+
 const LOG_TAIL = 30; // the table reads only the log's tail, never the whole history
-
-// A command's field by name: the fields that name a place differ per game (placeFields).
-/** @param {Command} command @param {string} field @returns {unknown} */
-const fieldOf = (command, field) => /** @type {Record<string, unknown>} */ (command)[field];
-
-/** @param {Command} command @returns {string} */
-export function describe(command) {
-  const details = Object.entries(command).filter(([key]) => key !== "type")
-    .map(([key, value]) => `${words(key)} ${typeof value === "object" ? JSON.stringify(value) : value}`);
-  return details.length ? `${words(command.type)}: ${details.join(", ")}` : words(command.type);
-}
 
 // The event's own sentence (the feed and the stream write one for each event,
 // as the viewer may see it); a list of its fields only for a server that sends none.
@@ -42,6 +35,9 @@ export function eventWords(event) {
     .map(([key, value]) => `${words(key)} ${value}`);
   return `v${event.version} · ${event.seat ? `${event.seat}: ` : ""}${words(event.type)}${details.length ? ` (${details.join(", ")})` : ""}`;
 }
+
+/** @param {string} text */
+const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /** @param {HTMLElement} main @param {Problem | null | undefined} problem */
 export function missing(main, problem) {
@@ -104,8 +100,14 @@ export async function table(main, id, { spectator }) {
   const streamed = [];
   /** @type {Command[]} */
   let commands = [];
-  /** @type {{ field: string, id: string | number } | null} */
-  let onlyAt = null;
+  /** @type {Composer | null} the decision being composed, of `commands` */
+  let composer = null;
+  /** @type {string[]} the commands' sentences, parallel to them */
+  let texts = [];
+  /** @type {string} the server's refusal of the last command sent, shown until the next decision */
+  let refusal = "";
+  /** @type {Catalogue} */
+  let catalogue = {};
   let sending = false, ended = false, askingResign = false;
   /** @type {ReturnType<typeof follow> | null} */
   let stream = null;
@@ -117,25 +119,28 @@ export async function table(main, id, { spectator }) {
     clocks: h("div", { id: "clocks" }),
     board: h("div", { class: "board", id: "board" }),
     hand: h("div", { id: "hand-area" }),
+    handSection: h("section", { "aria-labelledby": "hand-title", id: "hand-section" }),
+    treeTitle: h("summary", { id: "tree-title" }),
     commands: h("div", { id: "commands-area", "aria-live": "polite" }),
     actions: h("div", { id: "actions", class: "controls" }),
     standings: h("div", { id: "standings-area" }),
     tree: h("div", { class: "tree", id: "view-tree" }),
     link: h("p", { id: "stream-state", class: "muted" }),
   };
+  ui.handSection.append(h("h2", { id: "hand-title" }, "Your hand"), ui.hand);
   root.append(
-    h("h1", {}, `${words(summary.game)} `, h("span", { class: "muted" }, id.slice(0, 8))),
+    h("h1", {}, capital(words(summary.game))),
     ui.status, ui.clocks, ui.link,
     h("div", { class: "layout" },
       h("div", {},
         h("section", { "aria-labelledby": "board-title" }, h("h2", { id: "board-title" }, "Board"), ui.board),
-        spectator || !envelope.seat ? "" : h("section", { "aria-labelledby": "hand-title" }, h("h2", { id: "hand-title" }, "Your hand"), ui.hand)),
+        ui.handSection),
       h("div", {},
         h("section", { "aria-labelledby": "commands-title" }, h("h2", { id: "commands-title" }, "Your move"), ui.commands),
         h("section", { "aria-label": "Actions" }, ui.actions),
         ui.standings,
         h("section", { "aria-labelledby": "log-title" }, h("h2", { id: "log-title" }, "Log"), log))),
-    h("section", { "aria-labelledby": "tree-title" }, h("h2", { id: "tree-title" }, spectator || !envelope.seat ? "What is public" : "What you see (your hand and private information, and what is public)"), ui.tree),
+    h("details", { id: "view-details" }, ui.treeTitle, ui.tree),
     h("p", {}, h("a", { href: `#/replay/${id}` }, "Replay this game"), " · ", h("a", { href: `#/watch/${id}` }, "Watch as a spectator")));
   main.replaceChildren(root);
 
@@ -153,8 +158,24 @@ export async function table(main, id, { spectator }) {
     render();
   }
 
-  /** @param {string} seat */
-  const seatName = (seat) => summary.seats.find((s) => s.seat === seat)?.name;
+  // A seat's player by name: the envelope's `names`, else the summary's seats, else a bot.
+  /** @param {string} seat @returns {string | undefined} */
+  const seatName = (seat) => /** @type {Named} */ (envelope).names?.[seat] || summary.seats.find((s) => s.seat === seat)?.name
+    || (envelope.bots && envelope.bots[seat] ? "Bot" : undefined);
+  /** @param {string} seat @returns {string} a name, the seat after it */
+  const who = (seat) => (seatName(seat) ? `${seatName(seat)} (${seat})` : seat);
+  // How the composer names a value: a seat by its player, a thing by its data file's label, a place by the board's name.
+  /** @param {import("./compose.js").NamesJson | null} names @param {import("./compose.js").Scalar} value @returns {string | null} */
+  const label = (names, value) => {
+    if (!names) return null;
+    if (names.kind === "seat") return seatName(String(value)) || null;
+    const entry = entryOf(names, value, data);
+    const named = entry && entry[names.label || "name"];
+    if (named !== undefined && named !== null && typeof named !== "object") return String(named) === String(value) || names.kind !== "place" ? String(named) : `${value}, ${named}`;
+    const drawn = ui.board.querySelector(`[data-place="${CSS.escape(`${names.what}:${value}`)}"]`);
+    const name = drawn && drawn.getAttribute("data-name");
+    return name && name !== String(value) ? `${value}, ${name}` : null;
+  };
   const mine = () => !!token && !!envelope.seat && envelope.status === "active" && envelope.to_act.includes(envelope.seat);
 
   function render() {
@@ -163,18 +184,18 @@ export async function table(main, id, { spectator }) {
     root.dataset.version = String(envelope.version);
     root.dataset.status = envelope.status;
     root.dataset.streamed = streamed.join(",");
-    const turn = envelope.to_act.length ? envelope.to_act.map((seat) => `${seat}${seatName(seat) ? ` (${seatName(seat)})` : ""}`).join(", ") : "nobody";
-    ui.status.replaceChildren(`${words(envelope.status)} · version ${envelope.version} · `,
-      envelope.seat ? `you are ${envelope.seat} · ` : "you watch as a spectator · ",
+    const turn = envelope.to_act.length ? envelope.to_act.map(who).join(", ") : "nobody";
+    ui.status.replaceChildren(`${capital(words(envelope.status))} · version ${envelope.version} · `,
+      envelope.seat ? `you are ${who(envelope.seat)} · ` : "you watch as a spectator · ",
       mine() ? h("span", { class: "badge" }, "your turn") : `to act: ${turn}`,
       envelope.outcome ? ` · ${envelope.outcome}` : "");
     renderClocks();
-    /** @type {Set<string>} */
-    const choices = new Set();
-    const field = placeFields(summary.game).find((name) => commands.some((c) => fieldOf(c, name) !== undefined && fieldOf(c, name) !== null));
-    for (const command of commands) if (field && fieldOf(command, field) !== undefined && fieldOf(command, field) !== null) choices.add(String(fieldOf(command, field)));
-    ui.board.replaceChildren(drawBoard(summary.game, envelope, data, { choices, field, choose: field ? choose : null }));
-    ui.hand.replaceChildren(drawHand(handOf(summary.game, envelope, data)));
+    ui.board.replaceChildren(drawBoard(summary.game, envelope, data));
+    // The layout follows the seat: a player who takes one sees his hand from that view on.
+    const seated = !spectator && !!envelope.seat;
+    ui.handSection.hidden = !seated;
+    if (seated) ui.hand.replaceChildren(drawHand((catalogue.hand && declaredHand(catalogue.hand, envelope, data)) || handOf(summary.game, envelope, data)));
+    ui.treeTitle.textContent = seated ? "Everything you see, as data (your private information and what is public)" : "Everything public, as data";
     renderCommands();
     renderActions();
     renderStandings();
@@ -189,22 +210,22 @@ export async function table(main, id, { spectator }) {
       const parts = [];
       if (clock.bank_seconds !== null && clock.bank_seconds !== undefined) parts.push(`bank ${duration(clock.bank_seconds)}${clock.running ? " (running)" : ""}`);
       if (clock.turn_deadline) parts.push(`deadline ${when(clock.turn_deadline)}`);
-      if (parts.length) rows.push(h("li", {}, `${seat}: ${parts.join(", ")}`));
+      if (parts.length) rows.push(h("li", {}, `${who(seat)}: ${parts.join(", ")}`));
     }
     ui.clocks.replaceChildren(rows.length ? h("ul", { "aria-label": "Deadlines and time banks" }, rows) : "");
   }
 
   function renderCommands() {
-    if (!mine()) {
-      ui.commands.replaceChildren(h("p", { class: "muted" }, envelope.status === "active" ? "Not your turn." : "No move to make."));
+    const refused = refusal ? h("p", { id: "refusal", class: "problem", role: "alert" }, refusal) : "";
+    if (!mine() || !composer) {
+      const waiting = mine() ? "Your turn: the moves are on their way…" : envelope.status === "active" ? "Not your turn." : "No move to make.";
+      ui.commands.replaceChildren(refused, h("p", { class: "muted" }, waiting));
+      if (composer) composer.refusing = null;
       return;
     }
-    const at = onlyAt;
-    const shown = at ? commands.filter((c) => String(fieldOf(c, at.field)) === String(at.id)) : commands;
-    ui.commands.replaceChildren(
-      onlyAt ? h("p", {}, `Moves at ${onlyAt.id} `, h("button", { type: "button", onclick: () => { onlyAt = null; render(); } }, "Show every move")) : "",
-      h("ul", { class: "commands", id: "commands" }, shown.map((command) => h("li", {},
-        h("button", { type: "button", class: "command", disabled: sending, "data-command": JSON.stringify(command), onclick: () => send(command) }, describe(command))))));
+    const area = h("div", { id: "commands" });
+    ui.commands.replaceChildren(refused, area);
+    composer.render(area, { texts, catalogue, label, board: ui.board, hand: ui.hand, send, busy: sending });
   }
 
   function renderActions() {
@@ -214,7 +235,7 @@ export async function table(main, id, { spectator }) {
     if (envelope.status === "lobby" || summary.status === "lobby") {
       const bots = summary.bots || {};
       const free = summary.free_seats.filter((seat) => !(seat in bots)); // a bot's seat is listed free but is taken
-      ui.actions.replaceChildren(h("p", {}, `Seats: ${[...summary.seats.map((s) => `${s.seat} ${s.name}`), ...Object.entries(bots).map(([seat, kind]) => `${seat} a ${kind} bot`)].join(", ")}`,
+      ui.actions.replaceChildren(h("p", {}, `Seats: ${[...summary.seats.map((s) => `${s.name} (${s.seat})`), ...Object.entries(bots).map(([seat, kind]) => `a ${kind} bot (${seat})`)].join(", ")}`,
         free.length ? `; free: ${free.join(", ")}` : ""));
       if (player && summary.host === player.id && !free.length) buttons.push(h("button", { class: "primary", id: "start", type: "button", onclick: () => act("start") }, "Start the game"));
       if (player && !seated && free.length) buttons.push(h("button", { class: "primary", id: "join", type: "button", onclick: () => act("join", {}) }, "Take a seat"));
@@ -243,12 +264,14 @@ export async function table(main, id, { spectator }) {
       (seat) => seatName(seat) || (envelope.bots[seat] ? `a ${envelope.bots[seat]} bot` : seat)));
   }
 
-  /** @param {string} field @param {string | number} place */
-  function choose(field, place) {
-    const here = commands.filter((c) => String(fieldOf(c, field)) === String(place));
-    if (here.length === 1) send(here[0]);
-    else { onlyAt = { field, id: place }; render(); }
-  }
+  // A click on a place of the board that the step does not offer: a sentence, and nothing changes.
+  ui.board.addEventListener("click", (event) => {
+    const place = event.target instanceof Element ? event.target.closest("[data-place]") : null;
+    if (!place || place.classList.contains("candidate")) return;
+    if (composer && composer.refuse(/** @type {string} */ (place.getAttribute("data-place")))) return;
+    if (mine()) return;
+    notice(envelope.status === "active" ? "It is not your turn: the board takes your moves when it is." : "There is no move to make.");
+  });
 
   async function refreshCommands() {
     const version = envelope.version;
@@ -256,8 +279,11 @@ export async function table(main, id, { spectator }) {
     try {
       const legal = await get(`/games/${encodeURIComponent(id)}/legal-commands`, as);
       if (legal.version !== envelope.version || version !== envelope.version) return; // a newer view came meanwhile
+      // The same commands again (a view of the version the table holds): the move being composed stays as far as it went.
+      const same = composer && JSON.stringify(legal.commands) === JSON.stringify(commands);
       commands = legal.commands;
-      onlyAt = null;
+      texts = /** @type {{ texts?: string[] }} */ (legal).texts || [];
+      if (!same) composer = new Composer(commands);
       render();
     } catch (problem) { failed(problem); }
   }
@@ -268,13 +294,26 @@ export async function table(main, id, { spectator }) {
     sending = true;
     render();
     const before = envelope.version;
+    refusal = "";
     try {
       await change(`/games/${encodeURIComponent(id)}/commands`, command, as);
       // The stream may have brought the move's view, and the table the next
       // turn's commands, before this answer: those are current, and nothing
       // would ask for them again. Only the commands of the version moved from are stale.
-      if (envelope.version === before) commands = [];
-    } catch (problem) { failed(problem); }
+      if (envelope.version === before) { commands = []; composer = null; }
+    } catch (problem) {
+      if (!(problem instanceof Problem) || problem.status === 401 || problem.status >= 500) failed(problem);
+      else {
+        // Refused (a stale version, a timeout that came first): the table as it is now, with the reason.
+        refusal = `The move was refused: ${problem.message}`;
+        sending = false;
+        try { adopt(/** @type {Envelope} */ (await get(`/games/${encodeURIComponent(id)}/view`, as))); } catch (again) { failed(again); }
+        commands = []; composer = null;
+        render();
+        refreshCommands();
+        return;
+      }
+    }
     sending = false;
     render();
   }
@@ -300,7 +339,7 @@ export async function table(main, id, { spectator }) {
   async function invite() {
     try {
       const made = await change(`/games/${encodeURIComponent(id)}/invites`, {}, as);
-      ui.actions.append(h("p", { id: "invite-code" }, `Invite code: ${made.code} (give it with the game id ${id})`));
+      ui.actions.append(h("p", { id: "invite-code" }, `Invite code: ${made.code} (give it with this page's address)`));
     } catch (problem) { failed(problem); }
   }
 
@@ -327,8 +366,11 @@ export async function table(main, id, { spectator }) {
   const tail = get(`/games/${encodeURIComponent(id)}/events?after=${Math.max(0, envelope.version - LOG_TAIL)}&limit=${LOG_TAIL}`, as);
   const loading = (envelope.version > LOG_TAIL ? gameData(summary.game, id, as) : tail.then((feed) => gameData(summary.game, id, { ...as, events: feed.events })))
     .catch((problem) => { failed(problem); return null; }); // without data the board is drawn from the view alone
+  // The catalogue says what each command field names and where a seat's hand is: the composer and the hand read it.
+  const rules = get(`/rules/${encodeURIComponent(summary.game)}`, { as: null }).catch((problem) => { failed(problem); return {}; });
   try { (await tail).events.forEach(addLog); } catch (problem) { failed(problem); }
   data = await loading;
+  catalogue = /** @type {Catalogue} */ (await rules);
   root.dataset.loaded = String(envelope.version); // the version the table was first drawn at; the stream follows from it
   render();
   performance.mark("board-drawn"); // the table's first drawing, for the benchmark (Chromium's performance timing)
@@ -351,7 +393,7 @@ export async function table(main, id, { spectator }) {
         const moved = next.version > envelope.version;
         envelope = /** @type {Envelope} */ (next); // the same envelope as GET /view's
         if (lobbyMoved) { try { summary = await get(`/games/${encodeURIComponent(id)}`, as); } catch (problem) { failed(problem); } }
-        if (moved) commands = [];
+        if (moved) { commands = []; composer = null; refusal = ""; }
         render();
         refreshCommands();
       },

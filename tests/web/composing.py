@@ -1,0 +1,163 @@
+"""Two people at one table, in browser contexts of their own, making every
+move by composed choices only: a button of the step, a highlighted place of
+the board or card of the hand, then Confirm. What each decision cost
+(steps, clicks, buttons per step) is measured as it goes."""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+from dataclasses import dataclass, field
+
+import pytest
+
+from .conftest import api
+
+PlaywrightError = pytest.importorskip("playwright.sync_api", reason="playwright is in the [test] extras").Error
+
+MAX_BUTTONS = 12
+UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.I)
+DATA = re.compile(r"\bnull\b|\bundefined\b|\bNone\b|[\[\]{}]")
+
+
+@dataclass
+class Measured:
+    """Per decision, the clicks it took; per step, the buttons it showed."""
+
+    clicks: list[int] = field(default_factory=list)
+    buttons: list[int] = field(default_factory=list)
+    where: dict[str, int] = field(default_factory=dict)
+
+    def summary(self) -> dict:
+        clicks = sorted(self.clicks) or [0]
+        return {"decisions": len(self.clicks), "clicks_median": clicks[len(clicks) // 2], "clicks_max": clicks[-1],
+                "buttons_max": max(self.buttons or [0]), "steps_by_where": self.where}
+
+
+def register(person, name: str):
+    page = person.open("/")
+    page.fill("#register-name", name)
+    page.press("#register-name", "Enter")
+    page.wait_for_selector("#create")
+    return page
+
+
+def words_not_data(page, with_log: bool = False) -> None:
+    """What a person reads on the table (the raw view stays closed): no null, no JSON, no UUID.
+    The log's sentences are the server's (each event's `text`): checked with_log only."""
+    text = page.evaluate("""(withLog) => {
+        const table = document.querySelector("#table").cloneNode(true);
+        if (!withLog) table.querySelector("#log")?.remove();
+        table.querySelector("#view-details")?.remove();
+        document.body.append(table);
+        const text = table.innerText;
+        table.remove();
+        return text;
+    }""", with_log)
+    assert not UUID.search(text), f"a UUID on the table: {UUID.search(text)[0]!r} in\n{text[:3000]}"
+    found = DATA.search(text)
+    assert not found, f"data on the table: {found[0]!r} near {text[max(0, found.start() - 200):found.end() + 200]!r}"
+
+
+def step(page, rng: random.Random, measured: Measured, pending: dict) -> bool:
+    """Take one step of the decision the page is composing, if it composes one: True when a step was taken."""
+    # The step's kind and where it is asked, read at once: a newer view may redraw the composer between two reads.
+    shown = page.evaluate("""() => { const c = document.querySelector("#composer");
+        return c ? [c.dataset.step, c.dataset.where || null] : null; }""")
+    if not shown:
+        return False
+    kind, where = shown
+    words_not_data(page)
+    if kind == "confirm":
+        if page.locator("#compose-confirm[disabled]").count():
+            return False  # sent: the answer is on its way
+        page.locator("#compose-confirm:not([disabled])").click(timeout=3000)
+        measured.clicks.append(pending.pop(page, 0) + 1)
+        return True
+    measured.where[where] = measured.where.get(where, 0) + 1
+    if where == "buttons":
+        buttons = page.locator("#choices button")
+        count = buttons.count()
+        measured.buttons.append(count)
+        assert 0 < count <= MAX_BUTTONS, f"{count} choice buttons at one step: " + page.inner_text("#composer")
+        buttons.nth(rng.randrange(count)).click(timeout=3000)
+    else:
+        measured.buttons.append(page.locator("#choices button").count())
+        candidates = page.locator(f"#{'board' if where == 'board' else 'hand'} .candidate")
+        count = candidates.count()
+        assert count, f"a {where} step with nothing highlighted: " + page.inner_text("#composer")
+        chosen = candidates.nth(rng.randrange(count))
+        # Half by the keyboard (Tab to it, Enter), half by the pointer.
+        if rng.random() < 0.5:
+            chosen.focus(timeout=3000)
+            page.keyboard.press("Enter")
+        else:
+            chosen.dispatch_event("click")
+    pending[page] = pending.get(page, 0) + 1
+    return True
+
+
+def compose_to_confirm(page) -> None:
+    """The first choice of each step, up to the sentence and its Confirm."""
+    while page.get_attribute("#composer", "data-step") != "confirm":
+        where = page.get_attribute("#composer", "data-where")
+        if where == "buttons":
+            page.locator("#choices button").first.click()
+        else:
+            page.locator(f"#{'board' if where == 'board' else 'hand'} .candidate").first.dispatch_event("click")
+
+
+def two_at_a_table(person, base_url, game: str, options: dict | None = None):
+    """Ada creates a game for two without bots; Brune opens it and takes the other seat with the page's button; Ada starts it."""
+    ada, brune = person(), person()
+    host = register(ada, "Ada")
+    host.select_option("#create-game", game)
+    host.fill("#create-players", "2")
+    host.uncheck("#create-bots")
+    for name, value in (options or {}).items():
+        host.fill(f"#option-{name}", value)
+    host.click("#create button[type=submit]")
+    host.wait_for_selector("#table")
+    game_id = host.url.rsplit("/", 1)[-1]
+    guest = register(brune, "Brune")
+    guest.goto(f"{base_url}/#/games/{game_id}")
+    guest.click("#join")
+    guest.wait_for_selector("#table[data-status=lobby]")
+    host.click("#start", timeout=15000)
+    for page in (host, guest):
+        page.wait_for_selector('#table[data-status="active"]')
+    return (ada, host), (brune, guest), game_id
+
+
+def play(pages, rng: random.Random, measured: Measured, *, decisions: int | None, seconds: float, base_url, game_id, token,
+         screenshot=None, shot_at: int = 3):
+    """Steps on whichever page composes, until the standings (decisions None) or that many decisions;
+    `screenshot` (a path) takes a picture of the first page mid-decision, after shot_at decisions."""
+    pending: dict = {}
+    deadline = time.monotonic() + seconds
+    while True:
+        if all(page.locator("#standings").count() for page in pages):
+            if screenshot:  # a game too short for a decision mid-way: its end
+                pages[0].screenshot(path=str(screenshot), full_page=True)
+            return
+        if decisions is not None and len(measured.clicks) >= decisions:
+            return
+        if time.monotonic() > deadline:
+            _, now = api(base_url, "GET", f"/v1/games/{game_id}/view", token=token)
+            raise AssertionError(f"no end after {seconds} s and {len(measured.clicks)} decisions; the API is at "
+                                 f"{now['version']} ({now['status']}), to act {now['to_act']}; the pages say: "
+                                 + " | ".join(page.inner_text("#commands-area")[:300] for page in pages))
+        # Mid-decision, and where it is made on the board or in the hand if it ever is (else at any step).
+        if screenshot and len(measured.clicks) >= shot_at and pending.get(pages[0]) and (
+                len(measured.clicks) >= shot_at * 2 or pages[0].locator("#composer[data-where=board], #composer[data-where=hand]").count()):
+            pages[0].screenshot(path=str(screenshot), full_page=True)
+            screenshot = None
+        moved = False
+        for page in pages:
+            try:
+                moved = step(page, rng, measured, pending) or moved
+            except PlaywrightError:  # redrawn under the pointer by a newer view: look again
+                continue
+        if not moved:
+            pages[0].wait_for_timeout(40)

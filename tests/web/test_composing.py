@@ -1,0 +1,110 @@
+"""Moves composed one part at a time, in a real browser: two people, each in
+a browser context of their own, play through the page by composed choices
+only (a step's buttons, the board's highlighted places, the hand's cards, then
+Confirm). At every step: at most 12 choice buttons, no null, JSON or UUID on
+the table; both players see their hands from their first view of the game.
+
+Cronberg, Coronation (3 turns) and Runebound (1 round of doom) are played
+to their standings; the two others for
+DECISIONS decisions each, to keep the file's time modest on two cores (a
+whole Court of Miracles or Coil game by two random people is several hundred
+decisions)."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from .composing import Measured, compose_to_confirm, play, register, two_at_a_table, words_not_data
+from .conftest import api
+from .test_web_client import create_against_bots
+
+WHOLE = {"cronberg": {}, "coronation": {"last_turn": "3"}, "runebound": {"doom_rounds": "1"}}
+PARTLY = {"court-of-miracles": {}, "the-coil": {}}
+DECISIONS = 24
+SECONDS = 420
+
+
+def hand_declared(base_url, game: str) -> dict | None:
+    _, rules = api(base_url, "GET", f"/v1/rules/{game}")
+    return rules.get("hand")
+
+
+def the_hand_is_drawn(page, hand: dict) -> None:
+    """Each card the page's view holds at the declared hand's field is drawn in "Your hand"."""
+    envelope = json.loads(page.get_attribute("#table", "data-view"))
+    found = envelope["view"]
+    for part in hand["field"].split("."):
+        part = envelope["seat"] if part == "{seat}" else part
+        found = next((x for x in found if x.get("seat") == part), None) if isinstance(found, list) else found.get(part)
+    key = hand["names"].get("key", "id")
+    values = {str(card[key] if isinstance(card, dict) else card) for card in found or []}
+    drawn = set(page.eval_on_selector_all("#hand [data-card]", "(cards) => cards.map((c) => c.dataset.card)"))
+    assert values <= drawn, f"cards of the view not drawn in the hand: {values - drawn}"
+
+
+@pytest.mark.timeout(SECONDS + 120)
+@pytest.mark.parametrize("game", [*WHOLE, *PARTLY])
+def test_two_people_play_by_composed_choices_only(person, base_url, artifacts, game):
+    (ada, host), (brune, guest), game_id = two_at_a_table(person, base_url, game, WHOLE.get(game, PARTLY.get(game)))
+    pages = [host, guest]
+    # Both players' hands from their first view of the game: Brune took his seat on this page, without reloading it.
+    hand = hand_declared(base_url, game)
+    for page in pages:
+        page.wait_for_selector("#hand-section:not([hidden])")
+        page.wait_for_selector("#composer, #commands-area p.muted")  # drawn with the data and the catalogue
+        if hand:
+            the_hand_is_drawn(page, hand)
+    measured = Measured()
+    play(pages, random.Random(f"{game}-composed"), measured, decisions=None if game in WHOLE else DECISIONS,
+         seconds=SECONDS, base_url=base_url, game_id=game_id, token=ada.token(), screenshot=artifacts / f"composing-{game}.png")
+    if hand:
+        for page in pages:
+            the_hand_is_drawn(page, hand)
+    # The log names players by name where the server names them (the envelope's `names`, the events' texts).
+    envelope = json.loads(host.get_attribute("#table", "data-view"))
+    if envelope.get("names"):
+        for page in pages:
+            words_not_data(page, with_log=True)
+        assert "Ada" in host.inner_text("#log") and "Brune" in host.inner_text("#log")
+    assert max(measured.buttons or [0]) <= 12
+    (artifacts / f"composing-{game}.json").write_text(json.dumps(measured.summary()))
+    print(game, measured.summary())
+    for watched in (ada, brune):
+        assert watched.console_errors == []
+
+
+def test_a_refused_move_redraws_the_table_at_the_new_version_with_the_refusal(person, base_url):
+    """Ada composes a move while the same move is made elsewhere (her token, through the API) and the
+    page has not heard of it (its stream is held): Confirm is refused, and the table shows the game
+    as it now is, with the server's sentence."""
+    ada = person()
+    page = register(ada, "Ada")
+    game_id, token = create_against_bots(page, "cronberg"), ada.token()
+    page.wait_for_selector("#composer")
+    page.route("**/stream?*", lambda route: None)  # held: the page hears nothing more
+    page.reload()
+    page.wait_for_selector("#composer")
+    compose_to_confirm(page)
+    _, legal = api(base_url, "GET", f"/v1/games/{game_id}/legal-commands", token=token)
+    status, _ = api(base_url, "POST", f"/v1/games/{game_id}/commands", legal["commands"][0], token=token)
+    assert status in (200, 201, 202)
+    _, now = api(base_url, "GET", f"/v1/games/{game_id}/view", token=token)
+    page.click("#compose-confirm")
+    page.wait_for_selector("#refusal")
+    assert page.inner_text("#refusal").startswith("The move was refused: ")
+    assert int(page.get_attribute("#table", "data-version")) >= now["version"]
+
+
+@pytest.mark.parametrize("game", ["cronberg", "coronation"])
+def test_a_decision_fits_on_about_two_phone_screens(person, artifacts, game):
+    phone = person(viewport={"width": 390, "height": 844})
+    page = register(phone, "Ada")
+    create_against_bots(page, game)
+    page.wait_for_selector("#composer")
+    height = page.evaluate("document.documentElement.scrollHeight")
+    page.screenshot(path=str(artifacts / f"composing-phone-{game}.png"), full_page=True)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert height <= 2.5 * 844, f"the table at one decision is {height} px tall on a phone"
