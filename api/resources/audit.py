@@ -12,6 +12,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from domain.audit import rerun
+from domain.engine import UnreadableHistory as EngineUnreadable
 
 from .. import access
 from ..auth import OPTIONAL_BEARER, current_player
@@ -27,6 +28,7 @@ from .keys import ReceiptSchema
 from .games import summary
 
 OVER = ("scoring", "finished")  # statuses of a game whose seed and log are public
+VERDICTS = ("VERIFIED", "NOT VERIFIED", "NOT OVER")
 
 blp = Blueprint("audit", __name__, url_prefix="/v1/games", description="Verify a game: hash chain, seed, every random outcome")
 
@@ -178,6 +180,11 @@ class AuditSchema(ma.Schema):
         "description": "every stored event, oldest first (a damaged log as stored); null until the game is over"})
     receipts = ma.fields.Nested(ReceiptsCheckSchema, allow_none=True, required=True,
                                 metadata={"description": "with ?receipt=: whether the history agrees with them"})
+    verdict = ma.fields.String(required=True, validate=ma.validate.OneOf(VERDICTS), metadata={
+        "description": "what the checks above add up to, as `boardlog audit` says it offline: VERIFIED (the game "
+                       "is over, and its chain, every decision re-run and the receipts given all hold), NOT VERIFIED "
+                       "(one of them does not: chain, rerun or receipts names where), or NOT OVER (nothing failed, "
+                       "but the decisions are re-run only once the game ends)"})
 
 
 def log_entry(record) -> dict:
@@ -274,21 +281,51 @@ class Audit(MethodView):
             over = stored["status"] in OVER
             answer.update(seed_sha256=str(created.get("seed_sha256", "")), seed=_published_seed(gid) if over else None,
                           log=[log_entry(r) for r in records] if over else None)
-            return answer
+            return _with_verdict(answer)
         try:
             rules, session = service().load(gid)
-        except UnreadableHistory as error:  # the chain vouches for the rows; this server cannot read them
+        except UnreadableHistory as error:  # the chain vouches for the rows; they do not replay
             if stored["status"] in OVER:
+                _rerun_stored(answer, store, gid, stored["status"], error.message)
+            else:
                 answer["rerun"] = {"ok": False, "batches": 0, "problems": [error.message]}
-            return answer
+            return _with_verdict(answer)
         answer.update(status=session.status, version=session.version, seed_sha256=session.seed_sha256)
         if session.over:
-            records = store.read_stream(stream_of(gid))
-            # A game the read model calls finished must hold its standings.
-            result = rerun(rules, _records(records), complete=stored["status"] == "finished")
-            answer.update(seed=session.seed, rerun=result.to_json(), standings=checked_standings(result.session),
-                          log=[log_entry(r) for r in records])
-        return answer
+            _rerun_stored(answer, store, gid, stored["status"])
+        return _with_verdict(answer)
+
+
+def _rerun_stored(answer: dict, store, gid, status: str, unread: str | None = None) -> None:
+    """An over game's every decision decided again from the rows as stored
+    now, whatever this process holds of it (an operator may have rewritten
+    them since, the chain recomputed): the rerun names the first version
+    that does not replay. ``unread``: why this server could not load the
+    game, said when the rerun cannot read the rows either (rules or shapes
+    this installation lacks)."""
+    records = store.read_stream(stream_of(gid))
+    created = records[0].data if isinstance(records[0].data, dict) else {}
+    answer.update(seed_sha256=str(created.get("seed_sha256", "")), seed=_published_seed(gid),
+                  log=[log_entry(r) for r in records])
+    try:
+        # A game the read model calls finished must hold its standings.
+        result = rerun(service().rules_of_stream(records), _records(records), complete=status == "finished")
+    except (EngineUnreadable, UnreadableHistory) as error:
+        answer["rerun"] = {"ok": False, "batches": 0, "problems": [unread or str(error)]}
+        return
+    answer.update(rerun=result.to_json(), standings=checked_standings(result.session))
+    if result.session is not None and result.session.seed:
+        answer["seed"] = result.session.seed  # the seed the log published
+
+
+def _with_verdict(answer: dict) -> dict:
+    """The answer with what its checks add up to (VERDICTS)."""
+    checks = [answer["chain"]["ok"], (answer["rerun"] or {}).get("ok", True), (answer["receipts"] or {}).get("ok", True)]
+    if not all(checks):
+        verdict = "NOT VERIFIED"
+    else:
+        verdict = "VERIFIED" if answer["rerun"] is not None else "NOT OVER"
+    return {**answer, "verdict": verdict}
 
 
 def checked_standings(session) -> list[dict] | None:
