@@ -82,7 +82,9 @@ class LogEntrySchema(ma.Schema):
     event_id = ma.fields.UUID(required=True, metadata={"description": "the event's unique id (hashed)"})
     type = ma.fields.String(required=True, metadata={"description": "the event's type (GameCreated, SeatTaken, ...)"})
     schema_version = ma.fields.Integer(required=True, metadata={"description": "the shape of data for that type"})
-    data = ma.fields.Dict(required=True, metadata={"description": "the event, hashed as written"})
+    data = ma.fields.Dict(required=True, metadata={
+        "description": "the event, hashed as written: the fields its type's schema names (`{Game}{type}`, such as "
+                       "CronbergBuildingPlaced, or the engine's `{type}`, such as SeatTaken), without `type` itself"})
     metadata = ma.fields.Dict(required=True, metadata={
         "description": "who caused it and how: actor, seat, command, decided_at, and salt, draws, to_act... "
                        "(section 5)"})
