@@ -129,6 +129,18 @@ EXPORT_LINE = {
 }
 
 
+def json_lines(line_schema: str, description: str) -> dict:
+    """The 200 content of an export: JSON lines (application/x-ndjson). The
+    body as a whole is a byte stream, not one JSON value, so its schema says
+    so (a client reads it as bytes, never parses it as one JSON document);
+    each line's schema is named in ``x-item-schema`` (what OpenAPI 3.2 calls
+    ``itemSchema`` for sequential media types) and in the description."""
+    return {"200": {"content": {"application/x-ndjson": {
+        "schema": {"type": "string", "format": "binary",
+                   "description": f"{description}; each line is a `{line_schema}` (x-item-schema)"},
+        "x-item-schema": {"$ref": f"#/components/schemas/{line_schema}"}}}}}
+
+
 def document(api) -> None:
     """The export's line schemas (JSON lines cannot be one JSON schema; each line is an ExportLine)."""
     components = api.spec.components
@@ -338,8 +350,8 @@ def checked_standings(session) -> list[dict] | None:
 
 @blp.route("/<game_id>/export")
 class Export(MethodView):
-    @blp.doc(operationId="exportGame", security=OPTIONAL_BEARER, responses={"200": {"content": {
-        "application/x-ndjson": {"schema": {"$ref": "#/components/schemas/ExportLine"}}}}})
+    @blp.doc(operationId="exportGame", security=OPTIONAL_BEARER,
+             responses=json_lines("ExportLine", "the game's events, one JSON object a line, then its signed head"))
     @blp.response(200, description="JSON lines, each an ExportLine: one event per line with its hash, then (new "
                   "games) the signed final head; `boardlog audit FILE` and tests/verifier/verify.mjs check it",
                   content_type="application/x-ndjson")

@@ -16,7 +16,7 @@ from ..auth import BEARER, OPTIONAL_BEARER, current_player
 from ..context import service
 from ..contract import declare, parameters
 from ..service.errors import InvalidRequest
-from .audit import log_entry
+from .audit import json_lines, log_entry
 from .games import answered
 from .play import IDEMPOTENCY_KEY, idempotency_key
 from ..service.games import parse_game_id
@@ -162,8 +162,8 @@ class Messages(MethodView):
 
 @blp.route("/<game_id>/channels/<channel>/export")
 class ChannelExport(MethodView):
-    @blp.doc(operationId="exportChannel", security=OPTIONAL_BEARER, responses={"200": {"content": {
-        "application/x-ndjson": {"schema": {"$ref": "#/components/schemas/ExportLine"}}}}})
+    @blp.doc(operationId="exportChannel", security=OPTIONAL_BEARER,
+             responses=json_lines("ExportLine", "the channel's messages, one JSON object a line, then its signed head"))
     @blp.response(200, description="JSON lines, each an ExportLine: one MessageSent per line with its hash "
                   "(stream_id talk-<game id>/<channel>), then the signed head: the chain and the head are "
                   "checked as a game's are (openapi/verifying-a-game.md, sections 3 and 6)",

@@ -16,7 +16,9 @@ def test_every_line_of_an_export_is_an_export_line_of_the_document(players, clie
     assert service.score(uuid.UUID(game_id))
     document = client.get("/v1/openapi.json").json
     operation = document["paths"]["/v1/games/{game_id}/export"]["get"]
-    line_schema = operation["responses"]["200"]["content"]["application/x-ndjson"]["schema"]
+    content = operation["responses"]["200"]["content"]["application/x-ndjson"]
+    assert content["schema"] == {**content["schema"], "type": "string", "format": "binary"}, "the body is bytes"
+    line_schema = content["x-item-schema"]
     validator = jsonschema.Draft202012Validator({**line_schema, "components": document["components"]})
     lines = [json.loads(line) for line in client.get(f"/v1/games/{game_id}/export").get_data(as_text=True).splitlines()]
     for line in lines:
