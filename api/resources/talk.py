@@ -52,7 +52,7 @@ class MessageSchema(ma.Schema):
     version = ma.fields.Integer(required=True, metadata={"description": "its place in the channel, from 1"})
     seat = ma.fields.String(allow_none=True, required=True, metadata={"description": "the seat its sender played, or null (the host before he took one)"})
     player = ma.fields.UUID(required=True, metadata={"description": "its sender"})
-    text = ma.fields.String(required=True, metadata={"description": "what was said: 1-2,000 characters, no control characters but newline and tab"})
+    text = ma.fields.String(required=True, metadata={"description": "what was said: 1-2,000 characters, at least one visible; refused as player names are (invisible, format and bidirectional-override characters), but newline and tab"})
     sent_at = ma.fields.DateTime(required=True, metadata={"description": "when the server stored it"})
 
 
@@ -79,7 +79,7 @@ class SendMessageSchema(ma.Schema):
     class Meta:
         unknown = ma.RAISE
 
-    text = ma.fields.String(required=True, metadata={"description": "1-2,000 characters (after trimming), no control characters but newline and tab"})
+    text = ma.fields.String(required=True, metadata={"description": "1-2,000 characters (after trimming), at least one visible; refused as player names are: control, zero-width, format and bidirectional-override characters, but newline and tab (a `message-refused` naming the character)"})
 
 
 class ReadMarkSchema(ma.Schema):
