@@ -86,6 +86,8 @@ def _view_extras() -> dict:
                                                             "description": "until when (ISO 8601)"},
                  "description": _told(ViewSchema, "away") + "; keyed by seat"},
         "paused": {"type": "boolean", "description": _told(ViewSchema, "paused")},
+        "contributions": {"type": "object", "additionalProperties": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
+                          "description": _told(ViewSchema, "contributions") + "; keyed by seat"},
     }
 
 
