@@ -88,7 +88,8 @@ class ReadMarkSchema(ma.Schema):
     class Meta:
         unknown = ma.RAISE
 
-    version = ma.fields.Integer(allow_none=True, validate=ma.validate.Range(min=0), metadata={"description": "read up to this version (default: null, everything sent so far); a mark never moves back"})
+    # strict: 1.5 or "2" is no version (a lax Integer read 1.5 as 1, where the schema says integer).
+    version = ma.fields.Integer(allow_none=True, strict=True, validate=ma.validate.Range(min=0), metadata={"description": "read up to this version (default: null, everything sent so far); a mark never moves back"})
 
 
 class ReadStateSchema(ma.Schema):

@@ -299,3 +299,17 @@ def test_lind_s_game_stream_and_player_stream_carry_the_table_s_messages_and_non
     player_stream.close()
     assert [m.json["data"]["text"] for m in parse(told)[0] if m.event == "message"] == ["good luck, Lind"]
     assert "plan" not in told
+
+
+def test_a_read_mark_is_a_whole_version_and_nothing_else(players):
+    """The document says integer: 1.5 or "1" is refused, not read as 1."""
+    ada, bob = players(2)
+    game_id = started_game([ada, bob], "cronberg", {"players": 2})
+    send(ada, game_id, "table", "one")
+    send(ada, game_id, "table", "two")
+    for version in (1.5, "1"):
+        marked = bob.client.put(f"/v1/games/{game_id}/channels/table/read", json={"version": version},
+                                headers=bob.auth)
+        assert marked.status_code == 422, (version, marked.json)
+    assert bob.client.put(f"/v1/games/{game_id}/channels/table/read", json={"version": 1},
+                          headers=bob.auth).status_code == 200
