@@ -18,7 +18,7 @@ from domain import games as registry
 from domain.engine import IllegalCommand, UnreadableHistory
 
 from . import (errors, game_contract, game_schemas, http_conventions, problems, replica_reads, request_defaults,
-               request_log, text_constraints)
+               request_log, security_headers, text_constraints)
 from .auth import SECURITY_SCHEME
 from .bodylimit import ChunkedBodyLimit
 from .contract import DocstringPlugin, NullableEnumPlugin, ProblemsPlugin
@@ -219,6 +219,7 @@ def _finish_responses(app: Flask, cors: CorsPolicy) -> None:
     @app.after_request
     def _after(response):
         http_conventions.apply(response)
+        security_headers.apply(response)
         _cors(cors, response)
         response.headers["X-Request-Id"] = g.get("request_id", "")
         request_log.line(request.method, request.full_path.rstrip("?"), response.status_code,

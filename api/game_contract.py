@@ -32,7 +32,7 @@ from __future__ import annotations
 from domain import games as registry
 
 from . import game_schemas, option_names
-from .game_schemas import camel
+from .game_schemas import TYPE_WHERE, camel
 
 STATUSES = ["lobby", "active", "scoring", "finished", "cancelled"]
 ENVELOPES = ("ViewResponse", "LegalCommandsResponse", "FeedResponse", "CommandResponse")
@@ -89,6 +89,8 @@ def _view_extras() -> dict:
         "names": {"type": "object", "additionalProperties": {"type": "string", "description": "the name a person "
                                                                                               "reads for the seat"},
                   "description": _told(ViewSchema, "names")},
+        "contributions": {"type": "object", "additionalProperties": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
+                          "description": _told(ViewSchema, "contributions") + "; keyed by seat"},
     }
 
 
@@ -149,8 +151,9 @@ def document_games(spec) -> None:
         creations[game] = f"{prefix}CreateGame"
         title = registry.REGISTRY[game].title
         components.schema(f"{prefix}Command", {**union(commands, "type"), "description": f"a command of {title}"})
-        components.schema(f"{prefix}Event", {**union(events, "type"),
-                                             "description": f"an event of a game of {title}, as you may see it"})
+        components.schema(f"{prefix}Event", {**union(events, "type"), "required": ["type"],
+                                             "description": f"an event of a game of {title}, as you may see it: "
+                                                            "with its `type` (which an export's data has not)"})
         components.schema(f"{prefix}FeedEvent", _feed_event(prefix))
         command_refs.append(ref(f"{prefix}Command"))
         for envelope, schema in _envelopes(game, prefix, view, standing).items():
@@ -217,9 +220,10 @@ def create_game_schema(rules, prefix: str) -> dict:
 def _game_scored(standing: str) -> dict:
     """The engine's GameScored in a game's own events: its standings typed by the game's ``standing``."""
     return _object({
-        "type": {"type": "string", "enum": ["GameScored"], "description": "always 'GameScored'"},
+        "type": {"type": "string", "enum": ["GameScored"], "description": f"always 'GameScored': {TYPE_WHERE}"},
         "standings": {"type": "array", "items": ref(standing), "description": "the final standings, a seat each"},
-    }, "the game's final standings, recorded once it is scored") | {"additionalProperties": False}
+    }, "the game's final standings, recorded once it is scored") | {"additionalProperties": False,
+                                                                    "required": ["standings"]}
 
 
 # What the envelopes of every game say alike.

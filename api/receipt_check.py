@@ -149,7 +149,7 @@ def check_receipts(receipts, stream_id: str, keys: dict[str, str]) -> list[dict]
         _check_shape(receipt, f"receipt {index}")
         if receipt["stream_id"] != stream_id:
             raise BadReceipts(f"receipt {index} is of {receipt['stream_id']}, not of this game ({stream_id})")
-        public_key = keys.get(receipt["key_id"])
+        public_key = keys.get(receipt["key_id"]) or _own_key(receipt)
         if public_key is None:
             known = ", ".join(sorted(keys)) or "none known: pass --keys with the answer of GET /v1/keys"
             raise BadReceipts(f"receipt {index} is signed by key {receipt['key_id']}, which is not one of the "
@@ -158,6 +158,22 @@ def check_receipts(receipts, stream_id: str, keys: dict[str, str]) -> list[dict]
             raise BadReceipts(f"receipt {index}'s signature does not hold under key {receipt['key_id']}: it was "
                               "altered, or was never signed by the server")
     return receipts
+
+
+def _own_key(receipt: dict) -> str | None:
+    """The public key a receipt carries (receipts given since they carry it),
+    if it is the key its key_id names: what checks a receipt whose key the key
+    list given no longer names (the operator replaced the list since)."""
+    public_key = receipt.get("public_key")
+    if isinstance(public_key, str) and HEX[64].fullmatch(public_key) \
+            and key_id_of(bytes.fromhex(public_key)) == receipt["key_id"]:
+        return public_key
+    return None
+
+
+def unlisted(receipts, keys: dict[str, str]) -> list[str]:
+    """The key ids of receipts checked by their own public key, not by ``keys``."""
+    return sorted({receipt["key_id"] for receipt in receipts if receipt["key_id"] not in keys})
 
 
 def compare(hashes: dict[int, str], receipts) -> dict:
@@ -188,10 +204,13 @@ def compare(hashes: dict[int, str], receipts) -> dict:
 def receipts_report(records, receipts, keys: dict[str, str]) -> tuple[bool, list[str]]:
     check_receipts(receipts, records[0].stream_id, keys)
     result = compare({r.version: r.hash for r in records}, receipts)
+    others = unlisted(receipts, keys)
+    note = [f"receipts signed by key(s) {', '.join(others)}, which the key list given does not name, were checked "
+            "by the public key each carries: the server's key list changed since they were signed"] if others else []
     if result["ok"]:
         return True, [f"receipts: ok, the history agrees with all {result['checked']} "
-                      f"(up to version {result['agrees_up_to']})"]
-    return False, [f"receipts: DISAGREE at version {result['disagrees_at']}: {result['reason']}"]
+                      f"(up to version {result['agrees_up_to']})", *note]
+    return False, [f"receipts: DISAGREE at version {result['disagrees_at']}: {result['reason']}", *note]
 
 
 def _load_json(path: str, what: str):

@@ -14,7 +14,7 @@ from itertools import groupby
 from typing import Any, Iterable, Mapping
 
 from . import session as sessions
-from .engine import DecodeError, IllegalCommand, UnknownRulesVersion, seed_commitment
+from .engine import IllegalCommand, UnknownRulesVersion, seed_commitment
 from .kit import Game
 from .randomness import VERSIONS as RANDOMNESS_VERSIONS, UnknownRandomnessVersion
 from .upcasting import UpcastError
@@ -60,13 +60,17 @@ def rerun(rules: Game, records: Iterable[Mapping[str, Any]], secret_seed: bytes 
     decisions included, is decided again with the rules and compared."""
     records = list(records)
     result = Rerun()
-    try:
-        events = [sessions.decode_stored(rules, r["type"], r.get("schema_version", 1), r["data"]) for r in records]
-    except UpcastError:
-        raise  # not evidence of tampering: this installation cannot read that shape
-    except (DecodeError, TypeError) as error:
-        result.fail(f"an event in the log is not one this game records: {error}")
-        return result
+    events = []
+    for version, record in enumerate(records, 1):
+        try:
+            events.append(sessions.decode_stored(rules, record["type"], record.get("schema_version", 1),
+                                                 record["data"]))
+        except UpcastError:
+            raise  # not evidence of tampering: this installation cannot read that shape
+        except Exception as error:  # whatever a changed row makes decoding raise
+            result.fail(f"at version {version}: the stored {record.get('type')} is not an event this game records "
+                        f"({type(error).__name__}: {error})")
+            return result
     ended = [e for e in events if isinstance(e, sessions.GameOver)]
     if not events or not isinstance(events[0], sessions.GameCreated):
         result.fail("the log does not start with GameCreated")
@@ -127,7 +131,13 @@ def rerun(rules: Game, records: Iterable[Mapping[str, Any]], secret_seed: bytes 
             result.fail(f"at version {position + 1}: the events at versions {position + 1}-{position + len(batch)} "
                         "are not what the command gives")
         for offset, event in enumerate(batch):
-            session = sessions.evolve(rules, session, event)
+            try:
+                session = sessions.evolve(rules, session, event)
+            except Exception as error:  # an event the rules cannot apply: nothing after it replays
+                result.fail(f"at version {position + offset + 1}: the stored {type(event).__name__} does not apply "
+                            f"to the game as it stood ({type(error).__name__}: {error}); the history no longer "
+                            "replays from there")
+                return result
             recorded = records[position + offset]["metadata"].get("to_act")
             replayed = sorted(sessions.to_act(rules, session)) if recorded is not None else None
             if recorded != replayed:

@@ -104,9 +104,13 @@ def subscription_lag(conn, name: str) -> dict:
         " behind as (select e.recorded_at from events e, start"
         "   where (e.tx_id, e.global_position) > (start.tx_id, start.position) limit 100000)"
         " select (select position from cp), (select count(*) from behind),"
-        " extract(epoch from now() - (select min(recorded_at) from behind))",
+        " extract(epoch from now() - (select min(recorded_at) from behind)),"
+        " extract(epoch from now() - (select updated_at from subscriptions where name = %(name)s))",
         {"name": name}).fetchone()
-    return {"checkpoint": row[0], "lag_events": row[1], "lag_seconds": round(float(row[2] or 0), 3)}
+    # updated_at: the checkpoint's last move, or the notifier's last heartbeat
+    # on a quiet feed (workers/notify/subscription.py): its last sign of life.
+    return {"checkpoint": row[0], "lag_events": row[1], "lag_seconds": round(float(row[2] or 0), 3),
+            "heartbeat_seconds": None if row[3] is None else round(float(row[3]), 3)}
 
 
 def _record(row) -> RecordedEvent:

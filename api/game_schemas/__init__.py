@@ -120,6 +120,12 @@ def _doc(message_class) -> str | None:
     return doc if doc and not doc.startswith(message_class.__name__ + "(") else None
 
 
+# Where an event's data carries its type, and where not (an export's line, the
+# audit's log entry: the line beside data names it, and data is what was hashed).
+TYPE_WHERE = ("present where the event is shown as you may see it (the feed, command answers, streams); absent "
+              "from the data of an export's line and of the audit's log, whose `type` beside `data` names it")
+
+
 def event_schema(prefix: str, event_class, redaction: Redacted | None = None,
                  descriptions: dict | None = None) -> type[ma.Schema]:
     """An event as a viewer may get it from ``visible``: every field of the
@@ -127,8 +133,8 @@ def event_schema(prefix: str, event_class, redaction: Redacted | None = None,
     the fields it adds in their place (``redaction``)."""
     redaction = redaction or Redacted()
     hints = field_types(event_class)
-    attrs: dict = {"type": ma.fields.String(required=True, validate=ma.validate.OneOf([event_class.type_name()]),
-                                            metadata={"description": f"always {event_class.type_name()!r}"})}
+    attrs: dict = {"type": ma.fields.String(validate=ma.validate.OneOf([event_class.type_name()]),
+                                            metadata={"description": f"always {event_class.type_name()!r}: {TYPE_WHERE}"})}
     for f in dataclasses.fields(event_class):
         attrs[f.name] = _field_for(hints[f.name], False, None, hidden=redaction.hides(f.name),
                                    description=field_description(descriptions or {}, event_class, f.name))

@@ -12,6 +12,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from domain.audit import rerun
+from domain.engine import UnreadableHistory as EngineUnreadable
 
 from .. import access
 from ..auth import OPTIONAL_BEARER, current_player
@@ -27,6 +28,7 @@ from .keys import ReceiptSchema
 from .games import summary
 
 OVER = ("scoring", "finished")  # statuses of a game whose seed and log are public
+VERDICTS = ("VERIFIED", "NOT VERIFIED", "NOT OVER")
 
 blp = Blueprint("audit", __name__, url_prefix="/v1/games", description="Verify a game: hash chain, seed, every random outcome")
 
@@ -80,7 +82,9 @@ class LogEntrySchema(ma.Schema):
     event_id = ma.fields.UUID(required=True, metadata={"description": "the event's unique id (hashed)"})
     type = ma.fields.String(required=True, metadata={"description": "the event's type (GameCreated, SeatTaken, ...)"})
     schema_version = ma.fields.Integer(required=True, metadata={"description": "the shape of data for that type"})
-    data = ma.fields.Dict(required=True, metadata={"description": "the event, hashed as written"})
+    data = ma.fields.Dict(required=True, metadata={
+        "description": "the event, hashed as written: the fields its type's schema names (`{Game}{type}`, such as "
+                       "CronbergBuildingPlaced, or the engine's `{type}`, such as SeatTaken), without `type` itself"})
     metadata = ma.fields.Dict(required=True, metadata={
         "description": "who caused it and how: actor, seat, command, decided_at, and salt, draws, to_act... "
                        "(section 5)"})
@@ -123,6 +127,18 @@ EXPORT_LINE = {
                    "openapi/verifying-a-game.md defines every byte a verifier checks",
     "oneOf": [{"$ref": "#/components/schemas/ExportEvent"}, {"$ref": "#/components/schemas/ExportHeadLine"}],
 }
+
+
+def json_lines(line_schema: str, description: str) -> dict:
+    """The 200 content of an export: JSON lines (application/x-ndjson). The
+    body as a whole is a byte stream, not one JSON value, so its schema says
+    so (a client reads it as bytes, never parses it as one JSON document);
+    each line's schema is named in ``x-item-schema`` (what OpenAPI 3.2 calls
+    ``itemSchema`` for sequential media types) and in the description."""
+    return {"200": {"content": {"application/x-ndjson": {
+        "schema": {"type": "string", "format": "binary",
+                   "description": f"{description}; each line is a `{line_schema}` (x-item-schema)"},
+        "x-item-schema": {"$ref": f"#/components/schemas/{line_schema}"}}}}}
 
 
 def document(api) -> None:
@@ -178,6 +194,11 @@ class AuditSchema(ma.Schema):
         "description": "every stored event, oldest first (a damaged log as stored); null until the game is over"})
     receipts = ma.fields.Nested(ReceiptsCheckSchema, allow_none=True, required=True,
                                 metadata={"description": "with ?receipt=: whether the history agrees with them"})
+    verdict = ma.fields.String(required=True, validate=ma.validate.OneOf(VERDICTS), metadata={
+        "description": "what the checks above add up to, as `boardlog audit` says it offline: VERIFIED (the game "
+                       "is over, and its chain, every decision re-run and the receipts given all hold), NOT VERIFIED "
+                       "(one of them does not: chain, rerun or receipts names where), or NOT OVER (nothing failed, "
+                       "but the decisions are re-run only once the game ends)"})
 
 
 def log_entry(record) -> dict:
@@ -274,21 +295,51 @@ class Audit(MethodView):
             over = stored["status"] in OVER
             answer.update(seed_sha256=str(created.get("seed_sha256", "")), seed=_published_seed(gid) if over else None,
                           log=[log_entry(r) for r in records] if over else None)
-            return answer
+            return _with_verdict(answer)
         try:
             rules, session = service().load(gid)
-        except UnreadableHistory as error:  # the chain vouches for the rows; this server cannot read them
+        except UnreadableHistory as error:  # the chain vouches for the rows; they do not replay
             if stored["status"] in OVER:
+                _rerun_stored(answer, store, gid, stored["status"], error.message)
+            else:
                 answer["rerun"] = {"ok": False, "batches": 0, "problems": [error.message]}
-            return answer
+            return _with_verdict(answer)
         answer.update(status=session.status, version=session.version, seed_sha256=session.seed_sha256)
         if session.over:
-            records = store.read_stream(stream_of(gid))
-            # A game the read model calls finished must hold its standings.
-            result = rerun(rules, _records(records), complete=stored["status"] == "finished")
-            answer.update(seed=session.seed, rerun=result.to_json(), standings=checked_standings(result.session),
-                          log=[log_entry(r) for r in records])
-        return answer
+            _rerun_stored(answer, store, gid, stored["status"])
+        return _with_verdict(answer)
+
+
+def _rerun_stored(answer: dict, store, gid, status: str, unread: str | None = None) -> None:
+    """An over game's every decision decided again from the rows as stored
+    now, whatever this process holds of it (an operator may have rewritten
+    them since, the chain recomputed): the rerun names the first version
+    that does not replay. ``unread``: why this server could not load the
+    game, said when the rerun cannot read the rows either (rules or shapes
+    this installation lacks)."""
+    records = store.read_stream(stream_of(gid))
+    created = records[0].data if isinstance(records[0].data, dict) else {}
+    answer.update(seed_sha256=str(created.get("seed_sha256", "")), seed=_published_seed(gid),
+                  log=[log_entry(r) for r in records])
+    try:
+        # A game the read model calls finished must hold its standings.
+        result = rerun(service().rules_of_stream(records), _records(records), complete=status == "finished")
+    except (EngineUnreadable, UnreadableHistory) as error:
+        answer["rerun"] = {"ok": False, "batches": 0, "problems": [unread or str(error)]}
+        return
+    answer.update(rerun=result.to_json(), standings=checked_standings(result.session))
+    if result.session is not None and result.session.seed:
+        answer["seed"] = result.session.seed  # the seed the log published
+
+
+def _with_verdict(answer: dict) -> dict:
+    """The answer with what its checks add up to (VERDICTS)."""
+    checks = [answer["chain"]["ok"], (answer["rerun"] or {}).get("ok", True), (answer["receipts"] or {}).get("ok", True)]
+    if not all(checks):
+        verdict = "NOT VERIFIED"
+    else:
+        verdict = "VERIFIED" if answer["rerun"] is not None else "NOT OVER"
+    return {**answer, "verdict": verdict}
 
 
 def checked_standings(session) -> list[dict] | None:
@@ -299,8 +350,8 @@ def checked_standings(session) -> list[dict] | None:
 
 @blp.route("/<game_id>/export")
 class Export(MethodView):
-    @blp.doc(operationId="exportGame", security=OPTIONAL_BEARER, responses={"200": {"content": {
-        "application/x-ndjson": {"schema": {"$ref": "#/components/schemas/ExportLine"}}}}})
+    @blp.doc(operationId="exportGame", security=OPTIONAL_BEARER,
+             responses=json_lines("ExportLine", "the game's events, one JSON object a line, then its signed head"))
     @blp.response(200, description="JSON lines, each an ExportLine: one event per line with its hash, then (new "
                   "games) the signed final head; `boardlog audit FILE` and tests/verifier/verify.mjs check it",
                   content_type="application/x-ndjson")

@@ -57,14 +57,20 @@ def readyz():
 
 
 def _notification_lag(boardlog) -> dict | None:
-    """How far the notifier's checkpoint is behind the feed (informative: a
-    lagging notifier does not make the API unready)."""
+    """How far the notifier's checkpoint is behind the feed, and how long ago
+    the notifier last showed a sign of life (``heartbeat_seconds``; it beats
+    every few seconds even on a quiet feed, so ``notifier`` is "silent" when
+    it is dead, before any event arrives to show a lag). Informative: a
+    lagging or silent notifier does not make the API unready."""
     from eventstore.postgres import subscription_lag
 
-    from ..service.notifications import SUBSCRIPTION
+    from ..service.notifications import SILENT_AFTER_SECONDS, SUBSCRIPTION
 
     try:
         with boardlog.service.pool.connection(timeout=2) as conn:
-            return subscription_lag(conn, SUBSCRIPTION)
+            lag = subscription_lag(conn, SUBSCRIPTION)
     except Exception:
         return None
+    beat = lag["heartbeat_seconds"]
+    lag["notifier"] = "never ran" if beat is None else "silent" if beat > SILENT_AFTER_SECONDS else "alive"
+    return lag

@@ -28,6 +28,12 @@ class ReceiptSchema(ma.Schema):
     signature = ma.fields.String(required=True, metadata={
         "pattern": r"^[0-9a-f]{128}$",
         "description": 'Ed25519 over UTF8("boardlog-head\\n" + canonical_json({"hash", "stream_id", "version"}))'})
+    public_key = ma.fields.String(metadata={
+        "pattern": HEX64,
+        "description": "the raw Ed25519 public key of key_id (64 hex; key_id is the first 16 hex of its SHA-256): keep "
+                       "it with the receipt, so that the receipt can be checked later without the key list of that "
+                       "day, even if the server serves another one then; absent from receipts given before receipts "
+                       "carried it"})
 
 
 def receipt_field(what: str) -> ma.fields.Nested:

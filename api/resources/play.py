@@ -113,6 +113,11 @@ class ViewSchema(ma.Schema):
                                                         "no deadline runs, nobody moves"})
     names = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.String(), required=True,
                            metadata={"description": NAMES})
+    contributions = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.String(), required=True, metadata={
+        "description": "each seat's contribution to the randomness as recorded (SeedContributed), as the SHA-256 of "
+                       "its bytes (64 hex): before agreeing to start, a contributor checks his is there, unchanged; "
+                       "one missing was refused, and a server that may refuse contributions may choose among "
+                       "deals (openapi/verifying-a-game.md, section 4.2). The start's receipt covers them all"})
 
 
 class LegalCommandsSchema(ma.Schema):

@@ -16,7 +16,7 @@ from ..auth import BEARER, OPTIONAL_BEARER, current_player
 from ..context import service
 from ..contract import declare, parameters
 from ..service.errors import InvalidRequest
-from .audit import log_entry
+from .audit import json_lines, log_entry
 from .games import answered
 from .play import IDEMPOTENCY_KEY, idempotency_key
 from ..service.games import parse_game_id
@@ -52,7 +52,7 @@ class MessageSchema(ma.Schema):
     version = ma.fields.Integer(required=True, metadata={"description": "its place in the channel, from 1"})
     seat = ma.fields.String(allow_none=True, required=True, metadata={"description": "the seat its sender played, or null (the host before he took one)"})
     player = ma.fields.UUID(required=True, metadata={"description": "its sender"})
-    text = ma.fields.String(required=True, metadata={"description": "what was said: 1-2,000 characters, no control characters but newline and tab"})
+    text = ma.fields.String(required=True, metadata={"description": "what was said: 1-2,000 characters, at least one visible; refused as player names are (invisible, format and bidirectional-override characters), but newline and tab"})
     sent_at = ma.fields.DateTime(required=True, metadata={"description": "when the server stored it"})
 
 
@@ -79,7 +79,7 @@ class SendMessageSchema(ma.Schema):
     class Meta:
         unknown = ma.RAISE
 
-    text = ma.fields.String(required=True, metadata={"description": "1-2,000 characters (after trimming), no control characters but newline and tab"})
+    text = ma.fields.String(required=True, metadata={"description": "1-2,000 characters (after trimming), at least one visible; refused as player names are: control, zero-width, format and bidirectional-override characters, but newline and tab (a `message-refused` naming the character)"})
 
 
 class ReadMarkSchema(ma.Schema):
@@ -88,7 +88,8 @@ class ReadMarkSchema(ma.Schema):
     class Meta:
         unknown = ma.RAISE
 
-    version = ma.fields.Integer(allow_none=True, validate=ma.validate.Range(min=0), metadata={"description": "read up to this version (default: null, everything sent so far); a mark never moves back"})
+    # strict: 1.5 or "2" is no version (a lax Integer read 1.5 as 1, where the schema says integer).
+    version = ma.fields.Integer(allow_none=True, strict=True, validate=ma.validate.Range(min=0), metadata={"description": "read up to this version (default: null, everything sent so far); a mark never moves back"})
 
 
 class ReadStateSchema(ma.Schema):
@@ -162,8 +163,8 @@ class Messages(MethodView):
 
 @blp.route("/<game_id>/channels/<channel>/export")
 class ChannelExport(MethodView):
-    @blp.doc(operationId="exportChannel", security=OPTIONAL_BEARER, responses={"200": {"content": {
-        "application/x-ndjson": {"schema": {"$ref": "#/components/schemas/ExportLine"}}}}})
+    @blp.doc(operationId="exportChannel", security=OPTIONAL_BEARER,
+             responses=json_lines("ExportLine", "the channel's messages, one JSON object a line, then its signed head"))
     @blp.response(200, description="JSON lines, each an ExportLine: one MessageSent per line with its hash "
                   "(stream_id talk-<game id>/<channel>), then the signed head: the chain and the head are "
                   "checked as a game's are (openapi/verifying-a-game.md, sections 3 and 6)",

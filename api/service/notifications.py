@@ -134,6 +134,10 @@ CONFIRMATION_KIND = "email-confirmation"
 CONFIRMATION_TARGET = "confirmation"
 WAKE_CHANNEL = "boardlog_deliveries"  # the notifier's delivery loop LISTENs to it
 SUBSCRIPTION = "notifications"  # the notifier's catch-up subscription to the feed (its checkpoint's name)
+# How often a notifier with nothing to do says it is alive (subscriptions.updated_at),
+# and how old that sign may grow before /readyz calls the notifier silent.
+HEARTBEAT_SECONDS = 5.0
+SILENT_AFTER_SECONDS = 60.0
 
 
 def queue_confirmation(conn, player, email: str) -> str:

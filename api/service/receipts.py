@@ -104,6 +104,7 @@ class Signer:
         self.refresh_seconds = refresh_seconds
         self._lock = threading.Lock()
         self._signatures: OrderedDict[tuple, str] = OrderedDict()
+        self._publics: dict[str, str] = {}  # key_id -> its public key (hex), as receipts carry it
         self._current: tuple[str, Ed25519PrivateKey] | None = None
         self._loaded_at = 0.0
 
@@ -190,8 +191,17 @@ class Signer:
                 self._signatures[cache_key] = signature
                 while len(self._signatures) > self.cache_size:
                     self._signatures.popitem(last=False)
+        # The public key rides with the receipt: a frontend that keeps its
+        # receipts can check them later without the key list of that day,
+        # even once the operator serves another (verifying-a-game.md, 6.3).
         return {"stream_id": stream_id, "version": version, "hash": hash_hex, "key_id": key_id,
-                "signature": signature}
+                "signature": signature, "public_key": self._public_hex(key_id, private)}
+
+    def _public_hex(self, key_id: str, private: Ed25519PrivateKey) -> str:
+        known = self._publics.get(key_id)
+        if known is None:
+            known = self._publics[key_id] = raw_public(private).hex()
+        return known
 
 
 def gives_receipts(session, ended: bool = False) -> bool:

@@ -2,7 +2,8 @@
 channel's stream (domain.lifecycle.talk says why it is not in the game's
 stream), chained by the store, read only by the channel's readers.
 
-The limits: a message of 1-2,000 characters without control characters; at
+The limits: a message of 1-2,000 characters that domain.readable allows (the
+rule of player names, newline and tab allowed); at
 most 10 per player per game in any minute (429 with Retry-After, counted in
 the database under a lock, so racing requests of several processes cannot
 pass it); a player may mute another in a game, for himself only: he no

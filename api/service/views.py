@@ -3,6 +3,8 @@ the game's own ``view`` and ``visible``; this module adds the frame."""
 
 from __future__ import annotations
 
+import hashlib
+
 from domain import session as sessions
 from domain import words
 from domain.engine import EVERYONE
@@ -42,6 +44,9 @@ def envelope(game_id, rules, session, seat: str | None, ended: bool = False, nam
         "away": {seat: away.until for seat, away in session.life.away.items()},
         "paused": session.life.paused,
         "names": dict(naming.seats),
+        # Hashed: what a contributor compares with what he sent, before he agrees to start.
+        "contributions": {seat: hashlib.sha256(bytes.fromhex(contribution)).hexdigest()
+                          for seat, contribution in sorted(session.contributions.items())},
     }
 
 

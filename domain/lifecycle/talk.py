@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable
 
 from ..engine import Event
+from ..readable import unreadable
 
 TABLE = "table"
 TEAM, PRIVATE = "team:", "private:"
@@ -163,7 +164,7 @@ def checked_text(text: Any) -> str:
         raise TalkRefused("a message needs some text")
     if len(text) > MAX_LENGTH:
         raise TalkRefused(f"a message is at most {MAX_LENGTH} characters, not {len(text)}")
-    bad = next((c for c in text if unicodedata.category(c) in ("Cc", "Cs", "Co", "Cn") and c not in "\n\t"), None)
-    if bad is not None:
-        raise TalkRefused(f"a message may not contain the control character U+{ord(bad):04X}")
+    why = unreadable(text, "a message", layout="\n\t")  # the rule of player names, lines allowed
+    if why:
+        raise TalkRefused(why)
     return text

@@ -257,3 +257,22 @@ def test_timeouts_and_bots_list_their_own_labels_and_the_game_audits(players, cl
     assert {"game", "timeout", "bot/p2"} <= labels
     audit = client.get(f"/v1/games/{gid}/audit").json
     assert audit["status"] == "finished" and audit["rerun"]["ok"], audit["rerun"]
+
+
+def test_every_seat_sees_each_recorded_contribution_hashed_in_the_lobby_view_before_the_start(players):
+    """A contributor refused by the server (its contribution never recorded)
+    must be able to tell before he agrees to start: the view shows each
+    seat's recorded contribution as the SHA-256 of its bytes, to every seat."""
+    import hashlib
+
+    ada, bob, cy = players(3)
+    game_id = _lobby([ada, bob, cy])
+    assert ada.view(game_id).json["contributions"] == {}
+    sent = {"p1": "00ff" * 8, "p2": "c0ffee"}
+    for player, contribution in ((ada, sent["p1"]), (bob, sent["p2"])):
+        assert _put(player, game_id, contribution).status_code == 200
+    expected = {seat: hashlib.sha256(bytes.fromhex(hex_)).hexdigest() for seat, hex_ in sent.items()}
+    for player in (ada, bob, cy):
+        assert player.view(game_id).json["contributions"] == expected, "cy sees that he has not contributed"
+    _start(ada, game_id)
+    assert cy.view(game_id).json["contributions"] == expected

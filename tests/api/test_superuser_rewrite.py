@@ -219,3 +219,29 @@ def test_receipts_that_cannot_be_judged_are_named_offline_and_by_get_audit(hones
         f"{mine['version']}:{mine['hash']}:{unknown['key_id']}:{mine['signature']}")
     assert "does not hold" in problem(
         f"{other_receipt['version']}:{other_receipt['hash']}:{other_receipt['key_id']}:{other_receipt['signature']}")
+
+
+def test_receipts_keep_their_public_key_so_a_replaced_key_list_does_not_silence_them(rewritten, client, tmp_path,
+                                                                                       capsys):
+    """The operator rewrote the game and now serves a key list without the
+    key that signed the players' receipts. A receipt carries its public key,
+    so it is still checked, and the forged history is NOT VERIFIED (not
+    "cannot judge", which a frontend might read as nothing to say)."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    from api.service.receipts import key_id_of, raw_public
+
+    gid, ada, bob, kept, at, _ = rewritten
+    assert all(r["public_key"] and key_id_of(bytes.fromhex(r["public_key"])) == r["key_id"] for r in kept[ada.id])
+    args = _files(tmp_path, client, gid, kept[ada.id])
+    other = raw_public(Ed25519PrivateKey.generate())
+    (tmp_path / "keys.json").write_text(json.dumps({"keys": [
+        {"key_id": key_id_of(other), "algorithm": "Ed25519", "public_key": other.hex()}]}))
+    assert offline_audit.main(types.SimpleNamespace(file=args.file, receipts=args.receipts, keys=None)) == 1
+    out = capsys.readouterr().out
+    assert f"receipts: DISAGREE at version {_first_kept_after({ada.id: kept[ada.id]}, at)}" in out
+    assert "the public key each carries" not in out  # the export's head key signed them: listed
+    assert offline_audit.main(args) == 1, "with the replaced list, the receipts still speak"
+    out = capsys.readouterr().out
+    assert "receipts: DISAGREE" in out and "the public key each carries" in out
+    assert out.rstrip().endswith("NOT VERIFIED")

@@ -112,7 +112,7 @@ def test_a_message_refused_is_stored_nowhere(players):
     ada, bob = players(2)
     game_id = started_game([ada, bob], "cronberg", {"players": 2})
     for text, words in (("", "needs some text"), ("   ", "needs some text"), ("x" * 2001, "at most 2000"),
-                        ("bell\x07", "control character U+0007")):
+                        ("bell\x07", "may not contain U+0007")):
         refused = send(ada, game_id, "table", text)
         assert refused.status_code == 422 and words in refused.json["detail"], refused.json
         assert refused.headers["Content-Type"].startswith("application/problem+json")
@@ -121,6 +121,24 @@ def test_a_message_refused_is_stored_nowhere(players):
     unknown = send(ada, game_id, "team:detectives", "hi")
     assert unknown.status_code == 422 and "has no channel" in unknown.json["detail"]
     assert read(ada, game_id, "table").json["messages"] == []
+
+
+def test_talk_refuses_what_player_names_refuse_invisible_text_and_reversed_text(players):
+    """One rule for every free text people read: a message of zero-width
+    spaces only, or with a right-to-left override, is refused as such a
+    name is; lines, tabs and emoji sequences pass."""
+    ada, bob = players(2)
+    game_id = started_game([ada, bob], "cronberg", {"players": 2})
+    for text, words in (("\u200b\u200b\u200b", "may not contain U+200B"),
+                        ("gg \u202eesrever", "may not contain U+202E"),
+                        ("\u3164\u3164", "at least one visible character")):
+        refused = send(ada, game_id, "table", text)
+        assert refused.status_code == 422 and words in refused.json["detail"], refused.json
+        named = ada.client.post("/v1/players", json={"name": text})
+        assert named.status_code == 422, "the same text is refused as a name"
+    for text in ("good game\nwell played\t!", "\U0001F469\u200d\U0001F680 to the moon"):
+        assert send(ada, game_id, "table", text).status_code == 201, text
+    assert len(read(bob, game_id, "table").json["messages"]) == 2
 
 
 def test_two_players_talk_privately_in_a_game_of_three_and_the_third_reads_nothing(players):
@@ -281,3 +299,17 @@ def test_lind_s_game_stream_and_player_stream_carry_the_table_s_messages_and_non
     player_stream.close()
     assert [m.json["data"]["text"] for m in parse(told)[0] if m.event == "message"] == ["good luck, Lind"]
     assert "plan" not in told
+
+
+def test_a_read_mark_is_a_whole_version_and_nothing_else(players):
+    """The document says integer: 1.5 or "1" is refused, not read as 1."""
+    ada, bob = players(2)
+    game_id = started_game([ada, bob], "cronberg", {"players": 2})
+    send(ada, game_id, "table", "one")
+    send(ada, game_id, "table", "two")
+    for version in (1.5, "1"):
+        marked = bob.client.put(f"/v1/games/{game_id}/channels/table/read", json={"version": version},
+                                headers=bob.auth)
+        assert marked.status_code == 422, (version, marked.json)
+    assert bob.client.put(f"/v1/games/{game_id}/channels/table/read", json={"version": 1},
+                          headers=bob.auth).status_code == 200

@@ -150,3 +150,29 @@ def test_a_missed_turn_of_two_steps_is_told_once_as_timed_out(fresh_url, game_se
     run(Subscription(fresh_url))
     told = [player for _, player, kind, _, _ in rows(fresh_url) if kind == "timed-out"]
     assert sorted(told) == sorted(players), "each player told once of the one missed turn"
+
+
+def test_readyz_tells_a_dead_notifier_on_a_quiet_feed_from_an_idle_one(fresh_url, game_service, api):
+    """Given a notifier caught up on a quiet feed, its heartbeat keeps it
+    "alive" with no event to process; when it has been silent longer than
+    SILENT_AFTER_SECONDS (its last sign of life set back, as if it died that
+    long ago), /readyz says so, though no event arrived to show a lag."""
+    from api.service.notifications import SILENT_AFTER_SECONDS
+
+    players = [game_service.players.register(f"h{i}")[0] for i in range(2)]
+    started_game(game_service, players)
+    notifier = Subscription(fresh_url)
+    run(notifier, close=False)
+    with psycopg.connect(fresh_url, autocommit=True) as conn:
+        conn.execute("update subscriptions set updated_at = now() - make_interval(secs => %s)",
+                     (SILENT_AFTER_SECONDS + 30,))
+    assert notifier.step() == 0, "a quiet feed"
+    idle = api.get("/readyz").json["notifications"]
+    assert idle["lag_events"] == 0 and idle["notifier"] == "alive" and idle["heartbeat_seconds"] < 5
+    notifier.close()  # it dies
+    with psycopg.connect(fresh_url, autocommit=True) as conn:
+        conn.execute("update subscriptions set updated_at = now() - make_interval(secs => %s)",
+                     (SILENT_AFTER_SECONDS + 30,))
+    dead = api.get("/readyz").json["notifications"]
+    assert dead["lag_events"] == 0 and dead["notifier"] == "silent"
+    assert dead["heartbeat_seconds"] > SILENT_AFTER_SECONDS

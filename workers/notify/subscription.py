@@ -22,12 +22,13 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import time
 import uuid
 from concurrent.futures import Future, ThreadPoolExecutor
 
 import psycopg
 
-from api.service.notifications import SUBSCRIPTION, WAKE_CHANNEL
+from api.service.notifications import HEARTBEAT_SECONDS, SUBSCRIPTION, WAKE_CHANNEL
 from api.service.talk import mutes_of
 from domain.session import ENGINE_EVENT_TYPES
 from eventstore.postgres import read_lean_feed, subscription_lag
@@ -68,6 +69,7 @@ class Subscription:
         self._actors: dict[object, bool] = {}
         self._staging = False
         self._position = None
+        self._last_beat = float("-inf")
         # While one batch is written, the next is read on a second connection.
         self._reader: psycopg.Connection | None = None
         self._prefetch: tuple[int, Future] | None = None
@@ -153,6 +155,7 @@ class Subscription:
         start = self._position
         records = self._records_after(start)
         if not records:
+            self._beat(start)
             return 0
         if len(records) == self.batch_size:  # more is waiting: read it while this batch is written
             after = records[-1].global_position
@@ -175,6 +178,18 @@ class Subscription:
                 raise LeaseLost(f"the {self.name!r} checkpoint moved from {start} under this notifier")
         self._position = records[-1].global_position
         return len(records)
+
+    def _beat(self, position: int) -> None:
+        """The notifier's sign of life on a quiet feed: ``updated_at`` moves
+        at least every HEARTBEAT_SECONDS while it holds the lease and finds
+        nothing to do, so /readyz tells a dead notifier from an idle one
+        before any event arrives (a batch moves it too)."""
+        now = time.monotonic()
+        if now - self._last_beat < HEARTBEAT_SECONDS:
+            return
+        self.conn.execute("update subscriptions set updated_at = now() where name = %s and position = %s",
+                          (self.name, position))
+        self._last_beat = now
 
     def _store(self, notifications, activity) -> None:
         """COPY the batch into a staging table, then move it with one
