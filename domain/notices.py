@@ -67,6 +67,13 @@ information can pass through here. The one exception is ``message``
 message's ``channel``, ``seat``, ``player`` and ``text``, and is told only to
 the channel's readers recorded with it (``tell``), never its sender; its id
 is ``game_id:channel:version:message``.
+
+``reminder`` (ReminderDue of a game's reminder stream, ``remind-<game id>``,
+api/service/reminders.py) is told to the one player whose seat's deadline
+nears: ``seat``, ``deadline``, ``left_seconds``, ``clock`` (turn or bank),
+``at_deadline`` (timeout or abandon), ``channels`` (the ones it goes out on:
+``Notice.reaches``) and ``text``, a sentence made of them; its id is
+``game_id:reminders:version:reminder``.
 """
 
 from __future__ import annotations
@@ -79,11 +86,15 @@ TURN, STARTED, TIMED_OUT, ENDED, SCORED, JOINED, LEFT, CANCELLED = (
 )
 RESIGNED, ABANDONED, REPLACED, ABORTED, REMATCH = "resigned", "abandoned", "replaced", "aborted", "rematch"
 MESSAGE = "message"
+REMINDER = "reminder"
 KINDS = (TURN, STARTED, TIMED_OUT, ENDED, SCORED, JOINED, LEFT, CANCELLED,
-         RESIGNED, ABANDONED, REPLACED, ABORTED, REMATCH, MESSAGE)
+         RESIGNED, ABANDONED, REPLACED, ABORTED, REMATCH, MESSAGE, REMINDER)
 GAME_STREAM_PREFIX = "game-"
 # A channel's messages (domain.lifecycle.talk): ``talk-<game id>/<channel>``.
 TALK_STREAM_PREFIX = "talk-"
+# A game's reminders (api/service/reminders.py): ``remind-<game id>``.
+REMINDER_STREAM_PREFIX = "remind-"
+REMINDER_CHANNEL = "reminders"
 
 
 @dataclass(frozen=True)
@@ -105,6 +116,11 @@ class Notice:
 
     def concerns(self, player: str) -> bool:
         return player in self.players
+
+    def reaches(self, channel: str) -> bool:
+        """Whether the notice goes out on ``channel`` (stream, mail, webhook):
+        a reminder only on the channels its player chose for it."""
+        return self.kind != REMINDER or channel in (self.data.get("channels") or ())
 
     def to_json(self) -> dict:
         return {
@@ -144,8 +160,24 @@ def _message(stream_id: str, version: int, type: str, data: Mapping[str, Any],
                    position, channel)]
 
 
+def _reminder(stream_id: str, version: int, type: str, data: Mapping[str, Any],
+              position: int | None) -> list[Notice]:
+    """A reminder is told to the one player whose seat's deadline nears; its
+    data are public (the seat, its deadline, the game's options) and the
+    sentence made of them."""
+    player = data.get("player")
+    if type != "ReminderDue" or not player:
+        return []
+    details = {key: data.get(key) for key in ("seat", "game", "game_version", "deadline", "left_seconds",
+                                               "offset_seconds", "clock", "at_deadline", "channels", "text")}
+    return [Notice(REMINDER, stream_id[len(REMINDER_STREAM_PREFIX):], version, (data.get("seat"),), (player,),
+                   details, position, REMINDER_CHANNEL)]
+
+
 def notices(stream_id: str, version: int, type: str, data: Mapping[str, Any],
             metadata: Mapping[str, Any] | None, position: int | None = None) -> list[Notice]:
+    if stream_id.startswith(REMINDER_STREAM_PREFIX):
+        return _reminder(stream_id, version, type, data, position)
     if stream_id.startswith(TALK_STREAM_PREFIX):
         return _message(stream_id, version, type, data, metadata or {}, position)
     game_id = game_id_of(stream_id)
@@ -206,4 +238,4 @@ def notices(stream_id: str, version: int, type: str, data: Mapping[str, Any],
 
 __all__ = ["Notice", "KINDS", "notices", "notices_of", "game_id_of",
            "TURN", "STARTED", "TIMED_OUT", "ENDED", "SCORED", "JOINED", "LEFT", "CANCELLED",
-           "RESIGNED", "ABANDONED", "REPLACED", "ABORTED", "REMATCH", "MESSAGE"]
+           "RESIGNED", "ABANDONED", "REPLACED", "ABORTED", "REMATCH", "MESSAGE", "REMINDER", "REMINDER_STREAM_PREFIX"]
