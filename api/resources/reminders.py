@@ -26,11 +26,12 @@ _OFFSETS_TEXT = (f"seconds before the deadline, each from 1 to {reminders.MAX_OF
                  "reaches back before your turn began is passed over (you were told your turn then)")
 _TOO_EARLY = (f"a reminder comes before the deadline: give a number of seconds from 1 to "
               f"{reminders.MAX_OFFSET_SECONDS} (a week)")
+_NOT_SECONDS = "a reminder offset is a whole number of seconds before the deadline"
 _TOO_LONG = f"a reminder comes at most a week ({reminders.MAX_OFFSET_SECONDS} s) before the deadline"
 
 
 def _offsets(channel: str, required: bool) -> ma.fields.List:
-    seconds = ma.fields.Integer(strict=True, validate=[
+    seconds = ma.fields.Integer(strict=True, error_messages={"invalid": _NOT_SECONDS}, validate=[
         ma.validate.Range(min=1, error=_TOO_EARLY), ma.validate.Range(max=reminders.MAX_OFFSET_SECONDS, error=_TOO_LONG),
     ])
     return ma.fields.List(seconds, required=required, validate=ma.validate.Length(
