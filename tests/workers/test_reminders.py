@@ -187,3 +187,30 @@ def test_offsets_that_are_not_before_the_deadline_or_longer_than_a_week_are_refu
             reminders.update_settings(conn, player, {"stream": [HOUR], "mail": offsets})
         assert says in refused.value.message
         assert reminders.settings(conn, player)["stream"] == list(reminders.DEFAULT_OFFSETS)
+
+
+def test_a_worker_killed_while_sending_a_reminder_and_a_redis_flush_after_it_lose_none_and_send_none_twice(
+        service, table, event_store, redis, database_url, worker_processes):
+    """On the real clock: the reminder's job waits on the game's row, held
+    here; its worker is killed there, Redis is flushed, a new worker's
+    sweeper makes the job again from PostgreSQL, and it sends the reminder once."""
+    import psycopg
+
+    game_id, seat, _, deadline = _game_with(service, table.players, turn=20, offsets=[16])
+    due = deadline - dt.timedelta(seconds=16)
+    with psycopg.connect(database_url) as holder, psycopg.connect(database_url, autocommit=True) as watcher:
+        holder.execute("select 1 from games where id = %s for update", (game_id,))
+        first = worker_processes()
+        wait_until(lambda: watcher.execute(
+            "select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'"
+            " and query ilike '%%for share%%'").fetchone(), 30, "the reminder's job to wait on the game's row")
+        first.kill()
+        holder.rollback()
+    redis.flushall()
+    assert _reminders(event_store, game_id) == [], "the killed job sent nothing"
+
+    second = worker_processes()
+    wait_until(lambda: _reminders(event_store, game_id), 30, "the reminder, sent by the job made again")
+    wait_until(lambda: dt.datetime.now(dt.timezone.utc) > due + dt.timedelta(seconds=3), 10, "a few sweeps more")
+    second.stop()
+    assert [(r["seat"], r["offset_seconds"]) for r in _reminders(event_store, game_id)] == [(seat, 16)]
