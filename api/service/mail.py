@@ -69,7 +69,9 @@ def digest(sender: str, to: str, games: list[dict], links: dict[str, str], unsub
            unread: list[dict] | None = None) -> EmailMessage:
     """The day's summary: the games that wait on the player, and how many
     messages wait unread in each of his games (``unread``: id, game, count),
-    never the messages themselves: table talk reaches mail only so.
+    never the messages themselves: table talk reaches mail only so. A game
+    whose seat's deadline falls before the next digest (a day on:
+    ``deadline_soon``) says when, and the subject counts them.
     ``links``: each game's link by its id (one per game: a game both waiting
     and with unread messages is one link, and it signs in once)."""
     unread = unread or []
