@@ -15,6 +15,7 @@ import datetime as dt
 from domain import session as sessions
 from domain.lifecycle import clocks as clock_rules
 from domain.lifecycle import decide as lifecycle
+from domain.lifecycle.state import TimeGiven
 from domain.session import SYSTEM, Session
 
 from . import decisions
@@ -71,6 +72,7 @@ class Clocks:
             sessions.to_act(rules, after), first.get("seat") if moved_itself else None,
             self.clock(), timed_out=timed_out,
             away=self.stopped_clocks(after),
+            given={event.to_seat: event.seconds for event in decision.events if isinstance(event, TimeGiven)},
         )
         meta = {**decisions.metadata(SYSTEM, None, {"type": "ComputeClocks"}, before.version), "lifecycle": True}
         return Decision([*decision.events, tick], [*decision.metadata, meta])

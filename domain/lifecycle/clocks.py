@@ -108,7 +108,8 @@ def _time(text: str) -> dt.datetime:
 def tick(options: Mapping[str, Any], clocks: ClocksComputed | None, seats, before: frozenset[str],
          after: frozenset[str], mover: str | None, now: dt.datetime,
          timed_out: frozenset[str] = frozenset(),
-         away: Mapping[str, dt.datetime] | None = None) -> ClocksComputed:
+         away: Mapping[str, dt.datetime] | None = None,
+         given: Mapping[str, int] | None = None) -> ClocksComputed:
     """The clocks after a decision taken at ``now``: seats to act ``before``
     pay the time since the last computation; ``mover`` (a seat that moved
     itself) gains the increment if this command ended its turn
@@ -119,8 +120,11 @@ def tick(options: Mapping[str, Any], clocks: ClocksComputed | None, seats, befor
     (seat -> when its absence began) pays only the time before its absence,
     and does not run while it lasts: it is not in ``since``, so it pays
     nothing more until it is back, and then runs from the decision that
-    brought it back, its bank as it was."""
+    brought it back, its bank as it was. A seat ``given`` time (seat ->
+    seconds, TimeGiven) has them added to its bank and its turn counted from
+    that much later: its deadline moves by them."""
     away = away or {}
+    given = given or {}
     bank = options.get("time_bank_seconds")
     if clocks is None:
         banks = {seat: float(bank) for seat in seats} if bank else {}
@@ -136,9 +140,15 @@ def tick(options: Mapping[str, Any], clocks: ClocksComputed | None, seats, befor
         if mover is not None and mover in banks and not turn_goes_on(mover, before, after):
             # Fischer's rule: the increment is earned once per turn, at its end.
             banks[mover] = min(float(options["time_cap_seconds"]), banks[mover] + options["time_increment_seconds"])
+    for seat, seconds in given.items():
+        if seat in banks:
+            banks[seat] += seconds
     stamp = now.isoformat()
     running = {seat: since[seat] if seat in since and seat != mover and seat not in timed_out else stamp
                for seat in after if seat not in away}
+    for seat, seconds in given.items():
+        if seat in running:
+            running[seat] = (_time(running[seat]) + dt.timedelta(seconds=seconds)).isoformat()
     return ClocksComputed(stamp, {seat: round(value, 3) for seat, value in sorted(banks.items())}, dict(sorted(running.items())))
 
 
