@@ -214,3 +214,20 @@ def test_a_worker_killed_while_sending_a_reminder_and_a_redis_flush_after_it_los
     wait_until(lambda: dt.datetime.now(dt.timezone.utc) > due + dt.timedelta(seconds=3), 10, "a few sweeps more")
     second.stop()
     assert [(r["seat"], r["offset_seconds"]) for r in _reminders(event_store, game_id)] == [(seat, 16)]
+
+
+def test_time_given_moves_the_reminders_still_to_come_and_repeats_none_already_sent(
+        timed_service, clock, table, event_store):
+    service = timed_service
+    game_id, seat, player, deadline = _game(service, table.players)
+    clock.pass_to(deadline - dt.timedelta(hours=12, seconds=-1))
+    assert service.reminders.fire(game_id) == 1
+    giver = next(p for p in table.players if p != player)
+    service.pauses.give_time(game_id, giver, seat, HOUR)
+    moved = _seat_deadline(service, game_id, seat)
+    assert abs((moved - deadline).total_seconds() - HOUR) < 5
+    clock.pass_to(deadline - dt.timedelta(minutes=59))  # the 1 h reminder's old time
+    assert service.reminders.fire(game_id) == 0, "the deadline moved: it is not an hour away yet"
+    clock.pass_to(moved - dt.timedelta(minutes=59))
+    assert service.reminders.fire(game_id) == 1
+    assert [r["offset_seconds"] for r in _reminders(event_store, game_id)] == [12 * HOUR, HOUR]
