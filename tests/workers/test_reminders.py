@@ -231,3 +231,17 @@ def test_time_given_moves_the_reminders_still_to_come_and_repeats_none_already_s
     clock.pass_to(moved - dt.timedelta(minutes=59))
     assert service.reminders.fire(game_id) == 1
     assert [r["offset_seconds"] for r in _reminders(event_store, game_id)] == [12 * HOUR, HOUR]
+
+
+def test_a_reminder_carries_only_what_every_player_of_the_game_may_see(timed_service, clock, table, event_store):
+    """Seats, deadlines, options and missed turns are public (every view
+    shows them); a reminder holds nothing of the game's state or a view."""
+    service = timed_service
+    game_id, _, _, deadline = _game(service, table.players)
+    clock.pass_to(deadline - dt.timedelta(minutes=30))
+    service.reminders.fire(game_id)
+    (record,) = event_store.read_stream(reminders.stream_of(game_id))
+    assert set(record.data) == {"seat", "player", "game", "game_version", "turn_version", "deadline", "left_seconds",
+                                "offset_seconds", "clock", "at_deadline", "channels", "text"}
+    assert all(isinstance(value, (str, int, list)) for value in record.data.values())
+    assert set(record.metadata) == {"actor", "tell"}
