@@ -103,6 +103,16 @@ def games_of(conn, player) -> list[str]:
 # The read model, written by the command path
 
 
+def unprojected(conn) -> list:
+    """The running games with a turn time or banks, seats to act and no
+    seat deadlines: those that ran before reminders existed (a game whose
+    seats to act a bot plays has none either, and is found each time)."""
+    return [row[0] for row in conn.execute(
+        "select g.id from games g where g.status = 'active' and cardinality(g.to_act) > 0"
+        " and (g.options ->> 'turn_seconds' is not null or g.options ->> 'time_bank_seconds' is not null)"
+        " and not exists (select 1 from seat_deadlines sd where sd.game_id = g.id)")]
+
+
 def timed(options) -> bool:
     return bool(options.get("turn_seconds") or options.get("time_bank_seconds"))
 

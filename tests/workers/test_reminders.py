@@ -245,3 +245,26 @@ def test_a_reminder_carries_only_what_every_player_of_the_game_may_see(timed_ser
                                 "offset_seconds", "clock", "at_deadline", "channels", "text"}
     assert all(isinstance(value, (str, int, list)) for value in record.data.values())
     assert set(record.metadata) == {"actor", "tell"}
+
+
+def test_a_game_running_before_reminders_existed_is_reminded_from_the_backfill_on_and_never_late(
+        timed_service, clock, table, event_store):
+    from api.reminder_backfill import backfill
+
+    service = timed_service
+    game_id, seat, _, deadline = _game(service, table.players)
+    with service.pool.connection() as conn:
+        conn.execute("delete from seat_deadlines where game_id = %s", (game_id,))  # as before migration 0112
+    clock.pass_to(deadline - dt.timedelta(hours=6))  # the 12 h reminder's time has passed
+    assert service.reminders.next_due(game_id) is None
+
+    assert backfill(service) >= 1
+    assert _seat_deadline(service, game_id, seat) == deadline
+    assert service.reminders.fire(game_id) == 0, "a reminder whose time passed before the backfill is not sent late"
+    assert service.reminders.next_due(game_id) == deadline - dt.timedelta(hours=1)
+    assert game_id not in _unprojected(service), "done once"
+
+
+def _unprojected(service) -> list:
+    with service.pool.connection() as conn:
+        return reminders.unprojected(conn)
