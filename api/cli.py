@@ -85,6 +85,11 @@ def _parser() -> argparse.ArgumentParser:
                            "list: print every key as GET /v1/keys serves them")
     keys.set_defaults(run=keys_command)
 
+    backfill = commands.add_parser(
+        "backfill-reminders", help="give the games running before reminders existed their seats' deadlines, so "
+                                   "that they are reminded before their next move (DATABASE_URL, REDIS_URL)")
+    backfill.set_defaults(run=lambda args: _lazy("api.reminder_backfill").main(args))
+
     history = commands.add_parser(
         "check-history",
         help="replay and audit every stored game with the installed code (DATABASE_URL); exit 1 on any divergence",

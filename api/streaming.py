@@ -51,6 +51,7 @@ from domain import session as sessions
 from .admission import Slot, StreamLimit, Waiters, settings_from_env
 from .errors import problem_body
 from .service.games import player_channel, stream_of
+from .service.reminders import stream_of as reminder_stream
 from .service.shared import SharedWork, dumps
 from .service.talk import mutes_of
 from .service.ticket_tokens import TicketTokens
@@ -382,7 +383,8 @@ class Streams(Waiters):
             rows = conn.execute("select game_id from game_seats where player_id = %s", (player,)).fetchall()
             talk = conn.execute("select c.stream_id from talk_channels c join game_seats s on s.game_id = c.game_id"
                                 " where s.player_id = %s", (player,)).fetchall()
-        return {stream_of(row[0]) for row in rows} | {row[0] for row in talk}
+        reminded = {reminder_stream(row[0]) for row in rows}  # his reminders (api/service/reminders.py)
+        return {stream_of(row[0]) for row in rows} | {row[0] for row in talk} | reminded
 
     def _notices(self, player: str, games: set[str], cursor: int) -> tuple[str, int]:
         parts = []
@@ -391,7 +393,7 @@ class Streams(Waiters):
             records = self.service.store.read_all_of(sorted(games), cursor, 500)
             for record in records:
                 for notice in notice_rules.notices_of(record):
-                    if not notice.concerns(player):
+                    if not notice.concerns(player) or not notice.reaches("stream"):
                         continue
                     if notice.kind == notice_rules.MESSAGE:
                         muted = self._mutes_of(player) if muted is None else muted

@@ -100,6 +100,12 @@ ENGINE_FIELD_DESCRIPTIONS: dict[str, str] = {
     "PauseAsked.player": "the id of the player who asks (a UUID)",
     "GameResumed.seat": "the seat whose player resumed the game",
     "GameResumed.player": "the id of the player who resumed it (a UUID)",
+    # Time given.
+    "TimeGiven.seat": "the seat whose player gives time",
+    "TimeGiven.player": "the id of the player who gives it (a UUID)",
+    "TimeGiven.to_seat": "the seat given the time: another seat, to act now",
+    "TimeGiven.seconds": "how much: its deadline moves that much later and its bank grows by it; a seat gives at "
+                         "most a day in a game (domain.lifecycle.give)",
     # Takebacks.
     "TakebackAsked.seat": "the seat asking to take back its last decision",
     "TakebackAsked.player": "the id of the player who asks (a UUID)",

@@ -15,7 +15,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .engine_rules_time import away_or_back, pausing, taking_back
+from .engine_rules_time import away_or_back, giving_time, pausing, taking_back
 from .seat_holders import (
     ACTIVE,
     CANCELLED,
@@ -34,20 +34,21 @@ ENGINE_TYPES = frozenset({
     "GameScored", "BotSeated", "SeatResigned", "GameAborted", "SeatAbandoned", "InviteIssued", "InviteRedeemed",
     "SeatReplaced", "RematchInvited", "RematchCreated", "ClocksComputed", "SeedContributed", "SeatAway", "SeatBack",
     "PauseAsked", "GamePaused", "GameResumed", "TakebackAsked", "TakebackAccepted", "TakebackRefused", "TakenBack",
+    "TimeGiven",
 })
 # Rule 5.4: the kinds of batch each status takes.
 ALLOWED = {
     LOBBY: {"JoinGame", "LeaveGame", "StartGame", "IssueInvite", "RedeemInvite", "ContributeRandomness"},
     ACTIVE: {"move", "bot", "timeout", "ResignSeat", "AbortGame", "IssueInvite", "RedeemInvite", "AbandonSeat",
              "ComputeClocks", "MarkAway", "ReturnSeat", "AskPause", "ResumeGame",
-             "AskTakeback", "AcceptTakeback", "RefuseTakeback"},
+             "AskTakeback", "AcceptTakeback", "RefuseTakeback", "GiveTime"},
     SCORING: {"ScoreGame", "CreateRematch"},
     FINISHED: {"CreateRematch"},
     CANCELLED: set(),
 }
 PLAYER_KINDS = {"JoinGame", "LeaveGame", "StartGame", "IssueInvite", "RedeemInvite", "move", "ResignSeat",
                 "AbortGame", "CreateRematch", "ContributeRandomness", "AskPause", "ResumeGame",
-                "AskTakeback", "AcceptTakeback", "RefuseTakeback"}
+                "AskTakeback", "AcceptTakeback", "RefuseTakeback", "GiveTime"}
 SYSTEM_KINDS = {"timeout", "AbandonSeat", "ComputeClocks", "ScoreGame", "MarkAway", "ReturnSeat"}
 LIFECYCLE_COMMANDS = SEAT_LIFE_COMMANDS
 
@@ -228,6 +229,7 @@ def _shape(kind: str, types: list[str]) -> str | None:
         "AskTakeback": types == ["TakebackAsked"],
         "AcceptTakeback": types in (["TakebackAccepted"], ["TakebackAccepted", "TakenBack"]),
         "RefuseTakeback": types == ["TakebackRefused"],
+        "GiveTime": types == ["TimeGiven"],
     }
     return None if fits.get(kind, False) else "not the events such a batch holds"
 
@@ -306,6 +308,8 @@ def _actor_problems(game: Seats, kind: str, meta, batch, opened) -> list[str]:
         found += pausing(game, kind, actor, seat, batch)
     if kind in ("AskTakeback", "AcceptTakeback", "RefuseTakeback"):
         found += taking_back(game, kind, actor, seat, batch)
+    if kind == "GiveTime":
+        found += giving_time(game, actor, seat, first, _clocked(game.options))
     if kind in ("move", "bot", "timeout") and game.paused:
         found.append(f"a {kind} batch of {seat} while the game is paused (GamePaused, no GameResumed since) (rule 5.5)")
     if kind == "timeout" and seat in game.away:

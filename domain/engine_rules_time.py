@@ -6,6 +6,7 @@ alone, as section 5 of openapi/verifying-a-game.md states them (split from
 
 from __future__ import annotations
 
+from .lifecycle.give import LEAST_GIVEN_SECONDS, MOST_GIVEN_SECONDS
 from .seat_holders import Seats
 
 
@@ -59,6 +60,28 @@ def pausing(game: Seats, kind: str, actor, seat, batch) -> list[str]:
             found.append("GamePaused does not follow exactly the ask of the last seat a player plays (rule 5.5)")
     elif not game.paused:
         found.append(f"{seat} resumes a game that is not paused (rule 5.5)")
+    return found
+
+
+
+
+def giving_time(game: Seats, actor, seat, data, clocked: bool) -> list[str]:
+    """Rule 5.5: time given by a player who plays the seat, to another seat
+    not his, in a game with clocks, a gift within the bound."""
+    found = []
+    if seat is None or game.holders.get(seat) != actor or seat not in game.playing() \
+            or (data.get("seat"), data.get("player")) != (seat, actor):
+        found.append(f"the GiveTime batch of {seat} by {actor}, who does not play it, or its event names another "
+                     "seat or player (rule 5.5)")
+    to_seat, seconds = data.get("to_seat"), data.get("seconds")
+    if to_seat == seat or to_seat not in game.seats or game.holders.get(to_seat) == actor:
+        found.append(f"{seat} gives time to {to_seat}, which is not another player's seat of the game (rule 5.5)")
+    if not clocked or game.paused:
+        found.append("time given in a game that keeps no clocks, or while it is paused (rule 5.5)")
+    if isinstance(seconds, bool) or not isinstance(seconds, int) or seconds < LEAST_GIVEN_SECONDS \
+            or game.given.get(seat, 0) + seconds > MOST_GIVEN_SECONDS:
+        found.append(f"{seat} gives {seconds!r} s: not a whole number of at least {LEAST_GIVEN_SECONDS}, or beyond "
+                     f"the {MOST_GIVEN_SECONDS} s a seat may give in a game (rule 5.5)")
     return found
 
 

@@ -75,6 +75,13 @@ one of them: whom a reader muted is his own business, so each door that
 delivers a notice (a player's stream, the notifier) drops, for that reader
 only, the messages of the players he muted (``muted_by``); nothing recorded
 with the message says who muted whom.
+
+``reminder`` (ReminderDue of a game's reminder stream, ``remind-<game id>``,
+api/service/reminders.py) is told to the one player whose seat's deadline
+nears: ``seat``, ``deadline``, ``left_seconds``, ``clock`` (turn or bank),
+``at_deadline`` (timeout or abandon), ``channels`` (the ones it goes out on:
+``Notice.reaches``) and ``text``, a sentence made of them; its id is
+``game_id:reminders:version:reminder``.
 """
 
 from __future__ import annotations
@@ -87,11 +94,15 @@ TURN, STARTED, TIMED_OUT, ENDED, SCORED, JOINED, LEFT, CANCELLED = (
 )
 RESIGNED, ABANDONED, REPLACED, ABORTED, REMATCH = "resigned", "abandoned", "replaced", "aborted", "rematch"
 MESSAGE = "message"
+REMINDER = "reminder"
 KINDS = (TURN, STARTED, TIMED_OUT, ENDED, SCORED, JOINED, LEFT, CANCELLED,
-         RESIGNED, ABANDONED, REPLACED, ABORTED, REMATCH, MESSAGE)
+         RESIGNED, ABANDONED, REPLACED, ABORTED, REMATCH, MESSAGE, REMINDER)
 GAME_STREAM_PREFIX = "game-"
 # A channel's messages (domain.lifecycle.talk): ``talk-<game id>/<channel>``.
 TALK_STREAM_PREFIX = "talk-"
+# A game's reminders (api/service/reminders.py): ``remind-<game id>``.
+REMINDER_STREAM_PREFIX = "remind-"
+REMINDER_CHANNEL = "reminders"
 
 
 @dataclass(frozen=True)
@@ -113,6 +124,11 @@ class Notice:
 
     def concerns(self, player: str) -> bool:
         return player in self.players
+
+    def reaches(self, channel: str) -> bool:
+        """Whether the notice goes out on ``channel`` (stream, mail, webhook):
+        a reminder only on the channels its player chose for it."""
+        return self.kind != REMINDER or channel in (self.data.get("channels") or ())
 
     def to_json(self) -> dict:
         return {
@@ -159,8 +175,24 @@ def muted_by(notice: Notice, player: str, muted: Mapping[tuple[str, str], Any]) 
     return notice.kind == MESSAGE and notice.data.get("player") in muted.get((player, notice.game_id), ())
 
 
+def _reminder(stream_id: str, version: int, type: str, data: Mapping[str, Any],
+              position: int | None) -> list[Notice]:
+    """A reminder is told to the one player whose seat's deadline nears; its
+    data are public (the seat, its deadline, the game's options) and the
+    sentence made of them."""
+    player = data.get("player")
+    if type != "ReminderDue" or not player:
+        return []
+    details = {key: data.get(key) for key in ("seat", "game", "game_version", "deadline", "left_seconds",
+                                               "offset_seconds", "clock", "at_deadline", "channels", "text")}
+    return [Notice(REMINDER, stream_id[len(REMINDER_STREAM_PREFIX):], version, (data.get("seat"),), (player,),
+                   details, position, REMINDER_CHANNEL)]
+
+
 def notices(stream_id: str, version: int, type: str, data: Mapping[str, Any],
             metadata: Mapping[str, Any] | None, position: int | None = None) -> list[Notice]:
+    if stream_id.startswith(REMINDER_STREAM_PREFIX):
+        return _reminder(stream_id, version, type, data, position)
     if stream_id.startswith(TALK_STREAM_PREFIX):
         return _message(stream_id, version, type, data, metadata or {}, position)
     game_id = game_id_of(stream_id)
@@ -221,4 +253,4 @@ def notices(stream_id: str, version: int, type: str, data: Mapping[str, Any],
 
 __all__ = ["Notice", "KINDS", "notices", "notices_of", "game_id_of", "muted_by",
            "TURN", "STARTED", "TIMED_OUT", "ENDED", "SCORED", "JOINED", "LEFT", "CANCELLED",
-           "RESIGNED", "ABANDONED", "REPLACED", "ABORTED", "REMATCH", "MESSAGE"]
+           "RESIGNED", "ABANDONED", "REPLACED", "ABORTED", "REMATCH", "MESSAGE", "REMINDER", "REMINDER_STREAM_PREFIX"]

@@ -14,7 +14,7 @@ from .lifecycle.clocks import continues_missed_turn
 LOBBY, ACTIVE, SCORING, FINISHED, CANCELLED = "lobby", "active", "scoring", "finished", "cancelled"
 SEAT_LIFE_COMMANDS = {"ResignSeat", "AbortGame", "IssueInvite", "RedeemInvite", "CreateRematch", "AbandonSeat",
                       "ComputeClocks", "MarkAway", "ReturnSeat", "AskPause", "ResumeGame",
-                      "AskTakeback", "AcceptTakeback", "RefuseTakeback"}
+                      "AskTakeback", "AcceptTakeback", "RefuseTakeback", "GiveTime"}
 
 
 @dataclass
@@ -41,6 +41,7 @@ class Seats:
     paused: bool = False
     takeback: dict | None = None  # the open request: seat, version, accepted (a set of seats)
     last_move: tuple | None = None  # (kind, seat, decided_at, drew) of the last move, bot move or timeout
+    given: dict = field(default_factory=dict)  # seat -> the seconds its player gave others (TimeGiven)
 
     def fold(self, kind: str, data: Mapping[str, Any]) -> None:
         if kind == "GameCreated":
@@ -91,6 +92,10 @@ class Seats:
             self.paused = True
         elif kind == "GameResumed":
             self.paused, self.pause_asked = False, set()
+        elif kind == "TimeGiven":
+            seconds = data.get("seconds")
+            if isinstance(seconds, int) and not isinstance(seconds, bool):
+                self.given[data.get("seat")] = self.given.get(data.get("seat"), 0) + seconds
         elif kind == "TakebackAsked":
             self.takeback = {"seat": data["seat"], "version": data["version"], "accepted": set()}
         elif kind == "TakebackAccepted" and self.takeback is not None:

@@ -17,7 +17,7 @@ from typing import Any
 
 from .engine import IllegalCommand
 from .kit import Game
-from .lifecycle import absence, pause, takeback
+from .lifecycle import absence, give, pause, takeback
 from .lifecycle import clocks as clock_rules
 from .lifecycle import decide as lifecycle
 from .lifecycle.state import InviteIssued, InviteRedeemed, RematchCreated
@@ -88,6 +88,8 @@ def redecide_seat_life(rules: Game, session, meta: Mapping[str, Any], batch: lis
         return pause.ask(session, actor)
     if kind == "ResumeGame":
         return pause.resume(session, actor)
+    if kind == "GiveTime":
+        return give.give(session, actor, command.get("seat"), command.get("seconds"))
     raise IllegalCommand(f"{kind!r} is not a seat-life command")
 
 

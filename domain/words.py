@@ -75,6 +75,7 @@ ENGINE: dict[str, Callable[[dict], str]] = {
     "PauseAsked": lambda e: f"{e['seat']} asked to pause the game",
     "GamePaused": lambda e: "Every player agreed: the game is paused",
     "GameResumed": lambda e: f"{e['seat']} resumed the game",
+    "TimeGiven": lambda e: f"{e['seat']} gave {e['to_seat']} {e['seconds']} s more on its deadline and bank",
     "TakebackAsked": lambda e: f"{e['seat']} asked to take back the move of version {e['version']}",
     "TakebackAccepted": lambda e: f"{e['seat']} accepted taking back the move of version {e['version']}",
     "TakebackRefused": lambda e: f"{e['seat']} refused the takeback",

@@ -86,6 +86,17 @@ def fire_deadline(game_id: str, version: int) -> bool:
                 done="fired", nothing="changed nothing: the game moved or ended since")
 
 
+def send_reminders(game_id: str) -> bool:
+    """Send the game's reminders due now (each once), then schedule its next."""
+
+    def send(s: GameService) -> bool:
+        sent = s.reminders.fire(uuid.UUID(game_id))
+        s.reminders.schedule(uuid.UUID(game_id), s.scheduler)
+        return bool(sent)
+
+    return _run("reminder", game_id, None, send, done="sent reminders", nothing="sent nothing: none was due")
+
+
 def score_game(game_id: str) -> bool:
     """Append GameScored to a game awaiting its score."""
     return _run("scoring", game_id, None, lambda s: s.score(uuid.UUID(game_id)),

@@ -4,7 +4,9 @@ from the read models.
 For each active game with a deadline, the job ``deadline-<game>-<version>``
 must be on its way (scheduled, or queued now when the deadline has passed);
 for each game awaiting its score, ``score-<game>``; for each active game in
-which a seat a bot plays is to act, ``bot-<game>-<version>``. A job that is there
+which a seat a bot plays is to act, ``bot-<game>-<version>``; for each active
+game with a reminder still to send, ``remind-<game>-<due second>``
+(api/service/reminders.py). A job that is there
 already is left alone; one that failed for good stays in the failed job
 registry and is reported, so a person sees it; one whose worker died is made
 again. Run at worker start and then periodically by ``workers.runner``.
@@ -21,10 +23,10 @@ import psycopg
 from rq.exceptions import StopRequested
 
 from api.service.settings import env_number
-from api.service import readmodels
+from api.service import readmodels, reminders
 from api.service.bots import bot_delay_seconds
 
-from api.service.scheduling import CREATED, FAILED, MOVED, REPLACED, RQScheduler, utcnow
+from api.service.scheduling import CREATED, FAILED, MOVED, REPLACED, RQScheduler, reminder_job_id, utcnow
 
 log = logging.getLogger("boardlog.workers")
 
@@ -34,18 +36,21 @@ class SweepReport:
     deadlines: Counter = field(default_factory=Counter)  # what was done -> how many
     scoring: Counter = field(default_factory=Counter)
     bots: Counter = field(default_factory=Counter)
+    reminders: Counter = field(default_factory=Counter)
     failed: list[str] = field(default_factory=list)  # job ids left in the failed registry
     errors: int = 0
 
     @property
     def repaired(self) -> int:
-        return sum(c[k] for c in (self.deadlines, self.scoring, self.bots) for k in (CREATED, REPLACED, MOVED))
+        return sum(c[k] for c in (self.deadlines, self.scoring, self.bots, self.reminders)
+                   for k in (CREATED, REPLACED, MOVED))
 
     def summary(self) -> str:
         def part(counter: Counter) -> str:
             return ", ".join(f"{n} {what}" for what, n in sorted(counter.items())) or "none"
 
-        return f"deadlines: {part(self.deadlines)}; scoring: {part(self.scoring)}; bots: {part(self.bots)}"
+        return (f"deadlines: {part(self.deadlines)}; scoring: {part(self.scoring)}; bots: {part(self.bots)}; "
+                f"reminders: {part(self.reminders)}")
 
 
 # A retry with the same Idempotency-Key acts once within this time; after it,
@@ -60,6 +65,7 @@ def sweep(database_url: str, scheduler: RQScheduler, now: dt.datetime | None = N
         deadlines = readmodels.pending_deadlines(conn)
         awaiting = readmodels.awaiting_score(conn)
         bot_turns = readmodels.pending_bot_turns(conn)
+        reminder_times = reminders.pending(conn, now)
         forgotten = readmodels.forget_idempotency_keys(conn, now - IDEMPOTENCY_KEYS_KEPT)
     if forgotten:
         log.info("sweep forgot %d idempotency key(s) older than %s", forgotten, IDEMPOTENCY_KEYS_KEPT)
@@ -71,6 +77,9 @@ def sweep(database_url: str, scheduler: RQScheduler, now: dt.datetime | None = N
     for game_id, version, since in bot_turns:
         _count(report, report.bots, lambda: scheduler.ensure_bot(game_id, version, since + delay, now),
                f"bot-{game_id}-{version}")
+    for game_id, due in reminder_times:
+        _count(report, report.reminders, lambda: scheduler.ensure_reminder(game_id, due, now),
+               reminder_job_id(game_id, due))
     for game_id in awaiting:
         _count(report, report.scoring, lambda: scheduler.ensure_scoring(game_id, now), f"score-{game_id}")
     if report.repaired or report.errors:

@@ -15,6 +15,7 @@ import datetime as dt
 from domain import session as sessions
 from domain.lifecycle import clocks as clock_rules
 from domain.lifecycle import decide as lifecycle
+from domain.lifecycle.state import TimeGiven
 from domain.session import SYSTEM, Session
 
 from . import decisions
@@ -72,6 +73,7 @@ class Clocks:
             self.clock(), timed_out=timed_out,
             away=self.stopped_clocks(after), taken_back=decision.banks_taken_back,
             resumed=before.life.turn_used if before.life.paused and not after.life.paused else None,
+            given={event.to_seat: event.seconds for event in decision.events if isinstance(event, TimeGiven)},
         )
         meta = {**decisions.metadata(SYSTEM, None, {"type": "ComputeClocks"}, before.version), "lifecycle": True}
         return Decision([*decision.events, tick], [*decision.metadata, meta])

@@ -42,6 +42,9 @@ class Scheduler:
     def schedule_bot(self, game_id: str, version: int, at: dt.datetime) -> None:
         pass
 
+    def schedule_reminder(self, game_id: str, at: dt.datetime) -> None:
+        """The game's next reminders (api/service/reminders.py), due at ``at``."""
+
 
 def by(player, seat, command_json, session: Session, events: list[Event], draws=None) -> Decision:
     meta = metadata(player, seat, command_json, session.version, draws=draws)

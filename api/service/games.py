@@ -32,6 +32,8 @@ from .lifecycle import SeatLife, access_refusals, check_may_command
 from .bots import Bots
 from .clocks import Clocks
 from .players import Players
+from . import reminders as reminder_rules
+from .reminders import Reminders
 from .player_names import PlayerNames
 from .receipts import ChainHeads, Signer
 from . import history
@@ -90,6 +92,7 @@ class GameService:
                                   inserted=self._inserted)
         self.bots = Bots(self.execute, self.seed, self._scheduler)
         self.clocks = Clocks(self.clock, self.seat_life.seat_history)
+        self.reminders = Reminders(self.pool, store, self.clock, self.seat_life.seat_history)
 
     @property
     def scheduler(self) -> Scheduler:
@@ -196,6 +199,7 @@ class GameService:
                 # Before the answer is shaped (in_transaction), which carries the new head.
                 self.heads.appended_heads(game_id, stream, before.version, new_events, conn)
                 readmodels.project(conn, game_id, after, decision.events, to_act, deadline)
+                reminder_rules.project(conn, game_id, rules, after, to_act, decision.metadata, self.clock())
                 if in_transaction:
                     in_transaction(conn, after, decision.events)
                 if self.history.snapshot_due(before, after):
@@ -217,6 +221,8 @@ class GameService:
             elif deadline is not None:
                 self.scheduler.schedule_deadline(str(game_id), session.version, deadline)
             self.bots.schedule_bots(game_id, rules, session)
+            if session.status == sessions.ACTIVE and reminder_rules.timed(session.options):
+                self.reminders.schedule(game_id, self.scheduler)
         except Exception:  # the sweeper re-creates what was not scheduled
             log.exception("could not schedule jobs for game %s; the sweeper will", game_id)
 

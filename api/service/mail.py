@@ -10,6 +10,7 @@ once, with a code in the URL's fragment).
 
 from __future__ import annotations
 
+import datetime as dt
 import html
 from email.message import EmailMessage
 from email.utils import make_msgid
@@ -53,11 +54,24 @@ def your_turn(sender: str, to: str, payload: dict, game_link: str, unsubscribe: 
     return _unsubscribable(message, unsubscribe)
 
 
+def reminder(sender: str, to: str, payload: dict, game_link: str, unsubscribe: str) -> EmailMessage:
+    """A reminder before a deadline: its sentence (which game, how long is
+    left, what the deadline does) and the game's link."""
+    data = payload["data"]
+    text = f"{data['text']}\n\nPlay: {game_link}\n\nNo more of these mails: {unsubscribe}\n"
+    body = (f"<p>{html.escape(data['text'])}</p><p><a href=\"{html.escape(game_link)}\">Open the game</a></p>"
+            f"<p style=\"font-size:small\"><a href=\"{html.escape(unsubscribe)}\">Unsubscribe</a></p>")
+    subject = f"Reminder: your turn in {data['game']} ends in {data['text'].split(' left', 1)[0]}"
+    return _unsubscribable(_message(sender, to, subject, text, body), unsubscribe)
+
+
 def digest(sender: str, to: str, games: list[dict], links: dict[str, str], unsubscribe: str,
            unread: list[dict] | None = None) -> EmailMessage:
     """The day's summary: the games that wait on the player, and how many
     messages wait unread in each of his games (``unread``: id, game, count),
-    never the messages themselves: table talk reaches mail only so.
+    never the messages themselves: table talk reaches mail only so. A game
+    whose seat's deadline falls before the next digest (a day on:
+    ``deadline_soon``) says when, and the subject counts them.
     ``links``: each game's link by its id (one per game: a game both waiting
     and with unread messages is one link, and it signs in once)."""
     unread = unread or []
@@ -66,19 +80,28 @@ def digest(sender: str, to: str, games: list[dict], links: dict[str, str], unsub
     def item(text: str, game_id) -> str:
         return f"<li><a href=\"{html.escape(links[str(game_id)])}\">{text}</a></li>"
 
+    def soon(g: dict) -> str:
+        if not g.get("deadline_soon"):
+            return ""
+        when = g["deadline"].astimezone(dt.timezone.utc)
+        return f", deadline {when:%Y-%m-%d %H:%M} UTC, before your next digest"
+
     if games:
-        lines = [f"- {g['game']} (game {g['id']}, version {g['version']}): {links[str(g['id'])]}" for g in games]
+        lines = [f"- {g['game']} (game {g['id']}, version {g['version']}{soon(g)}): {links[str(g['id'])]}"
+                 for g in games]
         parts.append(f"{len(games)} game(s) wait on you:\n\n" + "\n".join(lines))
         items.append(f"<p>{len(games)} game(s) wait on you:</p><ul>"
-                     + "".join(item(f"{html.escape(g['game'])} (version {g['version']})", g["id"]) for g in games)
-                     + "</ul>")
+                     + "".join(item(f"{html.escape(g['game'])} (version {g['version']}{soon(g)})", g["id"])
+                               for g in games) + "</ul>")
     if unread:
         count = sum(u["count"] for u in unread)
         lines = [f"- {u['count']} in {u['game']} (game {u['id']}): {links[str(u['id'])]}" for u in unread]
         parts.append(f"{count} unread message(s):\n\n" + "\n".join(lines))
         items.append(f"<p>{count} unread message(s):</p><ul>"
                      + "".join(item(f"{u['count']} in {html.escape(u['game'])}", u["id"]) for u in unread) + "</ul>")
+    urgent = sum(1 for g in games if g.get("deadline_soon"))
     subject = " and ".join(([f"{len(games)} game(s) wait on you"] if games else [])
+                           + ([f"{urgent} deadline(s) before your next digest"] if urgent else [])
                            + ([f"{sum(u['count'] for u in unread)} unread message(s)"] if unread else []))
     text = "\n\n".join(parts) + f"\n\nNo more of these mails: {unsubscribe}\n"
     body = "".join(items) + f"<p><a href=\"{html.escape(unsubscribe)}\">Unsubscribe</a></p>"

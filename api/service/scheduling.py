@@ -30,6 +30,7 @@ DEADLINE_JOB = "workers.jobs.fire_deadline"
 ABSENCE_JOB = "workers.jobs.mark_absences"
 SCORING_JOB = "workers.jobs.score_game"
 BOT_JOB = "workers.bots.play_bots"
+REMINDER_JOB = "workers.jobs.send_reminders"
 
 # A job started longer ago than its timeout plus this is not running any more:
 # its worker died (RQ's horse would have been stopped at the timeout).
@@ -58,6 +59,12 @@ def deadline_job_id(game_id, version: int) -> str:
 
 def bot_job_id(game_id, version: int) -> str:
     return f"bot-{game_id}-{version}"
+
+
+def reminder_job_id(game_id, at: dt.datetime) -> str:
+    """Named by the second it is due: each reminder time is one job, and a
+    job made again for the same time (the sweeper's) is the same job."""
+    return f"remind-{game_id}-{int(_whole_second_after(at).timestamp())}"
 
 
 def scoring_job_id(game_id) -> str:
@@ -116,7 +123,17 @@ class RQScheduler(Scheduler):
     def schedule_bot(self, game_id: str, version: int, at: dt.datetime) -> None:
         self.ensure_bot(game_id, version, at)
 
+    def schedule_reminder(self, game_id: str, at: dt.datetime) -> None:
+        self.ensure_reminder(game_id, at)
+
     # The same, answering what was done (for the sweeper and its tests)
+
+    def ensure_reminder(self, game_id, at: dt.datetime, now: dt.datetime | None = None) -> str:
+        """The game's reminders due at ``at`` (now when that has passed: late, not lost)."""
+        now = now or utcnow()
+        due = _whole_second_after(at)
+        return self._ensure(reminder_job_id(game_id, at), REMINDER_JOB, (str(game_id),),
+                            due if due > now else None, self.deadline_retry, now)
 
     def ensure_deadline(self, game_id, version: int, at: dt.datetime, now: dt.datetime | None = None) -> str:
         now = now or utcnow()

@@ -130,7 +130,8 @@ def tick(options: Mapping[str, Any], clocks: ClocksComputed | None, seats, befor
          timed_out: frozenset[str] = frozenset(),
          away: Mapping[str, dt.datetime] | None = None,
          taken_back: Mapping[str, float] | None = None,
-         resumed: Mapping[str, float] | None = None) -> ClocksComputed:
+         resumed: Mapping[str, float] | None = None,
+         given: Mapping[str, int] | None = None) -> ClocksComputed:
     """The clocks after a decision taken at ``now``: seats to act ``before``
     pay the time since the last computation; ``mover`` (a seat that moved
     itself) gains the increment if this command ended its turn
@@ -148,8 +149,11 @@ def tick(options: Mapping[str, Any], clocks: ClocksComputed | None, seats, befor
     turn it had used when the game paused, ``Life.turn_used``): a decision
     that resumes the game runs those seats' turns from ``now`` less what
     they had used, so that a turn deadline keeps its remaining time across
-    a pause (their banks do anyway: a bank is paid from ``at``, not ``since``)."""
+    a pause (their banks do anyway: a bank is paid from ``at``, not ``since``).
+    A seat ``given`` time (seat -> seconds, TimeGiven) has them added to its
+    bank and its turn counted from that much later: its deadline moves by them."""
     away = away or {}
+    given = given or {}
     bank = options.get("time_bank_seconds")
     if clocks is None:
         banks = {seat: float(bank) for seat in seats} if bank else {}
@@ -168,12 +172,18 @@ def tick(options: Mapping[str, Any], clocks: ClocksComputed | None, seats, befor
         for seat, restored in (taken_back or {}).items():
             if seat in banks:
                 banks[seat] = min(banks[seat], restored)
+    for seat, seconds in given.items():
+        if seat in banks:
+            banks[seat] += seconds
     stamp = now.isoformat()
     running = {seat: since[seat] if seat in since and seat != mover and seat not in timed_out else stamp
                for seat in after if seat not in away}
     for seat, used in (resumed or {}).items():
         if seat in running and seat != mover:
             running[seat] = (now - dt.timedelta(seconds=used)).isoformat()
+    for seat, seconds in given.items():
+        if seat in running:
+            running[seat] = (_time(running[seat]) + dt.timedelta(seconds=seconds)).isoformat()
     return ClocksComputed(stamp, {seat: round(value, 3) for seat, value in sorted(banks.items())}, dict(sorted(running.items())))
 
 

@@ -189,6 +189,18 @@ TAKEBACK_EVENTS = (TakebackAsked, TakebackAccepted, TakebackRefused, TakenBack)
 
 
 @dataclass(frozen=True)
+class TimeGiven(Event):
+    """``seat``'s player gives ``to_seat``, to act now, ``seconds`` more on
+    its current deadline and bank (domain.lifecycle.give); the
+    ClocksComputed after it records them."""
+
+    seat: str
+    player: str
+    to_seat: str
+    seconds: int
+
+
+@dataclass(frozen=True)
 class Takeback:
     """An open request: who asked, to return to which version, who accepted."""
 
@@ -214,6 +226,7 @@ LIFECYCLE_EVENTS = (
     GamePaused,
     GameResumed,
     *TAKEBACK_EVENTS,
+    TimeGiven,
 )
 
 
@@ -240,6 +253,7 @@ class Life:
     # paused (from the clocks before the pause and the pause's own), so that
     # its turn deadline keeps the rest on resuming instead of starting whole.
     turn_used: Mapping[str, float] | None = None
+    given: Mapping[str, int] = field(default_factory=dict)  # seat -> the seconds its player gave others so far
 
     def plays(self, seat: str) -> str | None:
         """The bot kind that plays ``seat``, if a bot does."""
@@ -313,4 +327,7 @@ def fold(session: Any, event: Event) -> Any:
     if isinstance(event, TakenBack):
         return replace(session, state=session.state_at(event.version), life=replace(life, takeback=None),
                        recent=tuple(kept for kept in session.recent if kept[0] < event.version))
+    if isinstance(event, TimeGiven):
+        return replace(session, life=replace(life, given={**life.given,
+                                                          event.seat: life.given.get(event.seat, 0) + event.seconds}))
     raise AssertionError(f"not a lifecycle event: {event!r}")

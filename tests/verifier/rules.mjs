@@ -75,20 +75,21 @@ const HOLDS = {
   AskTakeback: /^TakebackAsked$/,
   AcceptTakeback: /^TakebackAccepted( TakenBack)?$/,
   RefuseTakeback: /^TakebackRefused$/,
+  GiveTime: /^TimeGiven$/,
 };
 
 // 5.4: the kinds each status takes.
 const TAKES = {
   lobby: ["JoinGame", "LeaveGame", "StartGame", "IssueInvite", "RedeemInvite", "ContributeRandomness"],
   active: ["move", "bot", "timeout", "ResignSeat", "AbortGame", "IssueInvite", "RedeemInvite", "AbandonSeat", "ComputeClocks",
-    "MarkAway", "ReturnSeat", "AskPause", "ResumeGame", "AskTakeback", "AcceptTakeback", "RefuseTakeback"],
+    "MarkAway", "ReturnSeat", "AskPause", "ResumeGame", "AskTakeback", "AcceptTakeback", "RefuseTakeback", "GiveTime"],
   scoring: ["ScoreGame", "CreateRematch"],
   finished: ["CreateRematch"],
   cancelled: [],
 };
 
 const SEAT_LIFE = new Set(["ResignSeat", "AbortGame", "IssueInvite", "RedeemInvite", "CreateRematch", "AbandonSeat", "ComputeClocks", "ContributeRandomness",
-  "MarkAway", "ReturnSeat", "AskPause", "ResumeGame", "AskTakeback", "AcceptTakeback", "RefuseTakeback"]);
+  "MarkAway", "ReturnSeat", "AskPause", "ResumeGame", "AskTakeback", "AcceptTakeback", "RefuseTakeback", "GiveTime"]);
 
 // 5.5: who may cause the batch, with the state folded before it; a
 // sentence when not, else null.
@@ -207,6 +208,19 @@ function kindProblem(b, s) {
       if (!clocked) return "an absence in a game without deadlines or banks";
       if (!s.holders.has(seat) || s.bots.has(seat) || s.resigned.includes(seat) || s.away.has(seat)) return `seat ${seat} cannot be away`;
       return typeof first.since === "string" && typeof first.until === "string" && first.since < first.until ? null : "an absence whose since is not before its until";
+    }
+    case "GiveTime": {
+      const problem = holderNamed(s, b, m, first);
+      if (problem) return problem;
+      const o = s.options;
+      const bank = o.time_bank_seconds instanceof JNum && o.time_bank_seconds.float() !== 0;
+      const clocked = bank || (o.deadline_per_seat === true && o.turn_seconds !== null && o.turn_seconds !== undefined);
+      if (!clocked || s.paused) return "time given in a game that keeps no clocks, or while it is paused";
+      const to = first.to_seat;
+      if (to === seat || !s.seats.includes(to) || s.holders.get(to) === actor) return `time given to ${to}, not another player's seat`;
+      const seconds = isInt(first.seconds) ? first.seconds.float() : NaN;
+      if (!(seconds >= 60) || (s.given.get(seat) ?? 0) + seconds > 86400) return `a gift of ${seconds} s: under 60 s, or beyond the day a seat may give in a game`;
+      return null;
     }
     case "AskPause":
     case "ResumeGame": {

@@ -12,11 +12,11 @@ export const ENGINE_EVENTS = new Set([
   "GameScored", "BotSeated", "SeatResigned", "GameAborted", "SeatAbandoned", "InviteIssued", "InviteRedeemed",
   "SeatReplaced", "RematchInvited", "RematchCreated", "ClocksComputed", "SeedContributed",
   "SeatAway", "SeatBack", "PauseAsked", "GamePaused", "GameResumed", "TakebackAsked", "TakebackAccepted",
-  "TakebackRefused", "TakenBack",
+  "TakebackRefused", "TakenBack", "TimeGiven",
 ]);
 
 export const LIFECYCLE_KINDS = new Set(["ResignSeat", "AbortGame", "IssueInvite", "RedeemInvite", "CreateRematch", "AbandonSeat", "ComputeClocks",
-  "MarkAway", "ReturnSeat", "AskPause", "ResumeGame", "AskTakeback", "AcceptTakeback", "RefuseTakeback"]);
+  "MarkAway", "ReturnSeat", "AskPause", "ResumeGame", "AskTakeback", "AcceptTakeback", "RefuseTakeback", "GiveTime"]);
 export const ENGINE_COMMANDS = new Set(["CreateGame", "JoinGame", "LeaveGame", "StartGame", "ScoreGame"]);
 
 // 5.1: the state, and how each engine event changes it.
@@ -36,6 +36,7 @@ export class Seats {
     this.rematch = null;
     this.away = new Set();
     this.pauseAsked = new Set();
+    this.given = new Map(); // seat -> the seconds its player gave others (TimeGiven)
     this.paused = false;
     this.takeback = null; // {seat, version, accepted: Set}
     this.lastMove = null; // {kind, seat, decidedAt, draws} of the last move, bot, timeout or StartGame batch
@@ -131,6 +132,9 @@ export class Seats {
       case "GameResumed":
         this.paused = false;
         this.pauseAsked = new Set();
+        break;
+      case "TimeGiven":
+        this.given.set(d.seat, (this.given.get(d.seat) ?? 0) + (d.seconds instanceof JNum ? d.seconds.float() : NaN));
         break;
       case "TakebackAsked":
         this.takeback = { seat: d.seat, version: d.version, accepted: new Set() };

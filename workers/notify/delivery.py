@@ -73,7 +73,9 @@ class Deliverer:
     def _deliver(self, delivery: dict, config: Settings) -> None:
         try:
             with self.db.connection() as conn:
-                if delivery["target"] == "email":
+                if delivery["target"] == "email" and delivery["payload"]["kind"] == "reminder":
+                    self._reminder(conn, delivery, config)
+                elif delivery["target"] == "email":
                     self._email(conn, delivery, config)
                 elif delivery["target"] == accounts.CONFIRMATION_TARGET:
                     self._confirmation(conn, delivery, config)
@@ -200,6 +202,25 @@ class Deliverer:
                      int((time.monotonic() - started) * 1000))
             self._failed(conn, delivery, None, f"SMTP: {error}"[:500], config)
 
+    def _reminder(self, conn, delivery: dict, config: Settings) -> None:
+        """A reminder before a deadline: the player chose it for mail, so
+        neither "your turn" throttle applies (he may well have been active
+        in the game, and been mailed his turn, a moment before)."""
+        if not config.smtp_url:
+            _finish(conn, delivery, "suppressed", None, None, "this server sends no mail (BOARDLOG_SMTP_URL is unset)")
+            return
+        player = delivery["player_id"]
+        prefs = conn.execute("select email, email_confirmed_at, email_turns from notification_preferences"
+                             " where player_id = %s", (player,)).fetchone()
+        if prefs is None or prefs[0] is None or prefs[1] is None or prefs[2] == "off":
+            _finish(conn, delivery, "suppressed", None, None, "no confirmed address, or game mails are off")
+            return
+        started = time.monotonic()
+        unsubscribe = accounts.unsubscribe_link(conn, player, prefs[0], config)
+        game_link = signin.mail_link(conn, player, delivery["game_id"], config)
+        message = mail.reminder(config.mail_from, prefs[0], delivery["payload"], game_link, unsubscribe)
+        self._send_mail(conn, delivery, message, started, config)
+
     def _confirmation(self, conn, delivery: dict, config: Settings) -> None:
         """The mail that confirms an address (queued by the request that set it)."""
         if not config.smtp_url:
@@ -214,6 +235,10 @@ class Deliverer:
         # As the unsubscribe link: committed before the mail can leave.
         link = accounts.confirmation_link(conn, player, email, config)
         message = mail.confirmation(config.mail_from, email, link, config.token_hours)
+        self._send_mail(conn, delivery, message, started, config)
+
+    def _send_mail(self, conn, delivery: dict, message, started: float, config: Settings) -> None:
+        """Send one mail of a delivery and record the attempt: delivered, or failed (retried with backoff)."""
         message["X-Boardlog-Notification"] = delivery["notification_id"]
         try:
             smtp.send(config.smtp_url, message)
@@ -259,9 +284,12 @@ class Deliverer:
 def _waiting(conn, player) -> tuple[list[dict], list[dict]]:
     """What a digest lists: the games waiting on the player, and his unread messages' counts by game."""
     games = conn.cursor(row_factory=dict_row).execute(
-        "select g.id, g.game, g.version from games g join game_seats s on s.game_id = g.id"
+        # deadline_soon: the seat's deadline falls before the next digest (a day on)
+        "select g.id, g.game, g.version, sd.deadline, coalesce(sd.deadline < now() + interval '1 day', false)"
+        " as deadline_soon from games g join game_seats s on s.game_id = g.id"
+        " left join seat_deadlines sd on sd.game_id = g.id and sd.seat = s.seat"
         " where s.player_id = %s and g.status = 'active' and s.seat = any(g.to_act)"
-        " order by g.deadline nulls last", (player,)).fetchall()
+        " order by coalesce(sd.deadline, g.deadline) nulls last", (player,)).fetchall()
     unread = conn.cursor(row_factory=dict_row).execute(
         "select g.id, g.game, sum(r.unread)::int as count from talk_reads r"
         " join talk_channels c on c.stream_id = r.stream_id join games g on g.id = c.game_id"

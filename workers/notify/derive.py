@@ -15,7 +15,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
-from domain.notices import MESSAGE, muted_by, notices_of
+from domain.notices import MESSAGE, REMINDER_STREAM_PREFIX, muted_by, notices_of
 
 
 @dataclass(frozen=True)
@@ -53,11 +53,13 @@ def game_ids(records: Iterable) -> set[str]:
 
 
 def _game_id(stream_id: str) -> str | None:
-    """The game of a game's stream or of one of its channels (table talk)."""
+    """The game of a game's stream, of one of its channels (table talk) or of its reminders."""
     if stream_id.startswith("game-"):
         return stream_id[5:]
     if stream_id.startswith("talk-"):
         return stream_id[5:].partition("/")[0]
+    if stream_id.startswith(REMINDER_STREAM_PREFIX):
+        return stream_id[len(REMINDER_STREAM_PREFIX):]
     return None
 
 

@@ -29,6 +29,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 import psycopg
 
 from api.service.notifications import HEARTBEAT_SECONDS, SUBSCRIPTION, WAKE_CHANNEL
+from api.service.reminders import REMINDER_EVENT
 from api.service.talk import mutes_of
 from domain.session import ENGINE_EVENT_TYPES
 from eventstore.postgres import read_lean_feed, subscription_lag
@@ -40,7 +41,7 @@ log = logging.getLogger("boardlog.notify")
 # What notices look at: the engine's events' data (a game event's own data is
 # never read), and of the metadata not the command, only these.
 # Notices read the data of the engine's events and of messages (MessageSent), and these metadata keys.
-ENGINE_TYPES = [*sorted(ENGINE_EVENT_TYPES), "MessageSent"]
+ENGINE_TYPES = [*sorted(ENGINE_EVENT_TYPES), "MessageSent", REMINDER_EVENT]
 METADATA_READ = ("actor", "seated", "to_act", "turn_came", "timeout_step", "readers")
 # Acts of the lobby, which do not make a player "active" in a game for the
 # `idle` mail setting: one who took a seat and went away must still hear
@@ -214,14 +215,17 @@ class Subscription:
                 " select n.id, 'webhook:' || w.id, w.id, n.player_id from notification_batch n"
                 " join webhooks w on w.player_id = n.player_id"
                 " where w.deleted_at is null and w.disabled_at is null and n.kind = any(w.kinds)"
+                # a reminder only where its player chose webhooks for it (domain.notices.Notice.reaches)
+                " and (n.kind <> 'reminder' or n.payload -> 'data' -> 'channels' ? 'webhook')"
                 " on conflict do nothing").rowcount
             if self.email_enabled:
                 made += conn.execute(
                     "insert into deliveries (notification_id, target, player_id)"
                     " select n.id, 'email', n.player_id from notification_batch n"
                     " join notification_preferences p on p.player_id = n.player_id"
-                    " where n.kind = 'turn' and p.email_confirmed_at is not null"
-                    " and p.email_turns <> 'off' and not p.digest"
+                    " where p.email_confirmed_at is not null and p.email_turns <> 'off'"
+                    " and (n.kind = 'turn' and not p.digest"
+                    "  or n.kind = 'reminder' and n.payload -> 'data' -> 'channels' ? 'mail')"
                     " on conflict do nothing").rowcount
             if made:
                 conn.execute("select pg_notify(%s, '')", (WAKE_CHANNEL,))
