@@ -116,9 +116,11 @@ class IdempotencyKeys:
         if row is None:
             return None
         if row["request_sha256"] != request_sha256:
+            if str(game_id) == NEW_GAMES:
+                raise IdempotencyMismatch(
+                    "this Idempotency-Key was already used by you to create another game (another body): a key "
+                    "creates one game, so use a new key for each new game")
             raise IdempotencyMismatch(
-                "this Idempotency-Key was already used by you in this game (or, for a new game, for another new "
-                "game) with another request (another endpoint or body): a key is scoped to (player, game), so "
-                "use a new key for each new request"
-            )
+                "this Idempotency-Key was already used by you in this game with another request (another endpoint "
+                "or body): a key is scoped to (player, game), so use a new key for each new request in this game")
         return Replayed(row["response"])
