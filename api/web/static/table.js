@@ -193,8 +193,10 @@ export async function table(main, id, { spectator }) {
     ui.board.replaceChildren(drawBoard(summary.game, envelope, data));
     // The layout follows the seat: a player who takes one sees his hand from that view on.
     const seated = !spectator && !!envelope.seat;
-    ui.handSection.hidden = !seated;
-    if (seated) ui.hand.replaceChildren(drawHand((catalogue.hand && declaredHand(catalogue.hand, envelope, data)) || handOf(summary.game, envelope, data)));
+    const cards = seated ? (catalogue.hand && declaredHand(catalogue.hand, envelope, data)) || handOf(summary.game, envelope, data) : [];
+    // A game that declares no hand (Cronberg: a drawn building is face up for all) shows none.
+    ui.handSection.hidden = !seated || (!catalogue.hand && !cards.length);
+    if (seated) ui.hand.replaceChildren(drawHand(cards));
     ui.treeTitle.textContent = seated ? "Everything you see, as data (your private information and what is public)" : "Everything public, as data";
     renderCommands();
     renderActions();
