@@ -128,8 +128,9 @@ export async function table(main, id, { spectator }) {
     link: h("p", { id: "stream-state", class: "muted" }),
   };
   ui.handSection.append(h("h2", { id: "hand-title" }, "Your hand"), ui.hand);
+  const heading = h("h1", {}, capital(words(summary.game)));  // the game's own title once the catalogue is in
   root.append(
-    h("h1", {}, capital(words(summary.game))),
+    heading,
     ui.status, ui.clocks, ui.link,
     h("div", { class: "layout" },
       h("div", {},
@@ -373,6 +374,7 @@ export async function table(main, id, { spectator }) {
   try { (await tail).events.forEach(addLog); } catch (problem) { failed(problem); }
   data = await loading;
   catalogue = /** @type {Catalogue} */ (await rules);
+  if (catalogue.title) heading.textContent = catalogue.title;
   root.dataset.loaded = String(envelope.version); // the version the table was first drawn at; the stream follows from it
   render();
   performance.mark("board-drawn"); // the table's first drawing, for the benchmark (Chromium's performance timing)
