@@ -27,7 +27,7 @@ import re
 import time
 import uuid
 
-from . import access, http_conventions, request_log
+from . import access, http_conventions, request_log, security_headers
 from .cors import CorsPolicy
 from .limits import RateLimiter, address_subject, token_subject
 from .service.games import stream_of
@@ -94,5 +94,6 @@ class ConditionalPolls:
             headers.append(("Vary", "Origin"))
         headers += cors
         headers.append(("X-Request-Id", request_log.request_id(environ.get("HTTP_X_REQUEST_ID"))))
+        headers += security_headers.JSON_ANSWER  # as Flask's answer has them
         request_log.line("GET", environ["PATH_INFO"], 304, started, player)
         return headers

@@ -27,6 +27,10 @@ DOCS = "/v1/docs"
 INLINE_SCRIPT = re.compile(rb"<script>(.*?)</script>", re.S)
 
 
+# What every answer of a JSON resource carries, also those answered before Flask (api/polls.py).
+JSON_ANSWER = (("X-Content-Type-Options", "nosniff"), ("X-Frame-Options", "DENY"), ("Content-Security-Policy", STRICT))
+
+
 def apply(response) -> None:
     headers = response.headers
     if "X-Content-Type-Options" not in headers:

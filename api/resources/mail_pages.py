@@ -16,6 +16,9 @@ from ..context import service
 from ..service.errors import Conflict, NotFound, ServiceError
 from ..service.settings import settings
 
+PAGE_POLICY = ("default-src 'none'; img-src 'self'; style-src 'self'; base-uri 'none'; form-action 'self'; "
+               "frame-ancestors 'none'")
+
 # What a person can do about each refusal of a link.
 NEXT_STEP = {
     "link-unknown": "Check that the whole link was opened (a mail program may cut a long one), or ask for a new one "
@@ -63,7 +66,10 @@ def page(title: str, paragraphs: list[str], status: int = 200) -> Response:
         f"</head><body><main id=\"main\"><h1>{html.escape(title)}</h1>{body}"
         f"<p><a href=\"{html.escape(base)}/#/settings\">Your mail settings</a> · "
         f"<a href=\"{html.escape(base)}/#/\">The lobby</a></p></main></body></html>")
-    return Response(document, status=status, mimetype="text/html")
+    answer = Response(document, status=status, mimetype="text/html")
+    # Its icon and stylesheets from here, no script, forms posted only here, never framed.
+    answer.headers["Content-Security-Policy"] = PAGE_POLICY
+    return answer
 
 
 def refused(what: str, error: ServiceError) -> Response:

@@ -30,7 +30,7 @@ def test_the_feed_never_shows_the_command_metadata(players, client):
     game_id = started_game([ada, bob])
     for event in client.get(f"/v1/games/{game_id}/events").json["events"]:
         assert set(event) == {"version", "type", "recorded_at", "seat", "decided_at", "data", "text", "receipt"}
-        assert set(event["receipt"]) == {"stream_id", "version", "hash", "key_id", "signature"}
+        assert set(event["receipt"]) == {"stream_id", "version", "hash", "key_id", "public_key", "signature"}
 
 
 def test_the_seed_is_published_when_the_game_ends(players, client):
