@@ -376,7 +376,11 @@ def test_a_place_that_leads_to_no_legal_move_says_why_and_changes_nothing(person
     page.click('#choices button[data-value="PlaceMember"]')
     page.wait_for_selector("#board .candidate")
     before = page.get_attribute("#table", "data-version")
-    page.locator("#board [data-place^='crossing:']:not(.candidate)").first.dispatch_event("click")
+    # A crossing no move can take, or else (on an empty board every crossing is open) a triangle.
+    elsewhere = page.locator("#board [data-place^='crossing:']:not(.candidate)")
+    if not elsewhere.count():
+        elsewhere = page.locator("#board [data-place^='triangle:']:not(.candidate)")
+    elsewhere.first.dispatch_event("click")
     why = page.inner_text("#compose-why")
     assert "cannot be chosen now" in why and "crossing" in why
     assert page.get_attribute("#composer", "data-where") == "board" and page.locator("#board .candidate").count()
