@@ -19,6 +19,17 @@ PlaywrightError = pytest.importorskip("playwright.sync_api", reason="playwright 
 MAX_BUTTONS = 12
 UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.I)
 DATA = re.compile(r"\bnull\b|\bundefined\b|\bNone\b|[\[\]{}]")
+REFUSED = tuple(f"Failed to load resource: the server responded with a status of {status}" for status in (409, 422))
+
+
+def unexplained_errors(page, game: str) -> list[str]:
+    """The console's errors but, in a simultaneous game, the refusal of a move
+    another seat's move made stale as it was confirmed (the page redraws with
+    the sentence: test_a_refused_move_redraws_the_table_at_the_new_version_with_the_refusal)."""
+    from domain import games
+
+    raced = REFUSED if games.get(game).traits.simultaneous else ()
+    return [error for error in page.console_errors if not (raced and error.startswith(raced))]
 
 
 @dataclass

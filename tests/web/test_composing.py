@@ -17,9 +17,15 @@ import random
 
 import pytest
 
-from domain import games
-
-from .composing import Measured, compose_to_confirm, play, register, two_at_a_table, words_not_data
+from .composing import (
+    Measured,
+    compose_to_confirm,
+    play,
+    register,
+    two_at_a_table,
+    unexplained_errors,
+    words_not_data,
+)
 from .conftest import api
 from .test_web_client import create_against_bots
 
@@ -45,13 +51,6 @@ def the_hand_is_drawn(page, hand: dict) -> None:
     values = {str(card[key] if isinstance(card, dict) else card) for card in found or []}
     drawn = set(page.eval_on_selector_all("#hand [data-card]", "(cards) => cards.map((c) => c.dataset.card)"))
     assert values <= drawn, f"cards of the view not drawn in the hand: {values - drawn}"
-
-
-REFUSED = tuple(f"Failed to load resource: the server responded with a status of {status}" for status in (409, 422))
-
-
-def simultaneous(base_url, game: str) -> bool:
-    return games.get(game).traits.simultaneous
 
 
 @pytest.mark.timeout(SECONDS + 120)
@@ -83,12 +82,9 @@ def test_two_people_play_by_composed_choices_only(person, base_url, artifacts, g
     assert max(measured.buttons or [0]) <= 12
     (artifacts / f"composing-{game}.json").write_text(json.dumps(measured.summary()))
     print(game, measured.summary())
-    # Two people composing at once in a simultaneous phase (The Coil's, Coronation's detectives): a move
-    # composed from commands the other's move made stale is refused, and the page redraws with the
-    # sentence (test_a_refused_move_redraws_the_table_at_the_new_version_with_the_refusal); nothing else may fail.
-    raced = REFUSED if simultaneous(base_url, game) else ()
+    # Two people composing at once in a simultaneous phase (The Coil's, Coronation's detectives).
     for watched in (ada, brune):
-        assert [error for error in watched.console_errors if not error.startswith(raced or ("\0",))] == []
+        assert unexplained_errors(watched, game) == []
 
 
 def test_a_refused_move_redraws_the_table_at_the_new_version_with_the_refusal(person, base_url):
