@@ -256,11 +256,16 @@ def _serve(args, database_url: str, redis_url: str, worker_pid_file: Path | None
         worker.keep_running(stop)
         log.info("stopping")
     finally:
-        worker.stop()
-        if server is not None:
-            server.shutdown()
-        if app is not None:
-            _close_app(app)
+        # The API first (started last): its streams hear "reconnect" and its
+        # long-polls an answer at once, not after the worker's warm shutdown,
+        # which may finish a job for up to WORKER_STOP's first step.
+        try:
+            if server is not None:
+                server.shutdown()
+            if app is not None:
+                _close_app(app)
+        finally:
+            worker.stop()
 
 
 def _say(line: str) -> None:

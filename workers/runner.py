@@ -87,6 +87,17 @@ class _Sweeping:
         self.scheduler.poll_seconds = self.scheduler_seconds
         self.scheduler.acquire_locks(auto_start=True)
 
+    def unsubscribe(self):
+        """RQ's, with the listening thread told first. That thread looks at
+        its running flag only between reads, and since redis-py 8 stopping it
+        waits for it: in RQ's order (unsubscribe, then stop), the answer to
+        the unsubscribe could wake it into a wait of RQ's 60 s for a
+        subscription before it looked again, and a SIGTERM took a minute."""
+        running = getattr(self.pubsub_thread, "_running", None)  # type: ignore[attr-defined]
+        if running is not None:
+            running.clear()
+        super().unsubscribe()  # type: ignore[misc]
+
     def request_stop(self, signum, frame):
         self.stopping = True
         return super().request_stop(signum, frame)  # type: ignore[misc]
