@@ -10,7 +10,7 @@
   (The worker does not wait for that: on Linux the kernel sends it SIGTERM
   when serve dies.)
 - SIGHUP (the terminal closed), SIGINT and SIGTERM all stop everything in
-  order: the worker, the API, Redis, PostgreSQL. Each stop waits for the
+  order: the API, the worker, Redis, PostgreSQL. Each stop waits for the
   process to exit, escalates (to SIGKILL at last) and logs what it took.
 """
 
