@@ -35,7 +35,12 @@ def migrate(url_or_conn, directory: Path = MIGRATIONS_DIR) -> list[str]:
     if isinstance(url_or_conn, str):
         from eventstore.primary import connect_primary
 
+        from eventstore.synchronous import missing_standbys
+
         with connect_primary(url_or_conn, autocommit=True) as conn:  # NoPrimary: a URL of standbys only
+            waiting = missing_standbys(conn)
+            if waiting:  # said before the first write that would hang on it
+                _log.warning("PostgreSQL: %s", waiting)
             return _migrate(conn, directory)
     return _migrate(url_or_conn, directory)
 

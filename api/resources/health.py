@@ -8,13 +8,21 @@ not saturated: its database pool has requests queueing for a connection,
 it or its server (the workers of its gunicorn master together) holds 90 % of
 BOARDLOG_MAX_WAITERS or more, its resident memory is above
 BOARDLOG_MAX_MEMORY_MB, or it is shutting down (api/admission.py). A
-saturated process answers 503 here and keeps serving what it holds."""
+saturated process answers 503 here and keeps serving what it holds. A
+primary whose commits wait for synchronous standbys that are not connected
+(eventstore/synchronous.py) is not ready either: every write would hang."""
 
 from __future__ import annotations
 
+import logging
+
 from flask import Blueprint, current_app, jsonify
 
+from eventstore.synchronous import missing_standbys
+
 blp = Blueprint("health", __name__)
+log = logging.getLogger("boardlog.health")
+_said: list[str | None] = [None]
 
 
 @blp.get("/healthz")
@@ -35,8 +43,9 @@ def readyz():
     else:
         try:
             with boardlog.service.pool.connection(timeout=2) as conn:
-                conn.execute("select 1")
-            checks["postgres"] = "ok"
+                waiting = missing_standbys(conn)
+            checks["postgres"] = waiting or "ok"
+            _say_when_it_changes(waiting)
         except Exception as error:  # report, don't raise: this is the health check
             checks["postgres"] = f"unreachable: {type(error).__name__}"
     if boardlog.redis is not None:
@@ -54,6 +63,18 @@ def readyz():
     notifications = None if checks["postgres"] != "ok" else _notification_lag(boardlog)
     return jsonify(status="ready" if ready else "not ready", checks=checks, saturation=saturation,
                    notifications=notifications), 200 if ready else 503
+
+
+def _say_when_it_changes(waiting: str | None) -> None:
+    """Commits waiting on absent standbys, in the log as soon as a readiness
+    check sees it (load balancers ask every few seconds), and once more
+    when it ends: not at every check."""
+    if waiting != _said[0]:
+        if waiting:
+            log.warning("not ready: PostgreSQL %s", waiting)
+        else:
+            log.info("PostgreSQL commits no longer wait for a missing synchronous standby")
+        _said[0] = waiting
 
 
 def _notification_lag(boardlog) -> dict | None:

@@ -15,8 +15,8 @@ from eventstore.embedded import THROWAWAY, EmbeddedPostgres
 
 
 class PrivatePostgres:
-    def __init__(self, folder: Path):
-        self.server = EmbeddedPostgres(folder / "pgdata", settings=THROWAWAY)
+    def __init__(self, folder: Path, settings: dict | None = None):
+        self.server = EmbeddedPostgres(folder / "pgdata", settings=THROWAWAY if settings is None else settings)
         self.url: str | None = None
 
     def start(self) -> str:
@@ -35,10 +35,10 @@ class PrivatePostgres:
 
 
 @contextmanager
-def private_postgres() -> Iterator[PrivatePostgres]:
+def private_postgres(settings: dict | None = None) -> Iterator[PrivatePostgres]:
     folder = Path(tempfile.mkdtemp(prefix="boardlog-private-pg-"))
     folder.chmod(0o755)  # as root, PostgreSQL runs as a user of its own, which must reach it
-    postgres = PrivatePostgres(folder)
+    postgres = PrivatePostgres(folder, settings)
     try:
         postgres.start()
         yield postgres
