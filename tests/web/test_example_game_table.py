@@ -16,7 +16,13 @@ from domain import games
 from domain.games.example import RULES as EXAMPLE
 from eventstore.servers import temporary_database
 
-from .composing import Measured, play, two_at_a_table, unexplained_errors, words_not_data
+from .composing import (
+    Measured,
+    play,
+    two_at_a_table,
+    unexplained_errors,
+    words_not_data,
+)
 from .conftest import _served
 from .test_composing import hand_declared, the_hand_is_drawn
 
