@@ -56,6 +56,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/verifiers.py
 	$(BIN)/python bench/sizes.py
 	$(BIN)/python bench/web.py
+	$(BIN)/python bench/table.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache

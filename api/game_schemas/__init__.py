@@ -22,7 +22,7 @@ from domain.engine_fields import ENGINE_FIELD_DESCRIPTIONS
 from domain.kit import Game
 from domain.kit.game import field_description
 from domain.kit.redaction import Redacted
-from domain.kit.shape import Bool, Described, Int, Shape, Str
+from domain.kit.shape import Bool, Described, Int, List, Shape, Str
 from domain.kit.standing import standing_shape
 
 
@@ -160,11 +160,18 @@ _ADDED_FIELDS = {Int: ma.fields.Integer, Bool: ma.fields.Boolean, Str: ma.fields
 def _added_field(shape: Shape) -> ma.fields.Field:
     """A key ``visible`` gives in place of hidden fields, as marshmallow types it."""
     inner = shape.inner if isinstance(shape, Described) else shape
-    kind = _ADDED_FIELDS.get(type(inner))
+    return _added_kind(inner, {"description": shape.description} if shape.description else {})
+
+
+def _added_kind(shape: Shape, metadata: dict) -> ma.fields.Field:
+    # A list of typed scalars too: a seat's own hand is what a card game's deal adds for him (the example game's).
+    if isinstance(shape, List):
+        return ma.fields.List(_added_kind(shape.item, {}), metadata=metadata)
+    kind = _ADDED_FIELDS.get(type(shape))
     if kind is None:
-        raise TypeError(f"a redaction adds a {type(inner).__name__}; the document types only "
-                        + ", ".join(cls.__name__ for cls in _ADDED_FIELDS))
-    return kind(metadata={"description": shape.description}) if shape.description else kind()
+        raise TypeError(f"a redaction adds a {type(shape).__name__}; the document types only "
+                        + ", ".join(cls.__name__ for cls in _ADDED_FIELDS) + " and lists of them")
+    return kind(metadata=metadata)
 
 
 @cache

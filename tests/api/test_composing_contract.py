@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+import marshmallow as ma
 import pytest
 
 from domain import games as registry
@@ -204,3 +205,18 @@ def test_a_game_with_a_hand_says_where_on_its_view_schema_and_in_its_catalogue(m
     assert components[name]["x-boardlog-hand"] == entry["hand"] == {"field": "hand", "names": card}
     chosen = game_schemas.command_schema(example, example.commands[0])().fields["card"]
     assert chosen.metadata["x-boardlog-names"] == card and entry["field_names"] == {"ChooseCard.card": card}
+
+
+def test_a_deal_that_gives_each_seat_his_own_hand_is_typed_as_a_list_of_the_cards_values():
+    # Given the example game's deal, whose redaction adds the viewer's own hand in place of every hand
+    from api import game_schemas
+    from domain.games.example import RULES as example
+    from domain.games.example.messages import CardsDealt
+
+    # When its event schema is made, as the API document of a server hosting the game makes it
+    schema = game_schemas.event_schema("Example", CardsDealt, example.redacted["CardsDealt"])()
+    # Then the hand is a list of integers, described, beside the sizes
+    hand = schema.fields["hand"]
+    assert isinstance(hand, ma.fields.List) and isinstance(hand.inner, ma.fields.Integer)
+    assert hand.metadata["description"] == "the viewer's own hand (a seat's only)"
+    assert isinstance(schema.fields["hand_size"], ma.fields.Integer)

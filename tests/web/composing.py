@@ -34,16 +34,22 @@ def unexplained_errors(page, game: str) -> list[str]:
 
 @dataclass
 class Measured:
-    """Per decision, the clicks it took; per step, the buttons it showed."""
+    """Per decision, the clicks it took; per step, the buttons it showed; per
+    decision too, when step is given ``legal``, the legal commands it had: the
+    buttons of the flat list the client showed before it composed moves."""
 
     clicks: list[int] = field(default_factory=list)
     buttons: list[int] = field(default_factory=list)
     where: dict[str, int] = field(default_factory=dict)
+    flat: list[int] = field(default_factory=list)
+    begun: dict = field(default_factory=dict)  # page: the legal commands of the decision it composes
 
     def summary(self) -> dict:
         clicks = sorted(self.clicks) or [0]
+        flat = sorted(self.flat) or [0]
         return {"decisions": len(self.clicks), "clicks_median": clicks[len(clicks) // 2], "clicks_max": clicks[-1],
-                "buttons_max": max(self.buttons or [0]), "steps_by_where": self.where}
+                "buttons_max": max(self.buttons or [0]), "steps_by_where": self.where,
+                **({"flat_median": flat[len(flat) // 2], "flat_max": flat[-1]} if self.flat else {})}
 
 
 def register(person, name: str):
@@ -71,20 +77,27 @@ def words_not_data(page, with_log: bool = False) -> None:
     assert not found, f"data on the table: {found[0]!r} near {text[max(0, found.start() - 200):found.end() + 200]!r}"
 
 
-def step(page, rng: random.Random, measured: Measured, pending: dict) -> bool:
-    """Take one step of the decision the page is composing, if it composes one: True when a step was taken."""
+def step(page, rng: random.Random, measured: Measured, pending: dict, legal=None, words: bool = True) -> bool:
+    """Take one step of the decision the page is composing, if it composes one: True when a step was taken.
+    ``legal(page, version)``, if given, counts the legal commands of the decision as it begins; ``words`` checks the
+    table's text at every step."""
     # The step's kind and where it is asked, read at once: a newer view may redraw the composer between two reads.
     shown = page.evaluate("""() => { const c = document.querySelector("#composer");
-        return c ? [c.dataset.step, c.dataset.where || null] : null; }""")
+        return c ? [c.dataset.step, c.dataset.where || null, document.querySelector("#table").dataset.version] : null; }""")
     if not shown:
         return False
-    kind, where = shown
-    words_not_data(page)
+    kind, where, version = shown
+    if words:
+        words_not_data(page)
+    if legal is not None and measured.begun.get(page, (None,))[0] != version:  # a decision begins, or a newer view came
+        measured.begun[page] = (version, legal(page, int(version)))
     if kind == "confirm":
         if page.locator("#compose-confirm[disabled]").count():
             return False  # sent: the answer is on its way
         page.locator("#compose-confirm:not([disabled])").click(timeout=3000)
         measured.clicks.append(pending.pop(page, 0) + 1)
+        if page in measured.begun:
+            measured.flat.append(measured.begun.pop(page)[1])
         return True
     measured.where[where] = measured.where.get(where, 0) + 1
     if where == "buttons":

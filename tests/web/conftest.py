@@ -62,7 +62,8 @@ def base_url(database_url, redis_url, tmp_path_factory):
         yield from _served(own_database, redis_url, tmp_path_factory)
 
 
-def _served(database_url, redis_url, tmp_path_factory):
+def _served(database_url, redis_url, tmp_path_factory, pythonpath: Path | None = None):
+    """``pythonpath`` first on the server's PYTHONPATH (its worker inherits it): a test's additions to what it hosts."""
     port = free_port()
     log = tmp_path_factory.mktemp("web-serve") / "serve.log"
     env = {**os.environ, "DATABASE_URL": database_url, "REDIS_URL": redis_url, "BOARDLOG_RATE_LIMIT": "0",
@@ -70,6 +71,8 @@ def _served(database_url, redis_url, tmp_path_factory):
            "BOARDLOG_BOT_DELAY": "0",  # bots move at once: a whole game in the test's time
            # Streams end after a few seconds: every page reconnects many times in a game, with a new ticket each time.
            "BOARDLOG_STREAM_LIFETIME": "4", "BOARDLOG_STREAM_RETRY_MS": "200"}
+    if pythonpath is not None:
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, (str(pythonpath), str(ROOT), os.environ.get("PYTHONPATH"))))
     with open(log, "ab") as errors:
         process = subprocess.Popen([sys.executable, "-m", "api.cli", "serve", "--port", str(port),
                                     "--data", str(log.parent / "data")],

@@ -62,7 +62,8 @@ export function follow(gameId, { token, after = null, onEvent, onView, onEnd, on
     source = new EventSource(`/v1/games/${encodeURIComponent(gameId)}/stream?${query}`);
     source.onopen = () => { delay = 1000; onState("live"); };
     source.onmessage = (message) => onEvent(JSON.parse(message.data));
-    source.addEventListener("view", (message) => { seen(message); onView(JSON.parse(message.data)); });
+    // Marked as it comes, for the benchmark of the time to the redrawn table (bench/table.py).
+    source.addEventListener("view", (message) => { seen(message); performance.mark("view-received", { detail: last }); onView(JSON.parse(message.data)); });
     source.addEventListener("end", (message) => { stop(); onEnd(JSON.parse(message.data)); });
     // The handlers run while `source` is this one (a new one opens only after retry's wait).
     source.addEventListener("shutdown", () => { /** @type {EventSource} */ (source).close(); retry(); });

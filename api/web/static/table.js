@@ -288,6 +288,7 @@ export async function table(main, id, { spectator }) {
       texts = /** @type {{ texts?: string[] }} */ (legal).texts || [];
       if (!same) composer = new Composer(commands);
       render();
+      performance.mark("choices-offered", { detail: version }); // the move to make drawn (bench/table.py)
     } catch (problem) { failed(problem); }
   }
 
@@ -399,6 +400,7 @@ export async function table(main, id, { spectator }) {
         if (lobbyMoved) { try { summary = await get(`/games/${encodeURIComponent(id)}`, as); } catch (problem) { failed(problem); } }
         if (moved) { commands = []; composer = null; refusal = ""; }
         render();
+        performance.mark("table-redrawn", { detail: next.version }); // from the stream's "view-received" (bench/table.py)
         refreshCommands();
       },
       onEnd: async () => {
