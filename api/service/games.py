@@ -26,6 +26,7 @@ from . import decisions
 from .decisions import Decision, Scheduler
 from .idempotency import NEW_GAMES, IdempotencyKeys, Replayed, endpoint_request
 from .absences import Absences
+from .agreements import Agreements
 from .pause import Pauses
 from .takebacks import Takebacks
 from .lifecycle import SeatLife, access_refusals, check_may_command
@@ -85,6 +86,7 @@ class GameService:
         self.history = History(store, self.heads.note_heads, cache_size, snapshot_every)
         self.idempotency = IdempotencyKeys(self.pool)
         self.pauses = Pauses(self.execute)
+        self.agreements = Agreements(self.execute, self.seed)
         self.takebacks = Takebacks(self.execute, store, self.current_version)
         self.absences = Absences(self.pool, self.clock, self._scheduler, self.execute)
         self.seat_life = SeatLife(execute=self.execute, seed=self.seed, store=store, heads=self.heads,
