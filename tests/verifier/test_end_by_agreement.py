@@ -10,15 +10,9 @@ import uuid
 
 import pytest
 
+from tests.api.test_end_by_agreement import GAMES
 from tests.verifier.harness import boardlog_audit, first_failure, rehash, second_verifier
 
-GAMES = {
-    "cronberg": {"players": 2},
-    "coronation": {"detective_seats": 1},
-    "court-of-miracles": {"players": 2},
-    "runebound": {"players": 2},
-    "the-coil": {"players": 2},
-}
 
 
 def _ended_by_agreement(app, service, game: str, steps: int = 3) -> list[str]:
