@@ -79,7 +79,7 @@ with the message says who muted whom.
 ``reminder`` (ReminderDue of a game's reminder stream, ``remind-<game id>``,
 api/service/reminders.py) is told to the one player whose seat's deadline
 nears: ``seat``, ``deadline``, ``left_seconds``, ``clock`` (turn or bank),
-``at_deadline`` (timeout or abandon), ``channels`` (the ones it goes out on:
+``at_deadline`` (absence, timeout or abandon), ``channels`` (the ones it goes out on:
 ``Notice.reaches``) and ``text``, a sentence made of them; its id is
 ``game_id:reminders:version:reminder``.
 """

@@ -364,6 +364,8 @@ class GameService:
         seed = self.seed(game_id)
         if self.absences.mark_absences(game_id, version):
             return True  # seats away or back: the deadlines that follow are set anew
+        if self.absences.spend_before_timeout(game_id, version, self.clocks.timed_out_seats):
+            return True  # a day of absence spent instead: the seat is away, its deadline set anew
 
         def time_out(rules, current, seat):
             events, metadata = [], []
