@@ -242,6 +242,10 @@ def notices(stream_id: str, version: int, type: str, data: Mapping[str, Any],
     elif type == "GameAborted":
         details = {"seat": data.get("seat"), "player": data.get("player")}
         add(ABORTED, [], [p for p in everyone if p != data.get("player")], details)
+    elif type == "EndAgreed" and data.get("ending") == "cancelled":
+        # Ended by its players' agreement (domain.lifecycle.agreement): told as a cancellation, with why.
+        reason = "Ended by agreement of its players: cancelled, with no result"
+        add(CANCELLED, [], [p for p in everyone if p != actor], {"reason": reason})
     elif type == "RematchCreated":
         add(REMATCH, [], [p for p in everyone if p != actor], {"rematch_id": data.get("game_id")})
 
