@@ -226,6 +226,8 @@ class Absences:
         nothing twice (the second finds the game moved on, or the seat
         away). A move committed first wins: nothing is spent. Whether any
         day was spent."""
+        if not spending_on():
+            return False
         now = self.clock()
         spent: dict[str, str] = {}  # seat -> player, of the decision being committed
 
