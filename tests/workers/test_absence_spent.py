@@ -128,3 +128,32 @@ def test_the_reminder_before_the_deadline_says_a_day_of_absence_will_be_spent(ti
     (sent,) = _reminders(event_store, game_id)
     assert sent["at_deadline"] == "absence"
     assert "a day of your absence allowance is spent instead of a timeout" in sent["text"]
+
+
+def test_a_redis_flush_and_a_deadline_job_run_again_spend_no_day_twice(service, table, scheduler, redis, database_url,
+                                                                       worker_env):
+    """On the real clock: a 4 s turn; every job lost, the sweeper makes the
+    deadline's job again from PostgreSQL, a worker spends the day; the job
+    run twice more (a killed worker's retry) spends nothing more."""
+    from api.service.scheduling import DEADLINE_JOB
+    from workers.sweeper import sweep
+
+    from .conftest import run_worker, wait_past
+
+    host, guest = table.players
+    game_id = service.create(host, "cronberg", {"players": 2, "turn_seconds": 4, "deadline_per_seat": True}, None)
+    service.join(game_id, guest, None)
+    service.start(game_id, host)
+    rules, session = service.load(game_id)
+    seat = sorted(rules.to_act(session.state))[0]
+    player, (version, deadline) = session.players[seat], deadline_of(service, game_id)
+
+    redis.flushall()
+    assert sweep(database_url, scheduler).deadlines["created"] >= 1
+    wait_past(deadline)
+    run_worker(redis, database_url)
+    assert len(_spent(service, player)) == 1 and seat in service.load(game_id)[1].life.away
+    for _ in range(2):
+        scheduler.queue.enqueue(DEADLINE_JOB, str(game_id), version)
+    run_worker(redis, database_url)
+    assert len(_spent(service, player)) == 1 and table.timeouts(game_id) == []
