@@ -73,7 +73,21 @@ def test_a_game_whose_other_seat_a_bot_plays_is_cancelled_at_once_when_its_playe
     assert ended.json["outcome"] == "Ended by agreement of its players: cancelled, with no result"
     events = client.get(f"/v1/games/{game_id}/events").json["events"]
     assert [e["type"] for e in events][-2:] == ["EndProposed", "EndAgreed"]
+    assert ada.get(f"/v1/games/{game_id}").json["status"] == "cancelled"
     assert client.get(f"/v1/games/{game_id}/audit").json["chain"]["ok"]
+
+
+def test_a_game_with_clocks_ended_as_it_stands_while_paused_is_verified_by_the_audit(players, client, service):
+    ada, bob = players(2)
+    game_id = started_game([ada, bob], options={"players": 2, "time_bank_seconds": 86400})
+    _play_a_little(game_id, [ada, bob])
+    for who in (ada, bob):
+        assert who.post(f"/v1/games/{game_id}/pause").status_code == 200
+    assert bob.post(f"/v1/games/{game_id}/end-proposal", json={"ending": "as-it-stands"}).status_code == 200
+    assert ada.post(f"/v1/games/{game_id}/end-proposal/accept", json={"seat": ada.view(game_id).json["seat"]}
+                    ).json["status"] == "scoring"
+    assert service.score(uuid.UUID(game_id))
+    assert client.get(f"/v1/games/{game_id}/audit").json["verdict"] == "VERIFIED"
 
 
 def test_a_declined_proposal_ends_and_the_game_goes_on(players, service):
