@@ -69,7 +69,8 @@ def _member(game_id) -> str:
 
 
 def _state(game_id, session) -> dict:
-    proposal = session.life.proposal
+    # A proposal left open when the game ended by its own rules is over with it.
+    proposal = session.life.proposal if session.status == "active" else None
     shown = None if proposal is None else {
         "seat": proposal.seat, "ending": proposal.ending, "accepted": sorted(proposal.accepted),
         "waiting_for": sorted(set(playing_seats(session)) - proposal.accepted)}
