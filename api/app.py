@@ -157,8 +157,9 @@ def _wrap_wsgi(app: Flask) -> None:
 def _register_resources(app: Flask, api: BoardlogApi) -> None:
     """Every endpoint, in the order the OpenAPI document lists them, then the
     rewrites of the whole document."""
-    from .resources import (absences, agreements, audit, catalogue, games, health, keys, lifecycle, notifications, pause, play,
-                            players, problems, reminders, signin, streams, takebacks, talk, tokens, webhooks)
+    from .resources import (absences, agreements, audit, catalogue, games, health, keys, lifecycle, notifications,
+                            pause, play, players, problems, reminders, signin, streams, takebacks, talk, tokens,
+                            webhooks)
 
     for blueprint in (players.blp, catalogue.blp, games.blp, play.blp, audit.blp, tokens.blp, lifecycle.blp, problems.blp,
                       streams.blp, keys.blp):

@@ -244,7 +244,8 @@ class Absences:
                 spent.update({seat: player for seat, player in due.items() if day_spendable(conn, player, now)})
             events, metadata, current = [], [], session
             for seat in sorted(spent):
-                batch = absence_rules.mark_away(current, seat, now.isoformat(), (now + dt.timedelta(days=1)).isoformat())
+                until = now + dt.timedelta(days=1)
+                batch = absence_rules.mark_away(current, seat, now.isoformat(), until.isoformat())
                 meta = {**decisions.metadata(SYSTEM, seat, {"type": "MarkAway"}, current.version), "lifecycle": True}
                 events += batch
                 metadata += [meta] * len(batch)
@@ -320,7 +321,9 @@ def spending_on() -> bool:
 
 def day_spendable(conn, player: str, now: dt.datetime) -> bool:
     """The server spends days, the player has not opted out, and a whole day of this year's allowance is left."""
-    return spending_on() and spends(conn, player) and seconds_used(conn, player, now.year) + DAY <= allowance_days() * DAY
+    if not (spending_on() and spends(conn, player)):
+        return False
+    return allowance_days() * DAY - seconds_used(conn, player, now.year) >= DAY
 
 
 def _utc(moment: dt.datetime) -> dt.datetime:

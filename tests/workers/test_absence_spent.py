@@ -12,7 +12,7 @@ import pytest
 
 from domain import playout
 from domain.engine import rng_for
-from tests.workers.test_absences import DAY, _audited, _game
+from tests.workers.test_absences import _audited, _game
 from tests.workers.test_missed_turns import HOUR, clock, deadline_of, fire_what_is_due, timed_service  # noqa: F401
 from tests.workers.test_reminders import _game as _reminded_game
 from tests.workers.test_reminders import _reminders
