@@ -106,6 +106,17 @@ ENGINE_FIELD_DESCRIPTIONS: dict[str, str] = {
     "TimeGiven.to_seat": "the seat given the time: another seat, to act now",
     "TimeGiven.seconds": "how much: its deadline moves that much later and its bank grows by it; a seat gives at "
                          "most a day in a game (domain.lifecycle.give)",
+    # Ending by agreement.
+    "EndProposed.seat": "the seat whose player proposes ending the game (the proposal counts as its acceptance)",
+    "EndProposed.player": "the id of the player who proposes it (a UUID)",
+    "EndProposed.ending": "cancelled (no result) or as-it-stands (ranked by the game's own score as it is now, "
+                          "equal scores sharing a place)",
+    "EndAccepted.seat": "the seat whose player accepts the open proposal",
+    "EndAccepted.player": "the id of the player who accepts it (a UUID)",
+    "EndWithdrawn.seat": "the seat whose player withdraws (its proposer) or declines (another seat) the open proposal",
+    "EndWithdrawn.player": "the id of that player (a UUID)",
+    "EndAgreed.ending": "the ending every seat a player plays accepted (bots accept at once): cancelled, or "
+                        "as-it-stands (GameOver follows in the same batch)",
     # Takebacks.
     "TakebackAsked.seat": "the seat asking to take back its last decision",
     "TakebackAsked.player": "the id of the player who asks (a UUID)",

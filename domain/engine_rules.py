@@ -15,6 +15,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from . import engine_rules_agreement as agreement
 from .engine_rules_time import away_or_back, giving_time, pausing, taking_back
 from .seat_holders import (
     ACTIVE,
@@ -34,21 +35,21 @@ ENGINE_TYPES = frozenset({
     "GameScored", "BotSeated", "SeatResigned", "GameAborted", "SeatAbandoned", "InviteIssued", "InviteRedeemed",
     "SeatReplaced", "RematchInvited", "RematchCreated", "ClocksComputed", "SeedContributed", "SeatAway", "SeatBack",
     "PauseAsked", "GamePaused", "GameResumed", "TakebackAsked", "TakebackAccepted", "TakebackRefused", "TakenBack",
-    "TimeGiven",
+    "TimeGiven", "EndProposed", "EndAccepted", "EndWithdrawn", "EndAgreed",
 })
 # Rule 5.4: the kinds of batch each status takes.
 ALLOWED = {
     LOBBY: {"JoinGame", "LeaveGame", "StartGame", "IssueInvite", "RedeemInvite", "ContributeRandomness"},
     ACTIVE: {"move", "bot", "timeout", "ResignSeat", "AbortGame", "IssueInvite", "RedeemInvite", "AbandonSeat",
              "ComputeClocks", "MarkAway", "ReturnSeat", "AskPause", "ResumeGame",
-             "AskTakeback", "AcceptTakeback", "RefuseTakeback", "GiveTime"},
+             "AskTakeback", "AcceptTakeback", "RefuseTakeback", "GiveTime", *agreement.KINDS},
     SCORING: {"ScoreGame", "CreateRematch"},
     FINISHED: {"CreateRematch"},
     CANCELLED: set(),
 }
 PLAYER_KINDS = {"JoinGame", "LeaveGame", "StartGame", "IssueInvite", "RedeemInvite", "move", "ResignSeat",
                 "AbortGame", "CreateRematch", "ContributeRandomness", "AskPause", "ResumeGame",
-                "AskTakeback", "AcceptTakeback", "RefuseTakeback", "GiveTime"}
+                "AskTakeback", "AcceptTakeback", "RefuseTakeback", "GiveTime", *agreement.KINDS}
 SYSTEM_KINDS = {"timeout", "AbandonSeat", "ComputeClocks", "ScoreGame", "MarkAway", "ReturnSeat"}
 LIFECYCLE_COMMANDS = SEAT_LIFE_COMMANDS
 
@@ -230,6 +231,7 @@ def _shape(kind: str, types: list[str]) -> str | None:
         "AcceptTakeback": types in (["TakebackAccepted"], ["TakebackAccepted", "TakenBack"]),
         "RefuseTakeback": types == ["TakebackRefused"],
         "GiveTime": types == ["TimeGiven"],
+        **{name: agreement.fits(name, types) for name in agreement.KINDS},
     }
     return None if fits.get(kind, False) else "not the events such a batch holds"
 
@@ -299,7 +301,7 @@ def _actor_problems(game: Seats, kind: str, meta, batch, opened) -> list[str]:
     if kind == "ComputeClocks" and not _clocked(game.options):
         found.append("ClocksComputed in a game that keeps no clocks (rule 5.5)")
     if kind == "ScoreGame" and batch[0]["type"] == "GameScored":
-        found += _standings(game, first.get("standings"))
+        found += _standings(game, first.get("standings")) or agreement.ranked_as_it_stands(game, first.get("standings"))
     if kind == "ContributeRandomness":
         found += _contributing(game, actor, seat, first, meta["command"])
     if kind in ("MarkAway", "ReturnSeat"):
@@ -308,6 +310,8 @@ def _actor_problems(game: Seats, kind: str, meta, batch, opened) -> list[str]:
         found += pausing(game, kind, actor, seat, batch)
     if kind in ("AskTakeback", "AcceptTakeback", "RefuseTakeback"):
         found += taking_back(game, kind, actor, seat, batch)
+    if kind in agreement.KINDS:
+        found += agreement.agreeing(game, kind, actor, seat, meta, batch)
     if kind == "GiveTime":
         found += giving_time(game, actor, seat, first, _clocked(game.options))
     if kind in ("move", "bot", "timeout") and game.paused:

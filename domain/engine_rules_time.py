@@ -10,15 +10,21 @@ from .lifecycle.give import LEAST_GIVEN_SECONDS, MOST_GIVEN_SECONDS
 from .seat_holders import Seats
 
 
+def not_its_player(game: Seats, kind: str, actor, seat, data) -> list[str]:
+    """Rule 5.5: the batch's actor plays its seat, and its first event names both."""
+    if seat is None or game.holders.get(seat) != actor or seat not in game.playing() \
+            or (data.get("seat"), data.get("player")) != (seat, actor):
+        return [f"the {kind} batch of {seat} by {actor}, who does not play it, or its event names another "
+                "seat or player (rule 5.5)"]
+    return []
+
+
 def taking_back(game: Seats, kind: str, actor, seat, batch) -> list[str]:
     """Rule 5.5: a takeback asked by the seat whose move was the last, answered by the others."""
     data = batch[0]["data"]
     request = game.takeback
     found = []
-    if seat is None or game.holders.get(seat) != actor or seat not in game.playing() \
-            or (data.get("seat"), data.get("player")) != (seat, actor):
-        found.append(f"the {kind} batch of {seat} by {actor}, who does not play it, or its event names another "
-                     "seat or player (rule 5.5)")
+    found += not_its_player(game, kind, actor, seat, data)
     if kind == "AskTakeback":
         last = game.last_move
         if game.options.get("takebacks", "off") != "with-consent" or game.randomness_version < 2:
@@ -49,10 +55,7 @@ def pausing(game: Seats, kind: str, actor, seat, batch) -> list[str]:
     """Rule 5.5: a pause asked, or a game resumed, by a player who plays the seat."""
     data = batch[0]["data"]
     found = []
-    if seat is None or game.holders.get(seat) != actor or seat not in game.playing() \
-            or (data.get("seat"), data.get("player")) != (seat, actor):
-        found.append(f"the {kind} batch of {seat} by {actor}, who does not play it, or its event names another "
-                     "seat or player (rule 5.5)")
+    found += not_its_player(game, kind, actor, seat, data)
     if kind == "AskPause":
         if game.paused or seat in game.pause_asked:
             found.append(f"{seat} asks to pause a game that is paused, or asked already (rule 5.5)")

@@ -79,7 +79,7 @@ with the message says who muted whom.
 ``reminder`` (ReminderDue of a game's reminder stream, ``remind-<game id>``,
 api/service/reminders.py) is told to the one player whose seat's deadline
 nears: ``seat``, ``deadline``, ``left_seconds``, ``clock`` (turn or bank),
-``at_deadline`` (timeout or abandon), ``channels`` (the ones it goes out on:
+``at_deadline`` (absence, timeout or abandon), ``channels`` (the ones it goes out on:
 ``Notice.reaches``) and ``text``, a sentence made of them; its id is
 ``game_id:reminders:version:reminder``.
 """
@@ -242,6 +242,10 @@ def notices(stream_id: str, version: int, type: str, data: Mapping[str, Any],
     elif type == "GameAborted":
         details = {"seat": data.get("seat"), "player": data.get("player")}
         add(ABORTED, [], [p for p in everyone if p != data.get("player")], details)
+    elif type == "EndAgreed" and data.get("ending") == "cancelled":
+        # Ended by its players' agreement (domain.lifecycle.agreement): told as a cancellation, with why.
+        reason = "Ended by agreement of its players: cancelled, with no result"
+        add(CANCELLED, [], [p for p in everyone if p != actor], {"reason": reason})
     elif type == "RematchCreated":
         add(REMATCH, [], [p for p in everyone if p != actor], {"rematch_id": data.get("game_id")})
 

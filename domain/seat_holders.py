@@ -14,7 +14,8 @@ from .lifecycle.clocks import continues_missed_turn
 LOBBY, ACTIVE, SCORING, FINISHED, CANCELLED = "lobby", "active", "scoring", "finished", "cancelled"
 SEAT_LIFE_COMMANDS = {"ResignSeat", "AbortGame", "IssueInvite", "RedeemInvite", "CreateRematch", "AbandonSeat",
                       "ComputeClocks", "MarkAway", "ReturnSeat", "AskPause", "ResumeGame",
-                      "AskTakeback", "AcceptTakeback", "RefuseTakeback", "GiveTime"}
+                      "AskTakeback", "AcceptTakeback", "RefuseTakeback", "GiveTime",
+                      "ProposeEnd", "AcceptEnd", "WithdrawEnd"}
 
 
 @dataclass
@@ -42,6 +43,8 @@ class Seats:
     takeback: dict | None = None  # the open request: seat, version, accepted (a set of seats)
     last_move: tuple | None = None  # (kind, seat, decided_at, drew) of the last move, bot move or timeout
     given: dict = field(default_factory=dict)  # seat -> the seconds its player gave others (TimeGiven)
+    proposal: dict | None = None  # the open proposal to end the game: seat, ending, accepted (a set of seats)
+    agreed: str | None = None  # the ending its players agreed on (EndAgreed)
 
     def fold(self, kind: str, data: Mapping[str, Any]) -> None:
         if kind == "GameCreated":
@@ -102,6 +105,16 @@ class Seats:
             self.takeback["accepted"].add(data["seat"])
         elif kind == "TakebackRefused":
             self.takeback = None
+        elif kind == "EndProposed":
+            self.proposal = {"seat": data["seat"], "ending": data["ending"], "accepted": set()}
+        elif kind == "EndAccepted" and self.proposal is not None:
+            self.proposal["accepted"].add(data["seat"])
+        elif kind == "EndWithdrawn":
+            self.proposal = None
+        elif kind == "EndAgreed":
+            self.proposal, self.agreed = None, data["ending"]
+            if data["ending"] == "cancelled":
+                self.status = CANCELLED
         elif kind == "TakenBack":
             self.takeback, self.last_move = None, None
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from .engine import IllegalCommand
 from .kit import Game
-from .lifecycle import absence, give, pause, takeback
+from .lifecycle import absence, agreement, give, pause, takeback
 from .lifecycle import clocks as clock_rules
 from .lifecycle import decide as lifecycle
 from .lifecycle.state import InviteIssued, InviteRedeemed, RematchCreated
@@ -90,6 +90,12 @@ def redecide_seat_life(rules: Game, session, meta: Mapping[str, Any], batch: lis
         return pause.resume(session, actor)
     if kind == "GiveTime":
         return give.give(session, actor, command.get("seat"), command.get("seconds"))
+    if kind == "ProposeEnd":
+        return agreement.propose(rules, session, actor, command.get("ending"), seed)
+    if kind == "AcceptEnd":
+        return agreement.accept(rules, session, actor, seed)
+    if kind == "WithdrawEnd":
+        return agreement.withdraw(session, actor)
     raise IllegalCommand(f"{kind!r} is not a seat-life command")
 
 

@@ -79,6 +79,12 @@ ENGINE: dict[str, Callable[[dict], str]] = {
     "TakebackAsked": lambda e: f"{e['seat']} asked to take back the move of version {e['version']}",
     "TakebackAccepted": lambda e: f"{e['seat']} accepted taking back the move of version {e['version']}",
     "TakebackRefused": lambda e: f"{e['seat']} refused the takeback",
+    "EndProposed": lambda e: f"{e['seat']} proposed ending the game by agreement: "
+                             + ("cancelled, with no result" if e['ending'] == "cancelled" else "as it stands"),
+    "EndAccepted": lambda e: f"{e['seat']} accepted ending the game",
+    "EndWithdrawn": lambda e: f"{e['seat']} withdrew or declined the proposal to end the game; it goes on",
+    "EndAgreed": lambda e: "Every player agreed: the game ends "
+                           + ("cancelled, with no result" if e['ending'] == "cancelled" else "as it stands"),
     "TakenBack": lambda e: f"The game went back to version {e['version']}",
 }
 

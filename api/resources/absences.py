@@ -29,6 +29,8 @@ class AbsenceSchema(ma.Schema):
     to = ma.fields.DateTime(required=True, metadata={"description": "when it ends (UTC)"})
     declared_at = ma.fields.DateTime(required=True, metadata={"description": "when you declared it (UTC)"})
     current = ma.fields.Boolean(required=True, metadata={"description": "it runs now"})
+    instead_of_timeout = ma.fields.Boolean(required=True, metadata={
+        "description": "a day of the allowance spent instead of a timeout (you did not declare it)"})
 
 
 class AbsenceListSchema(ma.Schema):
@@ -39,6 +41,16 @@ class AbsenceListSchema(ma.Schema):
     allowance_days = ma.fields.Integer(required=True, metadata={"description": "days of absence a player may "
                                                                 "declare per year (by the year each begins)"})
     used_this_year_days = ma.fields.Float(required=True, metadata={"description": "days declared for this year"})
+    spend_before_timeout = ma.fields.Boolean(required=True, metadata={
+        "description": "when one of your seats would time out and a whole day of the allowance is left, a day is "
+                       "spent instead: you are away for a day from then, in all your games (true unless you opt out)"})
+
+
+class AbsenceSpendingSchema(ma.Schema):
+    """Whether a day of your allowance is spent instead of a timeout."""
+
+    spend_before_timeout = ma.fields.Boolean(required=True, metadata={
+        "description": "true (the default): spend a day rather than time out; false: time out as the deadline says"})
 
 
 class DeclareAbsenceSchema(ma.Schema):
@@ -73,6 +85,17 @@ class Absences(MethodView):
         stored) when it starts in the past, ends before it starts, overlaps
         another of yours, or exceeds what is left of the year's allowance."""
         return _shown(service().absences.declare_absence(current_player(), body["from_"], body["to"]))
+
+
+@blp.route("/spending")
+class AbsenceSpending(MethodView):
+    @blp.doc(operationId="setAbsenceSpending", security=BEARER)
+    @blp.arguments(AbsenceSpendingSchema)
+    @blp.response(200, AbsenceListSchema)
+    def put(self, body):
+        """Choose whether a day of your absence allowance is spent when one of your seats would time out."""
+        listed = service().absences.set_spending(current_player(), body["spend_before_timeout"])
+        return {**listed, "absences": [_shown(a) for a in listed["absences"]]}
 
 
 @blp.route("/<absence_id>")

@@ -54,7 +54,12 @@ def allowance_days() -> int:
 
 def _shown(row: dict, now: dt.datetime) -> dict:
     return {"id": str(row["id"]), "from": row["starts_at"], "to": row["ends_at"],
-            "declared_at": row["declared_at"], "current": row["starts_at"] <= now < row["ends_at"]}
+            "declared_at": row["declared_at"], "current": row["starts_at"] <= now < row["ends_at"],
+            "instead_of_timeout": row.get("instead_of_timeout", False)}
+
+
+class SpendingRaced(WrongStatus):
+    """Another game of the player wrote his absence first: this game looks again."""
 
 
 class Absences:
@@ -77,8 +82,16 @@ class Absences:
                 "select * from absences where player_id = %s and ends_at > %s order by starts_at",
                 (player, now)).fetchall()
             used = self._days_used(conn, player, now.year)
+            spend = spends(conn, player)
         return {"absences": [_shown(row, now) for row in rows], "allowance_days": allowance_days(),
-                "used_this_year_days": round(used / DAY, 3)}
+                "used_this_year_days": round(used / DAY, 3), "spend_before_timeout": spend}
+
+    def set_spending(self, player: str, spend: bool) -> dict:
+        """Whether a day of the allowance is spent instead of a timeout (true by default)."""
+        with self.pool.connection() as conn:
+            conn.execute("update players set spend_absence_days = %s where id = %s", (spend, player))
+        return self.absences_of(player)
+
 
     def declare_absence(self, player: str, starts: dt.datetime, ends: dt.datetime) -> dict:
         now = self.clock()
@@ -134,12 +147,7 @@ class Absences:
         return _shown(row, now)
 
     def _days_used(self, conn, player: str, year: int) -> float:
-        begin = dt.datetime(year, 1, 1, tzinfo=dt.timezone.utc)
-        end = dt.datetime(year + 1, 1, 1, tzinfo=dt.timezone.utc)
-        seconds = conn.execute(
-            "select coalesce(sum(extract(epoch from ends_at - starts_at)), 0) from absences "
-            "where player_id = %s and starts_at >= %s and starts_at < %s", (player, begin, end)).fetchone()[0]
-        return float(seconds)
+        return seconds_used(conn, player, year)
 
     def away_now(self, players, now: dt.datetime) -> dict[str, tuple[dt.datetime, dt.datetime]]:
         """player -> (start, end) of the absence each is on at ``now``."""
@@ -209,6 +217,59 @@ class Absences:
             return False
         return bool(events)
 
+    def spend_before_timeout(self, game_id: uuid.UUID, version: int, timed_out_seats) -> bool:
+        """Instead of timing out a seat (``timed_out_seats(rules, session)``
+        of the game at ``version``) whose player has a day of the allowance
+        left and has not opted out, he is away for a day from now, as if he
+        had declared it: the absence is written in the transaction that
+        records SeatAway, so a job run twice, or after a Redis flush, spends
+        nothing twice (the second finds the game moved on, or the seat
+        away). A move committed first wins: nothing is spent. Whether any
+        day was spent."""
+        if not spending_on():
+            return False
+        now = self.clock()
+        spent: dict[str, str] = {}  # seat -> player, of the decision being committed
+
+        def decide(rules, session):
+            spent.clear()
+            if session.version != version or session.status != sessions.ACTIVE \
+                    or not absence_rules.absences_allowed(session.options) \
+                    or not absence_rules.has_deadlines(session.options):
+                return Decision([], [])
+            life = session.life
+            due = {seat: session.players[seat] for seat in timed_out_seats(rules, session)
+                   if seat in session.players and seat not in life.bots and seat not in life.resigned}
+            with self.pool.connection() as conn:
+                spent.update({seat: player for seat, player in due.items() if day_spendable(conn, player, now)})
+            events, metadata, current = [], [], session
+            for seat in sorted(spent):
+                until = now + dt.timedelta(days=1)
+                batch = absence_rules.mark_away(current, seat, now.isoformat(), until.isoformat())
+                meta = {**decisions.metadata(SYSTEM, seat, {"type": "MarkAway"}, current.version), "lifecycle": True}
+                events += batch
+                metadata += [meta] * len(batch)
+                current = sessions.replay(rules, batch, current)
+            return Decision(events, metadata)
+
+        def write(conn, session, events):
+            for player in sorted(set(spent.values())):
+                conn.execute("select 1 from players where id = %s for update", (player,))
+                if conn.execute("select 1 from absences where player_id = %s and starts_at < %s and ends_at > %s",
+                                (player, now + dt.timedelta(days=1), now)).fetchone() \
+                        or not day_spendable(conn, player, now):
+                    raise SpendingRaced("the player's absences changed while a day was being spent")
+                conn.execute("insert into absences (id, player_id, starts_at, ends_at, instead_of_timeout) "
+                             "values (%s, %s, %s, %s, true)", (uuid.uuid4(), player, now, now + dt.timedelta(days=1)))
+
+        try:
+            _, events = self.execute(game_id, decide, version, write)
+        except ServiceError:  # moved since, or another game of his wrote his absence first
+            return self.mark_absences(game_id, version)
+        for player in sorted(set(spent.values())) if events else ():
+            self._wake_games(player, now)  # his other games: he is away there too
+        return bool(events)
+
     def back_on_acting(self, conn, player: str) -> Callable[[], None]:
         """A player whose command is accepted is back: in that command's
         transaction, his absence running now ends now. Returns what to call
@@ -235,6 +296,34 @@ class Absences:
 
     def away_shown(self, session) -> dict[str, str]:
         return {seat: away.until for seat, away in session.life.away.items()}
+
+
+def seconds_used(conn, player: str, year: int) -> float:
+    """The player's absences that begin in ``year`` (UTC), in seconds."""
+    begin = dt.datetime(year, 1, 1, tzinfo=dt.timezone.utc)
+    end = dt.datetime(year + 1, 1, 1, tzinfo=dt.timezone.utc)
+    seconds = conn.execute(
+        "select coalesce(sum(extract(epoch from ends_at - starts_at)), 0) from absences "
+        "where player_id = %s and starts_at >= %s and starts_at < %s", (player, begin, end)).fetchone()[0]
+    return float(seconds)
+
+
+def spends(conn, player: str) -> bool:
+    """Whether the player lets a day of his allowance be spent instead of a timeout."""
+    row = conn.execute("select spend_absence_days from players where id = %s", (player,)).fetchone()
+    return bool(row and row[0])
+
+
+def spending_on() -> bool:
+    """The operator's switch: 0 spends no day before a timeout on this server (players' choices aside)."""
+    return env_number("BOARDLOG_ABSENCE_SPENT_BEFORE_TIMEOUT", 1, minimum=0) > 0
+
+
+def day_spendable(conn, player: str, now: dt.datetime) -> bool:
+    """The server spends days, the player has not opted out, and a whole day of this year's allowance is left."""
+    if not (spending_on() and spends(conn, player)):
+        return False
+    return allowance_days() * DAY - seconds_used(conn, player, now.year) >= DAY
 
 
 def _utc(moment: dt.datetime) -> dt.datetime:

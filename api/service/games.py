@@ -26,6 +26,7 @@ from . import decisions
 from .decisions import Decision, Scheduler
 from .idempotency import NEW_GAMES, IdempotencyKeys, Replayed, endpoint_request
 from .absences import Absences
+from .agreements import Agreements
 from .pause import Pauses
 from .takebacks import Takebacks
 from .lifecycle import SeatLife, access_refusals, check_may_command
@@ -85,6 +86,7 @@ class GameService:
         self.history = History(store, self.heads.note_heads, cache_size, snapshot_every)
         self.idempotency = IdempotencyKeys(self.pool)
         self.pauses = Pauses(self.execute)
+        self.agreements = Agreements(self.execute, self.seed)
         self.takebacks = Takebacks(self.execute, store, self.current_version)
         self.absences = Absences(self.pool, self.clock, self._scheduler, self.execute)
         self.seat_life = SeatLife(execute=self.execute, seed=self.seed, store=store, heads=self.heads,
@@ -362,6 +364,8 @@ class GameService:
         seed = self.seed(game_id)
         if self.absences.mark_absences(game_id, version):
             return True  # seats away or back: the deadlines that follow are set anew
+        if self.absences.spend_before_timeout(game_id, version, self.clocks.timed_out_seats):
+            return True  # a day of absence spent instead: the seat is away, its deadline set anew
 
         def time_out(rules, current, seat):
             events, metadata = [], []

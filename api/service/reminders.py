@@ -32,11 +32,13 @@ from typing import Iterable
 from psycopg.types.json import Jsonb
 
 from domain import session as sessions
+from domain.lifecycle import absence as absence_rules
 from domain.lifecycle import clocks as clock_rules
 from domain.lifecycle import decide as lifecycle
 from domain.notices import REMINDER_STREAM_PREFIX
 from eventstore import ANY, NewEvent
 
+from .absences import day_spendable
 from .errors import InvalidRequest
 
 CHANNELS = ("stream", "mail", "webhook")
@@ -238,7 +240,7 @@ class Reminders:
                     "turn_version": turn_version, "deadline": deadline.astimezone(dt.timezone.utc).isoformat(),
                     "left_seconds": max(0, int((deadline - now).total_seconds())),
                     "offset_seconds": min(offset for _, offset in sent), "clock": clock,
-                    "at_deadline": self._at_deadline(game_id, game[3], seat),
+                    "at_deadline": self._at_deadline(conn, game_id, game[3], seat, player, now),
                     "channels": sorted({channel for channel, _ in sent}),
                 }
                 data["text"] = sentence(data)
@@ -249,9 +251,12 @@ class Reminders:
         self.store.announce(stream, version)
         return len(events)
 
-    def _at_deadline(self, game_id, options, seat: str) -> str:
-        """What the deadline does to the seat: its timeout move, or (the
+    def _at_deadline(self, conn, game_id, options, seat: str, player: str, now: dt.datetime) -> str:
+        """What the deadline does to the seat: a day of its player's absence
+        allowance spent (api/service/absences.py), its timeout move, or (the
         missed turn that reaches ``abandon_after``) abandonment to a bot."""
+        if absence_rules.absences_allowed(options) and day_spendable(conn, player, now):
+            return "absence"
         most = options.get("abandon_after", lifecycle.DEFAULT_ABANDON_AFTER)
         if not most:
             return "timeout"
@@ -280,7 +285,9 @@ def _span(seconds: int) -> str:
 def sentence(data: dict) -> str:
     """What a reminder says: which game, how long is left, what the deadline does."""
     what = "your time bank runs out" if data["clock"] == "bank" else "your turn's time runs out"
-    then = ("you miss one more turn in a row and a bot takes your seat (abandonment)"
-            if data["at_deadline"] == "abandon" else "the timeout move is played for you")
+    then = {"abandon": "you miss one more turn in a row and a bot takes your seat (abandonment)",
+            "absence": "a day of your absence allowance is spent instead of a timeout: you are away for a day in "
+                       "all your games (you may turn this off in your absence settings)",
+            }.get(data["at_deadline"], "the timeout move is played for you")
     return (f"{_span(data['left_seconds'])} left in {data['game']} (seat {data['seat']}): {what} at "
             f"{data['deadline'][:16].replace('T', ' ')} UTC, and then {then}.")

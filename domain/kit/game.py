@@ -109,6 +109,10 @@ class Game:
     # (the rulebook's words): the end of a game says it beside equal scores
     # and shared places, so that a tie is never left unexplained.
     ranking: str = RANKING
+    # Whether score means something before the game's end: a game ended by
+    # agreement "as it stands" ranks by it (domain.lifecycle.agreement); a
+    # game whose score only says who won (false) has all seats share first.
+    score_as_it_stands: bool = True
     # What score puts in each Standing's detail: Obj("StandingDetail", ...),
     # the game's own fields only (domain.kit.standing adds the engine's). The
     # registry refuses a game without it.

@@ -16,6 +16,7 @@ from ..engine import Event, IllegalCommand, InvalidOption
 from ..kit import Game
 from . import bots as bot_registry
 from . import standings
+from .agreement_events import AS_IT_STANDS
 from .clocks import DEADLINE_PER_SEAT_BY_DEFAULT, resolve_clock_options
 from .state import (
     BotSeated,
@@ -328,6 +329,10 @@ def scored(rules: Game, session) -> list[Event]:
     if session.status != sessions.SCORING:
         raise sessions.LobbyRefusal(f"the game is {session.status}, not awaiting its score")
     resigned = session.life.resigned
+    if session.life.agreed == AS_IT_STANDS:
+        own = rules.score(session.state) if rules.score_as_it_stands else None
+        result = standings.as_it_stands(own, session.seats, resigned, session.life.abandoned)
+        return [sessions.GameScored(tuple(standing.to_json() for standing in result))]
     if not resigned and not session.life.abandoned:
         return sessions.scored(rules, session)
     ranking = None if rules.outcome(session.state) is None else rules.score(session.state)

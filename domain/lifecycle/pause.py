@@ -20,7 +20,8 @@ def playing_seats(session) -> list[str]:
             and seat not in life.resigned]
 
 
-def _seat(session, player: str, action: str) -> str:
+def player_seat(session, player: str, action: str) -> str:
+    """The seat of ``player`` who would ``action``: refused unless the game runs and he plays a seat."""
     if session.status != sessions.ACTIVE:
         raise NotNow(f"cannot {action}: the game is {session.status}")
     seat = session.seat_of(player)
@@ -30,7 +31,7 @@ def _seat(session, player: str, action: str) -> str:
 
 
 def ask(session, player: str) -> list[Event]:
-    seat = _seat(session, player, "ask to pause it")
+    seat = player_seat(session, player, "ask to pause it")
     if session.life.paused:
         raise NotNow("the game is paused already")
     if seat in session.life.pause_asked:
@@ -42,7 +43,7 @@ def ask(session, player: str) -> list[Event]:
 
 
 def resume(session, player: str) -> list[Event]:
-    seat = _seat(session, player, "resume it")
+    seat = player_seat(session, player, "resume it")
     if not session.life.paused:
         raise NotNow("the game is not paused")
     return [GameResumed(seat, player)]

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Iterable, Sequence
 
-from ..engine import Standing
+from ..engine import Standing, rank_by
 
 OUTCOME_FOLLOWS_STANDINGS = "outcome_follows_standings"
 
@@ -43,6 +43,24 @@ def ranked(ranking: Sequence[Standing] | None, seats: Iterable[str], resigned: S
         place += 1
         result.append(Standing(seat, place, None, {"resigned": True}))
     return result
+
+
+def as_it_stands(own: Sequence[Standing] | None, seats: Sequence[str], resigned: Sequence[str],
+                 abandoned: Iterable[str] = ()) -> list[Standing]:
+    """A game ended by agreement as it stands: the seats ranked by ``own``
+    (the game's score now) alone, equal scores sharing a place; all sharing
+    first place where the game keeps no score while it runs (``own`` None,
+    or a score that is not a number). Resigned seats rank last and abandoned
+    ones are marked, as in every ending."""
+    by_seat = {s.seat: s for s in own or ()}
+    standing = [seat for seat in seats if seat not in resigned]
+    scores = {seat: by_seat[seat].score if seat in by_seat else None for seat in standing}
+    numbers = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in scores.values())
+    ranks = rank_by(scores) if numbers else {seat: 1 for seat in standing}
+    ranking = sorted((Standing(seat, ranks[seat], scores[seat] if numbers else None,
+                               by_seat[seat].detail if seat in by_seat else {}) for seat in standing),
+                     key=lambda s: (s.rank, list(seats).index(s.seat)))
+    return ranked(ranking, seats, resigned, abandoned)
 
 
 def agreeing_outcome(told: str, ranking: Sequence[Standing], resigned: Sequence[str]) -> str:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
 from ..engine import Event
+from .agreement_events import AGREEMENT_EVENTS, Proposal, fold_agreement
 
 # The session's statuses that these events move a game to (domain.session
 # defines them; it imports this module, so they are repeated here).
@@ -227,6 +228,7 @@ LIFECYCLE_EVENTS = (
     GameResumed,
     *TAKEBACK_EVENTS,
     TimeGiven,
+    *AGREEMENT_EVENTS,
 )
 
 
@@ -254,6 +256,8 @@ class Life:
     # its turn deadline keeps the rest on resuming instead of starting whole.
     turn_used: Mapping[str, float] | None = None
     given: Mapping[str, int] = field(default_factory=dict)  # seat -> the seconds its player gave others so far
+    proposal: Proposal | None = None  # an open proposal to end the game by agreement
+    agreed: str | None = None  # how the players agreed to end it, once they did
 
     def plays(self, seat: str) -> str | None:
         """The bot kind that plays ``seat``, if a bot does."""
@@ -330,4 +334,6 @@ def fold(session: Any, event: Event) -> Any:
     if isinstance(event, TimeGiven):
         return replace(session, life=replace(life, given={**life.given,
                                                           event.seat: life.given.get(event.seat, 0) + event.seconds}))
+    if isinstance(event, AGREEMENT_EVENTS):
+        return fold_agreement(session, life, event)
     raise AssertionError(f"not a lifecycle event: {event!r}")

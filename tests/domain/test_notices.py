@@ -152,6 +152,14 @@ def test_an_abort_tells_the_others_that_the_game_ends_without_a_result():
     assert (notice.kind, notice.players, notice.data) == ("aborted", (ADA, CY), {"seat": "p2", "player": BOB})
 
 
+def test_a_game_cancelled_by_agreement_tells_the_others_why_and_one_ended_as_it_stands_tells_nobody_twice():
+    meta = {"actor": BOB, "seated": {"p1": ADA, "p2": BOB, "p3": CY}}
+    [notice] = n.notices(STREAM, 9, "EndAgreed", {"ending": "cancelled"}, meta)
+    assert (notice.kind, notice.players) == ("cancelled", (ADA, CY))
+    assert notice.data == {"reason": "Ended by agreement of its players: cancelled, with no result"}
+    assert n.notices(STREAM, 9, "EndAgreed", {"ending": "as-it-stands"}, meta) == [], "its GameOver tells them"
+
+
 def test_a_rematch_tells_the_old_games_other_players_the_new_games_id():
     meta = {"actor": ADA, "seated": {"p1": ADA, "p2": BOB}}
     [notice] = n.notices(STREAM, 50, "RematchCreated", {"game_id": "new-game-id"}, meta)

@@ -84,6 +84,15 @@ function checkEnd(ctx) {
     const abandoned = s.abandoned.includes(x.seat) && !s.resigned.includes(x.seat);
     if ((detail.abandoned === true) !== abandoned) return fail(v, `5.8: seat ${x.seat}'s detail.abandoned is not whether it was abandoned`);
   }
+  if (s.agreed === "as-it-stands") {
+    // Ended by agreement as it stands: ranked by the scores alone, equal ones sharing a place; all first without numbers.
+    const standing = standings.filter((x) => !s.resigned.includes(x.seat));
+    const numbers = standing.every((x) => x.score instanceof JNum);
+    for (const x of standing) {
+      const due = numbers ? 1 + standing.filter((y) => y.score.float() > x.score.float()).length : 1;
+      if (x.rank.int() !== BigInt(due)) return fail(v, `5.8: seat ${x.seat} ranks ${x.rank.text} in a game ended as it stands, where its score gives ${due}`);
+    }
+  }
   const table = standings.map((x) => `${x.rank.text} ${x.seat} (${x.score instanceof JNum ? x.score.text : x.score ?? "-"}; ${s.holders.get(x.seat) ?? "no player"}${s.resigned.includes(x.seat) ? ", resigned" : ""}${s.abandoned.includes(x.seat) ? ", abandoned" : ""})`);
   return { ok: true, reason: `5.8: GameOver at version ${over.version.text}, standings at ${v}: ${table.join(", ")}` };
 }

@@ -76,20 +76,25 @@ const HOLDS = {
   AcceptTakeback: /^TakebackAccepted( TakenBack)?$/,
   RefuseTakeback: /^TakebackRefused$/,
   GiveTime: /^TimeGiven$/,
+  ProposeEnd: /^EndProposed( EndAgreed( GameOver)?)?$/,
+  AcceptEnd: /^EndAccepted( EndAgreed( GameOver)?)?$/,
+  WithdrawEnd: /^EndWithdrawn$/,
 };
 
 // 5.4: the kinds each status takes.
 const TAKES = {
   lobby: ["JoinGame", "LeaveGame", "StartGame", "IssueInvite", "RedeemInvite", "ContributeRandomness"],
   active: ["move", "bot", "timeout", "ResignSeat", "AbortGame", "IssueInvite", "RedeemInvite", "AbandonSeat", "ComputeClocks",
-    "MarkAway", "ReturnSeat", "AskPause", "ResumeGame", "AskTakeback", "AcceptTakeback", "RefuseTakeback", "GiveTime"],
+    "MarkAway", "ReturnSeat", "AskPause", "ResumeGame", "AskTakeback", "AcceptTakeback", "RefuseTakeback", "GiveTime",
+    "ProposeEnd", "AcceptEnd", "WithdrawEnd"],
   scoring: ["ScoreGame", "CreateRematch"],
   finished: ["CreateRematch"],
   cancelled: [],
 };
 
 const SEAT_LIFE = new Set(["ResignSeat", "AbortGame", "IssueInvite", "RedeemInvite", "CreateRematch", "AbandonSeat", "ComputeClocks", "ContributeRandomness",
-  "MarkAway", "ReturnSeat", "AskPause", "ResumeGame", "AskTakeback", "AcceptTakeback", "RefuseTakeback", "GiveTime"]);
+  "MarkAway", "ReturnSeat", "AskPause", "ResumeGame", "AskTakeback", "AcceptTakeback", "RefuseTakeback", "GiveTime",
+  "ProposeEnd", "AcceptEnd", "WithdrawEnd"]);
 
 // 5.5: who may cause the batch, with the state folded before it; a
 // sentence when not, else null.
@@ -107,6 +112,7 @@ function holderNamed(s, b, m, first) {
   return first.seat === m.seat && first.player === m.actor ? null : `${b.events[0].type} does not name the seat and its holder`;
 }
 
+const AS_IT_STANDS = "Ended by agreement of its players, as it stands: ";
 const sameSet = (a, b) => a.length === b.length && a.every((x) => b.includes(x));
 
 function kindProblem(b, s) {
@@ -221,6 +227,26 @@ function kindProblem(b, s) {
       const seconds = isInt(first.seconds) ? first.seconds.float() : NaN;
       if (!(seconds >= 60) || (s.given.get(seat) ?? 0) + seconds > 86400) return `a gift of ${seconds} s: under 60 s, or beyond the day a seat may give in a game`;
       return null;
+    }
+    case "ProposeEnd":
+    case "AcceptEnd":
+    case "WithdrawEnd": {
+      const problem = holderNamed(s, b, m, first);
+      if (problem) return problem;
+      let p = s.proposal;
+      if (b.kind === "ProposeEnd") {
+        if (p !== null) return "an ending proposed while another proposal is open";
+        if (!["cancelled", "as-it-stands"].includes(first.ending) || first.ending !== m.command.ending) return `an ending ${first.ending} that is not cancelled or as-it-stands, or not the command's`;
+        p = { seat, ending: first.ending, accepted: new Set() };
+      } else if (p === null) return `${b.kind} with no proposal to end the game open`;
+      if (b.kind === "WithdrawEnd") return null;
+      if (b.kind === "AcceptEnd" && (seat === p.seat || p.accepted.has(seat))) return `seat ${seat} accepts a proposal it made, or accepted already`;
+      const all = s.playing().every((x) => x === p.seat || x === seat || p.accepted.has(x));
+      const agreed = b.events[1];
+      if (all !== (agreed !== undefined) || (agreed && agreed.data.ending !== p.ending)) return "EndAgreed does not come exactly when every player has accepted, or names another ending";
+      if (all && types.includes("GameOver") !== (p.ending === "as-it-stands")) return "GameOver does not come exactly when the game ends as it stands";
+      const over = types.includes("GameOver") ? b.events[b.events.length - 1].data : null;
+      return over === null || String(over.outcome).startsWith(AS_IT_STANDS) ? null : "the GameOver of a game ended by agreement does not say so";
     }
     case "AskPause":
     case "ResumeGame": {

@@ -12,11 +12,12 @@ export const ENGINE_EVENTS = new Set([
   "GameScored", "BotSeated", "SeatResigned", "GameAborted", "SeatAbandoned", "InviteIssued", "InviteRedeemed",
   "SeatReplaced", "RematchInvited", "RematchCreated", "ClocksComputed", "SeedContributed",
   "SeatAway", "SeatBack", "PauseAsked", "GamePaused", "GameResumed", "TakebackAsked", "TakebackAccepted",
-  "TakebackRefused", "TakenBack", "TimeGiven",
+  "TakebackRefused", "TakenBack", "TimeGiven", "EndProposed", "EndAccepted", "EndWithdrawn", "EndAgreed",
 ]);
 
 export const LIFECYCLE_KINDS = new Set(["ResignSeat", "AbortGame", "IssueInvite", "RedeemInvite", "CreateRematch", "AbandonSeat", "ComputeClocks",
-  "MarkAway", "ReturnSeat", "AskPause", "ResumeGame", "AskTakeback", "AcceptTakeback", "RefuseTakeback", "GiveTime"]);
+  "MarkAway", "ReturnSeat", "AskPause", "ResumeGame", "AskTakeback", "AcceptTakeback", "RefuseTakeback", "GiveTime",
+  "ProposeEnd", "AcceptEnd", "WithdrawEnd"]);
 export const ENGINE_COMMANDS = new Set(["CreateGame", "JoinGame", "LeaveGame", "StartGame", "ScoreGame"]);
 
 // 5.1: the state, and how each engine event changes it.
@@ -39,6 +40,8 @@ export class Seats {
     this.given = new Map(); // seat -> the seconds its player gave others (TimeGiven)
     this.paused = false;
     this.takeback = null; // {seat, version, accepted: Set}
+    this.proposal = null; // the open proposal to end the game: {seat, ending, accepted: Set}
+    this.agreed = null; // the ending its players agreed on (EndAgreed)
     this.lastMove = null; // {kind, seat, decidedAt, draws} of the last move, bot, timeout or StartGame batch
     const rv = d.randomness_version;
     this.randomnessVersion = rv instanceof JNum && rv.isInteger() ? rv.int() : 1n;
@@ -135,6 +138,20 @@ export class Seats {
         break;
       case "TimeGiven":
         this.given.set(d.seat, (this.given.get(d.seat) ?? 0) + (d.seconds instanceof JNum ? d.seconds.float() : NaN));
+        break;
+      case "EndProposed":
+        this.proposal = { seat: d.seat, ending: d.ending, accepted: new Set() };
+        break;
+      case "EndAccepted":
+        if (this.proposal) this.proposal.accepted.add(d.seat);
+        break;
+      case "EndWithdrawn":
+        this.proposal = null;
+        break;
+      case "EndAgreed":
+        this.proposal = null;
+        this.agreed = d.ending;
+        if (d.ending === "cancelled") this.status = "cancelled";
         break;
       case "TakebackAsked":
         this.takeback = { seat: d.seat, version: d.version, accepted: new Set() };

@@ -60,6 +60,8 @@ RULES = assemble(
     title="Coronation",
     ranking=("Doctor Lind plays alone against the detectives, who win or lose together: the winning side shares "
              "first place and the other side shares the next."),
+    # Its score is only who won: a game ended by agreement as it stands has no leader.
+    score_as_it_stands=False,
     min_seats=2,
     max_seats=6,
     # Several detective seats act at once (setup, the detectives' turn); setup
