@@ -87,7 +87,7 @@ def test_a_player_is_reminded_on_the_channels_and_at_the_offsets_he_chose(timed_
     service = timed_service
     game_id, seat, player, deadline = _game(service, table.players)
     with service.pool.connection() as conn:
-        reminders.update_settings(conn, player, {"stream": [3 * HOUR], "mail": [], "webhook": []})
+        reminders.update_settings(conn, player, {"stream": [3 * HOUR], "mail": [], "webhook": [], "push": []})
     clock.pass_to(deadline - dt.timedelta(hours=12, seconds=-1))
     assert service.reminders.fire(game_id) == 0, "he chose no 12 h reminder"
     clock.pass_to(deadline - dt.timedelta(hours=3, seconds=-1))
