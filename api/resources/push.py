@@ -14,7 +14,7 @@ from ..service import push
 from ..service import webhook_targets as targets
 from ..service.settings import settings
 
-blp = Blueprint("push", __name__, url_prefix="/v1/players/me/push-subscriptions",
+blp = Blueprint("push", __name__, url_prefix="/v1",
                 description="Web Push: notifications on your devices, through their browsers' push services")
 
 B64URL = r"^[A-Za-z0-9_-]+={0,2}$"
@@ -70,7 +70,7 @@ class ApplicationServerKeySchema(ma.Schema):
                                           "applicationServerKey to PushManager.subscribe()"})
 
 
-@blp.route("")
+@blp.route("/players/me/push-subscriptions")
 class PushSubscriptions(MethodView):
     @blp.doc(operationId="createPushSubscription", security=BEARER)
     @blp.arguments(PushSubscriptionInSchema)
@@ -93,7 +93,7 @@ class PushSubscriptions(MethodView):
             return {"subscriptions": push.subscriptions(conn, current_player())}
 
 
-@blp.route("/<uuid:subscription_id>")
+@blp.route("/players/me/push-subscriptions/<uuid:subscription_id>")
 class PushSubscription(MethodView):
     @blp.doc(operationId="deletePushSubscription", security=BEARER)
     @blp.response(204)
@@ -105,11 +105,10 @@ class PushSubscription(MethodView):
         return None
 
 
-@blp.route("/application-server-key")
+@blp.route("/push/application-server-key")
 class ApplicationServerKey(MethodView):
-    @blp.doc(operationId="getPushApplicationServerKey", security=BEARER)
+    @blp.doc(operationId="getPushApplicationServerKey")
     @blp.response(200, ApplicationServerKeySchema)
     def get(self):
-        """The server's VAPID public key, which a page subscribes with."""
-        current_player()
+        """The server's VAPID public key, which a page subscribes with (public: it signs, it hides nothing)."""
         return {"public_key": push.vapid_for(service().pool).public_key()}

@@ -55,8 +55,8 @@ def opened(browser, push, server_key):
 def test_a_turn_reaches_the_players_device_signed_encrypted_and_telling_nothing_hidden(
         callers, game_service, push_service, notifier):
     ada, bob = callers(2)
-    server_key = ada.call("GET", f"{BASE}/application-server-key").json["public_key"]
-    assert server_key == bob.call("GET", f"{BASE}/application-server-key").json["public_key"], "one key"
+    server_key = ada.call("GET", "/v1/push/application-server-key").json["public_key"]
+    assert server_key == bob.call("GET", "/v1/push/application-server-key").json["public_key"], "one key"
     devices = {caller.id: Browser(push_service.endpoint(name)) for caller, name in ((ada, "ada"), (bob, "bob"))}
     made = subscribe(ada, devices[ada.id], label="phone")
     subscribe(bob, devices[bob.id])
@@ -106,7 +106,7 @@ def test_a_push_service_down_for_a_while_loses_nothing(callers, game_service, pu
     browsers = {caller.id: Browser(push_service.endpoint(caller.id)) for caller in (ada, bob)}
     for caller in (ada, bob):
         subscribe(caller, browsers[caller.id])
-    server_key = ada.call("GET", f"{BASE}/application-server-key").json["public_key"]
+    server_key = ada.call("GET", "/v1/push/application-server-key").json["public_key"]
     port = push_service.port
     push_service.close()  # down: connections refused
     game_id = started_game(game_service, [ada.id, bob.id])
@@ -196,7 +196,7 @@ def test_a_reminder_chosen_for_push_reaches_the_device_with_its_sentence(callers
     turns = wait_until(lambda: len(push_service.received), what="the turn's pushes")
     assert game_service.reminders.fire(game_id, now=deadline - dt.timedelta(minutes=59)) >= 1
     wait_until(lambda: len(push_service.received) > turns, what="the reminder's push")
-    server_key = ada.call("GET", f"{BASE}/application-server-key").json["public_key"]
+    server_key = ada.call("GET", "/v1/push/application-server-key").json["public_key"]
     shown = [opened(browsers[r["path"].rsplit("/", 1)[1]], r, server_key) for r in push_service.received[turns:]]
     assert [s["title"] for s in shown] == ["Time is running out in cronberg"]
     assert shown[0]["body"].startswith("59 min left in cronberg") and shown[0]["url"] == f"/#/games/{game_id}"
