@@ -207,3 +207,11 @@ def vapid_for(pool) -> Vapid:
     if found is None or found.pool is not pool:
         found = _vapids[id(pool)] = Vapid(pool)
     return found
+
+
+def check_settings(public_url: str, mail_from: str) -> None:
+    """Stop a starting notifier on a VAPID setting it could not push with (SettingError says which)."""
+    given = os.environ.get(KEY_ENV, "").strip()
+    if given:
+        operator_key(given)
+    subject(public_url, mail_from)

@@ -19,13 +19,6 @@ BASE = "/v1/players/me/push-subscriptions"
 
 
 @pytest.fixture
-def push_service():
-    service = PushService()
-    yield service
-    service.close()
-
-
-@pytest.fixture
 def notifier(fresh_url, notify_env):
     running = Notifier(fresh_url, concurrency=2).start()
     yield running
