@@ -96,3 +96,29 @@ def test_a_vapid_setting_that_cannot_be_used_stops_the_notifier_with_a_sentence(
     monkeypatch.setenv(name, value)
     with pytest.raises(SettingError, match=says):
         push.check_settings("http://127.0.0.1:8000", "boardlog <boardlog@localhost>")
+
+
+def test_the_end_of_a_game_is_pushed_as_game_over_and_its_result_stays_on_the_table(
+        callers, game_service, push_service, fresh_url, notify_env):
+    from .test_leaks import play
+
+    ada, bob = callers(2)
+    devices = {caller.id: Browser(push_service.endpoint(caller.id)) for caller in (ada, bob)}
+    for caller in (ada, bob):
+        subscribe(caller, devices[caller.id])
+    game_id = started_game(game_service, [ada.id, bob.id])
+    play(game_service, game_id, 5000, seed=7)
+    assert game_service.load(game_id)[1].status == "finished"
+    def game_over():
+        shown = [(player, json.loads(device.decrypt(r["body"]))) for player, device in devices.items()
+                 for r in push_service.pushes(f"/push/{player}")]
+        ends = [(player, note) for player, note in shown if note["title"] == "Game over in cronberg"]
+        return ends if len(ends) == 2 else None
+
+    with _running(fresh_url):
+        ends = wait_until(game_over, what="both players' game-over pushes")
+    assert {player for player, _ in ends} == {ada.id, bob.id}
+    for _, shown in ends:
+        assert shown["body"].startswith("Your game of cronberg (your seat p") and shown["body"].endswith(
+            "has ended: open it to see the result.")
+        assert shown["url"] == f"/#/games/{game_id}"
