@@ -7,8 +7,10 @@ lists and removes, the push the server encrypts and signs for it, the
 worker's ``push`` handler showing it and its ``notificationclick`` handler
 bringing the tab to the table.
 
-What is not: headless Chromium cannot subscribe offline (its PushManager
-talks to Google's push service), so ``PushManager.subscribe`` is a stand-in
+What is not: headless Chromium cannot subscribe (its PushManager needs
+Google's push service; here ``subscribe`` fails with "AbortError:
+Registration failed - permission denied" even with the permission granted),
+so ``PushManager.subscribe`` is a stand-in
 in the page that answers a subscription whose endpoint is the test's push
 service and whose keys the test made (and it checks that the page passed
 the server's VAPID key). The push reaches the worker through DevTools
@@ -102,7 +104,7 @@ def test_the_settings_page_turns_notifications_on_and_a_push_opens_the_table(per
     assert page.evaluate("navigator.serviceWorker.getRegistration().then((r) => r.scope)") == f"{base_url}/"
     server_key = api(base_url, "GET", "/v1/push/application-server-key")[1]["public_key"]
     assert page.evaluate("window.__subscribedWith") == server_key
-    status, stored = api(base_url, "GET", "/v1/players/me/push-subscriptions", token=token)
+    stored = api(base_url, "GET", "/v1/players/me/push-subscriptions", token=token)[1]
     assert [(s["label"], s["endpoint"]) for s in stored["subscriptions"]] == [("my laptop", device.endpoint)]
     assert "my laptop (this device)" in page.inner_text("#push-devices")
 
