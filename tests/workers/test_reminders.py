@@ -164,7 +164,7 @@ def _game_with(service, players, turn: int, offsets: list[int]) -> tuple:
     host, guest = players
     with service.pool.connection() as conn:
         for player in players:
-            reminders.update_settings(conn, player, {"stream": offsets, "mail": [], "webhook": []})
+            reminders.update_settings(conn, player, {"stream": offsets, "mail": [], "webhook": [], "push": []})
     game_id = service.create(host, "cronberg", {"players": 2, "turn_seconds": turn, "deadline_per_seat": True}, None)
     service.join(game_id, guest, None)
     service.start(game_id, host)
