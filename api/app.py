@@ -158,7 +158,7 @@ def _register_resources(app: Flask, api: BoardlogApi) -> None:
     """Every endpoint, in the order the OpenAPI document lists them, then the
     rewrites of the whole document."""
     from .resources import (absences, agreements, audit, catalogue, games, health, keys, lifecycle, notifications,
-                            pause, play, players, problems, reminders, signin, streams, takebacks, talk, tokens,
+                            pause, play, players, problems, push, reminders, signin, streams, takebacks, talk, tokens,
                             webhooks)
 
     for blueprint in (players.blp, catalogue.blp, games.blp, play.blp, audit.blp, tokens.blp, lifecycle.blp, problems.blp,
@@ -167,7 +167,7 @@ def _register_resources(app: Flask, api: BoardlogApi) -> None:
     streams.document(api)
     audit.document(api)
     for blueprint in (webhooks.blp, notifications.blp, notifications.links, signin.blp, absences.blp, pause.blp,
-                      takebacks.blp, talk.blp, reminders.blp, agreements.blp):
+                      takebacks.blp, talk.blp, reminders.blp, agreements.blp, push.blp):
         api.register_blueprint(blueprint)
     app.register_blueprint(health.blp)
     app.register_blueprint(docs_assets.blp)

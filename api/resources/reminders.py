@@ -19,6 +19,7 @@ _CHANNEL_TEXT = {
     "stream": "on your player stream (GET /v1/players/me/stream), as a `reminder` notice",
     "mail": "by mail, to your confirmed address (unless game mails are off)",
     "webhook": "to your webhooks that subscribe to the `reminder` kind",
+    "push": "as a notification on each of your devices with Web Push (/v1/players/me/push-subscriptions)",
 }
 _OFFSETS_TEXT = (f"seconds before the deadline, each from 1 to {reminders.MAX_OFFSET_SECONDS} (a week), at most "
                  f"{reminders.MAX_OFFSETS}; the default is {list(reminders.DEFAULT_OFFSETS)} (12 h and 1 h); an "
@@ -48,6 +49,7 @@ class ReminderSettingsSchema(ma.Schema):
     stream = _offsets("stream", True)
     mail = _offsets("mail", True)
     webhook = _offsets("webhook", True)
+    push = _offsets("push", True)
 
 
 class ReminderSettingsChangeSchema(ma.Schema):
@@ -56,6 +58,7 @@ class ReminderSettingsChangeSchema(ma.Schema):
     stream = _offsets("stream", False)
     mail = _offsets("mail", False)
     webhook = _offsets("webhook", False)
+    push = _offsets("push", False)
 
 
 @blp.route("")

@@ -40,6 +40,14 @@ def index():
     return _file("index.html")
 
 
+@blp.get("/sw.js")
+def service_worker():
+    """The service worker that shows Web Push notifications; at the root,
+    because a worker's scope cannot reach above its own path and the client
+    lives at /."""
+    return _file("sw.js")
+
+
 @blp.get("/web/<name>")
 def asset(name: str):
     if Path(name).suffix not in TYPES or not (STATIC / name).is_file():

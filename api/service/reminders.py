@@ -12,10 +12,9 @@ appends the ``ReminderDue`` event to the game's reminder stream
 nothing twice.
 
 The event is what every channel reads: the player's stream and the
-notifier (mail, webhooks) derive the ``reminder`` notice from it
+notifier (mail, webhooks, Web Push) derive the ``reminder`` notice from it
 (domain.notices), each keeping it only if its channel is named in the
-event's ``channels``. A new channel (Web Push) is one more name in
-``CHANNELS`` and one more reader of the notice.
+event's ``channels``.
 
 A reminder is never sent for a paused game or a seat away (they have no
 deadline, so their row's ``deadline`` is null), nor for a seat a bot plays,
@@ -41,7 +40,7 @@ from eventstore import ANY, NewEvent
 from .absences import day_spendable
 from .errors import InvalidRequest
 
-CHANNELS = ("stream", "mail", "webhook")
+CHANNELS = ("stream", "mail", "webhook", "push")
 DEFAULT_OFFSETS = (12 * 3600, 3600)
 MAX_OFFSET_SECONDS = 7 * 24 * 3600
 MAX_OFFSETS = 6  # per channel

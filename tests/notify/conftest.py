@@ -164,6 +164,16 @@ class Mailbox:
 
 
 @pytest.fixture
+def push_service():
+    """A push service of the test's own (tests/notify/pushservice.py)."""
+    from .pushservice import PushService
+
+    service = PushService()
+    yield service
+    service.close()
+
+
+@pytest.fixture
 def mailbox(monkeypatch):
     box = Mailbox()
     monkeypatch.setenv("BOARDLOG_SMTP_URL", box.url)

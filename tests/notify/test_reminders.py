@@ -44,7 +44,7 @@ def test_a_reminder_goes_by_mail_and_to_webhooks_only_where_the_player_chose_the
         register(ada, receiver.url, kinds=["reminder"])
         chosen = ada.call("PATCH", "/v1/players/me/reminders", json={"mail": [3600], "webhook": [1800]})
         assert chosen.status_code == 200, chosen.json
-        assert chosen.json == {"stream": [43200, 3600], "mail": [3600], "webhook": [1800]}
+        assert chosen.json == {"stream": [43200, 3600], "mail": [3600], "webhook": [1800], "push": [43200, 3600]}
         game_id, seat, deadline = _waiting_on(game_service, ada, bob, TIMED)
 
         assert game_service.reminders.fire(game_id, now=deadline - dt.timedelta(minutes=59)) == 1
@@ -67,7 +67,7 @@ def test_reminder_settings_default_to_12_h_and_1_h_and_an_empty_list_is_a_choice
     assert ada.call("GET", "/v1/players/me/reminders").json == {
         channel: [43200, 3600] for channel in reminders.CHANNELS}
     changed = ada.call("PATCH", "/v1/players/me/reminders", json={"mail": [], "stream": [600, 7200, 600]})
-    assert changed.json == {"stream": [7200, 600], "mail": [], "webhook": [43200, 3600]}
+    assert changed.json == {"stream": [7200, 600], "mail": [], "webhook": [43200, 3600], "push": [43200, 3600]}
     assert ada.call("GET", "/v1/players/me/reminders").json == changed.json
 
 

@@ -65,7 +65,7 @@ def test_a_player_is_reminded_at_each_offset_once_saying_the_game_the_time_left_
     sent = _reminders(event_store, game_id)
     assert [(r["seat"], r["player"], r["offset_seconds"]) for r in sent] == [(seat, player, 12 * HOUR),
                                                                             (seat, player, HOUR)]
-    assert sent[0]["channels"] == ["mail", "stream", "webhook"]
+    assert sent[0]["channels"] == ["mail", "push", "stream", "webhook"]
     assert HOUR - 30 < sent[1]["left_seconds"] < HOUR and sent[1]["at_deadline"] == "timeout"
     assert sent[1]["text"].startswith(f"59 min left in cronberg (seat {seat}): your turn's time runs out at")
     assert sent[1]["text"].endswith("then the timeout move is played for you.")
@@ -87,7 +87,7 @@ def test_a_player_is_reminded_on_the_channels_and_at_the_offsets_he_chose(timed_
     service = timed_service
     game_id, seat, player, deadline = _game(service, table.players)
     with service.pool.connection() as conn:
-        reminders.update_settings(conn, player, {"stream": [3 * HOUR], "mail": [], "webhook": []})
+        reminders.update_settings(conn, player, {"stream": [3 * HOUR], "mail": [], "webhook": [], "push": []})
     clock.pass_to(deadline - dt.timedelta(hours=12, seconds=-1))
     assert service.reminders.fire(game_id) == 0, "he chose no 12 h reminder"
     clock.pass_to(deadline - dt.timedelta(hours=3, seconds=-1))
@@ -164,7 +164,7 @@ def _game_with(service, players, turn: int, offsets: list[int]) -> tuple:
     host, guest = players
     with service.pool.connection() as conn:
         for player in players:
-            reminders.update_settings(conn, player, {"stream": offsets, "mail": [], "webhook": []})
+            reminders.update_settings(conn, player, {"stream": offsets, "mail": [], "webhook": [], "push": []})
     game_id = service.create(host, "cronberg", {"players": 2, "turn_seconds": turn, "deadline_per_seat": True}, None)
     service.join(game_id, guest, None)
     service.start(game_id, host)

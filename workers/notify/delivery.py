@@ -28,10 +28,11 @@ import psycopg_pool
 from psycopg.rows import dict_row
 
 from api.service import mail, signin, webhook_signatures
+from api.service.push import Vapid
 from api.service import notifications as accounts
 from eventstore.pool import CheckedPool
 
-from . import smtp, webhook
+from . import push, smtp, webhook
 from api.service.settings import Settings, settings
 
 log = logging.getLogger("boardlog.notify")
@@ -55,6 +56,7 @@ class Deliverer:
         self.db = CheckedPool(database_url, min_size=1, max_size=concurrency + 1,
                               kwargs={"autocommit": True, "connect_timeout": 10},
                               open=True, name="notifier-deliveries")
+        self.vapid = Vapid(self.db)  # the notifier's own: made or read once, on the first push
 
     def close(self) -> None:
         self.pool.shutdown(wait=True)
@@ -79,6 +81,8 @@ class Deliverer:
                     self._email(conn, delivery, config)
                 elif delivery["target"] == accounts.CONFIRMATION_TARGET:
                     self._confirmation(conn, delivery, config)
+                elif delivery["target"].startswith("push:"):
+                    self._push(conn, delivery, config)
                 else:
                     self._webhook(conn, delivery, config)
         except (psycopg.OperationalError, psycopg_pool.PoolTimeout):
@@ -113,6 +117,23 @@ class Deliverer:
             return
         self._failed(conn, delivery, outcome.status, outcome.error, config)
         self._count_failure(conn, delivery["webhook_id"], outcome.error, config)
+
+    def _push(self, conn, delivery: dict, config: Settings) -> None:
+        """One push; a push service answering 404 or 410 says the device
+        unsubscribed, and its subscription goes (with what it had pending)."""
+        outcome = push.send(conn, delivery, self.vapid, config)
+        if outcome is None:
+            _finish(conn, delivery, "dead", None, None, "the device was removed")
+            return
+        _attempt(conn, delivery, outcome.status, outcome.error, outcome.duration_ms)
+        if outcome.ok:
+            _finish(conn, delivery, "delivered", outcome.status, None)
+        elif outcome.status in push.GONE:
+            push.forget(conn, delivery)
+            _finish(conn, delivery, "dead", outcome.status, outcome.error,
+                    "the push service says the device's subscription is gone")
+        else:
+            self._failed(conn, delivery, outcome.status, outcome.error, config)
 
     def _count_failure(self, conn, webhook_id, error: str, config: Settings) -> None:
         """One more failure in a row; the one that reaches ``disable_after``

@@ -22,6 +22,7 @@ import time
 
 import psycopg
 
+from api.service import push
 from api.service.settings import env_number, settings
 
 from .delivery import Deliverer
@@ -153,8 +154,9 @@ def run() -> int:
     if not migrated(database_url, stopped):
         log.info("notifier stopped before PostgreSQL answered")
         return 0
-    notifier = Notifier(database_url, batch_size=env_number("BOARDLOG_NOTIFY_BATCH", 1000, minimum=1)).start()
     config = settings()
+    push.check_settings(config.public_url, config.mail_from)
+    notifier = Notifier(database_url, batch_size=env_number("BOARDLOG_NOTIFY_BATCH", 1000, minimum=1)).start()
     log.info("notifier (pid %d) started; mail %s", os.getpid(),
              "through " + config.smtp_url.split("@")[-1] if config.smtp_url else "off (BOARDLOG_SMTP_URL unset)")
     try:

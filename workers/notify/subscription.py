@@ -218,6 +218,13 @@ class Subscription:
                 # a reminder only where its player chose webhooks for it (domain.notices.Notice.reaches)
                 " and (n.kind <> 'reminder' or n.payload -> 'data' -> 'channels' ? 'webhook')"
                 " on conflict do nothing").rowcount
+            made += conn.execute(
+                "insert into deliveries (notification_id, target, player_id)"
+                " select n.id, 'push:' || s.id, n.player_id from notification_batch n"
+                " join push_subscriptions s on s.player_id = n.player_id"
+                " where n.kind in ('turn', 'ended') or n.kind = 'message' and s.messages"
+                "  or n.kind = 'reminder' and n.payload -> 'data' -> 'channels' ? 'push'"
+                " on conflict do nothing").rowcount
             if self.email_enabled:
                 made += conn.execute(
                     "insert into deliveries (notification_id, target, player_id)"
