@@ -17,8 +17,8 @@ ENGINE_FIELD_DESCRIPTIONS: dict[str, str] = {
     "GameCreated.game": "the game's name, as GET /v1/rules lists it (such as cronberg)",
     "GameCreated.options": "every option the game was created with, resolved (those left out hold their defaults): "
                            "the game's own and the engine's (turn_seconds, visibility, abandon_after, the clocks...), "
-                           "as `{Game}Options` describes them, plus outcome_follows_standings, which the server "
-                           "records itself (a game created before an option existed lacks it); the seats given to bots are not "
+                           "as `{Game}Options` describes them, plus outcome_follows_standings and no_abort_once_dealt, "
+                           "which the server records itself (a game created before an option existed lacks it); the seats given to bots are not "
                            "here but in BotSeated events",
     "GameCreated.seats": "the game's seats, in the game's order, named by the game (p1, p2... or lind, "
                          "detective-1...); they follow from the options alone",

@@ -40,7 +40,7 @@ def redecide_seat_life(rules: Game, session, meta: Mapping[str, Any], batch: lis
         return lifecycle.resign(rules, session, actor, seed)
     if kind == "AbortGame":
         acted, _ = lifecycle.history(past)
-        return lifecycle.abort(session, actor, acted)
+        return lifecycle.abort(rules, session, actor, acted)
     if kind == "IssueInvite":
         events = lifecycle.issue_invite(session, actor, command.get("seat"), STAND_IN_CODE)
         recorded = batch[0].code_sha256 if isinstance(batch[0], InviteIssued) else STAND_IN

@@ -144,7 +144,7 @@ class SeatLife:
         def decide(rules, session):
             acted, _ = lifecycle.history(self.seat_history(game_id))
             with refusals():
-                events = lifecycle.abort(session, player, acted)
+                events = lifecycle.abort(rules, session, player, acted)
             return lifecycle_decision(player, session.seat_of(player), {"type": "AbortGame"}, session, events)
 
         return self.execute(game_id, decide, in_transaction=in_transaction)[0]

@@ -18,6 +18,7 @@ from . import bots as bot_registry
 from . import standings
 from .agreement_events import AS_IT_STANDS
 from .clocks import DEADLINE_PER_SEAT_BY_DEFAULT, resolve_clock_options
+from .hidden import private_holders
 from .state import (
     BotSeated,
     GameAborted,
@@ -31,6 +32,10 @@ from .state import (
 
 PUBLIC, PRIVATE = "public", "private"
 DEFAULT_ABANDON_AFTER = 3
+# Recorded in every new GameCreated, never set by a host: a game stored
+# without it keeps the rule it was played under, so its audit re-runs as recorded.
+NO_ABORT_ONCE_DEALT = "no_abort_once_dealt"
+RECORDED = (standings.OUTCOME_FOLLOWS_STANDINGS, NO_ABORT_ONCE_DEALT)
 MAX_ABANDON_AFTER = 100
 
 
@@ -132,7 +137,7 @@ def create(
     # GameOver sentence, so that their decisions re-run to the events stored.
     resolved = {**created.options, "visibility": visibility, "abandon_after": abandon_after, "absences": absences,
                 "takebacks": takebacks, "spectators_read_table": spectators_read_table, **clocks,
-                standings.OUTCOME_FOLLOWS_STANDINGS: True}
+                standings.OUTCOME_FOLLOWS_STANDINGS: True, NO_ABORT_ONCE_DEALT: True}
     events[0] = replace(created, options=resolved)
     return events + seat_bots(rules, created.seats, events[1].seat, bots)
 
@@ -258,15 +263,28 @@ def resign(rules: Game, session, player: str, seed: bytes) -> list[Event]:
     return events if outcome is None else events + [sessions.GameOver(outcome, seed.hex())]
 
 
-def abort(session, player: str, acted: Iterable[str]) -> list[Event]:
+def abort(rules: Game, session, player: str, acted: Iterable[str]) -> list[Event]:
     """Any seat may abort before every seat has acted once (a timeout or a
     bot's move counts as acting, and so does resigning: a seat that resigned
     before it ever acted, whose pieces went to other seats, never acts again,
     and the game could otherwise be wiped at any time, result and all); the
-    game ends with no result."""
+    game ends with no result.
+
+    In a game created with ``no_abort_once_dealt`` (every game since), not
+    once some seat holds what the others do not: a player who looked at his
+    hand could otherwise throw back every deal he dislikes (a friend's seat
+    could, for him). Leaving is then resigning, or a cancel that every seat
+    accepts (domain.lifecycle.agreement). The Court of Miracles and The Coil
+    deal hands, and Coronation's Lind hides, at the start; Cronberg and
+    Runebound hold nothing private before every seat has acted."""
     seat = seat_to_leave(session, player, "abort")
     if set(session.seats) <= set(acted) | set(session.life.resigned):
         raise NotNow("every seat has acted at least once: the game can no longer be aborted; resign instead")
+    dealt = private_holders(rules, session.state, session.seats) if session.options.get(NO_ABORT_ONCE_DEALT) else []
+    if dealt:
+        raise NotNow(f"private information is dealt ({', '.join(dealt)} {'sees' if len(dealt) == 1 else 'see'} what "
+                     "the others do not): the game can no longer be aborted; resign instead, or propose to cancel it, "
+                     "which every player must accept")
     return [GameAborted(seat, player)]
 
 
@@ -312,7 +330,7 @@ def rematch(rules: Game, old, player: str, old_id: str, seed: bytes) -> list[Eve
         raise NotNow(f"this game has its rematch already: game {old.life.rematch}")
     bots = {s: kind for s, kind in old.life.bots.items() if s not in old.players}
     # GameCreated keeps every option resolved, so they are all valid again as given.
-    options = {name: value for name, value in old.options.items() if name != standings.OUTCOME_FOLLOWS_STANDINGS}
+    options = {name: value for name, value in old.options.items() if name not in RECORDED}
     events = create(rules, player, {**options, "bots": bots}, seed, seat)
     invited = {s: p for s, p in old.players.items() if p != player and s not in bots}
     return events + [RematchInvited(old_id, invited)]

@@ -20,9 +20,10 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from .. import session as sessions
-from ..engine import EVERYONE, Event
+from ..engine import Event
 from ..kit import Game
 from .decide import NotAllowed, NotNow
+from .hidden import hidden_from
 from .pause import playing_seats
 from .state import TakebackAccepted, TakebackAsked, TakebackRefused, TakenBack
 
@@ -67,28 +68,6 @@ def last_decision(batches: Sequence[Batch], seat: str) -> Batch:
     raise NothingToTakeBack("you have made no decision that can be taken back")
 
 
-def _leaves(value: Any, path: str = "") -> dict[str, Any]:
-    if isinstance(value, Mapping):
-        found: dict[str, Any] = {}
-        for key, item in value.items():
-            found.update(_leaves(item, f"{path}/{key}"))
-        return found
-    if isinstance(value, (list, tuple)):
-        found = {f"{path}#": len(value)}
-        for index, item in enumerate(value):
-            found.update(_leaves(item, f"{path}/{index}"))
-        return found
-    return {path: value}
-
-
-def hidden_from(rules: Game, state: Any, viewer: str | None) -> int:
-    """How much of the whole state ``viewer`` does not see: the leaves of the
-    full view (``EVERYONE``'s) that the viewer's view lacks or shows otherwise."""
-    full, seen = _leaves(rules.view(state, EVERYONE)), _leaves(rules.view(state, viewer))
-    return sum(1 for path, value in full.items() if seen.get(path, _MISSING) != value)
-
-
-_MISSING = object()
 
 
 def blocker(rules: Game, session, batch: Batch) -> str | None:

@@ -124,6 +124,26 @@ def test_abort_is_refused_once_every_seat_has_acted_and_nothing_changes(players)
     assert summary(ada, game_id)["version"] == version
 
 
+def test_a_player_who_saw_his_hand_cannot_abort_the_deal_and_the_players_may_still_cancel_it_together(players):
+    """The Court of Miracles deals hands at the start: an abort would let a
+    player throw back every deal he dislikes."""
+    ada, bob = players(2)
+    game_id = started_game([ada, bob], "court-of-miracles", {"players": 2})
+    version = summary(ada, game_id)["version"]
+    response = bob.post(f"/v1/games/{game_id}/abort")
+    assert_refused(response, 409, "wrong-status")
+    assert "private information is dealt" in response.json["detail"] and "propose to cancel it" in response.json["detail"]
+    assert summary(ada, game_id)["version"] == version and summary(ada, game_id)["status"] == "active"
+    assert bob.post(f"/v1/games/{game_id}/end-proposal", json={"ending": "cancelled"}).status_code == 200
+    assert ada.post(f"/v1/games/{game_id}/end-proposal/accept", json={}).json["status"] == "cancelled"
+
+
+def test_a_host_cannot_set_the_deal_rule_it_is_recorded_by_the_server(players):
+    ada, _ = players(2)
+    response = ada.post("/v1/games", json={"game": "cronberg", "options": {"players": 2, "no_abort_once_dealt": False}})
+    assert response.status_code == 422 and "no_abort_once_dealt" in response.json["detail"]
+
+
 def test_coronation_a_detective_seat_that_resigned_before_acting_no_longer_lets_the_game_be_aborted(players):
     ada, bob, cy = players(3)
     game_id = started_game([ada, bob, cy], "coronation", {"detective_seats": 2})

@@ -3,6 +3,8 @@ when a seat leaves, then these events (or a refusal that says why)."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from domain import session as sessions
@@ -122,7 +124,7 @@ def test_resigning_twice_before_the_start_or_without_a_seat_is_refused():
 
 def test_any_seat_may_abort_before_every_seat_has_acted_and_the_game_ends_with_no_result():
     table = started("cronberg", {"players": 3})
-    events = table.apply(lifecycle.abort(table.session, table.player("p3"), acted={"p1"}))
+    events = table.apply(lifecycle.abort(table.rules, table.session, table.player("p3"), acted={"p1"}))
     assert events == [GameAborted("p3", table.player("p3"))]
     assert table.session.status == sessions.CANCELLED
     assert "aborted by p3" in table.session.outcome and table.session.standings is None
@@ -131,7 +133,7 @@ def test_any_seat_may_abort_before_every_seat_has_acted_and_the_game_ends_with_n
 def test_abort_is_refused_once_every_seat_has_acted():
     table = started("cronberg", {"players": 2})
     with pytest.raises(lifecycle.NotNow, match="can no longer be aborted"):
-        lifecycle.abort(table.session, table.player("p1"), acted={"p1", "p2"})
+        lifecycle.abort(table.rules, table.session, table.player("p1"), acted={"p1", "p2"})
 
 
 def test_coronation_a_detective_seat_that_resigned_before_acting_counts_as_having_acted():
@@ -139,9 +141,48 @@ def test_coronation_a_detective_seat_that_resigned_before_acting_counts_as_havin
     table.apply(lifecycle.resign(table.rules, table.session, table.player("detective-1"), table.seed))
     # detective-1's detectives went to detective-2: that seat can never act again.
     with pytest.raises(lifecycle.NotNow, match="can no longer be aborted"):
-        lifecycle.abort(table.session, table.player("lind"), acted={"lind", "detective-2"})
-    assert lifecycle.abort(table.session, table.player("lind"), acted={"lind"}) == [
-        GameAborted("lind", table.player("lind"))]
+        lifecycle.abort(table.rules, table.session, table.player("lind"), acted={"lind", "detective-2"})
+    # Lind hides from the start: in a game stored before no_abort_once_dealt only.
+    old = created_before_the_deal_rule(table)
+    assert lifecycle.abort(old.rules, old.session, old.player("lind"), acted={"lind"}) == [
+        GameAborted("lind", old.player("lind"))]
+
+
+def created_before_the_deal_rule(table: Game) -> Game:
+    """The same game as stored before every GameCreated recorded no_abort_once_dealt."""
+    options = {k: v for k, v in table.events[0].options.items() if k != lifecycle.NO_ABORT_ONCE_DEALT}
+    table.events[0] = dataclasses.replace(table.events[0], options=options)
+    table.session = sessions.replay(table.rules, table.events)
+    return table
+
+
+@pytest.mark.parametrize(("game", "options", "dealt"), [
+    ("court-of-miracles", {}, "p1, p2, p3, p4 see"), ("the-coil", {}, "p1, p2, p3, p4 see"),
+    ("coronation", {"detective_seats": 2}, "lind sees")])
+def test_once_private_information_is_dealt_no_seat_may_abort_and_each_is_told_to_resign_or_propose_a_cancel(
+        game, options, dealt):
+    table = started(game, options)
+    assert table.session.options[lifecycle.NO_ABORT_ONCE_DEALT] is True
+    for seat in table.session.seats:  # the seat that saw its hand, and the one that saw nothing (a friend's)
+        with pytest.raises(lifecycle.NotNow, match="private information is dealt") as refused:
+            lifecycle.abort(table.rules, table.session, table.player(seat), acted=set())
+        assert f"({dealt} what the others do not)" in str(refused.value)
+        assert "resign instead, or propose to cancel it, which every player must accept" in str(refused.value)
+
+
+@pytest.mark.parametrize(("game", "options"), [("cronberg", {"players": 3}), ("runebound", {})])
+def test_a_game_with_nothing_private_dealt_may_still_be_aborted_before_every_seat_has_acted(game, options):
+    table = started(game, options)
+    table.move()
+    last = table.session.seats[-1]
+    assert table.apply(lifecycle.abort(table.rules, table.session, table.player(last), acted={table.session.seats[0]})) == [
+        GameAborted(last, table.player(last))]
+
+
+def test_a_court_of_miracles_game_stored_before_the_rule_is_aborted_as_it_was_then():
+    table = created_before_the_deal_rule(started("court-of-miracles"))
+    assert table.apply(lifecycle.abort(table.rules, table.session, table.player("p2"), acted=set())) == [
+        GameAborted("p2", table.player("p2"))]
 
 
 def test_history_counts_acting_seats_and_runs_of_timeouts_that_a_replacement_restarts():

@@ -92,6 +92,8 @@ const TAKES = {
   cancelled: [],
 };
 
+// 5.6: the hosted games in which some seat holds private information from the start.
+const DEALT_AT_START = new Set(["coronation", "court-of-miracles", "the-coil"]);
 const SEAT_LIFE = new Set(["ResignSeat", "AbortGame", "IssueInvite", "RedeemInvite", "CreateRematch", "AbandonSeat", "ComputeClocks", "ContributeRandomness",
   "MarkAway", "ReturnSeat", "AskPause", "ResumeGame", "AskTakeback", "AcceptTakeback", "RefuseTakeback", "GiveTime",
   "ProposeEnd", "AcceptEnd", "WithdrawEnd"]);
@@ -304,6 +306,7 @@ function checkSeats(ctx) {
     if (problem) return fail(v, `5.5: ${problem}`);
     const seat = b.events[0].metadata.seat;
     if (b.kind === "AbortGame" && s.seats.every((x) => acted.has(x) || s.resigned.includes(x))) return fail(v, "5.6: an abort after every seat has acted or resigned");
+    if (b.kind === "AbortGame" && s.options.no_abort_once_dealt === true && DEALT_AT_START.has(s.game)) return fail(v, "5.6: an abort once private information was dealt");
     if (b.kind === "AbandonSeat") {
       const limit = s.options.abandon_after instanceof JNum ? s.options.abandon_after.int() : 3n;
       for (const e of b.events) {

@@ -25,6 +25,7 @@ export class Seats {
   constructor(created) {
     const d = created.data;
     this.seats = Array.isArray(d.seats) ? d.seats : [];
+    this.game = d.game;
     this.host = d.host;
     this.options = isObject(d.options) ? d.options : Object.create(null);
     this.status = "lobby";
