@@ -187,7 +187,11 @@ def options_schema(rules) -> dict:
             del schema["default"]
         properties[entry["name"]] = schema
     properties[option_names.BOTS] = _bots_schema(rules)
+    # What domain.lifecycle.clocks refuses without a bank, stated (an undeclared constraint schemathesis found).
+    needs_bank = {name: ["time_bank_seconds"] for name in ("time_increment_seconds", "time_cap_seconds")
+                  if name in properties and "time_bank_seconds" in properties}
     return {"type": "object", "properties": properties, "additionalProperties": False,
+            **({"dependentRequired": needs_bank} if needs_bank else {}),
             "description": f"the options of a game of {rules.title}: its own and the engine's; "
                            "each one left out takes its default"}
 

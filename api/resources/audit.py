@@ -153,7 +153,9 @@ RECEIPT_TEXT = re.compile(r"([0-9]{1,10}):([0-9a-f]{64})(?::([0-9a-f]{16}):([0-9
 
 
 class AuditArgs(ma.Schema):
-    receipt = ma.fields.List(ma.fields.String(validate=ma.validate.Length(max=240)), load_default=list,
+    # The pattern states what _parsed_receipts refuses (issue 35's schemathesis finding: an undeclared constraint).
+    receipt = ma.fields.List(ma.fields.String(validate=ma.validate.Length(max=240),
+                                              metadata={"pattern": "^" + RECEIPT_TEXT.pattern + "$"}), load_default=list,
                              validate=ma.validate.Length(max=1000), metadata={
         "description": "a receipt you kept, as <version>:<hash>, or <version>:<hash>:<key_id>:<signature> to have its "
                        "signature checked too; repeat it for each receipt. The answer's `receipts` says whether the "
