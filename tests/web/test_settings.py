@@ -112,3 +112,30 @@ def test_an_expired_sign_in_link_lands_on_a_page_that_says_so_and_the_ways_in(pe
     assert "has expired" in page.inner_text("#signin-refused") and "new one" in page.inner_text("#signin-refused")
     assert page.locator("a[href='#/']").count() and page.locator(f"a[href='#/games/{game_id}']").count()
     assert "signin=" not in page.url
+
+
+def test_a_player_picks_when_he_is_reminded_before_a_deadline_on_each_channel_of_the_settings_page(person, base_url):  # noqa: F811
+    # Given a player who registered on the page, reminded by default 12 hours and 1 hour before on every channel
+    watched, page = registered_on_the_page(person, "Reminded")
+    page.click("a[href='#/settings']")
+    page.wait_for_selector("#reminders")
+    assert page.is_checked("#reminders-mail input[value='43200']") and page.is_checked("#reminders-mail input[value='3600']")
+    assert "12 hours before" in page.inner_text("#reminders-mail") and "1 day before" in page.inner_text("#reminders-push")
+    # When he wants no mail the hour before, a push the day before, and nothing on his webhooks; and saves
+    page.uncheck("#reminders-mail input[value='3600']")
+    page.check("#reminders-push input[value='86400']")
+    for box in page.query_selector_all("#reminders-webhook input:checked"):
+        box.uncheck()
+    page.click("#reminders button[type=submit]")
+    page.wait_for_selector("#reminders-said:has-text('Saved')")
+    # Then the API holds exactly that, and the page shows it again after a reload
+    status, chosen = api(base_url, "GET", "/v1/players/me/reminders", token=watched.token())
+    assert status == 200
+    assert (chosen["mail"], chosen["push"], chosen["webhook"], chosen["stream"]) == (
+        [43200], [86400, 43200, 3600], [], [43200, 3600])
+    page.reload()
+    page.wait_for_selector("#reminders")
+    assert not page.is_checked("#reminders-mail input[value='3600']")
+    assert page.is_checked("#reminders-push input[value='86400']")
+    assert not page.query_selector_all("#reminders-webhook input:checked")
+    assert watched.console_errors == []

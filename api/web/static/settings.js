@@ -3,9 +3,11 @@
 // opened the confirmation link mailed to it) and when it writes: a mail when
 // a game waits on him (always, only when he is not at the table, or never),
 // or one a day listing them. GET and PATCH /v1/players/me/notifications.
-// Below, notifications on this device (Web Push: devices.js).
+// Below, reminders before a deadline (reminders.js) and notifications on this
+// device (Web Push: devices.js).
 import { api, get, me, Problem } from "./api.js";
 import { devicesSection } from "./devices.js";
+import { remindersSection } from "./reminders.js";
 import { h, notice } from "./dom.js";
 import { signedOut } from "./app.js";
 
@@ -88,8 +90,10 @@ export async function settings(main) {
   h("div", { class: "option" }, h("label", { for: "settings-digest" }, digest, " One mail a day instead"),
     h("span", { class: "hint" }, "A daily summary of the games waiting on you and the messages you have not read, in place of a mail per turn.")),
   h("p", {}, h("button", { class: "primary", type: "submit" }, "Save")), said, error);
+  const reminders = await remindersSection(signedOut);
   const devices = await devicesSection(signedOut);
-  main.replaceChildren(h("h1", {}, "Settings"), h("p", { class: "muted" }, `Signed in as ${me.name || "a player"}.`), form, devices);
+  main.replaceChildren(h("h1", {}, "Settings"), h("p", { class: "muted" }, `Signed in as ${me.name || "a player"}.`), form,
+    reminders, devices);
   notice("");
   return null;
 }
