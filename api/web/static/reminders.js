@@ -16,7 +16,7 @@ const MOMENTS = [7 * 24 * HOUR, 3 * 24 * HOUR, 24 * HOUR, 12 * HOUR, 6 * HOUR, H
 
 /** @type {[Channel, string][]} */
 const CHANNELS = [
-  ["stream", "On this page, while it is open"],
+  ["stream", "On my player stream (for an app that follows it)"],
   ["mail", "By mail (to your confirmed address)"],
   ["push", "As a notification on my devices (below)"],
   ["webhook", "To my webhooks"],
@@ -26,6 +26,7 @@ const CHANNELS = [
 export function before(seconds) {
   /** @param {number} n @param {string} unit */
   const count = (n, unit) => `${n} ${unit}${n === 1 ? "" : "s"}`;
+  if (seconds % (7 * 24 * HOUR) === 0) return count(seconds / (7 * 24 * HOUR), "week");
   if (seconds % (24 * HOUR) === 0) return count(seconds / (24 * HOUR), "day");
   if (seconds % HOUR === 0) return count(seconds / HOUR, "hour");
   if (seconds % 60 === 0) return count(seconds / 60, "minute");
