@@ -97,12 +97,13 @@ def test_at_a_decision_every_place_is_labelled_apart_a_legend_says_what_the_data
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_on_a_phone_a_decision_fits_in_two_and_a_half_screens_without_sideways_scrolling_and_axe_finds_nothing_serious(game, person, base_url):
+def test_on_a_phone_a_decision_fits_in_two_and_a_half_screens_without_sideways_scrolling_its_labels_apart_and_axe_finds_nothing_serious(game, person, base_url):
     watched, page, _, _ = at_a_decision(person, base_url, game, PHONE)
     height, width = page.evaluate("[document.documentElement.scrollHeight, document.documentElement.scrollWidth]")
     assert width <= PHONE["width"], "the page scrolls sideways"
     assert page.eval_on_selector("#board svg", "(svg) => svg.getBoundingClientRect().right") <= PHONE["width"]
     assert height <= 2.5 * PHONE["height"], f"a decision is {height} px tall on a phone"
+    assert page.eval_on_selector("#board", OVERLAPPING) == [], "labels drawn over each other on the board made small"
     assert serious_violations(page) == []
     assert watched.console_errors == []
 

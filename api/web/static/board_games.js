@@ -153,16 +153,16 @@ export const GAMES = {
     const under = [], over = [];
     for (const space of board.king_path?.spaces || []) {
       const here = view.king && view.king.space === space.space;
-      under.push(s("rect", { x: space.x - 18, y: space.y - 18, width: 36, height: 36, rx: 4, fill: here ? "#f0b429" : space.wrath ? "#f3dcdc" : "#fff", stroke: "#5a6270" },
+      under.push(s("rect", { x: space.x - 20, y: space.y - 20, width: 40, height: 40, rx: 4, fill: here ? "#f0b429" : space.wrath ? "#f3dcdc" : "#fff", stroke: "#5a6270" },
         s("title", {}, `${space.name || `King's path ${space.space}`}${space.wrath ? `, Wrath on ${space.wrath}` : ""}${here ? ": the Penniless King is here" : ""}`)));
-      over.push(label(space.x, space.y + 6, 16, here ? "K" : space.space, { "data-label": "fixed" }));
+      over.push(label(space.x, space.y + 7, 20, here ? "K" : space.space, { "data-label": "fixed" }));
     }
     for (const line of board.renown_square?.lines || []) {
       const seats = lines.get(line.line)?.seats || [];
-      under.push(s("rect", { x: line.x - 80, y: line.y - 10, width: 190, height: 20, fill: "#eef2f8", stroke: "#c9ced6",
+      under.push(s("rect", { x: line.x - 110, y: line.y - 10, width: 250, height: 20, fill: "#eef2f8", stroke: "#c9ced6",
         "data-place": `Renown Square line:${line.line}`, "data-name": `line ${line.line}` }, s("title", {}, `Renown line ${line.line}: pay ${line.toll}, gain ${line.amount} ${spoken(line.bonus)}`)));
-      over.push(label(line.x - 5, line.y + 5, 14, `${line.line}: pay ${line.toll} → ${line.amount} ${spoken(line.bonus)}`, { "data-label": "fixed", "data-for": `Renown Square line:${line.line}` }));
-      seats.forEach((seat, n) => over.push(s("circle", { cx: line.x + 120 + n * 12, cy: line.y, r: 5, fill: seatColour(seat) }, s("title", {}, seat))));
+      over.push(label(line.x + 15, line.y + 5, 15, `${line.line}: pay ${line.toll} → ${line.amount} ${spoken(line.bonus)}`, { "data-label": "fixed", "data-for": `Renown Square line:${line.line}` }));
+      seats.forEach((seat, n) => over.push(s("circle", { cx: line.x + 150 + n * 14, cy: line.y, r: 6, fill: seatColour(seat) }, s("title", {}, seat))));
     }
     if (board.seine) over.push(label(board.seine.x, board.seine.y, 20, `Seine (${view.seine_size ?? 0} rogues)`, { fill: "#2e86ab" }));
     /** @type {Set<string>} */
@@ -174,19 +174,19 @@ export const GAMES = {
         const taken = spots.get(spot.spot) || /** @type {Partial<Schemas["CourtOfMiraclesSpot"]>} */ ({});
         effects.add(spot.effect);
         under.push(s("line", { x1: n.x, y1: n.y, x2: spot.x, y2: spot.y, stroke: "#c9ced6", "stroke-width": 3 }));
-        over.push(s("circle", { cx: spot.x, cy: spot.y, r: 17, fill: taken.owner ? seatColour(taken.owner) : "#fff", stroke: "#5a6270", "data-spot": `${n.id}-${spot.spot}` },
+        over.push(s("circle", { cx: spot.x, cy: spot.y, r: 19, fill: taken.owner ? seatColour(taken.owner) : "#fff", stroke: "#5a6270", "data-spot": `${n.id}-${spot.spot}` },
           s("title", {}, `${n.name} spot ${spot.spot}: ${spot.amount} ${spoken(spot.effect)}${taken.owner ? `; ${taken.owner}'s ${taken.rogue || "rogue"}` : ""}`)));
-        over.push(label(spot.x, spot.y + 5, 14, taken.rogue ? taken.rogue.slice(0, 3) : `${spot.amount}${spot.effect[0]}`, { "data-label": "fixed" }));
+        over.push(label(spot.x, spot.y + 6, 17, taken.rogue ? taken.rogue.slice(0, 3) : `${spot.amount}${spot.effect[0]}`, { "data-label": "fixed" }));
       }
     }
     return {
-      file: "board.json", what: "neighbourhood", size: 20, under, over,
+      file: "board.json", what: "neighbourhood", size: 30, under, over,
       legend: [...[...effects].map((effect) => ({ fill: "#fff", shape: /** @type {const} */ ("circle"), text: `${effect[0]}: a spot that gives ${spoken(effect)}` })),
         { fill: "#f3dcdc", shape: "square", text: "the King's path: Wrath here" }, { fill: "#f0b429", shape: "square", text: "the Penniless King" },
         ...seatKeys((view.players || []).map((p) => p.seat))],
       places: (board.neighbourhoods || []).map((n) => {
         const controller = now.get(n.id)?.controller;
-        return { id: n.id, name: n.name, x: n.x, y: n.y, r: 30, caption: n.name, above: true, mark: controller, fill: controller ? seatColour(controller) : "#fff",
+        return { id: n.id, name: n.name, x: n.x, y: n.y, r: 26, caption: n.name, above: true, mark: controller, fill: controller ? seatColour(controller) : "#fff",
           label: `${n.name} (${n.action})${controller ? `, controlled by ${controller}` : ""}` };
       }),
     };
