@@ -34,10 +34,8 @@ import { GAMES, label } from "./board_games.js";
  * @returns {SVGSVGElement}
  */
 export function drawBoard(game, envelope, data) {
-  const view = envelope && envelope.view;
-  // Each game's drawing takes that game's view: `game` names the game the view is of.
   const layout = layoutOf(game, envelope, data);
-  if (!view || !layout) return seatsOnly(envelope);
+  if (!layout) return seatsOnly(envelope);
   const places = layout.places.filter((p) => Number.isFinite(p.x) && Number.isFinite(p.y));
   if (places.length === 0) return seatsOnly(envelope);
   const about = data && data.about && data.about[layout.file];

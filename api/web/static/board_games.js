@@ -90,9 +90,13 @@ export const GAMES = {
       const halves = building.triangles.map((id) => triangles.get(id)).filter((t) => t !== undefined);
       if (!halves.length) continue;
       const cx = halves.reduce((sum, t) => sum + t.x, 0) / halves.length, cy = halves.reduce((sum, t) => sum + t.y, 0) / halves.length;
+      // Its outline: two buildings side by side read as two.
+      const outline = (building.corners || []).map((corner) => crossings.get(corner.crossing)).filter((c) => c !== undefined);
+      under.push(s("polygon", { points: outline.map((c) => `${c.x},${c.y}`).join(" "), fill: "none", stroke: "#fff8e6", "stroke-width": 0.04, "stroke-linejoin": "round" }));
       for (const corner of building.corners || []) {
         const at = crossings.get(corner.crossing);
-        if (at) over.push(label(at.x + (cx - at.x) * 0.42, at.y + (cy - at.y) * 0.42 + 0.04, 0.12, corner.number, { fill: "#fff", "font-weight": 700, "data-label": "fixed" }));
+        const away = at && Math.hypot(cx - at.x, cy - at.y);  // clear of the crossing's circle, whichever corner
+        if (at && away) over.push(label(at.x + ((cx - at.x) * 0.27) / away, at.y + ((cy - at.y) * 0.27) / away + 0.04, 0.12, corner.number, { fill: "#fff", "font-weight": 700, "data-label": "fixed" }));
       }
     }
     const used = new Set((board.triangles || []).map((t) => t.kind));
@@ -126,7 +130,7 @@ export const GAMES = {
     const all = board.locations || [];
     const instruments = [...new Set(all.map((l) => l.instrument).filter(Boolean))];
     return {
-      file: "board.json", what: "location", size: 13,
+      file: "board.json", what: "location", size: 17,
       under: [...lines(board.foot_lines, "#e3a3a0", 2), ...lines(board.cab_lines, "#6fbf73", 4, "10 6")],
       over: [],
       legend: [{ fill: "#e3a3a0", shape: "line", text: "on foot" }, { fill: "#6fbf73", shape: "dash", text: "by cab" },
@@ -135,7 +139,7 @@ export const GAMES = {
         ...(instruments.length ? [{ fill: "#fff", shape: /** @type {const} */ ("circle"), text: `a special location (${instruments.map(spoken).join(", ")})` }] : []),
         { fill: "#f0b429", shape: "circle", text: "a detective or Lind is here" }],
       places: all.map((l) => ({
-        id: l.id, name: l.name, x: l.x, y: l.y, r: 11, inside: l.id, mark: at.get(String(l.id)),
+        id: l.id, name: l.name, x: l.x, y: l.y, r: 14, inside: l.id, mark: at.get(String(l.id)),
         fill: at.has(String(l.id)) ? "#f0b429" : l.jewel ? "#f7e3a1" : l.underground ? "#d5d8de" : "#fff",
         label: `${l.id} ${l.name}${l.jewel ? ", a jewel" : ""}${l.underground ? ", underground" : ""}${l.instrument ? `, ${spoken(l.instrument)}` : ""}`,
       })),
