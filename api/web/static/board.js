@@ -41,7 +41,8 @@ export function drawBoard(game, envelope, data) {
   const about = data && data.about && data.about[layout.file];
   const extent = about && about.coordinates && about.coordinates.extent;
   const margin = Math.max(...places.map((p) => (p.r ? p.r * 1.6 : /** @type {number} */ (p.h) / 2 + 24))); // a place without r is a card
-  const box = extent ? [extent.x_min - margin, extent.y_min - margin, extent.x_max - extent.x_min + 2 * margin, extent.y_max - extent.y_min + 2 * margin] : bounds(places, margin);
+  const framed = extent ? [extent.x_min - margin, extent.y_min - margin, extent.x_max - extent.x_min + 2 * margin, extent.y_max - extent.y_min + 2 * margin] : bounds(places, margin);
+  const box = layout.reach && layout.reach.length ? union(framed, bounds(layout.reach, margin)) : framed;
   const svg = s("svg", { viewBox: box.join(" "), role: "group", "aria-label": `the board of ${game.replace(/-/g, " ")}`, "data-drawn-from": data ? "data" : "view",
     "data-files": data ? Object.values(data.sha256).join(" ") : null });
   svg.append(...layout.under.filter((element) => element !== null));
@@ -54,6 +55,12 @@ export function drawBoard(game, envelope, data) {
 function bounds(places, margin) {
   const xs = places.flatMap((p) => [p.x - (p.w || 0) / 2, p.x + (p.w || 0) / 2]), ys = places.flatMap((p) => [p.y - (p.h || 0) / 2, p.y + (p.h || 0) / 2]);
   return [Math.min(...xs) - margin, Math.min(...ys) - margin, Math.max(...xs) - Math.min(...xs) + 2 * margin, Math.max(...ys) - Math.min(...ys) + 2 * margin];
+}
+
+/** Two boxes [x, y, width, height] → the box holding both. @param {number[]} a @param {number[]} b @returns {number[]} */
+function union(a, b) {
+  const x = Math.min(a[0], b[0]), y = Math.min(a[1], b[1]);
+  return [x, y, Math.max(a[0] + a[2], b[0] + b[2]) - x, Math.max(a[1] + a[3], b[1] + b[3]) - y];
 }
 
 /**
@@ -127,7 +134,8 @@ function cardPicture(card) {
   const picture = s("svg", { class: "card", viewBox: "0 0 180 54", role: "img", "aria-label": spoken },
     s("rect", { x: 1, y: 1, width: 178, height: 52, rx: 6, fill: "#fffdf6", stroke: "#5a6270" }),
     s("rect", { x: 1, y: 1, width: 10, height: 52, rx: 3, fill: colour, stroke: "#5a6270", "stroke-width": 0.5 }),
-    s("text", { x: 18, y: 22, "font-size": 14, "font-weight": 700 }, card.name),
+    // A long name is set smaller rather than cut at the card's edge.
+    s("text", { x: 18, y: 22, "font-size": Math.min(14, (card.corners ? 100 : 152) / (0.6 * Math.max(card.name.length, 1))), "font-weight": 700 }, card.name),
     s("text", { x: 18, y: 42, "font-size": 12, fill: "#5a6270" }, worth));
   if (card.count > 1) picture.append(s("text", { x: 172, y: 42, "font-size": 13, "text-anchor": "end", "font-weight": 700 }, `×${card.count}`));
   if (card.corners) picture.append(tile(card.corners));

@@ -7,7 +7,8 @@
 // A layout: {file: the data file whose extent frames the board,
 //  places: [{id, name, x, y, r | w h, fill, mark, label, inside, caption}],
 //  under / over: SVG elements drawn below / above the places,
-//  size: a label's font size, legend: what the colours and signs mean, from the data}.
+//  size: a label's font size, legend: what the colours and signs mean, from the data,
+//  reach: what else the frame must hold (The Coil's regions, placed by the view beyond the data's extent)}.
 import { s } from "./dom.js";
 
 /** @typedef {import("./openapi").components["schemas"]} Schemas */
@@ -21,7 +22,7 @@ import { s } from "./dom.js";
  *   fill?: string, mark?: string | null, label?: string, inside?: string | number, caption?: string, above?: boolean }} Place
  */
 /** A legend's entry: a swatch (a colour, a shape) and what it means. @typedef {{ fill: string, shape?: "circle" | "square" | "line" | "dash", text: string }} Key */
-/** @typedef {{ file: string, what: string, places: Place[], under: (SVGElement | null)[], over: (SVGElement | null)[], size: number, legend: Key[] }} Layout */
+/** @typedef {{ file: string, what: string, places: Place[], under: (SVGElement | null)[], over: (SVGElement | null)[], size: number, legend: Key[], reach?: Place[] }} Layout */
 /** @typedef {(view: View, files: Record<string, DataJson>) => Layout} Draw */
 /**
  * What the board reads of each game's data files (the document types them
@@ -252,11 +253,12 @@ export const GAMES = {
         fill: nations.get(region.card && region.card.nation)?.color || "#eee", stroke: "#5a6270", opacity: 0.8,
         "data-place": id ? `region:${id}` : null, "data-name": id ? name : null },
       s("title", {}, `The Coil, region ${region.position}: ${id ? `${name}, ${region.card.slots} slots` : "empty"}`)));
-      if (id) under.push(label(region.x, region.y, 11, name.split(":")[0], { "data-for": `region:${id}` }));
+      if (id) under.push(label(region.x, region.y + 5, 14, name.split(":")[0], { "data-for": `region:${id}` }));
     }
     const [dx, dy] = layout.northern_die || [0, 0];
     return {
-      file: "data.json", what: "seat", size: 14, under,
+      file: "data.json", what: "seat", size: 16, under,
+      reach: (view.coil || []).map((region) => ({ id: region.position, x: region.x, y: region.y, w: card.width, h: card.height })),
       over: [s("rect", { x: dx - 18, y: dy - 18, width: 36, height: 36, rx: 6, fill: "#fff", stroke: "#1b1f24" }, s("title", {}, "the northern die")), label(dx, dy + 7, 20, view.northern_die ?? "", { "data-label": "fixed" })],
       legend: [...[...nations.values()].map((nation) => ({ fill: nation.color || "#eee", shape: /** @type {const} */ ("square"), text: nation.name })),
         { fill: "#fff", shape: "square", text: "the northern die" }],

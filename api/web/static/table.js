@@ -175,7 +175,8 @@ export async function table(main, id, { spectator }) {
     if (names.kind === "seat") return seatName(String(value)) || null;
     const entry = entryOf(names, value, data);
     const named = entry && entry[names.label || "name"];
-    if (named !== undefined && named !== null && typeof named !== "object") return String(named) === String(value) || names.kind !== "place" ? String(named) : `${value}, ${named}`;
+    // A numbered place keeps its number beside its name (the board shows the number); an id ("taverne") is never shown.
+    if (named !== undefined && named !== null && typeof named !== "object") return typeof value === "number" && names.kind === "place" ? `${value}, ${named}` : String(named);
     const drawn = ui.board.querySelector(`[data-place="${CSS.escape(`${names.what}:${value}`)}"]`);
     const name = drawn && drawn.getAttribute("data-name");
     return name && name !== String(value) ? `${value}, ${name}` : null;
