@@ -172,6 +172,7 @@ export const GAMES = {
     if (board.seine) over.push(label(board.seine.x, board.seine.y, 20, `Seine (${view.seine_size ?? 0} rogues)`, { fill: "#2e86ab" }));
     /** @type {Set<string>} */
     const effects = new Set();
+    const rogues = pairs(/** @type {{ cards?: { id: string, name: string }[] } | undefined} */ (files["names.json"])?.cards);
     for (const n of board.neighbourhoods || []) {
       const live = now.get(n.id);
       const spots = new Map(((live?.spots) || []).map((spot) => [spot.spot, spot]));
@@ -180,8 +181,10 @@ export const GAMES = {
         effects.add(spot.effect);
         under.push(s("line", { x1: n.x, y1: n.y, x2: spot.x, y2: spot.y, stroke: "#c9ced6", "stroke-width": 3 }));
         over.push(s("circle", { cx: spot.x, cy: spot.y, r: 19, fill: taken.owner ? seatColour(taken.owner) : "#fff", stroke: "#5a6270", "data-spot": `${n.id}-${spot.spot}` },
-          s("title", {}, `${n.name} spot ${spot.spot}: ${spot.amount} ${spoken(spot.effect)}${taken.owner ? `; ${taken.owner}'s ${taken.rogue || "rogue"}` : ""}`)));
-        over.push(label(spot.x, spot.y + 6, 17, taken.rogue ? taken.rogue.slice(0, 3) : `${spot.amount}${spot.effect[0]}`, { "data-label": "fixed" }));
+          s("title", {}, `${n.name} spot ${spot.spot}: ${spot.amount} ${spoken(spot.effect)}${taken.owner ? `; ${taken.owner}'s ${taken.rogue ? rogues.get(taken.rogue)?.name || spoken(taken.rogue) : "rogue"}` : ""}`)));
+        // A rogue by its name's first letters (names.json's name, not its id), a free spot by its bonus.
+        const rogue = taken.rogue ? (rogues.get(taken.rogue)?.name || spoken(taken.rogue)).replace(/^The /, "").slice(0, 3) : "";
+        over.push(label(spot.x, spot.y + 6, 17, rogue || `${spot.amount}${spot.effect[0]}`, { "data-label": "fixed" }));
       }
     }
     return {
