@@ -85,12 +85,14 @@ def test_at_a_decision_every_place_is_labelled_apart_a_legend_says_what_the_data
         assert named[1] in named[0], named
 
     _, rules = api(base_url, "GET", f"/v1/rules/{game}")
-    cards = page.eval_on_selector_all("#hand [data-card]", "(cards) => cards.map((c) => c.querySelector('svg.card')?.getAttribute('aria-label'))")
-    if rules.get("hand") and cards:  # each card a picture named as the data file the catalogue names
+    cards = page.eval_on_selector_all("#hand [data-card]", """(cards) => cards.map((c) => {
+        const picture = c.querySelector("svg.card");
+        return [picture?.getAttribute("aria-label"), picture?.querySelector("text")?.textContent]; })""")
+    if rules.get("hand") and cards:  # each card a picture, named and titled as the data file the catalogue names
         names = rules["hand"]["names"]
         entries = files[names["data"]][names["list"]]
         known = {str(entry[names.get("label", "name")]) for entry in entries}
-        assert all(card and any(card == name or card.startswith(f"{name}, ") for name in known) for card in cards), cards
+        assert all(title in known and spoken and spoken.startswith(title) for spoken, title in cards), cards
 
     assert serious_violations(page) == []
     assert watched.console_errors == []
