@@ -80,6 +80,10 @@ def test_at_a_decision_every_place_is_labelled_apart_a_legend_says_what_the_data
     assert page.eval_on_selector("#board", OVERLAPPING) == [], "labels drawn over each other"
     legend = page.inner_text("#legend")
     assert [said for said in what_the_legend_says(game, files) if said.lower() not in legend.lower()] == [], legend
+    # A place pointed at is said in full below the board (a dense board writes numbers, not every name).
+    place = page.locator("#board [data-place]").last
+    place.dispatch_event("pointerover")
+    assert place.get_attribute("data-name") in page.inner_text("#board-caption")
     # A candidate of the step (a place to click) is named by the step's question and the place's name.
     for named in page.eval_on_selector_all("#board .candidate", "(places) => places.map((p) => [p.getAttribute('aria-label'), p.dataset.name])"):
         assert named[1] in named[0], named

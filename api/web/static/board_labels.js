@@ -48,3 +48,18 @@ export function untangle(svg) {
     placed.push({ x: box.x + spot[0] - pad, y: box.y + spot[1] - pad, width: box.width + 2 * pad, height: box.height + 2 * pad });
   }
 }
+
+// The place under the pointer or the keyboard, said in full below the board
+// (its title: a Coronation location's number and name, a crossing's worth),
+// for a board too dense to write every name on.
+/** @param {HTMLElement} board @param {HTMLElement} caption */
+export function captionPlaces(board, caption) {
+  /** @param {Event} event */
+  const show = (event) => {
+    const place = event.target instanceof Element ? event.target.closest("[data-place]") : null;
+    const title = place && place.querySelector("title");
+    if (title && title.textContent) caption.textContent = title.textContent;
+  };
+  board.addEventListener("pointerover", show);
+  board.addEventListener("focusin", show);
+}

@@ -6,7 +6,7 @@
 // the lobby's and the end's actions (start, join, invite, rematch).
 import { change, get, me, Problem } from "./api.js";
 import { drawBoard, drawHand, drawLegend } from "./board.js";
-import { untangle } from "./board_labels.js";
+import { captionPlaces, untangle } from "./board_labels.js";
 import { Composer } from "./compose.js";
 import { declaredHand, entryOf, gameData, handOf } from "./data.js";
 import { duration, focusKey, h, notice, refocus, tree, when, words } from "./dom.js";
@@ -121,6 +121,7 @@ export async function table(main, id, { spectator }) {
     clocks: h("div", { id: "clocks" }),
     board: h("div", { class: "board", id: "board" }),
     legend: h("div", { id: "legend-area" }),
+    caption: h("p", { id: "board-caption", class: "muted" }, "Point at a place, or Tab to it, to read its name."),
     hand: h("div", { id: "hand-area" }),
     handSection: h("section", { "aria-labelledby": "hand-title", id: "hand-section" }),
     treeTitle: h("summary", { id: "tree-title" }),
@@ -137,7 +138,7 @@ export async function table(main, id, { spectator }) {
     ui.status, ui.clocks, ui.link,
     h("div", { class: "layout" },
       h("div", {},
-        h("section", { "aria-labelledby": "board-title" }, h("h2", { id: "board-title" }, "Board"), ui.board, ui.legend),
+        h("section", { "aria-labelledby": "board-title" }, h("h2", { id: "board-title" }, "Board"), ui.board, ui.caption, ui.legend),
         ui.handSection),
       h("div", {},
         h("section", { "aria-labelledby": "commands-title" }, h("h2", { id: "commands-title" }, "Your move"), ui.commands),
@@ -147,6 +148,7 @@ export async function table(main, id, { spectator }) {
     h("details", { id: "view-details" }, ui.treeTitle, ui.tree),
     h("p", {}, h("a", { href: `#/replay/${id}` }, "Replay this game"), " · ", h("a", { href: `#/watch/${id}` }, "Watch as a spectator")));
   main.replaceChildren(root);
+  captionPlaces(ui.board, ui.caption);
 
   /** @param {unknown} problem */
   const failed = (problem) => {
