@@ -16,7 +16,11 @@ import { get } from "./api.js";
  * A game's data: each file's sha256, JSON and description, by the file's name.
  * @typedef {{ game: string, sha256: Record<string, string>, files: Record<string, DataJson>, about: Record<string, Schemas["DataFile"] | null> }} GameData
  */
-/** A card in a hand, with its name and text from the data. @typedef {{ kind: string, id: unknown, name: string, text: string, count: number }} Card */
+/**
+ * A card in a hand, with its name, text, colour and value from the data (a
+ * Cronberg building: its corner numbers).
+ * @typedef {{ kind: string, id: unknown, name: string, text: string, count: number, colour?: string, value?: unknown, corners?: number[] }} Card
+ */
 /**
  * What a hand reads of the data files (the document types them only as JSON objects).
  * @typedef {{ name?: string, text?: string }} Named
@@ -135,7 +139,7 @@ export function handOf(game, envelope, data) {
     const tiles = byId(/** @type {CronbergTilesFile} */ (files["tiles.json"] || {}).tiles);
     const id = typeof cronberg.drawn === "object" ? cronberg.drawn.id : cronberg.drawn;
     const tile = tiles.get(id) || cronberg.drawn;
-    return [card("Building", id, { name: `Building ${id}`, text: `Corners ${(tile.corners || []).join(", ")} (clockwise from an acute corner).` })];
+    return [{ ...card("Building", id, { name: `Building ${id}`, text: `Corners ${(tile.corners || []).join(", ")} (clockwise from an acute corner).` }), colour: "#9c7b52", corners: tile.corners || [] }];
   }
   return [];
 }
@@ -165,7 +169,11 @@ export function declaredHand(hand, envelope, data) {
     const entry = entryOf(hand.names, value, data);
     const key = typeof value === "object" && value ? /** @type {Record<string, unknown>} */ (value)[hand.names.key || "id"] : value;
     const text = entry && (entry.text || entry.effect || entry.description);
-    return { kind: hand.names.what, id: key, name: String((entry && entry[hand.names.label || "name"]) || key), text: typeof text === "string" ? text : "", count };
+    const kind = typeof entry?.kind === "string" ? entry.kind.replace(/[_-]+/g, " ") : hand.names.what;
+    const colour = entry && (entry.colour || entry.color);
+    const worth = entry && [entry.value, entry.cost, entry.amount, entry.slots].find((v) => typeof v === "number");
+    return { kind, id: key, name: String((entry && entry[hand.names.label || "name"]) || key), text: typeof text === "string" ? text : "", count,
+      colour: typeof colour === "string" ? colour : kindColour(kind), value: worth };
   });
 }
 
@@ -183,6 +191,11 @@ export function entryOf(names, value, data) {
   const key = typeof value === "object" && value ? /** @type {Record<string, unknown>} */ (value)[names.key || "id"] : value;
   return list.find((entry) => entry && String(entry[names.key || "id"]) === String(key)) || null;
 }
+
+// A card's colour when its data gives none: one per kind of card, the same on every page.
+const KIND_COLOURS = ["#2e86ab", "#d1495b", "#3c9d5d", "#8e5ea2", "#e0a100", "#6c757d"];
+/** @param {string} kind */
+const kindColour = (kind) => KIND_COLOURS[[...kind].reduce((sum, c) => sum + c.charCodeAt(0), 0) % KIND_COLOURS.length];
 
 /** @template T @param {T[]} ids @returns {[T, number][]} */
 function counted(ids) {

@@ -4,6 +4,7 @@
 // board drawn with the game's data files, loaded once (data.js).
 import { get, me, Problem } from "./api.js";
 import { drawBoard } from "./board.js";
+import { untangle } from "./board_labels.js";
 import { gameData } from "./data.js";
 import { h, notice, tree, words } from "./dom.js";
 import { eventWords, missing } from "./table.js";
@@ -89,7 +90,9 @@ export async function replay(main, id) {
     root.dataset.at = String(at);
     root.dataset.view = JSON.stringify(envelope);
     state.textContent = `Version ${at} of ${last} · ${words(envelope.status)}${envelope.to_act.length ? ` · to act: ${envelope.to_act.join(", ")}` : ""}`;
-    board.replaceChildren(drawBoard(summary.game, envelope, data));
+    const drawn = drawBoard(summary.game, envelope, data);
+    board.replaceChildren(drawn);
+    untangle(drawn);
     log.replaceChildren(...events.filter((e) => e.version <= at).map((e) => h("li", { class: e.version === at ? "now" : null }, eventWords(e))));
     log.scrollTop = log.scrollHeight;
     view.replaceChildren(envelope.view ? tree(envelope.view) : h("p", { class: "muted" }, "Not started at this version."));

@@ -5,7 +5,8 @@
 // (each event's `text`), the stream that keeps it all current; resign, and
 // the lobby's and the end's actions (start, join, invite, rematch).
 import { change, get, me, Problem } from "./api.js";
-import { drawBoard, drawHand } from "./board.js";
+import { drawBoard, drawHand, drawLegend } from "./board.js";
+import { captionPlaces, untangle } from "./board_labels.js";
 import { Composer } from "./compose.js";
 import { declaredHand, entryOf, gameData, handOf } from "./data.js";
 import { duration, focusKey, h, notice, refocus, tree, when, words } from "./dom.js";
@@ -94,7 +95,8 @@ export async function table(main, id, { spectator }) {
     privateGame(main, id, summary);
     return null;
   }
-  const log = h("ul", { id: "log", class: "log", "aria-label": "What happened, newest last" });
+  // Focusable: a log that scrolls is read by the keyboard too.
+  const log = h("ul", { id: "log", class: "log", tabindex: 0, "aria-label": "What happened, newest last" });
   const root = h("div", { id: "table" });
   /** @type {number[]} */
   const streamed = [];
@@ -118,6 +120,8 @@ export async function table(main, id, { spectator }) {
     status: h("p", { id: "status", "aria-live": "polite" }),
     clocks: h("div", { id: "clocks" }),
     board: h("div", { class: "board", id: "board" }),
+    legend: h("div", { id: "legend-area" }),
+    caption: h("p", { id: "board-caption", class: "muted" }, "Point at a place, or Tab to it, to read its name."),
     hand: h("div", { id: "hand-area" }),
     handSection: h("section", { "aria-labelledby": "hand-title", id: "hand-section" }),
     treeTitle: h("summary", { id: "tree-title" }),
@@ -134,7 +138,7 @@ export async function table(main, id, { spectator }) {
     ui.status, ui.clocks, ui.link,
     h("div", { class: "layout" },
       h("div", {},
-        h("section", { "aria-labelledby": "board-title" }, h("h2", { id: "board-title" }, "Board"), ui.board),
+        h("section", { "aria-labelledby": "board-title" }, h("h2", { id: "board-title" }, "Board"), ui.board, ui.caption, ui.legend),
         ui.handSection),
       h("div", {},
         h("section", { "aria-labelledby": "commands-title" }, h("h2", { id: "commands-title" }, "Your move"), ui.commands),
@@ -144,6 +148,7 @@ export async function table(main, id, { spectator }) {
     h("details", { id: "view-details" }, ui.treeTitle, ui.tree),
     h("p", {}, h("a", { href: `#/replay/${id}` }, "Replay this game"), " · ", h("a", { href: `#/watch/${id}` }, "Watch as a spectator")));
   main.replaceChildren(root);
+  captionPlaces(ui.board, ui.caption);
 
   /** @param {unknown} problem */
   const failed = (problem) => {
@@ -172,7 +177,8 @@ export async function table(main, id, { spectator }) {
     if (names.kind === "seat") return seatName(String(value)) || null;
     const entry = entryOf(names, value, data);
     const named = entry && entry[names.label || "name"];
-    if (named !== undefined && named !== null && typeof named !== "object") return String(named) === String(value) || names.kind !== "place" ? String(named) : `${value}, ${named}`;
+    // A numbered place keeps its number beside its name (the board shows the number); an id ("taverne") is never shown.
+    if (named !== undefined && named !== null && typeof named !== "object") return typeof value === "number" && names.kind === "place" ? `${value}, ${named}` : String(named);
     const drawn = ui.board.querySelector(`[data-place="${CSS.escape(`${names.what}:${value}`)}"]`);
     const name = drawn && drawn.getAttribute("data-name");
     return name && name !== String(value) ? `${value}, ${name}` : null;
@@ -191,7 +197,10 @@ export async function table(main, id, { spectator }) {
       mine() ? h("span", { class: "badge" }, "your turn") : `to act: ${turn}`,
       envelope.outcome ? ` · ${envelope.outcome}` : "");
     renderClocks();
-    ui.board.replaceChildren(drawBoard(summary.game, envelope, data));
+    const board = drawBoard(summary.game, envelope, data);
+    ui.board.replaceChildren(board);
+    untangle(board);
+    ui.legend.replaceChildren(drawLegend(summary.game, envelope, data));
     // The layout follows the seat: a player who takes one sees his hand from that view on.
     const seated = !spectator && !!envelope.seat;
     const cards = seated ? (catalogue.hand && declaredHand(catalogue.hand, envelope, data)) || handOf(summary.game, envelope, data) : [];
