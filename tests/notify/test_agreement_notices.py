@@ -10,8 +10,9 @@ import pytest
 
 from workers.notify.runner import Notifier
 
-from .conftest import started_game, wait_until
+from .conftest import signin_links, started_game, wait_until
 from .pushservice import Browser
+from .test_email import confirmed
 from .test_push import opened, subscribe
 
 
@@ -57,3 +58,21 @@ def test_a_proposal_to_end_reaches_the_other_seats_webhook_and_device_as_a_sente
     [shown] = wait_until(pushed, what="the proposal on Bob's device")
     assert shown == {"title": "A proposal to end cronberg", "body": said, "url": f"/#/games/{game_id}",
                      "tag": f"{game_id}:end-proposed"}
+
+
+
+def test_a_proposal_to_end_is_mailed_to_the_other_player_with_its_sentence_and_a_link_that_signs_him_in(
+        callers, game_service, mailbox, notifier):
+    ada, bob = callers(2)
+    confirmed(bob, mailbox, "bob@example.org", turns="idle")
+    game_id = started_game(game_service, [ada.id, bob.id])
+    assert ada.call("POST", f"/v1/games/{game_id}/end-proposal", json={"ending": "cancelled"}).status_code == 200
+    [mail] = wait_until(lambda: [m for m in mailbox.messages if m["Subject"].startswith("A proposal to end")],
+                        what="the proposal's mail")
+    assert (mail["To"], mail["Subject"]) == ("bob@example.org", "A proposal to end your game of cronberg")
+    name = ada.call("GET", "/v1/players/me").json["name"]
+    text = mail.get_body(("plain",)).get_content()
+    assert text.startswith(f"{name} proposes to end your game of cronberg cancelled, with no result: accept or "
+                           f"decline at http://127.0.0.1:8000/#/games/{game_id}")
+    [(_, linked, _)] = signin_links(mail)
+    assert linked == str(game_id) and mail["List-Unsubscribe"]
