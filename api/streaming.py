@@ -50,6 +50,7 @@ from domain import session as sessions
 
 from .admission import Slot, StreamLimit, Waiters, settings_from_env
 from .errors import problem_body
+from .service.agreements import told
 from .service.games import player_channel, stream_of
 from .service.reminders import stream_of as reminder_stream
 from .service.shared import SharedWork, dumps
@@ -402,7 +403,7 @@ class Streams(Waiters):
                     # A message has no id: a position would count the talk of channels the player does
                     # not read. After a reconnection it may come again (deduplicate by the notice's id).
                     shown = None if notice.kind == notice_rules.MESSAGE else record.global_position
-                    parts.append(_message(notice.kind, dumps(notice.to_json()), shown))
+                    parts.append(_message(notice.kind, dumps(told(self.service, notice)), shown))
                 cursor = record.global_position
             if len(records) < 500:
                 break

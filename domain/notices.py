@@ -39,7 +39,14 @@ is not told of it, except where it changes their seat:
 - ``aborted`` (GameAborted): ``seat`` and ``player`` aborted the game, which
   has no result; the aborter is not told;
 - ``rematch`` (RematchCreated, appended to the finished game): ``rematch_id``,
-  the new game's id; every player of the old game but its creator is told.
+  the new game's id; every player of the old game but its creator is told;
+- ``end-proposed`` (EndProposed, domain.lifecycle.agreement): ``seat`` and
+  ``player`` proposed ending the game, ``ending`` cancelled or as-it-stands;
+  every other player is told, to accept or decline it. The doors that deliver
+  it add ``text``, ``proposal_sentence`` with the proposer's name (names are
+  not in the log). A game ended by agreement is told as any end is: as it
+  stands, by its GameOver (``ended``); cancelled, as ``cancelled`` with the
+  reason and ``ending``.
 
 Interface:
 
@@ -93,10 +100,11 @@ TURN, STARTED, TIMED_OUT, ENDED, SCORED, JOINED, LEFT, CANCELLED = (
     "turn", "started", "timed-out", "ended", "scored", "joined", "left", "cancelled",
 )
 RESIGNED, ABANDONED, REPLACED, ABORTED, REMATCH = "resigned", "abandoned", "replaced", "aborted", "rematch"
+END_PROPOSED = "end-proposed"
 MESSAGE = "message"
 REMINDER = "reminder"
 KINDS = (TURN, STARTED, TIMED_OUT, ENDED, SCORED, JOINED, LEFT, CANCELLED,
-         RESIGNED, ABANDONED, REPLACED, ABORTED, REMATCH, MESSAGE, REMINDER)
+         RESIGNED, ABANDONED, REPLACED, ABORTED, REMATCH, MESSAGE, REMINDER, END_PROPOSED)
 GAME_STREAM_PREFIX = "game-"
 # A channel's messages (domain.lifecycle.talk): ``talk-<game id>/<channel>``.
 TALK_STREAM_PREFIX = "talk-"
@@ -189,6 +197,12 @@ def _reminder(stream_id: str, version: int, type: str, data: Mapping[str, Any],
                    details, position, REMINDER_CHANNEL)]
 
 
+def proposal_sentence(name: str, game: str, ending: str, link: str) -> str:
+    """What a proposal to end says to the other players: who, which game, which ending, where to answer."""
+    how = "cancelled, with no result" if ending == "cancelled" else "as it stands, ranked by its score now"
+    return f"{name} proposes to end your game of {game} {how}: accept or decline at {link}"
+
+
 def notices(stream_id: str, version: int, type: str, data: Mapping[str, Any],
             metadata: Mapping[str, Any] | None, position: int | None = None) -> list[Notice]:
     if stream_id.startswith(REMINDER_STREAM_PREFIX):
@@ -245,7 +259,10 @@ def notices(stream_id: str, version: int, type: str, data: Mapping[str, Any],
     elif type == "EndAgreed" and data.get("ending") == "cancelled":
         # Ended by its players' agreement (domain.lifecycle.agreement): told as a cancellation, with why.
         reason = "Ended by agreement of its players: cancelled, with no result"
-        add(CANCELLED, [], [p for p in everyone if p != actor], {"reason": reason})
+        add(CANCELLED, [], [p for p in everyone if p != actor], {"reason": reason, "ending": "cancelled"})
+    elif type == "EndProposed":
+        details = {key: data.get(key) for key in ("seat", "player", "ending")}
+        add(END_PROPOSED, [data.get("seat")], [p for p in everyone if p != data.get("player")], details)
     elif type == "RematchCreated":
         add(REMATCH, [], [p for p in everyone if p != actor], {"rematch_id": data.get("game_id")})
 
@@ -257,4 +274,5 @@ def notices(stream_id: str, version: int, type: str, data: Mapping[str, Any],
 
 __all__ = ["Notice", "KINDS", "notices", "notices_of", "game_id_of", "muted_by",
            "TURN", "STARTED", "TIMED_OUT", "ENDED", "SCORED", "JOINED", "LEFT", "CANCELLED",
-           "RESIGNED", "ABANDONED", "REPLACED", "ABORTED", "REMATCH", "MESSAGE", "REMINDER", "REMINDER_STREAM_PREFIX"]
+           "RESIGNED", "ABANDONED", "REPLACED", "ABORTED", "REMATCH", "MESSAGE", "REMINDER", "REMINDER_STREAM_PREFIX",
+           "END_PROPOSED", "proposal_sentence"]

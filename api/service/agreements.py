@@ -6,9 +6,11 @@ from __future__ import annotations
 import uuid
 
 from domain.lifecycle import agreement
+from domain.notices import END_PROPOSED, Notice, proposal_sentence
 from domain.session import Session
 
 from .lifecycle import lifecycle_decision, refusals
+from .settings import settings
 
 
 class Agreements:
@@ -40,3 +42,17 @@ class Agreements:
     def withdraw(self, game_id: uuid.UUID, player: str) -> Session:
         return self._decide(game_id, player, {"type": "WithdrawEnd"},
                             lambda rules, session: agreement.withdraw(session, player))
+
+
+def told(service, notice: Notice) -> dict:
+    """A notice as a player's stream tells it: a proposal to end with its
+    sentence, naming its proposer (the notifier's say the same: workers/notify/derive.py)."""
+    shown = notice.to_json()
+    if notice.kind == END_PROPOSED:
+        proposer = notice.data.get("player")
+        with service.pool.connection() as conn:
+            row = conn.execute("select game from games where id = %s", (notice.game_id,)).fetchone()
+        shown["data"]["text"] = proposal_sentence(
+            service.player_names.of([proposer]).get(proposer) or "A player", row[0] if row else "a game",
+            notice.data.get("ending"), f"{settings().public_url}/#/games/{notice.game_id}")
+    return shown

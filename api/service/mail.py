@@ -65,6 +65,16 @@ def reminder(sender: str, to: str, payload: dict, game_link: str, unsubscribe: s
     return _unsubscribable(_message(sender, to, subject, text, body), unsubscribe)
 
 
+def proposal(sender: str, to: str, payload: dict, game_link: str, unsubscribe: str) -> EmailMessage:
+    """A proposal to end a game, to another of its players: its sentence (who,
+    which ending, where to answer) and the game's link, which signs him in."""
+    text = f"{payload['data']['text']}\n\nAnswer: {game_link}\n\nNo more of these mails: {unsubscribe}\n"
+    body = (f"<p>{html.escape(payload['data']['text'])}</p><p><a href=\"{html.escape(game_link)}\">Accept or decline"
+            f"</a></p><p style=\"font-size:small\"><a href=\"{html.escape(unsubscribe)}\">Unsubscribe</a></p>")
+    subject = f"A proposal to end your game of {payload.get('game') or 'boardlog'}"
+    return _unsubscribable(_message(sender, to, subject, text, body), unsubscribe)
+
+
 def digest(sender: str, to: str, games: list[dict], links: dict[str, str], unsubscribe: str,
            unread: list[dict] | None = None) -> EmailMessage:
     """The day's summary: the games that wait on the player, and how many

@@ -162,3 +162,17 @@ def test_a_message_in_a_channel_first_used_while_the_player_stream_is_open_reach
     response.close()
     told = [m for m in parse(text)[0] if m.event == "message"]
     assert [m.json["data"]["text"] for m in told] == ["live"]
+
+
+def test_a_proposal_to_end_reaches_the_other_players_stream_as_a_sentence_naming_its_proposer(players, service):
+    ada, bob = players(2)
+    game_id = started_game([ada, bob])
+    proposed = ada.post(f"/v1/games/{game_id}/end-proposal", json={"ending": "cancelled"})
+    assert proposed.status_code == 200, proposed.json
+    brief = create_app({"RATE_LIMIT_PER_MINUTE": 0, "STREAMS": {"lifetime": 2, "heartbeat": 0.2}},
+                       service=service).test_client()
+    [told] = [m for m in notices(brief, bob, 1000) if m.event == "end-proposed"]
+    assert told.json["data"] == {"seat": ada.view(game_id).json["seat"], "player": ada.id, "ending": "cancelled",
+                                 "text": f"{ada.name} proposes to end your game of cronberg cancelled, with no result:"
+                                         f" accept or decline at http://127.0.0.1:8000/#/games/{game_id}"}
+    assert "end-proposed" not in [m.event for m in notices(brief, ada, 1000)], "the proposer is not told"

@@ -156,8 +156,20 @@ def test_a_game_cancelled_by_agreement_tells_the_others_why_and_one_ended_as_it_
     meta = {"actor": BOB, "seated": {"p1": ADA, "p2": BOB, "p3": CY}}
     [notice] = n.notices(STREAM, 9, "EndAgreed", {"ending": "cancelled"}, meta)
     assert (notice.kind, notice.players) == ("cancelled", (ADA, CY))
-    assert notice.data == {"reason": "Ended by agreement of its players: cancelled, with no result"}
+    assert notice.data == {"reason": "Ended by agreement of its players: cancelled, with no result",
+                           "ending": "cancelled"}
     assert n.notices(STREAM, 9, "EndAgreed", {"ending": "as-it-stands"}, meta) == [], "its GameOver tells them"
+
+
+def test_a_proposal_to_end_tells_every_other_player_who_proposed_which_ending_and_nothing_else():
+    meta = {"actor": BOB, "seated": {"p1": ADA, "p2": BOB, "p3": CY}}
+    [notice] = n.notices(STREAM, 7, "EndProposed", {"seat": "p2", "player": BOB, "ending": "as-it-stands"}, meta)
+    assert (notice.kind, notice.seats, notice.players) == ("end-proposed", ("p2",), (ADA, CY))
+    assert notice.data == {"seat": "p2", "player": BOB, "ending": "as-it-stands"}
+    assert n.notices(STREAM, 8, "EndAccepted", {"seat": "p1", "player": ADA}, meta) == [], "an answer tells nobody"
+    assert n.proposal_sentence("Bob", "cronberg", "cancelled", "https://b.example/#/games/g") == (
+        "Bob proposes to end your game of cronberg cancelled, with no result: accept or decline at "
+        "https://b.example/#/games/g")
 
 
 def test_a_rematch_tells_the_old_games_other_players_the_new_games_id():

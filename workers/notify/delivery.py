@@ -36,6 +36,8 @@ from . import push, smtp, webhook
 from api.service.settings import Settings, settings
 
 log = logging.getLogger("boardlog.notify")
+# The mails that say their notice's own sentence, by kind.
+SAID = {"reminder": mail.reminder, "end-proposed": mail.proposal}
 
 def claim(conn, limit: int, lease_seconds: float) -> list[dict]:
     return conn.cursor(row_factory=dict_row).execute(
@@ -75,7 +77,7 @@ class Deliverer:
     def _deliver(self, delivery: dict, config: Settings) -> None:
         try:
             with self.db.connection() as conn:
-                if delivery["target"] == "email" and delivery["payload"]["kind"] == "reminder":
+                if delivery["target"] == "email" and delivery["payload"]["kind"] in SAID:
                     self._reminder(conn, delivery, config)
                 elif delivery["target"] == "email":
                     self._email(conn, delivery, config)
@@ -224,9 +226,10 @@ class Deliverer:
             self._failed(conn, delivery, None, f"SMTP: {error}"[:500], config)
 
     def _reminder(self, conn, delivery: dict, config: Settings) -> None:
-        """A reminder before a deadline: the player chose it for mail, so
-        neither "your turn" throttle applies (he may well have been active
-        in the game, and been mailed his turn, a moment before)."""
+        """A reminder before a deadline, or a proposal to end a game: its own
+        sentence, mailed whenever game mails are on, so neither "your turn"
+        throttle applies (he may well have been active in the game, and been
+        mailed his turn, a moment before; a proposal waits on his answer)."""
         if not config.smtp_url:
             _finish(conn, delivery, "suppressed", None, None, "this server sends no mail (BOARDLOG_SMTP_URL is unset)")
             return
@@ -239,7 +242,8 @@ class Deliverer:
         started = time.monotonic()
         unsubscribe = accounts.unsubscribe_link(conn, player, prefs[0], config)
         game_link = signin.mail_link(conn, player, delivery["game_id"], config)
-        message = mail.reminder(config.mail_from, prefs[0], delivery["payload"], game_link, unsubscribe)
+        message = SAID[delivery["payload"]["kind"]](config.mail_from, prefs[0], delivery["payload"], game_link,
+                                                   unsubscribe)
         self._send_mail(conn, delivery, message, started, config)
 
     def _confirmation(self, conn, delivery: dict, config: Settings) -> None:

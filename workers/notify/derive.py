@@ -15,7 +15,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
-from domain.notices import MESSAGE, REMINDER_STREAM_PREFIX, muted_by, notices_of
+from domain.notices import END_PROPOSED, MESSAGE, REMINDER_STREAM_PREFIX, muted_by, notices_of, proposal_sentence
 
 
 @dataclass(frozen=True)
@@ -63,10 +63,18 @@ def _game_id(stream_id: str) -> str | None:
     return None
 
 
+def proposers(records: Iterable) -> set[str]:
+    """The players whose proposals to end a game a slice of the feed holds: whose names its sentences say."""
+    return {record.data.get("player") for record in records if record.type == "EndProposed"} - {None}
+
+
 def derive(records: Iterable, game_names: dict[str, str],
-           muted: Mapping[tuple[str, str], Any] | None = None) -> list[Notification]:
+           muted: Mapping[tuple[str, str], Any] | None = None, player_names: Mapping[str, str] | None = None,
+           public_url: str = "") -> list[Notification]:
     """The notifications of a slice of the feed; ``game_names``: game id -> game;
-    ``muted``: (player, game id) -> whom he muted there (his messages are not his notifications)."""
+    ``muted``: (player, game id) -> whom he muted there (his messages are not his notifications);
+    ``player_names``: player id -> name, of the ``proposers`` (a proposal's sentence names its proposer);
+    ``public_url``: where the server is, for the table's link in that sentence."""
     out: list[Notification] = []
     for record in records:
         found = notices_of(record)
@@ -75,6 +83,11 @@ def derive(records: Iterable, game_names: dict[str, str],
         seat_of = {player: seat for seat, player in (record.metadata.get("seated") or {}).items()}
         occurred = record.recorded_at.isoformat()
         for notice in found:
+            data = dict(notice.data)
+            if notice.kind == END_PROPOSED:
+                data["text"] = proposal_sentence((player_names or {}).get(data["player"]) or "A player",
+                                                 game_names.get(notice.game_id) or "a game", data["ending"],
+                                                 f"{public_url}/#/games/{notice.game_id}")
             for player in notice.players:
                 if muted and muted_by(notice, player, muted):
                     continue
@@ -83,7 +96,7 @@ def derive(records: Iterable, game_names: dict[str, str],
                 payload = {
                     "id": nid, "kind": notice.kind, "game_id": notice.game_id,
                     "game": game_names.get(notice.game_id), "version": notice.version,
-                    "seat": seat_of.get(player), "seats": list(notice.seats), "data": dict(notice.data),
+                    "seat": seat_of.get(player), "seats": list(notice.seats), "data": dict(data),
                     "occurred_at": occurred,
                 }
                 out.append(Notification(nid, record.global_position, player, notice.game_id, notice.kind,

@@ -20,12 +20,13 @@ from py_vapid import Vapid02
 from pywebpush import WebPusher
 
 from api.service import push as subscriptions
-from domain.notices import ENDED, MESSAGE, REMINDER, TURN
+from domain.notices import CANCELLED, END_PROPOSED, ENDED, MESSAGE, REMINDER, TURN
 
 from . import webhook
 
-# The kinds pushed: "your turn", "time running out", "game over", and table talk for who opted in.
-KINDS = (TURN, REMINDER, ENDED, MESSAGE)
+# The kinds pushed: "your turn", "time running out", "game over" (a game cancelled by
+# agreement among them), a proposal to end the game, and table talk for who opted in.
+KINDS = (TURN, REMINDER, ENDED, CANCELLED, END_PROPOSED, MESSAGE)
 TTL_SECONDS = 24 * 3600  # a push service keeps a notice for an offline device this long
 GONE = (404, 410)  # RFC 8030 7.3: the subscription no longer exists
 
@@ -39,8 +40,10 @@ def message(payload: dict) -> dict:
         title, body = f"Your turn in {game}", f"It is your turn in {game}{at}."
     elif kind == REMINDER:
         title, body = f"Time is running out in {game}", payload["data"]["text"]
-    elif kind == ENDED:
+    elif kind in (ENDED, CANCELLED):
         title, body = f"Game over in {game}", f"Your game of {game}{at} has ended: open it to see the result."
+    elif kind == END_PROPOSED:
+        title, body = f"A proposal to end {game}", payload["data"]["text"]
     else:
         title, body = f"New message in {game}", f"Someone wrote at your {game} table."
     return {"title": title, "body": body, "url": f"/#/games/{payload['game_id']}",

@@ -34,7 +34,9 @@ from api.service.talk import mutes_of
 from domain.session import ENGINE_EVENT_TYPES
 from eventstore.postgres import read_lean_feed, subscription_lag
 
-from .derive import derive, game_ids, readers_of_messages
+from api.service.settings import settings
+
+from .derive import derive, game_ids, proposers, readers_of_messages
 
 log = logging.getLogger("boardlog.notify")
 
@@ -128,6 +130,14 @@ class Subscription:
                 "select id::text, game from games where id = any(%s::uuid[])", (missing,)).fetchall())
         return self._names
 
+    def _player_names(self, players: set[str]) -> dict[str, str]:
+        """The names of ``players`` (proposers are few: read each time, never kept)."""
+        wanted = [p for p in players if _is_uuid(p)]
+        if not wanted:
+            return {}
+        return dict(self.conn.execute("select id::text, name from players where id = any(%s::uuid[])",
+                                      (wanted,)).fetchall())
+
     def _read(self, after: int) -> list:
         if self._reader is None or self._reader.closed or self._reader.broken:
             self._reader = psycopg.connect(self.database_url, autocommit=True, connect_timeout=10)
@@ -162,7 +172,8 @@ class Subscription:
             after = records[-1].global_position
             self._prefetch = (after, self._pool.submit(self._read, after))
         readers = readers_of_messages(records)
-        notifications = derive(records, self._game_names(records), mutes_of(self.conn, readers) if readers else None)
+        notifications = derive(records, self._game_names(records), mutes_of(self.conn, readers) if readers else None,
+                               self._player_names(proposers(records)), settings().public_url)
         activity: dict[tuple[str, str], object] = {}
         for record in records:
             actor = record.metadata.get("actor")
@@ -222,7 +233,9 @@ class Subscription:
                 "insert into deliveries (notification_id, target, player_id)"
                 " select n.id, 'push:' || s.id, n.player_id from notification_batch n"
                 " join push_subscriptions s on s.player_id = n.player_id"
-                " where n.kind in ('turn', 'ended') or n.kind = 'message' and s.messages"
+                " where n.kind in ('turn', 'ended', 'end-proposed') or n.kind = 'message' and s.messages"
+                # a game cancelled by its players' agreement is a game over (domain.notices: ``ending``)
+                "  or n.kind = 'cancelled' and n.payload -> 'data' ? 'ending'"
                 "  or n.kind = 'reminder' and n.payload -> 'data' -> 'channels' ? 'push'"
                 " on conflict do nothing").rowcount
             if self.email_enabled:
@@ -232,7 +245,8 @@ class Subscription:
                     " join notification_preferences p on p.player_id = n.player_id"
                     " where p.email_confirmed_at is not null and p.email_turns <> 'off'"
                     " and (n.kind = 'turn' and not p.digest"
-                    "  or n.kind = 'reminder' and n.payload -> 'data' -> 'channels' ? 'mail')"
+                    "  or n.kind = 'reminder' and n.payload -> 'data' -> 'channels' ? 'mail'"
+                    "  or n.kind = 'end-proposed')"
                     " on conflict do nothing").rowcount
             if made:
                 conn.execute("select pg_notify(%s, '')", (WAKE_CHANNEL,))

@@ -14,6 +14,7 @@ import { follow } from "./stream.js";
 import { signedOut } from "./app.js";
 import { shareLink } from "./share.js";
 import { standingsSection } from "./standings.js";
+import { agreement } from "./agreement.js";
 
 /** @typedef {import("./openapi").components["schemas"]} Schemas */
 /** @typedef {Schemas["FeedResponse"]["events"][number]} FeedEvent */
@@ -131,6 +132,7 @@ export async function table(main, id, { spectator }) {
     tree: h("div", { class: "tree", id: "view-tree" }),
     link: h("p", { id: "stream-state", class: "muted" }),
   };
+  const agreed = agreement(id, as, (seat) => seatName(seat), (problem) => failed(problem)); // ending by agreement
   ui.handSection.append(h("h2", { id: "hand-title" }, "Your hand"), ui.hand);
   const heading = h("h1", {}, capital(words(summary.game)));  // the game's own title once the catalogue is in
   root.append(
@@ -142,7 +144,7 @@ export async function table(main, id, { spectator }) {
         ui.handSection),
       h("div", {},
         h("section", { "aria-labelledby": "commands-title" }, h("h2", { id: "commands-title" }, "Your move"), ui.commands),
-        h("section", { "aria-label": "Actions" }, ui.actions),
+        h("section", { "aria-label": "Actions" }, ui.actions), agreed.section,
         ui.standings,
         h("section", { "aria-labelledby": "log-title" }, h("h2", { id: "log-title" }, "Log"), log))),
     h("details", { id: "view-details" }, ui.treeTitle, ui.tree),
@@ -211,6 +213,7 @@ export async function table(main, id, { spectator }) {
     renderCommands();
     renderActions();
     renderStandings();
+    agreed.draw(envelope);
     ui.tree.replaceChildren(envelope.view ? tree(envelope.view) : h("p", { class: "muted" }, "The game has not started."));
     refocus(root, focused);
   }
@@ -368,6 +371,7 @@ export async function table(main, id, { spectator }) {
   function addLog(event) {
     if (event.version <= logged) return;
     logged = event.version;
+    agreed.heard(event);
     for (const old of log.querySelectorAll("li.now")) old.classList.remove("now");
     log.append(h("li", { class: "now", "data-version": event.version }, eventWords(event)));
     while (log.children.length > 200) log.firstElementChild?.remove();
