@@ -35,7 +35,8 @@ class PushSubscriptionInSchema(ma.Schema):
     endpoint = ma.fields.String(required=True, validate=ma.validate.Length(min=1, max=targets.MAX_URL_LENGTH),
                                 metadata={"format": "uri", "example": "https://push.example/send/abc",
                                           "description": "the push service's URL for this device (https://)"})
-    keys = ma.fields.Nested(PushKeysSchema, required=True)
+    keys = ma.fields.Nested(PushKeysSchema, required=True, metadata={
+        "description": "the keys the browser made for this subscription, to encrypt each push for it (RFC 8291)"})
     expirationTime = ma.fields.Integer(allow_none=True, load_default=None, metadata={
         "description": "as the browser gives it; not used (a subscription lasts until its push service says "
                        "it is gone, or you remove it)"})

@@ -148,7 +148,7 @@ def test_a_redis_flush_and_a_deadline_job_run_again_spend_no_day_twice(service, 
     seat = sorted(rules.to_act(session.state))[0]
     player, (version, deadline) = session.players[seat], deadline_of(service, game_id)
 
-    redis.flushall()
+    redis.flushdb()
     assert sweep(database_url, scheduler).deadlines["created"] >= 1
     wait_past(deadline)
     run_worker(redis, database_url)

@@ -142,7 +142,7 @@ def test_reminders_live_through_a_redis_flush_and_a_job_run_again_without_sendin
     due = deadline - dt.timedelta(seconds=9)
     assert reminder_job_id(game_id, due) in scheduler.scheduled_job_ids()
 
-    redis.flushall()  # every job lost
+    redis.flushdb()  # every job lost
     report = sweep(database_url, scheduler)
     assert report.reminders["created"] >= 1, "the sweeper made the reminder's job again from PostgreSQL"
     assert reminder_job_id(game_id, due) in scheduler.scheduled_job_ids()
@@ -206,7 +206,7 @@ def test_a_worker_killed_while_sending_a_reminder_and_a_redis_flush_after_it_los
             " and query ilike '%%for share%%'").fetchone(), 30, "the reminder's job to wait on the game's row")
         first.kill()
         holder.rollback()
-    redis.flushall()
+    redis.flushdb()
     assert _reminders(event_store, game_id) == [], "the killed job sent nothing"
 
     second = worker_processes()
