@@ -94,7 +94,11 @@ def _served(database_url, redis_url, tmp_path_factory, pythonpath: Path | None =
             reader.join(10)
 
 
-@pytest.fixture(scope="session")
+# Per module, not per session: Playwright's sync API keeps an event loop
+# running in the test process while it is open, and a later file on the same
+# xdist worker that runs asyncio (the failover and waiting benches the tests
+# drive) was refused ("asyncio.run() cannot be called from a running event loop").
+@pytest.fixture(scope="module")
 def browser():
     sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is in the [test] extras")
     with sync_api.sync_playwright() as playwright:
