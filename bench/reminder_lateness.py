@@ -37,12 +37,13 @@ from redis import Redis  # noqa: E402
 
 from api.service import reminders  # noqa: E402
 from api.service.games import GameService  # noqa: E402
-from api.service.scheduling import RQScheduler  # noqa: E402
+from api.service.scheduling import QUEUE_NAME, RQScheduler  # noqa: E402
 from eventstore import PostgresEventStore, migrate  # noqa: E402
 from eventstore.servers import temporary_database, temporary_server  # noqa: E402
 
 TURN = 2 * 86400
 OFFSET = 30  # seconds before the deadline
+QUEUE = f"rq:queue:{QUEUE_NAME}"  # the worker's queue, as RQ names it in Redis
 # No absences: a deadline then plays the timeout move (TurnTimedOut) rather than spending a day away.
 OPTIONS = {"players": 2, "turn_seconds": TURN, "absences": "forbidden"}
 
@@ -72,8 +73,10 @@ def make_games(store, redis, count: int, minute: dt.datetime, players: int = 50)
         game_id = service.create(host, "cronberg", OPTIONS, None)
         service.join(game_id, guest, None)
         service.start(game_id, host)
-        if n == 49 and dt.datetime.now(dt.timezone.utc) + dt.timedelta(seconds=(time.perf_counter() - began) / 50 * count) > minute:
-            raise SystemExit(f"making {count} games would not end before the minute chosen; ask for fewer")
+        if n == 49:  # the pace of the first 50 says whether the rest are made before the minute
+            ends = dt.datetime.now(dt.timezone.utc) + dt.timedelta(seconds=(time.perf_counter() - began) / 50 * count)
+            if ends > minute:
+                raise SystemExit(f"making {count} games would end after {minute:%H:%M}; ask for fewer or a longer --lead")
     return time.perf_counter() - began
 
 
@@ -99,6 +102,8 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--lead", type=int, default=150,
                         help="seconds from now to the minute everything falls due in (must cover making the games)")
+    parser.add_argument("--worker", nargs="*", default=[], metavar="ARG",
+                        help="arguments for boardlog worker, e.g. --worker=--in-process")
     args = parser.parse_args()
     redis = Redis.from_url(os.environ["REDIS_URL"])
     redis.flushdb()
@@ -121,21 +126,26 @@ def main() -> int:
               f"{minute:%H:%M}:00-29 and deadlines at {minute:%H:%M}:30-59, {left:.0f} s from now")
         env = {**os.environ, "DATABASE_URL": url}
         with tempfile.NamedTemporaryFile("w+", prefix="bench-lateness-worker-", suffix=".log") as log:
-            worker = subprocess.Popen([sys.executable, "-m", "api.cli", "worker"], cwd=ROOT, env=env,
+            worker = subprocess.Popen([sys.executable, "-m", "api.cli", "worker", *args.worker], cwd=ROOT, env=env,
                                       stdout=log, stderr=subprocess.STDOUT)
             try:
-                deadline = time.monotonic() + left + 900
+                deadline = time.monotonic() + left + 1800
                 while time.monotonic() < deadline:
                     late_r, late_d = lateness(url, due)
-                    if len(late_d) >= len(due) and len(late_r) >= seats:
+                    # A reminder the worker reaches only after its deadline is not sent (its turn is
+                    # over): once every deadline fired and the queue is empty, no more will come.
+                    if len(late_d) >= len(due) and (len(late_r) >= seats or not redis.llen(QUEUE)):
                         break
                     if worker.poll() is not None:
                         raise SystemExit(f"the worker stopped: {Path(log.name).read_text()[-2000:]}")
                     time.sleep(2)
+                else:
+                    raise SystemExit(f"{len(late_d)} of {len(due)} deadlines fired within {left + 1800:.0f} s")
             finally:
                 worker.terminate()
                 worker.wait(60)
-    print(f"fired: {len(late_r)} of {seats} reminders (one a seat to act), {len(late_d)} of {len(due)} deadlines")
+    print(f"fired: {len(late_d)} of {len(due)} deadlines; {len(late_r)} of {seats} reminders sent (one a seat "
+          f"to act), {seats - len(late_r)} not: their deadline had passed when the worker reached them")
     if not late_r or not late_d:
         return 1
     rows = [("reminders", late_r), ("deadlines", late_d)]
@@ -144,7 +154,7 @@ def main() -> int:
               f" max {values[-1]:6.2f} s")
     print(f"ratio reminders / deadlines: p50 {percentile(late_r, 0.5) / max(percentile(late_d, 0.5), 1e-3):.2f},"
           f" p99 {percentile(late_r, 0.99) / max(percentile(late_d, 0.99), 1e-3):.2f}")
-    return 0 if len(late_r) == seats and len(late_d) == len(due) == args.games else 1
+    return 0 if len(late_d) == len(due) == args.games else 1
 
 
 if __name__ == "__main__":
