@@ -122,6 +122,9 @@ def main() -> int:
                                     " group by game_id").fetchall())
             seats = conn.execute("select count(*) from seat_deadlines").fetchone()[0]
         left = (minute - dt.datetime.now(dt.timezone.utc)).total_seconds()
+        if left < 5:  # the worker would start with everything overdue: lateness would measure the making
+            raise SystemExit(f"making {args.games} games took {took:.0f} s, past the minute chosen: "
+                             "ask for a longer --lead")
         print(f"{args.games} games made through the service in {took:.0f} s; reminders due at "
               f"{minute:%H:%M}:00-29 and deadlines at {minute:%H:%M}:30-59, {left:.0f} s from now")
         env = {**os.environ, "DATABASE_URL": url}
