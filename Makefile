@@ -52,6 +52,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/waiting.py
 	$(BIN)/python bench/bots.py
 	$(BIN)/python bench/notify.py
+	$(BIN)/python bench/push.py
 	$(BIN)/python bench/pool_check.py
 	$(BIN)/python bench/verifiers.py
 	$(BIN)/python bench/sizes.py
