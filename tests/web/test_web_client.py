@@ -89,9 +89,11 @@ def play_until_the_standings(base_url, page, game_id: str, token: str, rng: rand
             continue
         if clicks % 25 == 0:  # the game waits on this seat: a still moment to compare with the API
             status, now = api(base_url, "GET", f"/v1/games/{game_id}/view", token=token)
-            # Unless the last move (the page's own, composed by several clicks) is still on its way to the page.
-            if status == 200 and str(now["version"]) == page.get_attribute("#table", "data-version"):
-                assert shown(page) == now
+            # One reading of the page, compared when it holds the API's version: the last move (the page's own,
+            # or a bot's in a simultaneous phase) may be on its way, and the page may redraw between two readings.
+            held = shown(page)
+            if status == 200 and held.get("version") == now["version"]:
+                assert held == now
         try:
             if not step(page, rng, measured, pending):
                 page.wait_for_timeout(40)
