@@ -1,5 +1,5 @@
 """API benchmark: boardlog under the production command (gunicorn with
-api/gunicorn_conf.py, gevent workers, Redis, rate limits on, the request log
+api/processes/gunicorn_conf.py, gevent workers, Redis, rate limits on, the request log
 at INFO) against a bare Flask app served the same way, in the same run, on
 the same machine, with wrk as the client (a Python client would be the
 bottleneck of both).
@@ -46,7 +46,7 @@ def free_port() -> int:
 
 
 GTHREAD = ("-w", "2", "-k", "gthread", "--threads", "8")
-GEVENT = ("-c", "python:api.gunicorn_conf", "-w", "2")  # boardlog's production settings
+GEVENT = ("-c", "python:api.processes.gunicorn_conf", "-w", "2")  # boardlog's production settings
 
 
 def gunicorn(app: str, env: dict, workers: tuple = GTHREAD, log=None) -> tuple[subprocess.Popen, str]:
@@ -143,7 +143,7 @@ def main() -> int:
             env = {"DATABASE_URL": url, "REDIS_URL": redis_url, "BOARDLOG_RATE_LIMIT": "100000000",
                    "BOARDLOG_LOG_LEVEL": "INFO"}
             log = open(folder / "server.log", "ab")  # noqa: SIM115 (closed with the folder)
-            app, app_url = gunicorn("api.wsgi:app", env, GEVENT, log)
+            app, app_url = gunicorn("api.processes.wsgi:app", env, GEVENT, log)
             processes = [app]
             short = long_game_latency(app_url, 10, 30)
             long = long_game_latency(app_url, 5000, 30)

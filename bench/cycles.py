@@ -4,7 +4,7 @@ command, interleaved rounds (run by bench/api.py, or on its own).
 
     python bench/cycles.py [--connections 16] [--seconds 5] [--rounds 3] [--games 14] [--profile DIR]
 
-Both servers run `gunicorn -c python:api.gunicorn_conf` (gevent, 2 workers);
+Both servers run `gunicorn -c python:api.processes.gunicorn_conf` (gevent, 2 workers);
 boardlog has Redis (REDIS_URL's server on database 8, or an embedded one)
 with rate limits on (a limit so high that the limiter runs but never
 refuses) and its request log at INFO, as a deployment runs it.
@@ -143,7 +143,7 @@ def measure(args) -> dict:
             env = {"DATABASE_URL": url, "REDIS_URL": redis_url, "BOARDLOG_RATE_LIMIT": "100000000",
                    "BOARDLOG_LOG_LEVEL": "INFO"}
             log = open(folder / "servers.log", "ab")  # noqa: SIM115 (closed with the folder)
-            app, app_url = gunicorn("api.wsgi:app", env, GEVENT, log)
+            app, app_url = gunicorn("api.processes.wsgi:app", env, GEVENT, log)
             bare, bare_url = gunicorn("bench.bare:app", {}, GEVENT, log)
             processes = [app, bare]
             games = lua_games(create_games(app_url, args.connections * args.games))

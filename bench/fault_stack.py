@@ -1,5 +1,5 @@
 """A deployment of boardlog of the fault experiments' own, as production runs
-it: the API under gunicorn with api/gunicorn_conf.py (gevent workers; the
+it: the API under gunicorn with api/processes/gunicorn_conf.py (gevent workers; the
 master applies the migrations), ``boardlog worker`` beside it (deadlines,
 bots, the notifier), a PostgreSQL and a Redis of its own that the
 experiments stop, kill and start again; and the players that drive it
@@ -53,8 +53,8 @@ class Stack:
         self.postgres.init()
         self.redis.start()
         self.api = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "-c", "python:api.gunicorn_conf", "-w", str(self.web_processes),
-             "-b", f"127.0.0.1:{self.port}", "--log-level", "warning", "api.wsgi:app"],
+            [sys.executable, "-m", "gunicorn", "-c", "python:api.processes.gunicorn_conf", "-w", str(self.web_processes),
+             "-b", f"127.0.0.1:{self.port}", "--log-level", "warning", "api.processes.wsgi:app"],
             cwd=ROOT, env=self.env(), stdout=open(self.folder / "api.log", "ab"), stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 120
         while True:
@@ -70,7 +70,7 @@ class Stack:
         return self
 
     def start_worker(self) -> subprocess.Popen:
-        worker = subprocess.Popen([sys.executable, "-m", "api.cli", "worker", "--sweep-every", "1"], cwd=ROOT,
+        worker = subprocess.Popen([sys.executable, "-m", "api.processes.cli", "worker", "--sweep-every", "1"], cwd=ROOT,
                                   env=self.env(), stdout=open(self.folder / "worker.log", "ab"),
                                   stderr=subprocess.STDOUT, start_new_session=True)
         self.workers.append(worker)

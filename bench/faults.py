@@ -1,7 +1,7 @@
 """Fault experiments that take too long for CI: races, a PostgreSQL restart
 under load, Redis killed for 30 s under two workers, and, with no fault at
 all, how late deadlines fire at two rates; then, on a deployment of their
-own run as production runs it (gunicorn with api/gunicorn_conf.py, the
+own run as production runs it (gunicorn with api/processes/gunicorn_conf.py, the
 worker, a PostgreSQL and a Redis of its own), under 500 streams and 100
 long-polls while the games are played: PostgreSQL restarted, one API
 process SIGKILLed, Redis killed 10 s (every game and player stream resumes
@@ -172,7 +172,7 @@ def postgres_restart(seconds: float, outage: float, clients: int) -> None:
     postgres.init()
     try:
         migrate(postgres.url)
-        api, base = gunicorn("api.wsgi:app", {"DATABASE_URL": postgres.url, "REDIS_URL": "", "BOARDLOG_RATE_LIMIT": "0"})
+        api, base = gunicorn("api.processes.wsgi:app", {"DATABASE_URL": postgres.url, "REDIS_URL": "", "BOARDLOG_RATE_LIMIT": "0"})
         try:
             _load_through_restart(base, postgres, seconds, outage, clients)
         finally:
@@ -264,7 +264,7 @@ def redis_outage(outage: float, games: int, sweep_every: int) -> None:
         service = GameService(store, RQScheduler(Redis.from_url(redis_server.url)))
         env = {**os.environ, "DATABASE_URL": url, "REDIS_URL": redis_server.url, "PYTHONPATH": str(ROOT)}
         logs = [open(folder / f"worker-{n}.log", "wb") for n in range(2)]
-        workers = [subprocess.Popen([sys.executable, "-m", "api.cli", "worker", "--sweep-every", str(sweep_every)],
+        workers = [subprocess.Popen([sys.executable, "-m", "api.processes.cli", "worker", "--sweep-every", str(sweep_every)],
                                     cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT) for log in logs]
         try:
             ids = []
@@ -376,7 +376,7 @@ def deadlines_without_fault(games: int, turn_seconds: int, seconds: float, worke
         service = GameService(store, RQScheduler(Redis.from_url(redis_server.url)))
         env = {**os.environ, "DATABASE_URL": url, "REDIS_URL": redis_server.url, "PYTHONPATH": str(ROOT)}
         logs = [open(folder / f"worker-{n}.log", "wb") for n in range(workers)]
-        started = [subprocess.Popen([sys.executable, "-m", "api.cli", "worker", "--no-notifier"], cwd=ROOT, env=env,
+        started = [subprocess.Popen([sys.executable, "-m", "api.processes.cli", "worker", "--no-notifier"], cwd=ROOT, env=env,
                                     stdout=log, stderr=subprocess.STDOUT) for log in logs]
         try:
             time.sleep(3)  # the workers are up
@@ -460,7 +460,7 @@ def main() -> None:
         with temporary_server(os.environ.get("DATABASE_URL")) as server, \
                 temporary_database(server, "boardlog_faults") as url:
             migrate(url)
-            api, base = gunicorn("api.wsgi:app", {"DATABASE_URL": url, "REDIS_URL": "", "BOARDLOG_RATE_LIMIT": "0"})
+            api, base = gunicorn("api.processes.wsgi:app", {"DATABASE_URL": url, "REDIS_URL": "", "BOARDLOG_RATE_LIMIT": "0"})
             try:
                 races(base, url, args.racers)
             finally:

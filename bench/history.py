@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import psycopg  # noqa: E402
 
-from api.history_check import _streams, check_history  # noqa: E402
+from api.audit.history_check import _streams, check_history  # noqa: E402
 from api.service.games import GameService  # noqa: E402
 from domain import games as registry  # noqa: E402
 from domain import session as sessions  # noqa: E402

@@ -4,7 +4,7 @@ app answering 304 under the same production command, interleaved.
 
     python bench/polls.py [--poll-games 100] [--seconds 5] [--poll-rounds 3] [--poll-connections 32] [--profile]
 
-Both servers run `gunicorn -c python:api.gunicorn_conf` (gevent, 2 workers);
+Both servers run `gunicorn -c python:api.processes.gunicorn_conf` (gevent, 2 workers);
 boardlog has Redis (REDIS_URL's server on database 7, or an embedded one)
 with rate limits on, and its request log at INFO, as a deployment runs it.
 The client is wrk with a Lua script that cycles through every player's
@@ -106,7 +106,7 @@ def measure(args) -> dict:
             env = {"DATABASE_URL": url, "REDIS_URL": redis_url, "BOARDLOG_RATE_LIMIT": "100000000",
                    "BOARDLOG_LOG_LEVEL": "INFO"}
             log = open(folder / "servers.log", "ab")  # noqa: SIM115 (closed with the folder)
-            app, app_url = gunicorn("api.wsgi:app", env, GEVENT, log)
+            app, app_url = gunicorn("api.processes.wsgi:app", env, GEVENT, log)
             bare, bare_url = gunicorn("bench.bare:app", {}, GEVENT, log)
             processes = [app, bare]
             polls = population(app_url, args.poll_games)

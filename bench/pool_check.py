@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import psycopg_pool  # noqa: E402
 
-from api.app import create_app  # noqa: E402
+from api.http.app import create_app  # noqa: E402
 from api.service.games import GameService  # noqa: E402
 from eventstore import PostgresEventStore, migrate  # noqa: E402
 from eventstore.pool import CheckedPool  # noqa: E402

@@ -170,7 +170,7 @@ def release(conn, prefix: str, part: int, parts: int, timeout: float, refused: l
 def started_notifier(url: str, log) -> subprocess.Popen:
     env = {**os.environ, "DATABASE_URL": url, "BOARDLOG_WEBHOOK_ALLOW_PRIVATE": "1"}
     env.pop("BOARDLOG_SMTP_URL", None)
-    process = subprocess.Popen([sys.executable, "-m", "api.cli", "notifier"], cwd=ROOT, env=env,
+    process = subprocess.Popen([sys.executable, "-m", "api.processes.cli", "notifier"], cwd=ROOT, env=env,
                                stdout=log, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and process.poll() is None:

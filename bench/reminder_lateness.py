@@ -129,7 +129,7 @@ def main() -> int:
               f"{minute:%H:%M}:00-29 and deadlines at {minute:%H:%M}:30-59, {left:.0f} s from now")
         env = {**os.environ, "DATABASE_URL": url}
         with tempfile.NamedTemporaryFile("w+", prefix="bench-lateness-worker-", suffix=".log") as log:
-            worker = subprocess.Popen([sys.executable, "-m", "api.cli", "worker", *args.worker], cwd=ROOT, env=env,
+            worker = subprocess.Popen([sys.executable, "-m", "api.processes.cli", "worker", *args.worker], cwd=ROOT, env=env,
                                       stdout=log, stderr=subprocess.STDOUT)
             try:
                 deadline = time.monotonic() + left + 1800

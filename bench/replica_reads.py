@@ -33,8 +33,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from api.app import create_app  # noqa: E402
-from api.replica_reads import EXTENSION  # noqa: E402
+from api.http.app import create_app  # noqa: E402
+from api.http.replica_reads import EXTENSION  # noqa: E402
 from tests.failover.test_replica_reads import Pair, machine_postgres  # noqa: E402
 from tests.support.stored_games import golden_files, read_export, store_game  # noqa: E402
 

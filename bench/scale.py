@@ -46,7 +46,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import psycopg  # noqa: E402
 
-from api.app import create_app  # noqa: E402
+from api.http.app import create_app  # noqa: E402
 from api.service.games import GameService  # noqa: E402
 from domain import session as sessions  # noqa: E402
 from domain.playout import random_command  # noqa: E402

@@ -1,5 +1,5 @@
 """Redis failover through Sentinel, on a deployment run as production runs it
-(bench/fault_stack.py: gunicorn with api/gunicorn_conf.py, ``boardlog
+(bench/fault_stack.py: gunicorn with api/processes/gunicorn_conf.py, ``boardlog
 worker``, a PostgreSQL of its own) whose REDIS_URL names three Sentinels
 watching a master and its replica (tests/support/private_sentinels.py, from
 the machine's redis-server). Games with 1 s deadlines and games against a

@@ -61,7 +61,7 @@ def main() -> None:
     with temporary_server(os.environ.get("DATABASE_URL")) as server, \
             temporary_database(server, "boardlog_bench_sizes") as url:
         migrate(url)
-        api, base = gunicorn("api.wsgi:app", {"DATABASE_URL": url, "REDIS_URL": "", "BOARDLOG_RATE_LIMIT": "0"},
+        api, base = gunicorn("api.processes.wsgi:app", {"DATABASE_URL": url, "REDIS_URL": "", "BOARDLOG_RATE_LIMIT": "0"},
                              workers=GEVENT, log=subprocess.DEVNULL)
         try:
             game, detective = coronation_with_choices(base)

@@ -68,7 +68,7 @@ def serve(database_url: str, redis_url: str, log: Path) -> tuple[subprocess.Pope
     env = {**os.environ, "DATABASE_URL": database_url, "REDIS_URL": redis_url, "BOARDLOG_RATE_LIMIT": "0",
            "BOARDLOG_BOT_DELAY": "0", "PYTHONPATH": str(ROOT)}
     with open(log, "ab") as errors:
-        process = subprocess.Popen([sys.executable, "-m", "api.cli", "serve", "--port", str(port)], cwd=ROOT, env=env,
+        process = subprocess.Popen([sys.executable, "-m", "api.processes.cli", "serve", "--port", str(port)], cwd=ROOT, env=env,
                                    stdout=subprocess.PIPE, stderr=errors, text=True)
     running = threading.Event()
     threading.Thread(target=lambda: [running.set() for line in process.stdout if line.startswith("boardlog is running")],

@@ -100,7 +100,7 @@ def main() -> None:
     with temporary_server(os.environ.get("DATABASE_URL")) as server, temporary_database(server, "boardlog_talk") as url:
         migrate(url)
         env = {"DATABASE_URL": url, "BOARDLOG_RATE_LIMIT": "0", "REDIS_URL": os.environ.get("REDIS_URL", "")}
-        app, base = gunicorn("api.wsgi:app", env, GEVENT)
+        app, base = gunicorn("api.processes.wsgi:app", env, GEVENT)
         try:
             quiet, quiet_seats = new_long_game(base, "quiet")
             loud, loud_seats = new_long_game(base, "loud")

@@ -24,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from api.offline_audit import audit_lines
+from api.audit.offline_audit import audit_lines
 
 VERIFIER = ROOT / "tests" / "verifier" / "verify.mjs"
 

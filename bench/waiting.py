@@ -1,5 +1,5 @@
 """Waiting at scale: boardlog under its production server (gunicorn, gevent
-workers, api/gunicorn_conf.py, Redis as a deployment has it) holding
+workers, api/processes/gunicorn_conf.py, Redis as a deployment has it) holding
 thousands of waiters, in one run; it fails (exit 1) if any waiter failed.
 
     python bench/waiting.py [--waiters 10000] [--rate 1000] [--fanout 1000] [--moves 20] [--overload 10000]
@@ -276,7 +276,7 @@ async def hold(args, base: str, master_pid: int, games: list, fanout_game, quiet
     # left at the end of its wait (60 s).
     gone = await loop.run_in_executor(None, server_waiters_gone, base)
     await settled(master_pid, 30)
-    await asyncio.sleep(12)  # the workers give memory back at most every 10 s (api/memory_return.py)
+    await asyncio.sleep(12)  # the workers give memory back at most every 10 s (api/http/memory_return.py)
     rss_left = server_rss_kib(master_pid)
     print(f"server memory once they left: {rss_held / 1024:.0f} MiB at the end of the fan-out, "
           f"{rss_left / 1024:.0f} MiB once the server let them go ({gone:.0f} s later): "
@@ -347,7 +347,7 @@ def main() -> None:
                "BOARDLOG_WAITERS_PER_ADDRESS": "100000", "BOARDLOG_RETURN_MEMORY": "0" if args.keep_memory else "1",
                "BOARDLOG_MAX_WAITERS": str(args.waiters * 2), "BOARDLOG_WORKER_CONNECTIONS": str(args.waiters + 2000)}
         log = ServerLog()
-        app, base = start_server("api.wsgi:app", env, GEVENT)
+        app, base = start_server("api.processes.wsgi:app", env, GEVENT)
         try:
             games = [new_game(base, f"watched{n}") for n in range(args.games)]
             fanout_game = new_game(base, "fanout")
@@ -362,7 +362,7 @@ def main() -> None:
             env = {**env, "BOARDLOG_MAX_WAITERS": str(args.overload),  # the server's total, both workers together
                    "BOARDLOG_WORKER_CONNECTIONS": str(args.overload * 2 + 2000)}
             log = ServerLog()
-            app, base = start_server("api.wsgi:app", env, GEVENT)
+            app, base = start_server("api.processes.wsgi:app", env, GEVENT)
             try:
                 games = [new_game(base, f"over{n}") for n in range(args.games)]
                 failures += asyncio.run(overload(args, base, games))

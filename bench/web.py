@@ -55,7 +55,7 @@ def serve(database_url: str, data: Path):
     port = free_port()
     env = {**os.environ, "DATABASE_URL": database_url, "BOARDLOG_RATE_LIMIT": "0", "BOARDLOG_BOT_DELAY": "0",
            "PYTHONPATH": str(ROOT)}
-    process = subprocess.Popen([sys.executable, "-m", "api.cli", "serve", "--port", str(port), "--data", str(data)],
+    process = subprocess.Popen([sys.executable, "-m", "api.processes.cli", "serve", "--port", str(port), "--data", str(data)],
                                cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     running = threading.Event()
     threading.Thread(target=lambda: [running.set() for line in process.stdout if line.startswith("boardlog is running")],

@@ -1,5 +1,8 @@
-"""Imports run one way: domain <- eventstore <- api.service <- the HTTP API
-(the rest of api) and the workers, which never import each other.
+"""Imports run one way: domain <- eventstore <- api.service (the application
+layer) <- api.audit (the referee's tools) <- api.http (the Flask application,
+its resources and middleware) <- api.processes (the console script, serve,
+gunicorn's settings); the workers sit on api.service beside the HTTP layer,
+and the two never import each other.
 
 Every module of the four packages is parsed (no import runs), and every
 import of one of them, at the top or inside a function, is checked against
@@ -21,18 +24,27 @@ ALLOWED = {
     "domain": {"domain"},
     "eventstore": {"domain", "eventstore"},
     "api.service": {"domain", "eventstore", "api.service"},
-    "api": {"domain", "eventstore", "api.service", "api"},
+    "api.audit": {"domain", "eventstore", "api.service", "api.audit"},
+    "api.http": {"domain", "eventstore", "api.service", "api.audit", "api.http"},
+    "api.processes": {"domain", "eventstore", "api.service", "api.audit", "api.http", "api.processes"},
+    # The package's own __init__ and the web client's static files import nothing of ours.
+    "api": set(),
+    "api.web": set(),
     "workers": {"domain", "eventstore", "api.service", "workers"},
 }
 # Modules that wire both sides together; each says why it may.
 COMPOSITION_ROOTS = {
-    "api.cli": "the console script: `boardlog serve` supervises the API, the worker and the notifier",
+    "api.processes.cli": "the console script: `boardlog serve` supervises the API, the worker and the notifier",
 }
 
 
+API_LAYERS = ("api.service", "api.audit", "api.http", "api.processes", "api.web")
+
+
 def layer(module: str) -> str:
-    if module == "api.service" or module.startswith("api.service."):
-        return "api.service"
+    for name in API_LAYERS:
+        if module == name or module.startswith(name + "."):
+            return name
     return module.split(".", 1)[0]
 
 
@@ -92,13 +104,16 @@ def test_the_check_sees_all_four_packages():
 
 
 @pytest.mark.parametrize("module, source, offending", [
-    ("workers/x.py", "from api.resources import games\n", "api.resources"),
-    ("workers/x.py", "def f():\n    import api.app\n", "api.app"),
-    ("api/resources/x.py", "from workers.notify import runner\n", "workers.notify"),
-    ("api/service/x.py", "from ..errors import problem\n", "api.errors"),
-    ("api/service/x.py", "from .. import auth\n", "api.auth"),
+    ("workers/x.py", "from api.http.resources import games\n", "api.http.resources"),
+    ("workers/x.py", "def f():\n    import api.http.app\n", "api.http.app"),
+    ("api/http/resources/x.py", "from workers.notify import runner\n", "workers.notify"),
+    ("api/service/x.py", "from ..http.errors import problem\n", "api.http.errors"),
+    ("api/service/x.py", "from ..http import auth\n", "api.http.auth"),
+    ("api/audit/x.py", "from ..http.app import create_app\n", "api.http.app"),
+    ("api/http/x.py", "from ..processes import serving\n", "api.processes.serving"),
+    ("api/http/resources/x.py", "from ...processes.cli import main\n", "api.processes.cli"),
     ("eventstore/x.py", "from workers import embedded\n", "workers.embedded"),
-    ("workers/x.py", "from api import app\n", "api.app"),
+    ("workers/x.py", "from api.http import app\n", "api.http.app"),
     ("domain/x.py", "from eventstore import NewEvent\n", "eventstore"),
 ])
 def test_an_import_against_the_order_is_named_with_its_module_and_line(tmp_path, monkeypatch, module, source,
@@ -114,7 +129,9 @@ def test_an_import_against_the_order_is_named_with_its_module_and_line(tmp_path,
 
 @pytest.mark.parametrize("module, source", [
     ("workers/x.py", "from api.service.games import GameService\n"),
-    ("api/resources/x.py", "from ..service import notifications\nfrom eventstore import migrate\n"),
+    ("api/http/resources/x.py", "from ...service import notifications\nfrom eventstore import migrate\n"),
+    ("api/http/resources/x.py", "from ...audit import receipt_check\nfrom .. import auth\n"),
+    ("api/processes/x.py", "from ..http.app import create_app\nfrom ..audit import history_check\n"),
     ("api/service/x.py", "from . import errors\nfrom domain import games\n"),
     ("eventstore/x.py", "from domain.session import ENGINE_EVENT_TYPES\nimport psycopg\n"),
 ])

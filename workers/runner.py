@@ -309,7 +309,7 @@ def _start_notifier():
     with the notifier's threads must not do."""
     import subprocess
 
-    return subprocess.Popen([sys.executable, "-m", "api.cli", "notifier"])
+    return subprocess.Popen([sys.executable, "-m", "api.processes.cli", "notifier"])
 
 
 def _stop_notifier(child) -> None:

@@ -1,11 +1,11 @@
-"""What the command service refuses, independent of HTTP; api/errors.py maps
+"""What the command service refuses, independent of HTTP; api/http/errors.py maps
 each to a status code and a problem document."""
 
 from __future__ import annotations
 
 
 class ServiceError(Exception):
-    """``kind``: the cause's slug in api/problems.py (one cause, one kind);
+    """``kind``: the cause's slug in api/http/problems.py (one cause, one kind);
     a subclass sets its usual one, a raise may name a narrower one."""
 
     kind = "internal-error"

@@ -7,7 +7,7 @@ at once in the process that revoked it, and in every other process as soon
 as its LISTEN connection hears the revocation's notice; while that
 connection is broken, within ``cache_seconds`` (BOARDLOG_TOKEN_CACHE_SECONDS,
 10 by default). (A long-poll already waiting when its token is revoked, and
-an open stream, end at the same moment: api/admission.py, api/streaming.py.)
+an open stream, end at the same moment: api/http/admission.py, api/http/streaming.py.)
 """
 
 from __future__ import annotations
@@ -114,7 +114,7 @@ class Players:
         return {**row, "token": token}
 
     def revoke(self, player: str, token_id: str) -> str:
-        """The id of the token revoked (its streams are to end: api/streaming.py)."""
+        """The id of the token revoked (its streams are to end: api/http/streaming.py)."""
         try:
             token_uuid = uuid.UUID(str(token_id))
         except ValueError:

@@ -6,7 +6,7 @@ A URL carrying a ticket is worthless a minute later or once used.
 
 A ticket remembers the token it was issued for: once that token is
 revoked (alone or with all the player's), the ticket opens nothing, and a
-stream it opened ends (api/streaming.py). A request is checked first
+stream it opened ends (api/http/streaming.py). A request is checked first
 (``check``) and the ticket spent (``spend``) only when its stream starts:
 a request refused before that (an unknown game, a resume point beyond the
 game, the player's stream cap) leaves the ticket usable.

@@ -50,7 +50,7 @@ def registered(all_games: Iterable[Game]) -> dict[str, Game]:
         if name in registry:
             what = "registered twice" if registry[name] is game else "the name of two different games"
             raise RegistryError(f"{name} is {what}: each game is listed once, under a name of its own")
-        prefix = "".join(part.capitalize() for part in name.replace("_", "-").split("-"))  # as api.game_schemas.camel
+        prefix = "".join(part.capitalize() for part in name.replace("_", "-").split("-"))  # as api.http.game_schemas.camel
         if prefix in prefixes:
             raise RegistryError(f"{name} and {prefixes[prefix]} clash: the API would name both games' schemas "
                                 f"{prefix}...; choose names that differ by more than - and _")

@@ -7,7 +7,7 @@ import uuid
 
 import pytest
 
-from api.app import create_app
+from api.http.app import create_app
 from api.service.games import GameService
 from tests.support.seeds import TEST_SEEDS
 
@@ -36,7 +36,7 @@ def watch_declared_problems(app) -> None:
 
     from flask import request
 
-    from api.openapi_doc import document
+    from api.processes.openapi_doc import document
 
     paths = document()["paths"]
 

@@ -12,9 +12,9 @@ import threading
 
 import pytest
 
-from api import waiter_board
-from api.app import create_app
-from api.memory_return import MIN_SPIKE, MemoryReturn
+from api.http import waiter_board
+from api.http.app import create_app
+from api.http.memory_return import MIN_SPIKE, MemoryReturn
 from tests.support.open_stream import HeldStream
 from tests.support.waiting import wait_until
 

@@ -4,7 +4,7 @@ import uuid
 
 import pytest
 
-from api.offline_audit import audit_lines
+from api.audit.offline_audit import audit_lines
 from eventstore.chain import canonical_json, event_document, link_hash
 from tests.api.conftest import play_until_over, started_game
 from types import SimpleNamespace
@@ -111,7 +111,7 @@ def test_boardlog_audit_verifies_an_exported_file_from_the_command_line(finished
 
     path = tmp_path / "game.jsonl"
     path.write_text("\n".join(_export(client, finished_game[0])) + "\n")
-    done = subprocess.run([sys.executable, "-m", "api.cli", "audit", str(path)], capture_output=True, text=True,
+    done = subprocess.run([sys.executable, "-m", "api.processes.cli", "audit", str(path)], capture_output=True, text=True,
                           timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.strip().endswith("VERIFIED")
@@ -119,7 +119,7 @@ def test_boardlog_audit_verifies_an_exported_file_from_the_command_line(finished
     lines = path.read_text().splitlines()
     lines[3] = lines[3].replace('"p2"', '"p1"', 1) if '"p2"' in lines[3] else lines[3].replace("}", ', "x": 1}', 1)
     path.write_text("\n".join(lines) + "\n")
-    done = subprocess.run([sys.executable, "-m", "api.cli", "audit", str(path)], capture_output=True, text=True,
+    done = subprocess.run([sys.executable, "-m", "api.processes.cli", "audit", str(path)], capture_output=True, text=True,
                           timeout=120)
     assert done.returncode == 1
     assert "NOT VERIFIED" in done.stdout

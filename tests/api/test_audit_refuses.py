@@ -12,7 +12,7 @@ from types import SimpleNamespace
 import pytest
 from psycopg.types.json import Jsonb
 
-from api import offline_audit
+from api.audit import offline_audit
 from tests.api.conftest import Player, started_game
 from tests.support.hosted import HOSTED, seats_of, short
 from tests.verifier import tampering

@@ -10,8 +10,8 @@ import uuid
 
 import pytest
 
-from api.auth import BEARER
-from api.openapi_doc import document
+from api.http.auth import BEARER
+from api.processes.openapi_doc import document
 
 from .conftest import Player
 

@@ -1,4 +1,4 @@
-"""The production server (gunicorn, api/gunicorn_conf.py) started while its
+"""The production server (gunicorn, api/processes/gunicorn_conf.py) started while its
 PostgreSQL is down: a private cluster of the test's own, migrated, then
 stopped. The processes boot, answer /healthz, answer 503 problem documents
 on what needs the database, survive a worker dying meanwhile, and serve as
@@ -43,7 +43,7 @@ def workers_of(server) -> list[int]:
     pids = []
     for child in psutil.Process(server.process.pid).children():
         try:
-            if child.status() != psutil.STATUS_ZOMBIE and "api.cli" not in child.cmdline():
+            if child.status() != psutil.STATUS_ZOMBIE and "api.processes.cli" not in child.cmdline():
                 pids.append(child.pid)
         except psutil.NoSuchProcess:
             pass
@@ -115,11 +115,11 @@ def test_boardlog_migrate_says_postgresql_is_unreachable_with_a_status_of_its_ow
     import subprocess
     import sys
 
-    from api.cli import UNREACHABLE
+    from api.processes.cli import UNREACHABLE
     from tests.api.test_waiting_server import ROOT, free_port
 
     env = {**os.environ, "DATABASE_URL": f"postgresql://postgres@127.0.0.1:{free_port()}/none"}
-    result = subprocess.run([sys.executable, "-m", "api.cli", "migrate"], cwd=ROOT, env=env, capture_output=True,
+    result = subprocess.run([sys.executable, "-m", "api.processes.cli", "migrate"], cwd=ROOT, env=env, capture_output=True,
                             text=True, timeout=60)
     assert result.returncode == UNREACHABLE == 75
     assert "PostgreSQL is unreachable, nothing migrated" in result.stderr and result.stdout == ""
@@ -171,7 +171,7 @@ class Log:
 def fake_migrate(monkeypatch, code: str):
     import sys
 
-    from api import migrations_at_start
+    from api.processes import migrations_at_start
 
     monkeypatch.setattr(migrations_at_start, "MIGRATE", (sys.executable, "-c", code))
     return migrations_at_start

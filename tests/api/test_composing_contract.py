@@ -192,8 +192,8 @@ def test_the_catalogue_of_every_game_carries_its_field_names_and_hand(client):
 
 def test_a_game_with_a_hand_says_where_on_its_view_schema_and_in_its_catalogue(monkeypatch):
     # Given a game whose view holds each seat's hand (the example game, added to the registry)
-    from api import game_schemas
-    from api.resources.catalogue import describe
+    from api.http import game_schemas
+    from api.http.resources.catalogue import describe
     from domain.games.example import RULES as example
 
     monkeypatch.setitem(registry.REGISTRY, "example", example)
@@ -209,7 +209,7 @@ def test_a_game_with_a_hand_says_where_on_its_view_schema_and_in_its_catalogue(m
 
 def test_a_deal_that_gives_each_seat_his_own_hand_is_typed_as_a_list_of_the_cards_values():
     # Given the example game's deal, whose redaction adds the viewer's own hand in place of every hand
-    from api import game_schemas
+    from api.http import game_schemas
     from domain.games.example import RULES as example
     from domain.games.example.messages import CardsDealt
 

@@ -1,4 +1,4 @@
-"""A poll whose ETag is current is answered before Flask (api/polls.py),
+"""A poll whose ETag is current is answered before Flask (api/http/polls.py),
 from what the process knows, with the answer Flask would give; anything
 else goes on to Flask as before."""
 
@@ -10,9 +10,9 @@ import uuid
 import pytest
 from flask import request, request_started
 
-from api.app import create_app
+from api.http.app import create_app
 from api.service.games import stream_of
-from api.view_etags import view_etag
+from api.http.view_etags import view_etag
 
 from tests.support.waiting import wait_until
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from api import problems
-from api.openapi_doc import document
+from api.http import problems
+from api.processes.openapi_doc import document
 
 ROOT = Path(__file__).resolve().parents[2]
 METHODS = {"get", "post", "put", "patch", "delete"}
@@ -45,7 +45,7 @@ def test_every_error_response_names_its_registered_problem_types():
             assert all(problems.REGISTRY[t.rsplit('/', 1)[1]].status == int(status) for t in types)
             assert "Problem" in response["content"]["application/problem+json"]["schema"]["$ref"]
     assert not misses, ("these error responses name no problem type: add @declare(blp, \"<slug>\", ...) "
-                        "(api/contract.py) beside them, registering new slugs in api/problems.py:\n"
+                        "(api/http/contract.py) beside them, registering new slugs in api/http/problems.py:\n"
                         + "\n".join(misses))
 
 
@@ -62,7 +62,7 @@ def _raised_kinds() -> set[str]:
 def test_every_problem_kind_the_code_names_is_registered():
     kinds = _raised_kinds()
     assert {"not-your-turn", "game-not-found", "idempotency-key-reused"} <= kinds
-    assert not kinds - set(problems.REGISTRY), "register these in api/problems.py"
+    assert not kinds - set(problems.REGISTRY), "register these in api/http/problems.py"
 
 
 def test_one_cause_one_type_uri_whatever_the_python_version():
@@ -184,7 +184,7 @@ def test_declare_and_a_plain_alt_response_for_the_same_status_merge():
     from flask.views import MethodView
     from flask_smorest import Api, Blueprint
 
-    from api.contract import ProblemsPlugin, declare
+    from api.http.contract import ProblemsPlugin, declare
 
     app = Flask("probe")
     app.config.update(API_TITLE="probe", API_VERSION="1", OPENAPI_VERSION="3.1.0")

@@ -11,7 +11,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from api.offline_audit import audit_lines, audit_records, read_export
+from api.audit.offline_audit import audit_lines, audit_records, read_export
 from api.service.seeds import FixedSeeds
 from domain import games, randomness
 from domain.engine import UnreadableHistory

@@ -11,7 +11,7 @@ import uuid
 
 import pytest
 
-from api.app import create_app
+from api.http.app import create_app
 from api.service.games import GameService
 from tests.api.conftest import Player, play_until_over, started_game
 from tests.support.seeds import TEST_SEEDS
@@ -86,7 +86,7 @@ def test_the_audit_names_the_first_bad_row_before_decoding_anything(running_game
 
 
 def test_the_audit_and_export_of_a_finished_game_hand_over_the_damaged_log(finished_game, service, fresh_client):
-    from api.offline_audit import audit_lines
+    from api.audit.offline_audit import audit_lines
 
     game_id, _ = finished_game
     _tamper(service, game_id, 4, UNPARSEABLE[0])

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from api.openapi_doc import document
+from api.processes.openapi_doc import document
 from domain import games as registry
 from domain.engine_fields import ENGINE_FIELD_DESCRIPTIONS
 from domain.kit.game import unused_descriptions

@@ -9,7 +9,7 @@ import importlib
 def _conf(monkeypatch, **env):
     for name, value in env.items():
         monkeypatch.setenv(name, value)
-    import api.gunicorn_conf as conf
+    import api.processes.gunicorn_conf as conf
 
     return importlib.reload(conf)
 

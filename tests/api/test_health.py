@@ -1,4 +1,4 @@
-from api.app import create_app
+from api.http.app import create_app
 
 
 def test_healthz_says_the_process_is_alive(client):

@@ -16,8 +16,8 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from api import history_check, offline_audit
-from api.app import create_app
+from api.audit import history_check, offline_audit
+from api.http.app import create_app
 from api.service.games import GameService, stream_of
 from domain import games as registry
 from domain import session as sessions

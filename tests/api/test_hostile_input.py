@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from api.offline_audit import audit_lines
+from api.audit.offline_audit import audit_lines
 from tests.api.test_real_server import base_url  # noqa: F401  (the API on a real socket: a fixture)
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -94,7 +94,7 @@ def test_auditing_a_file_that_is_not_an_export_says_so_in_a_sentence(name):
 def test_boardlog_audit_of_a_file_that_is_not_an_export_prints_no_traceback(tmp_path):
     path = tmp_path / "not-an-export.jsonl"
     path.write_text('{"hello": "world"}\n[1]\n')
-    done = subprocess.run([sys.executable, "-m", "api.cli", "audit", str(path)], capture_output=True, text=True,
+    done = subprocess.run([sys.executable, "-m", "api.processes.cli", "audit", str(path)], capture_output=True, text=True,
                           timeout=120, cwd=ROOT)
     assert done.returncode == 2, done.stdout + done.stderr
     assert "Traceback" not in done.stderr
@@ -104,7 +104,7 @@ def test_boardlog_audit_of_a_file_that_is_not_an_export_prints_no_traceback(tmp_
 def test_boardlog_audit_of_a_binary_file_prints_no_traceback(tmp_path):
     path = tmp_path / "binary.jsonl"
     path.write_bytes(b"\xff\xfe\x00\x01garbage\n")
-    done = subprocess.run([sys.executable, "-m", "api.cli", "audit", str(path)], capture_output=True, text=True,
+    done = subprocess.run([sys.executable, "-m", "api.processes.cli", "audit", str(path)], capture_output=True, text=True,
                           timeout=120, cwd=ROOT)
     assert done.returncode == 2, done.stdout + done.stderr
     assert "Traceback" not in done.stderr
@@ -112,7 +112,7 @@ def test_boardlog_audit_of_a_binary_file_prints_no_traceback(tmp_path):
 
 @pytest.mark.parametrize("variable", ["BOARDLOG_RATE_LIMIT", "BOARDLOG_MAX_BODY", "BOARDLOG_POOL_SIZE"])
 def test_a_setting_that_is_not_a_number_names_the_variable(monkeypatch, variable):
-    from api.app import settings
+    from api.http.app import settings
     from api.service.settings import SettingError
 
     monkeypatch.setenv(variable, "lots")
@@ -128,7 +128,7 @@ def test_a_setting_that_is_not_a_number_names_the_variable(monkeypatch, variable
 def test_a_notifier_or_stream_setting_that_cannot_be_read_names_the_variable_as_every_setting_does(
         monkeypatch, variable, value):
     from api.service.settings import SettingError, settings
-    from api.streaming import settings_from_env
+    from api.http.streaming import settings_from_env
 
     monkeypatch.setenv(variable, value)
     with pytest.raises(SettingError, match=variable):

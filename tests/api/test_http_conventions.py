@@ -11,8 +11,8 @@ import uuid
 
 import pytest
 
-from api.app import create_app
-from api.openapi_doc import document
+from api.http.app import create_app
+from api.processes.openapi_doc import document
 from api.service import readmodels
 from tests.api.conftest import started_game
 

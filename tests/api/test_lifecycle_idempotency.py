@@ -219,7 +219,7 @@ def test_two_players_racing_for_a_rematch_make_one_game_and_the_loser_is_told_wh
 
 
 def test_the_lifecycle_operations_document_the_header_and_the_refusal_of_a_reused_key():
-    from api.openapi_doc import document
+    from api.processes.openapi_doc import document
 
     operations = {op["operationId"]: op for path in document()["paths"].values() for op in path.values()
                   if isinstance(op, dict) and "operationId" in op}

@@ -4,8 +4,8 @@ import threading
 import pytest
 from flask import request
 
-from api.app import create_app
-from api.limits import RateLimiter, seconds_until_admitted
+from api.http.app import create_app
+from api.http.limits import RateLimiter, seconds_until_admitted
 
 
 @pytest.fixture

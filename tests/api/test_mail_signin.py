@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from api.app import create_app
+from api.http.app import create_app
 from api.service import signin
 from api.service.players import MAX_LIVE_TOKENS
 from api.service.settings import SettingError, settings

@@ -1,4 +1,4 @@
-from api.openapi_doc import DEFAULT, render
+from api.processes.openapi_doc import DEFAULT, render
 
 
 def test_the_committed_openapi_document_matches_the_code():

@@ -3,7 +3,7 @@ other games; its old name `detective_seats` still works, marked deprecated."""
 
 from __future__ import annotations
 
-from api.openapi_doc import document
+from api.processes.openapi_doc import document
 
 
 def test_coronation_takes_players_like_every_other_game(players):

@@ -13,7 +13,7 @@ from contextlib import contextmanager
 
 import pytest
 
-from api.app import create_app
+from api.http.app import create_app
 from tests.support.open_stream import HeldStream
 from tests.support.waiting import wait_until
 

@@ -14,15 +14,15 @@ from pathlib import Path
 
 import pytest
 
-from api.app import create_app
-from api.openapi_doc import document
-from api.resources import play
+from api.http.app import create_app
+from api.processes.openapi_doc import document
+from api.http.resources import play
 
 ROOT = Path(__file__).resolve().parents[2]
 
 # (path, method): the schema a view loads request.args with by hand.
 HAND_PARSED = {("/v1/games/{game_id}/view", "get"): play.ViewArgs}
-HAND_PARSING_MODULES = {"api/resources/play.py"}
+HAND_PARSING_MODULES = {"api/http/resources/play.py"}
 
 
 def _schema_fields(schema) -> set[str]:
@@ -103,7 +103,7 @@ def test_headers_documented_beside_arguments_keep_the_query_parameters(spec):
 
 
 def test_only_the_views_listed_here_parse_the_query_by_hand():
-    readers = {str(path.relative_to(ROOT)) for path in (ROOT / "api" / "resources").glob("*.py")
+    readers = {str(path.relative_to(ROOT)) for path in (ROOT / "api" / "http" / "resources").glob("*.py")
                if "request.args" in path.read_text()}
     assert readers == HAND_PARSING_MODULES, "a view reads request.args by hand: list its schema in HAND_PARSED"
 

@@ -7,7 +7,7 @@ import unicodedata
 
 import pytest
 
-from api.names import MAX_BYTES, MAX_CHARACTERS
+from api.http.names import MAX_BYTES, MAX_CHARACTERS
 
 
 def _register(client, name):

@@ -12,7 +12,7 @@ import threading
 
 import pytest
 
-from api.app import create_app
+from api.http.app import create_app
 from tests.support.sse import parse, read_until
 
 from .conftest import Player, started_game

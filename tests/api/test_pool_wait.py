@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import threading
 
-from api.app import create_app
+from api.http.app import create_app
 
 
 def test_a_request_that_finds_no_free_connection_fails_fast_with_a_503(database_url):
@@ -36,7 +36,7 @@ def test_a_request_that_finds_no_free_connection_fails_fast_with_a_503(database_
 
 
 def test_the_pool_wait_is_a_setting(monkeypatch):
-    from api.app import settings
+    from api.http.app import settings
 
     monkeypatch.setenv("BOARDLOG_POOL_TIMEOUT", "1.5")
     assert settings()["POOL_TIMEOUT"] == 1.5

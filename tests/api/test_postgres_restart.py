@@ -12,7 +12,7 @@ import psycopg
 import psycopg_pool
 import pytest
 
-from api.app import create_app
+from api.http.app import create_app
 from eventstore import migrate
 from eventstore.pool import CheckedPool, closed_by_server
 from tests.support.private_postgres import private_postgres
@@ -114,7 +114,7 @@ def test_a_connection_past_descriptor_1024_is_judged_like_any_other(postgres, mo
     select() cannot take; the check must not take them for dead ones."""
     import os
 
-    from api.serving import raise_fd_limit
+    from api.processes.serving import raise_fd_limit
 
     if raise_fd_limit(4096) < 2048:
         pytest.skip("the open-file limit cannot be raised past 2,048 here")

@@ -10,7 +10,7 @@ import uuid
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from api import cli
+from api.processes import cli
 from api.service.games import stream_of
 from domain import session as sessions
 from eventstore.chain import canonical_json

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from api.app import create_app
+from api.http.app import create_app
 
 from .conftest import started_game
 from .test_player_stream_and_inbox import notices

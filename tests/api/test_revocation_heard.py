@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from api.app import create_app
+from api.http.app import create_app
 from api.service.games import GameService
 from tests.support.open_stream import HeldStream
 from tests.support.seeds import TEST_SEEDS

@@ -1,5 +1,5 @@
 """What the HTTP servers answer themselves, before the app sees a request,
-is a problem document too: through real gunicorn (api/gunicorn_conf.py)
+is a problem document too: through real gunicorn (api/processes/gunicorn_conf.py)
 and through the gevent server of ``boardlog serve``."""
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ SERVE_SCRIPT = """
 import sys, time
 from gevent import monkey
 monkey.patch_all()
-from api.serving import ApiServer
+from api.processes.serving import ApiServer
 
 def app(environ, start_response):
     start_response("200 OK", [("Content-Type", "text/plain")])

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from api.app import create_app
+from api.http.app import create_app
 from tests.support.open_stream import HeldStream
 
 from .conftest import Player, started_game
@@ -96,7 +96,7 @@ def test_more_commands_at_once_than_the_api_s_redis_client_holds_connections_wai
     refused stream tickets (401) while Redis was fine."""
     import threading
 
-    from api.app import REDIS_TIMEOUT
+    from api.http.app import REDIS_TIMEOUT
     from api.service.redis_connection import MAX_CONNECTIONS, redis_client
 
     client = redis_client(redis_url, socket_connect_timeout=REDIS_TIMEOUT, socket_timeout=REDIS_TIMEOUT)

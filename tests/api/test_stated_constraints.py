@@ -10,7 +10,7 @@ import uuid
 
 import pytest
 
-from api.openapi_doc import document
+from api.processes.openapi_doc import document
 from api.service import webhook_targets as targets
 
 from .conftest import Player, started_game

@@ -11,9 +11,9 @@ import uuid
 import pytest
 from redis import Redis
 
-from api.app import create_app
-from api.stream_leases import KEY, LEASE_HEARTBEATS
-from api.streaming import StreamLimit, Streams
+from api.http.app import create_app
+from api.http.stream_leases import KEY, LEASE_HEARTBEATS
+from api.http.streaming import StreamLimit, Streams
 from tests.support.private_redis import free_port
 
 from .conftest import started_game, watch_declared_problems

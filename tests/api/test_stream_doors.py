@@ -14,7 +14,7 @@ import uuid
 
 import pytest
 
-from api.app import create_app
+from api.http.app import create_app
 from domain import games as registry
 from tests.support.sse import parse
 

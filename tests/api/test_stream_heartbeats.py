@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from api.app import create_app
+from api.http.app import create_app
 from tests.support.open_stream import HeldStream
 
 from .conftest import Player, started_game

@@ -10,7 +10,7 @@ import json
 import random
 import uuid
 
-from api.app import create_app
+from api.http.app import create_app
 from api.service.decisions import event_data
 from domain import session as sessions
 from domain.engine import seed_commitment

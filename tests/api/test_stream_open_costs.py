@@ -16,7 +16,7 @@ from contextlib import contextmanager
 
 import pytest
 
-from api.app import create_app
+from api.http.app import create_app
 from api.service import readmodels
 from api.service.games import stream_of
 from api.service.ticket_tokens import TicketTokens

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from api.app import create_app
+from api.http.app import create_app
 from api.service.games import GameService
 from tests.support.open_stream import HeldStream
 

@@ -10,7 +10,7 @@ import uuid
 import psycopg
 import pytest
 
-from api.app import create_app
+from api.http.app import create_app
 from tests.support.sse import parse, read_until
 
 from .conftest import started_game

@@ -17,7 +17,7 @@ import uuid
 import psycopg
 import pytest
 
-from api import offline_audit
+from api.audit import offline_audit
 from api.service import decisions
 from api.service.games import stream_of
 from domain import session as sessions

@@ -8,7 +8,7 @@ import uuid
 
 import pytest
 
-from api.app import create_app
+from api.http.app import create_app
 from api.service.games import GameService
 from api.service.players import MAX_LIVE_TOKENS, Players
 from api.service.token_cache import REVOKED_CHANNEL

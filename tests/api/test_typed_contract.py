@@ -11,7 +11,7 @@ import pytest
 from jsonschema import Draft202012Validator
 from referencing import Registry
 
-from api.game_schemas import camel
+from api.http.game_schemas import camel
 from domain import games
 from tests.api.conftest import Player, started_game
 from tests.games.conformance.playouts import short_options

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from api import option_names
-from api.openapi_doc import document
+from api.http import option_names
+from api.processes.openapi_doc import document
 from domain import games as registry
 from domain.lifecycle.standings import OUTCOME_FOLLOWS_STANDINGS
 

@@ -1,5 +1,5 @@
 """Waiting over real sockets, under the production server (gunicorn's gevent
-worker with api/gunicorn_conf.py) on the test's PostgreSQL and Redis:
+worker with api/processes/gunicorn_conf.py) on the test's PostgreSQL and Redis:
 hundreds of held waiters while commands and health checks are answered;
 exactly-once delivery across a reconnect; slow clients; shutdown."""
 
@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from api.serving import raise_fd_limit
+from api.processes.serving import raise_fd_limit
 from tests.support.sse import parse
 from tests.support.waiting import wait_until
 
@@ -57,8 +57,8 @@ class Gunicorn:
                        "BOARDLOG_POOL_SIZE": "4", **env}
         self.log = open(log_path, "ab")
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "-c", "python:api.gunicorn_conf", "-w", str(workers),
-             "-b", f"127.0.0.1:{self.port}", "--worker-connections", "2000", *options, "api.wsgi:app"],
+            [sys.executable, "-m", "gunicorn", "-c", "python:api.processes.gunicorn_conf", "-w", str(workers),
+             "-b", f"127.0.0.1:{self.port}", "--worker-connections", "2000", *options, "api.processes.wsgi:app"],
             cwd=ROOT, env=environment, stdout=self.log, stderr=self.log)
         wait_answering(self.process, self.base, log_path)
 
@@ -345,7 +345,7 @@ def test_boardlog_serve_runs_the_gevent_server_and_ends_streams_with_a_retry_hin
     port = free_port()
     env = {**os.environ, "DATABASE_URL": database_url, "REDIS_URL": redis_url, "BOARDLOG_RATE_LIMIT": "0"}
     with open(tmp_path / "log", "ab") as log:
-        serve = subprocess.Popen([sys.executable, "-m", "api.cli", "serve", "--port", str(port)],
+        serve = subprocess.Popen([sys.executable, "-m", "api.processes.cli", "serve", "--port", str(port)],
                                  cwd=ROOT, env=env, stdout=log, stderr=log)
         try:
             base = f"http://127.0.0.1:{port}"

@@ -8,8 +8,8 @@ import random
 
 import pytest
 
-from api.app import create_app
-from api.offline_audit import audit_lines
+from api.http.app import create_app
+from api.audit.offline_audit import audit_lines
 from api.service.games import GameService
 from domain import games
 from domain.engine import resolve_options

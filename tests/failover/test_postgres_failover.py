@@ -105,9 +105,9 @@ def started(command: list[str], url: str, seconds: float = 60) -> subprocess.Com
                           stdin=subprocess.DEVNULL)
 
 
-CLI = [sys.executable, "-m", "api.cli"]
-GUNICORN = [sys.executable, "-m", "gunicorn", "-c", "python:api.gunicorn_conf", "-w", "1", "-b", "127.0.0.1:0",
-            "api.wsgi:app"]
+CLI = [sys.executable, "-m", "api.processes.cli"]
+GUNICORN = [sys.executable, "-m", "gunicorn", "-c", "python:api.processes.gunicorn_conf", "-w", "1", "-b", "127.0.0.1:0",
+            "api.processes.wsgi:app"]
 
 
 @pytest.mark.parametrize("command", [CLI + ["migrate"], CLI + ["worker"], CLI + ["notifier"],
@@ -139,7 +139,7 @@ def test_several_hosts_without_target_session_attrs_are_refused(standbys_only):
 def test_an_unreachable_url_is_still_waited_for_not_refused():
     result = started(CLI + ["migrate"], "postgresql://postgres@127.0.0.1:1,127.0.0.1:2/postgres"
                                         "?target_session_attrs=read-write&connect_timeout=2")
-    assert result.returncode == 75  # api.cli.UNREACHABLE: gunicorn's master tries again
+    assert result.returncode == 75  # api.processes.cli.UNREACHABLE: gunicorn's master tries again
     assert "PostgreSQL is unreachable" in result.stderr
 
 

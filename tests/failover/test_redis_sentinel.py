@@ -45,7 +45,7 @@ def sentinels(tmp_path):
 @pytest.fixture
 def stack(sentinels, database_url, tmp_path, monkeypatch):
     """The game service (the API, in this process) and a worker process, both on the Sentinels' REDIS_URL."""
-    from api.app import create_app
+    from api.http.app import create_app
 
     monkeypatch.setenv("BOARDLOG_BOT_DELAY", BOT_DELAY)  # the service schedules bots' jobs this far ahead
     app = create_app({"DATABASE_URL": database_url, "REDIS_URL": sentinels.url(), "RATE_LIMIT_PER_MINUTE": 100000,
@@ -190,7 +190,7 @@ def test_a_sentinel_url_is_read_and_a_plain_url_is_left_to_redis_py():
     ("rediss+sentinel://127.0.0.1/mymaster", "rediss+sentinel:// is not supported"),
 ])
 def test_a_sentinel_url_that_cannot_be_read_stops_the_api_with_a_sentence_that_shows_no_password(url, why):
-    from api.app import create_app
+    from api.http.app import create_app
 
     with pytest.raises(SettingError, match="REDIS_URL must be") as refused:
         create_app({"DATABASE_URL": "postgresql://127.0.0.1:1/none", "REDIS_URL": url})
@@ -199,10 +199,10 @@ def test_a_sentinel_url_that_cannot_be_read_stops_the_api_with_a_sentence_that_s
 
 def test_sentinels_that_watch_no_master_of_that_name_stop_the_worker_and_the_api_with_a_sentence(
         sentinels, database_url):
-    from api.app import create_app
+    from api.http.app import create_app
 
     wrong = sentinels.url(master_name="mymaster")
-    done = subprocess.run([sys.executable, "-m", "api.cli", "worker"], cwd=ROOT, capture_output=True, text=True,
+    done = subprocess.run([sys.executable, "-m", "api.processes.cli", "worker"], cwd=ROOT, capture_output=True, text=True,
                           timeout=120, env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT),
                                             "DATABASE_URL": database_url, "REDIS_URL": wrong})
     assert done.returncode != 0
@@ -216,7 +216,7 @@ def test_a_worker_whose_sentinels_are_all_unreachable_says_so_in_a_sentence_and_
     nowhere = f"redis+sentinel://127.0.0.1:{free_port()},127.0.0.1:{free_port()}/boardlog/0"  # nothing listens
     log_path = tmp_path / "worker.log"
     with open(log_path, "wb") as output:  # without the notifier: only the worker's own lines
-        worker = subprocess.Popen([sys.executable, "-m", "api.cli", "worker", "--no-notifier"], cwd=ROOT,
+        worker = subprocess.Popen([sys.executable, "-m", "api.processes.cli", "worker", "--no-notifier"], cwd=ROOT,
                                   stdout=output, stderr=subprocess.STDOUT,
                                   env={**os.environ, "PYTHONPATH": str(ROOT), "DATABASE_URL": database_url,
                                        "REDIS_URL": nowhere})

@@ -22,9 +22,9 @@ from types import SimpleNamespace
 import psycopg
 import pytest
 
-from api.app import create_app
-from api.history_check import main as check_history_main
-from api.replica_reads import EXTENSION
+from api.http.app import create_app
+from api.audit.history_check import main as check_history_main
+from api.http.replica_reads import EXTENSION
 from api.service.replica import check_at_start, refusal
 from api.service.settings import SettingError
 from eventstore import migrate
@@ -331,7 +331,7 @@ def test_a_replica_that_does_not_answer_at_start_up_is_a_warning_and_the_primary
 def test_the_api_does_not_start_on_a_bad_replica_url_and_says_why_in_a_sentence(pair):
     env = {**os.environ, "DATABASE_URL": pair.primary_url, "DATABASE_REPLICA_URL": pair.primary.url("postgres"),
            "REDIS_URL": ""}
-    started = subprocess.run([sys.executable, "-c", "from api.app import create_app; create_app()"],
+    started = subprocess.run([sys.executable, "-c", "from api.http.app import create_app; create_app()"],
                              env=env, capture_output=True, text=True, timeout=120)
     assert started.returncode == 1
     assert "names the primary server itself" in started.stderr and "Traceback" not in started.stderr, started.stderr
@@ -339,7 +339,7 @@ def test_the_api_does_not_start_on_a_bad_replica_url_and_says_why_in_a_sentence(
 
 @pytest.mark.parametrize("text", ["mysql://standby/boardlog", "postgresql://standby:notaport/boardlog"])
 def test_a_replica_url_that_is_not_a_postgresql_url_is_refused_in_a_sentence(monkeypatch, text):
-    from api.app import settings
+    from api.http.app import settings
 
     monkeypatch.setenv("DATABASE_REPLICA_URL", text)
     with pytest.raises(SettingError, match="DATABASE_REPLICA_URL must be a PostgreSQL URL"):

@@ -52,7 +52,7 @@ def configure(url: str, name: str, value: str | None) -> None:
 
 def test_readyz_and_the_log_say_when_commits_wait_for_a_standby_that_is_not_connected(
         private_postgres, redis, caplog):
-    from api.app import create_app
+    from api.http.app import create_app
     from api.service.games import GameService
     from eventstore import PostgresEventStore
 

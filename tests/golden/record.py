@@ -182,7 +182,7 @@ def record(client, service, spec: Spec, clock: Clock, into: Path = HERE) -> Path
 def recorder(url: str):
     """A migrated database at ``url`` and an app on it with a recording's
     clock: (client, service, clock) for ``record``."""
-    from api.app import create_app
+    from api.http.app import create_app
     from api.service.games import GameService
     from eventstore import PostgresEventStore, migrate
 

@@ -13,7 +13,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from api.offline_audit import audit_lines
+from api.audit.offline_audit import audit_lines
 from domain import games
 from domain import session as sessions
 from domain.engine import EVERYONE

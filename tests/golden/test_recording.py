@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from api.offline_audit import audit_lines
+from api.audit.offline_audit import audit_lines
 from tests.golden import record
 from tests.golden.test_golden_games import check_replays_as_recorded
 

@@ -27,7 +27,7 @@ class NotifierProcess:
     def __init__(self, url: str, log: Path, **env):
         self.log = open(log, "ab")
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "api.cli", "notifier"], cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT,
+            [sys.executable, "-m", "api.processes.cli", "notifier"], cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT,
             env={**os.environ, "DATABASE_URL": url, "BOARDLOG_WEBHOOK_ALLOW_PRIVATE": "1",
                  "BOARDLOG_NOTIFY_BACKOFF": "0.2", "BOARDLOG_NOTIFY_CLAIM_SECONDS": "2", **env})
 
@@ -128,7 +128,7 @@ def test_redis_flushed_under_a_worker_changes_nothing_for_the_notifier_it_runs(
     webhook_for_everyone(fresh_url, players, receiver)
     log = open(tmp_path / "worker.log", "ab")
     worker = subprocess.Popen(
-        [sys.executable, "-m", "api.cli", "worker"], cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+        [sys.executable, "-m", "api.processes.cli", "worker"], cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
         env={**os.environ, "DATABASE_URL": fresh_url, "REDIS_URL": redis_url, "BOARDLOG_WEBHOOK_ALLOW_PRIVATE": "1"},
         start_new_session=True)
     try:
@@ -250,15 +250,15 @@ def test_the_operator_lists_dead_letters_of_every_channel_and_queues_them_again(
         dead = conn.execute("insert into deliveries (notification_id, target, player_id, status, attempts, last_error)"
                             " values ('n1-x-turn', 'email', %s, 'dead', 8, 'SMTP: refused') returning id",
                             (player,)).fetchone()[0]
-    listed = subprocess.run([sys.executable, "-m", "api.cli", "notifier", "--dead-letters"], cwd=ROOT, env=env,
+    listed = subprocess.run([sys.executable, "-m", "api.processes.cli", "notifier", "--dead-letters"], cwd=ROOT, env=env,
                             capture_output=True, text=True, check=True)
     assert listed.stdout.split("\t")[:2] == [str(dead), "email"] and "SMTP: refused" in listed.stdout
-    queued = subprocess.run([sys.executable, "-m", "api.cli", "notifier", "--redeliver", str(dead)], cwd=ROOT,
+    queued = subprocess.run([sys.executable, "-m", "api.processes.cli", "notifier", "--redeliver", str(dead)], cwd=ROOT,
                             env=env, capture_output=True, text=True)
     assert queued.returncode == 0 and str(dead) in queued.stdout
     with psycopg.connect(fresh_url) as conn:
         assert conn.execute("select status, attempts from deliveries where id = %s", (dead,)).fetchone() == ("pending", 0)
-    again = subprocess.run([sys.executable, "-m", "api.cli", "notifier", "--redeliver", str(dead)], cwd=ROOT, env=env,
+    again = subprocess.run([sys.executable, "-m", "api.processes.cli", "notifier", "--redeliver", str(dead)], cwd=ROOT, env=env,
                            capture_output=True, text=True)
     assert again.returncode == 1, "no longer a dead letter"
 
@@ -268,7 +268,7 @@ def test_the_worker_starts_its_notifier_again_when_it_dies(fresh_url, redis_url,
 
     log = open(tmp_path / "worker.log", "ab")
     worker = subprocess.Popen(
-        [sys.executable, "-m", "api.cli", "worker", "--sweep-every", "1"], cwd=ROOT, stdout=log,
+        [sys.executable, "-m", "api.processes.cli", "worker", "--sweep-every", "1"], cwd=ROOT, stdout=log,
         stderr=subprocess.STDOUT, env={**os.environ, "DATABASE_URL": fresh_url, "REDIS_URL": redis_url},
         start_new_session=True)
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from api.offline_audit import audit_lines
+from api.audit.offline_audit import audit_lines
 from tests.verifier import tampering
 
 HERE = Path(__file__).resolve().parent

@@ -74,7 +74,7 @@ def _served(database_url, redis_url, tmp_path_factory, pythonpath: Path | None =
     if pythonpath is not None:
         env["PYTHONPATH"] = os.pathsep.join(filter(None, (str(pythonpath), str(ROOT), os.environ.get("PYTHONPATH"))))
     with open(log, "ab") as errors:
-        process = subprocess.Popen([sys.executable, "-m", "api.cli", "serve", "--port", str(port),
+        process = subprocess.Popen([sys.executable, "-m", "api.processes.cli", "serve", "--port", str(port),
                                     "--data", str(log.parent / "data")],
                                    cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=errors, text=True)
         lines: list[str] = []

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from api.app import create_app
+from api.http.app import create_app
 from tests.support.typescript import generate_types, install_tools, tsc
 
 STATIC = Path(__file__).resolve().parents[2] / "api" / "web" / "static"

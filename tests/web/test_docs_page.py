@@ -1,5 +1,5 @@
 """The interactive docs page draws the document under its
-Content-Security-Policy (api/security_headers.py): no script or style it
+Content-Security-Policy (api/http/security_headers.py): no script or style it
 needs is refused."""
 
 from __future__ import annotations

@@ -180,7 +180,7 @@ class WorkerProcess:
         self.log_path = log_path
         self.output = open(log_path, "wb") if log_path else subprocess.DEVNULL
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "api.cli", "worker", "--sweep-every", str(sweep_every)],
+            [sys.executable, "-m", "api.processes.cli", "worker", "--sweep-every", str(sweep_every)],
             cwd=ROOT, env=env, stdout=self.output, stderr=subprocess.STDOUT, start_new_session=True,
         )
 

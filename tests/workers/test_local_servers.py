@@ -18,7 +18,7 @@ import psycopg
 import pytest
 from redis import Redis
 
-from api.supervisor import FolderInUse, claim_data_folder, clean_up_after_dead_serve
+from api.processes.supervisor import FolderInUse, claim_data_folder, clean_up_after_dead_serve
 from eventstore.binaries import MissingServer, find_postgres, find_redis
 from eventstore.embedded import THROWAWAY, EmbeddedPostgres, EmbeddedRedis
 from eventstore.processes import alive, stop_process, write_pid_file
@@ -83,7 +83,7 @@ def test_a_second_claim_on_a_data_folder_is_refused_with_the_holders_pid(tmp_pat
     lock = claim_data_folder(tmp_path)
     try:
         holder = subprocess.run(
-            [sys.executable, "-c", "import sys; from api.supervisor import claim_data_folder; claim_data_folder(sys.argv[1])",
+            [sys.executable, "-c", "import sys; from api.processes.supervisor import claim_data_folder; claim_data_folder(sys.argv[1])",
              str(tmp_path)], capture_output=True, text=True, cwd=Path(__file__).resolve().parents[2], timeout=30)
         assert holder.returncode != 0
         assert f"another boardlog serve (pid {os.getpid()}) is already running" in holder.stderr

@@ -249,7 +249,7 @@ def test_a_reminder_carries_only_what_every_player_of_the_game_may_see(timed_ser
 
 def test_a_game_running_before_reminders_existed_is_reminded_from_the_backfill_on_and_never_late(
         timed_service, clock, table, event_store):
-    from api.reminder_backfill import backfill
+    from api.processes.reminder_backfill import backfill
 
     service = timed_service
     game_id, seat, _, deadline = _game(service, table.players)

@@ -54,7 +54,7 @@ class Serve:
         self.log = open(log, "ab")
         self.lines: list[str] = []
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "api.cli", "serve", "--data", str(data), "--port", str(port)],
+            [sys.executable, "-m", "api.processes.cli", "serve", "--data", str(data), "--port", str(port)],
             cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=self.log, text=True,
         )
         self.reader = threading.Thread(target=lambda: self.lines.extend(self.process.stdout), daemon=True)

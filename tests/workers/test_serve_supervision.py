@@ -58,7 +58,7 @@ def test_a_second_serve_on_the_same_data_folder_refuses_and_names_the_first_ones
         first.wait_running()
         children = recorded_children(data)
         second = subprocess.run(
-            [sys.executable, "-m", "api.cli", "serve", "--data", str(data), "--port", str(free_port())],
+            [sys.executable, "-m", "api.processes.cli", "serve", "--data", str(data), "--port", str(free_port())],
             cwd=ROOT, capture_output=True, text=True, timeout=60,
             env={k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")})
         assert second.returncode != 0

@@ -2,7 +2,7 @@
 // The web client's service worker, for Web Push only: it shows what the
 // server pushed (a title, a sentence, the table's link: nothing of the game)
 // and, on a click, focuses the table if a tab shows it, or opens it. Served
-// at /sw.js so that its scope is the whole client (api/resources/web.py).
+// at /sw.js so that its scope is the whole client (api/http/resources/web.py).
 // It caches nothing: the page always comes from the server.
 
 /** @typedef {{ title: string, body: string, url: string, tag?: string }} Shown */
