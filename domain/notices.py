@@ -19,6 +19,9 @@ of what it appends, what only a replay would know:
   of them that were not to act before it and whose holder plays them (not a
   seat a bot plays since its player resigned or was abandoned: he is told
   no more turns of it), on the last event of each append;
+- ``asked``: on EndProposed, the players who still play their seats, to
+  accept or decline it (not one whose seat a bot plays since he resigned or
+  was abandoned);
 - ``timeout_step``: on the second and later steps of a turn that one deadline
   played out (TurnTimedOut of each step), so that a missed turn is told once.
 
@@ -42,7 +45,7 @@ is not told of it, except where it changes their seat:
   the new game's id; every player of the old game but its creator is told;
 - ``end-proposed`` (EndProposed, domain.lifecycle.agreement): ``seat`` and
   ``player`` proposed ending the game, ``ending`` cancelled or as-it-stands;
-  every other player is told, to accept or decline it. The doors that deliver
+  every other player ``asked`` is told, to accept or decline it. The doors that deliver
   it add ``text``, ``proposal_sentence`` with the proposer's name (names are
   not in the log). A game ended by agreement is told as any end is: as it
   stands, by its GameOver (``ended``); cancelled, as ``cancelled`` with the
@@ -262,7 +265,8 @@ def notices(stream_id: str, version: int, type: str, data: Mapping[str, Any],
         add(CANCELLED, [], [p for p in everyone if p != actor], {"reason": reason, "ending": "cancelled"})
     elif type == "EndProposed":
         details = {key: data.get(key) for key in ("seat", "player", "ending")}
-        add(END_PROPOSED, [data.get("seat")], [p for p in everyone if p != data.get("player")], details)
+        asked = metadata.get("asked", everyone)  # stored before ``asked`` existed: everyone, as then
+        add(END_PROPOSED, [data.get("seat")], [p for p in asked if p != data.get("player")], details)
     elif type == "RematchCreated":
         add(REMATCH, [], [p for p in everyone if p != actor], {"rematch_id": data.get("game_id")})
 

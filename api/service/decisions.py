@@ -75,7 +75,8 @@ def with_notice_facts(events: list[Event], metadata: list[dict], after: Session,
     engine event and on the last event, and on the last event the seats to
     act and those whose turn came with it and whose holder plays them (a seat
     a bot plays since its player resigned or was abandoned tells him nothing:
-    he sees the game as a spectator now)."""
+    he sees the game as a spectator now); on a proposal to end, the players
+    asked to accept it (those who still play their seats)."""
     seated = dict(after.players)
     out = []
     last = len(events) - 1
@@ -83,6 +84,8 @@ def with_notice_facts(events: list[Event], metadata: list[dict], after: Session,
         meta = dict(meta)
         if index == last or type(event).__name__ in ENGINE_EVENT_TYPES:
             meta["seated"] = seated
+        if type(event).__name__ == "EndProposed":
+            meta["asked"] = sorted({player for seat, player in seated.items() if after.seat_seen_by(player) == seat})
         if index == last:
             meta["to_act"] = sorted(to_act_after)
             came = set(to_act_after) - set(to_act_before)

@@ -176,3 +176,16 @@ def test_a_proposal_to_end_reaches_the_other_players_stream_as_a_sentence_naming
                                  "text": f"{ada.name} proposes to end your game of cronberg cancelled, with no result:"
                                          f" accept or decline at http://127.0.0.1:8000/#/games/{game_id}"}
     assert "end-proposed" not in [m.event for m in notices(brief, ada, 1000)], "the proposer is not told"
+
+
+def test_a_player_who_resigned_is_not_asked_to_accept_a_proposal_to_end(players, service):
+    ada, bob, carl = players(3)
+    game_id = started_game([ada, bob, carl])
+    assert carl.post(f"/v1/games/{game_id}/resign").status_code == 200  # a bot plays his seat from now on
+    proposed = ada.post(f"/v1/games/{game_id}/end-proposal", json={"ending": "cancelled"})
+    assert proposed.status_code == 200, proposed.json
+    brief = create_app({"RATE_LIMIT_PER_MINUTE": 0, "STREAMS": {"lifetime": 2, "heartbeat": 0.2}},
+                       service=service).test_client()
+    assert "end-proposed" in [m.event for m in notices(brief, bob, 1000)]
+    assert "end-proposed" not in [m.event for m in notices(brief, carl, 1000)], \
+        "his seat is a bot's now: the proposal is not his to accept"
