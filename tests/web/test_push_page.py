@@ -134,8 +134,24 @@ def test_the_settings_page_turns_notifications_on_and_a_push_opens_the_table(per
         10, "the notification")
     assert notes == [[shown["title"], shown["body"], f"{base_url}/#/games/{game_id}"]]
 
-    # When the notification is clicked
+    # When a push for the same table comes while he is looking at it
+    page.goto(f"{base_url}/#/games/{game_id}")
+    page.wait_for_selector("#board")
+    worker.evaluate("self.registration.getNotifications().then((n) => n.forEach((x) => x.close()))")
+    cdp.send("ServiceWorker.deliverPushMessage", {"origin": base_url, "registrationId": registration["registrationId"],
+                                                  "data": json.dumps({**shown, "tag": "again"})})
+    page.wait_for_timeout(1000)
+    # Then nothing is shown: the table says it already
+    assert worker.evaluate("self.registration.getNotifications().then((n) => n.length)") == 0
+    # And a push for that table while he looks at his settings is shown again
     page.goto(f"{base_url}/#/settings")
+    page.wait_for_selector("#push-devices")
+    cdp.send("ServiceWorker.deliverPushMessage", {"origin": base_url, "registrationId": registration["registrationId"],
+                                                  "data": json.dumps(shown)})
+    wait_until(lambda: worker.evaluate("self.registration.getNotifications().then((n) => n.length)"), 10,
+               "the notification shown again")
+
+    # When the notification is clicked
     worker.evaluate("""self.registration.getNotifications().then(([note]) => {
         try { self.dispatchEvent(new NotificationEvent("notificationclick", { notification: note })); }
         catch (error) { /* waitUntil refuses an event not made by the browser; the handler ran */ } })""")

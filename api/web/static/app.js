@@ -5,6 +5,7 @@
 // A mail's link adds ?signin=CODE to a route: the code is spent first
 // (signin.js), and taken out of the address bar.
 import { me } from "./api.js";
+import { answerTheWorker } from "./devices.js";
 import { h, notice } from "./dom.js";
 import { lobby } from "./lobby.js";
 import { table } from "./table.js";
@@ -72,4 +73,5 @@ async function route() {
 }
 
 window.addEventListener("hashchange", route);
+answerTheWorker();
 route();

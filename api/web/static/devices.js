@@ -120,3 +120,15 @@ export async function devicesSection(signedOut) {
   try { await refresh(); } catch (problem) { failed(problem); }
   return section;
 }
+
+/** The service worker asks a tab, before it shows a push, whether the tab shows that page in sight
+ * (sw.js): a player looking at the table is not notified of what it shows him already. */
+export function answerTheWorker() {
+  if (!("serviceWorker" in navigator)) return;
+  navigator.serviceWorker.addEventListener("message", (event) => {
+    const asked = event.data;
+    if (!asked || asked.ask !== "showing" || !event.ports[0]) return;
+    event.ports[0].postMessage(document.visibilityState === "visible" && location.href === asked.url);
+  });
+  navigator.serviceWorker.startMessages();
+}

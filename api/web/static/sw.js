@@ -1,7 +1,7 @@
 // @ts-check
 // The web client's service worker, for Web Push only: it shows what the
-// server pushed (a title, a sentence, the table's link: nothing of the game)
-// and, on a click, focuses the table if a tab shows it, or opens it. Served
+// server pushed (a title, a sentence, the table's link: nothing of the game),
+// unless a tab in sight shows that table already, and, on a click, focuses the table if a tab shows it, or opens it. Served
 // at /sw.js so that its scope is the whole client (api/http/resources/web.py).
 // It caches nothing: the page always comes from the server.
 
@@ -29,18 +29,46 @@ worker.addEventListener("activate", (/** @type {any} */ event) => {
   event.waitUntil(worker.clients.claim());
 });
 
+/** @param {any} tab @param {string} url @returns {Promise<boolean>} whether the tab shows that page in sight */
+function shows(tab, url) {
+  // A tab's url here is the address it was opened at, without its #/route: the tab itself is asked
+  // (devices.js answers), and a tab that does not answer in half a second counts as not showing it.
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    const timer = setTimeout(() => resolve(false), 500);
+    channel.port1.onmessage = (event) => { clearTimeout(timer); resolve(event.data === true); };
+    tab.postMessage({ ask: "showing", url }, [channel.port2]);
+  });
+}
+
+/** @param {string} url @param {boolean} [hidden] @returns {Promise<any>} a tab that shows that page (in sight, unless hidden) */
+async function showing(url, hidden = false) {
+  const tabs = await worker.clients.matchAll({ type: "window", includeUncontrolled: true });
+  const answers = await Promise.all(tabs.map((/** @type {any} */ tab) =>
+    (hidden || tab.visibilityState === "visible") ? shows(tab, url) : Promise.resolve(false)));
+  return tabs.find((/** @type {any} */ _tab, /** @type {number} */ i) => answers[i]) || null;
+}
+
+/** @param {Shown} shown @returns {Promise<unknown>} */
+async function show(shown) {
+  const url = onThisOrigin(shown.url);
+  // A player looking at the table sees his turn there: a notification would only say it twice. (A browser
+  // asks a worker to show something for each push only while no page of its origin is in sight.)
+  if (await showing(url)) return undefined;
+  return worker.registration.showNotification(shown.title, {
+    body: shown.body, tag: shown.tag, icon: "/web/favicon.svg", data: { url },
+  });
+}
+
 worker.addEventListener("push", (/** @type {any} */ event) => {
-  const shown = shownOf(event.data);
-  event.waitUntil(worker.registration.showNotification(shown.title, {
-    body: shown.body, tag: shown.tag, icon: "/web/favicon.svg", data: { url: onThisOrigin(shown.url) },
-  }));
+  event.waitUntil(show(shownOf(event.data)));
 });
 
 /** @param {string} url @returns {Promise<unknown>} */
 async function openTable(url) {
+  const there = await showing(url, true);
+  if (there) return there.focus();
   const tabs = await worker.clients.matchAll({ type: "window", includeUncontrolled: true });
-  const showing = tabs.find((/** @type {any} */ tab) => tab.url === url);
-  if (showing) return showing.focus();
   const ours = tabs.find((/** @type {any} */ tab) => new URL(tab.url).origin === worker.location.origin && tab.navigate);
   if (ours) {
     const moved = await ours.navigate(url).catch(() => null);
