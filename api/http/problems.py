@@ -93,6 +93,7 @@ REGISTRY: dict[str, ProblemType] = {p.slug: p for p in (
     ProblemType("delivery-pending", 409, "Delivery pending", "The delivery is queued or being tried already; it needs no redelivery now."),
     ProblemType("webhook-disabled", 409, "Webhook disabled", "The webhook was disabled after failing again and again (GET it to see why); enable it first."),
     ProblemType("too-many-push-subscriptions", 409, "Too many devices", "You hold the most push subscriptions (devices with notifications) a player may; remove one first."),
+    ProblemType("push-renewal-key-unknown", 404, "Renewal key unknown", "No device holds this renewal key: it was removed, or notifications were turned on again since, which gave it a new key."),
     ProblemType("push-subscription-not-found", 404, "Push subscription not found", "You hold no push subscription with this id (removed already, or its push service said it was gone)."),
     ProblemType("mail-unavailable", 503, "Mail unavailable", "This server sends no mail (BOARDLOG_SMTP_URL is unset), so an address cannot be confirmed."),
     ProblemType("link-unknown", 404, "Link unknown", "The confirmation or unsubscribe link is not one boardlog sent."),

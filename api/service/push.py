@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import base64
 import binascii
+import hashlib
 import os
+import secrets
 import threading
 import uuid
 
@@ -167,8 +169,14 @@ def check_subscription(endpoint: str, p256dh: str, auth: str, allow_private) -> 
 _COLUMNS = "id, endpoint, label, messages, created_at"
 
 
+def _renewal_hash(key: str) -> bytes:
+    return hashlib.sha256(key.encode()).digest()
+
+
 def subscribe(conn, player, endpoint: str, p256dh: bytes, auth: bytes, label: str, messages: bool) -> dict:
-    """Add a device (or renew one: the same endpoint again takes the new keys and label)."""
+    """Add a device (or renew one: the same endpoint again takes the new keys
+    and label), with a new ``renewal_key``: what its browser's service worker
+    gives ``renew`` when the browser replaces the subscription on its own."""
     with conn.transaction():
         conn.execute("select id from players where id = %s for update", (player,))
         known = conn.execute("select 1 from push_subscriptions where player_id = %s and endpoint = %s",
@@ -178,11 +186,35 @@ def subscribe(conn, player, endpoint: str, p256dh: bytes, auth: bytes, label: st
         if known is None and count >= MAX_SUBSCRIPTIONS:
             raise Conflict(f"a player may have at most {MAX_SUBSCRIPTIONS} devices with notifications; "
                            "remove one first", kind="too-many-push-subscriptions")
+        renewal_key = secrets.token_urlsafe(32)
+        added = conn.cursor(row_factory=dict_row).execute(
+            "insert into push_subscriptions (id, player_id, endpoint, p256dh, auth, label, messages, renewal_hash)"
+            " values (%s, %s, %s, %s, %s, %s, %s, %s) on conflict (player_id, endpoint) do update set"
+            " p256dh = excluded.p256dh, auth = excluded.auth, label = excluded.label, messages = excluded.messages,"
+            f" renewal_hash = excluded.renewal_hash returning {_COLUMNS}",
+            (uuid.uuid4(), player, endpoint, p256dh, auth, label, messages, _renewal_hash(renewal_key))).fetchone()
+        return {**added, "renewal_key": renewal_key}
+
+
+def renew(conn, renewal_key: str, endpoint: str, p256dh: bytes, auth: bytes) -> dict:
+    """The device whose renewal key this is now receives its pushes at
+    ``endpoint``, encrypted for the new keys (the browser replaced its
+    subscription); the key stays the same, so a second renewal works too.
+    Another device of the same player already at that endpoint is replaced
+    by this one."""
+    with conn.transaction():
+        found = conn.execute("select id, player_id from push_subscriptions where renewal_hash = %s for update",
+                             (_renewal_hash(renewal_key),)).fetchone()
+        if found is None:
+            raise NotFound("no device holds this renewal key: it was removed, or notifications were turned on "
+                           "again since (which gave it a new key); turn them on again on the settings page",
+                           kind="push-renewal-key-unknown")
+        subscription_id, player = found
+        conn.execute("delete from push_subscriptions where player_id = %s and endpoint = %s and id <> %s",
+                     (player, endpoint, subscription_id))
         return conn.cursor(row_factory=dict_row).execute(
-            "insert into push_subscriptions (id, player_id, endpoint, p256dh, auth, label, messages)"
-            " values (%s, %s, %s, %s, %s, %s, %s) on conflict (player_id, endpoint) do update set"
-            " p256dh = excluded.p256dh, auth = excluded.auth, label = excluded.label, messages = excluded.messages"
-            f" returning {_COLUMNS}", (uuid.uuid4(), player, endpoint, p256dh, auth, label, messages)).fetchone()
+            "update push_subscriptions set endpoint = %s, p256dh = %s, auth = %s where id = %s"
+            f" returning {_COLUMNS}", (endpoint, p256dh, auth, subscription_id)).fetchone()
 
 
 def subscriptions(conn, player) -> list[dict]:

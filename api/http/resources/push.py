@@ -29,8 +29,8 @@ class PushKeysSchema(ma.Schema):
         "pattern": B64URL, "description": "the browser's authentication secret: 16 bytes, base64url"})
 
 
-class PushSubscriptionInSchema(ma.Schema):
-    """A browser's push subscription, as PushSubscription.toJSON() gives it, with a label of your own."""
+class BrowserSubscriptionSchema(ma.Schema):
+    """A browser's push subscription, as PushSubscription.toJSON() gives it."""
 
     endpoint = ma.fields.String(required=True, validate=ma.validate.Length(min=1, max=targets.MAX_URL_LENGTH),
                                 metadata={"format": "uri", "example": "https://push.example/send/abc",
@@ -40,6 +40,11 @@ class PushSubscriptionInSchema(ma.Schema):
     expirationTime = ma.fields.Integer(allow_none=True, load_default=None, metadata={
         "description": "as the browser gives it; not used (a subscription lasts until its push service says "
                        "it is gone, or you remove it)"})
+
+
+class PushSubscriptionInSchema(BrowserSubscriptionSchema):
+    """A browser's push subscription, as PushSubscription.toJSON() gives it, with a label of your own."""
+
     label = ma.fields.String(load_default="this device", validate=ma.validate.Length(min=1, max=push.MAX_LABEL),
                              metadata={"description": "a name for the device, shown in your list (\"phone\")"})
     messages = ma.fields.Boolean(load_default=False, metadata={
@@ -54,6 +59,23 @@ class PushSubscriptionSchema(ma.Schema):
     label = ma.fields.String(required=True, metadata={"description": "the device's name, as you gave it"})
     messages = ma.fields.Boolean(required=True, metadata={"description": "new table-talk messages are pushed too"})
     created_at = ma.fields.DateTime(required=True, metadata={"description": "when it was added (UTC)"})
+
+
+class PushSubscriptionAddedSchema(PushSubscriptionSchema):
+    """The device just added, with the key its service worker renews it with."""
+
+    renewal_key = ma.fields.String(required=True, metadata={
+        "description": "a secret for this device's service worker to keep: when the browser replaces the "
+                       "subscription on its own (the pushsubscriptionchange event, with no page or token at "
+                       "hand), POST the new one with this key to /v1/push/renewals. Given once; adding the "
+                       "device again gives a new one"})
+
+
+class PushRenewalSchema(BrowserSubscriptionSchema):
+    """A subscription the browser replaced on its own, with the device's renewal key."""
+
+    renewal_key = ma.fields.String(required=True, validate=ma.validate.Length(min=1, max=200), metadata={
+        "description": "the renewal_key given when the device was added"})
 
 
 class PushSubscriptionListSchema(ma.Schema):
@@ -75,7 +97,7 @@ class ApplicationServerKeySchema(ma.Schema):
 class PushSubscriptions(MethodView):
     @blp.doc(operationId="createPushSubscription", security=BEARER)
     @blp.arguments(PushSubscriptionInSchema)
-    @blp.response(201, PushSubscriptionSchema)
+    @blp.response(201, PushSubscriptionAddedSchema)
     @declare(blp, "too-many-push-subscriptions")
     def post(self, body):
         """Add a device: its pushes go to the push service's endpoint, encrypted for its keys."""
@@ -104,6 +126,21 @@ class PushSubscription(MethodView):
         with service().pool.connection() as conn:
             push.unsubscribe(conn, current_player(), subscription_id)
         return None
+
+
+@blp.route("/push/renewals")
+class PushRenewals(MethodView):
+    @blp.doc(operationId="renewPushSubscription")
+    @blp.arguments(PushRenewalSchema)
+    @blp.response(200, PushSubscriptionSchema)
+    @declare(blp, "push-renewal-key-unknown")
+    def post(self, body):
+        """Move a device to the subscription its browser replaced on its own: its renewal key is the
+        credential (a service worker has no player's token)."""
+        p256dh, auth = push.check_subscription(body["endpoint"], body["keys"]["p256dh"], body["keys"]["auth"],
+                                               settings().allow_private_targets)
+        with service().pool.connection() as conn:
+            return push.renew(conn, body["renewal_key"], body["endpoint"], p256dh, auth)
 
 
 @blp.route("/push/application-server-key")
