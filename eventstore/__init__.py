@@ -30,6 +30,7 @@ from eventstore.postgres import PostgresEventStore
 from eventstore.types import (
     ANY,
     NO_STREAM,
+    CommandRows,
     EventIdConflict,
     InvalidAppend,
     NewEvent,
@@ -42,6 +43,7 @@ from eventstore.types import (
 __all__ = [
     "ANY",
     "NO_STREAM",
+    "CommandRows",
     "EventIdConflict",
     "InMemoryEventStore",
     "InvalidAppend",

@@ -124,3 +124,14 @@ class IdempotencyKeys:
                 "this Idempotency-Key was already used by you in this game with another request (another endpoint "
                 "or body): a key is scoped to (player, game), so use a new key for each new request in this game")
         return Replayed(row["response"])
+
+    def answer_of_repeat(self, player: str, game_id, key: str | None, request_sha256: str,
+                         error: Exception) -> dict | None:
+        """For a request that wrote its key's record with its events itself
+        (``GameService.act``, in one statement) and failed with ``error``:
+        the stored answer it gets instead, as ``once`` gives it, or None
+        (``error`` stands)."""
+        if key is None or not (decisions.is_unique_violation(error)
+                               or isinstance(error, (ServiceError, IllegalCommand))):
+            return None
+        return self._earlier_response(player, game_id, key, request_sha256)
