@@ -48,9 +48,9 @@ import psycopg
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+import bench.api as api_bench  # noqa: E402
 from bench.api import GEVENT, gunicorn, new_game  # noqa: E402
 from bench.production import Profiler, redis_url_for_bench, server_cpu, stop  # noqa: E402
-from eventstore import migrate  # noqa: E402
 from eventstore.servers import temporary_database, temporary_server  # noqa: E402
 
 LUA_DIR = Path(__file__).resolve().parent / "lua"
@@ -125,13 +125,94 @@ def wait_until_disconnected(url: str, timeout: float = 20.0) -> None:
             time.sleep(0.1)
 
 
+# What one POST of a command asks of PostgreSQL, seen from the server's side:
+# run in a process of its own with the checkout measured first on its path
+# (--code), on the app as production makes it (create_app from the
+# environment), through Flask's test client, with libpq's trace on every
+# connection the service's pool hands out during each POST. A round trip
+# ends with the server's ReadyForQuery; a transaction, with a ReadyForQuery
+# that finds the connection idle again. The game is held at the version this
+# process knows, its LISTEN connection sweeping, as on a busy server.
+WIRE_SCRIPT = r"""
+import json, os, sys, tempfile, uuid
+from api.http.app import create_app
+posts = int(sys.argv[1])
+app = create_app({"RATE_LIMIT_PER_MINUTE": 0})
+service = app.extensions["boardlog"].service
+pool, store = service.pool, service.store
+with store.watch(["held"]):
+    pass
+store.recent.sweep_trust = store.recent.max_age = 3600.0
+client = app.test_client()
+def player(name):
+    return {"Authorization": "Bearer " + client.post("/v1/players", json={"name": name}).json["token"]}
+a, b = player("wire-a"), player("wire-b")
+game = client.post("/v1/games", json={"game": "cronberg", "options": {"players": 2}}, headers=a).json["id"]
+client.post(f"/v1/games/{game}/join", json={}, headers=b)
+client.post(f"/v1/games/{game}/start", headers=a)
+seats = {s["seat"]: h for s, h in zip(client.get(f"/v1/games/{game}", headers=a).json["seats"], (a, b))}
+real_getconn, traced = pool.getconn, []
+def getconn(*args, **kwargs):
+    conn = real_getconn(*args, **kwargs)
+    out = tempfile.TemporaryFile("w+")
+    conn.pgconn.trace(out.fileno())
+    traced.append((conn, out))
+    return conn
+round_trips = transactions = 0
+first = None
+for n in range(posts):
+    summary = client.get(f"/v1/games/{game}", headers=a).json
+    headers = seats[summary["to_act"][0]]
+    command = client.get(f"/v1/games/{game}/legal-commands", headers=headers).json["commands"][0]
+    pool.getconn = getconn
+    answer = client.post(f"/v1/games/{game}/commands", json=command,
+                         headers={**headers, "Idempotency-Key": uuid.uuid4().hex})
+    pool.getconn = real_getconn
+    assert answer.status_code == 200, answer.json
+    lines = []
+    for conn, out in traced:
+        conn.pgconn.untrace()
+        out.seek(0)
+        lines += out.read().splitlines()
+        out.close()
+    traced.clear()
+    ready = [line for line in lines if "\tB\t" in line and "ReadyForQuery" in line]
+    round_trips += len(ready)
+    transactions += sum(1 for line in ready if line.rstrip().endswith("I"))
+    if first is None:
+        first = [line.split("\t", 4)[-1][:90] for line in lines if "\tF\t" in line
+                 and ("\tQuery\t" in line or "\tParse\t" in line)]
+print(json.dumps({"round_trips": round_trips / posts, "transactions": transactions / posts, "sent": first}))
+"""
+
+
+def wire(code: Path, url: str, redis_url: str, posts: int = 40) -> dict:
+    """Round trips and transactions per POST of ``code``'s server (WIRE_SCRIPT), on the database ``url``."""
+    import json
+
+    done = subprocess.run([sys.executable, "-c", WIRE_SCRIPT, str(posts)], cwd=code, capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(code), "DATABASE_URL": url, "REDIS_URL": redis_url,
+                               "BOARDLOG_LOG_LEVEL": "WARNING"}, check=False)
+    if done.returncode:
+        raise SystemExit(f"the round trips of a POST could not be counted:\n{done.stderr[-3000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def migrate_as(code: Path, url: str) -> None:
+    """The schema of ``code``'s own migrations."""
+    subprocess.run([sys.executable, "-c", "import sys; from eventstore import migrate; migrate(sys.argv[1])", url],
+                   cwd=code, env={**os.environ, "PYTHONPATH": str(code)}, check=True)
+
+
 def create_games(base: str, count: int) -> list[tuple[str, dict]]:
     with concurrent.futures.ThreadPoolExecutor(8) as pool:
         return list(pool.map(lambda n: new_game(base, f"cycle-{n}"), range(count)))
 
 
-def measure(args) -> dict:
-    """Run the interleaved rounds; the figures, or SystemExit naming each failure's cause."""
+def measure(args, code: Path = ROOT) -> dict:
+    """Run the interleaved rounds of ``code``'s server (a boardlog checkout:
+    this one, or another to compare with); the figures, or SystemExit naming
+    each failure's cause."""
     folder = Path(tempfile.mkdtemp(prefix="boardlog-cycles-"))
     redis_url, embedded = redis_url_for_bench(folder, 8)
     processes = []
@@ -139,7 +220,8 @@ def measure(args) -> dict:
     try:
         with temporary_server(os.environ.get("DATABASE_URL")) as server, \
                 temporary_database(server, "boardlog_cycles") as url:
-            migrate(url)
+            migrate_as(code, url)
+            api_bench.ROOT = code  # the servers run that checkout's code
             env = {"DATABASE_URL": url, "REDIS_URL": redis_url, "BOARDLOG_RATE_LIMIT": "100000000",
                    "BOARDLOG_LOG_LEVEL": "INFO"}
             log = open(folder / "servers.log", "ab")  # noqa: SIM115 (closed with the folder)
@@ -171,7 +253,9 @@ def measure(args) -> dict:
             stop(processes)
             wait_until_disconnected(url)
             transactions = xact_commit(url) - commits_before
+            on_the_wire = wire(code, url, redis_url)
     finally:
+        api_bench.ROOT = ROOT
         stop(processes)
         if embedded is not None:
             embedded.stop()
@@ -192,6 +276,9 @@ def measure(args) -> dict:
         "cpu": statistics.median(cpu),
         "bare_cpu": statistics.median(bare_cpu),
         "transactions": transactions / sum(r.cycles for r in app_rounds),
+        "post_round_trips": on_the_wire["round_trips"],
+        "post_transactions": on_the_wire["transactions"],
+        "post_sent": on_the_wire["sent"],
         "latency": (measured[len(measured) // 2].p50, measured[len(measured) // 2].p99),
         "rounds": [(r.rate, c) for r, c in zip(measured, cpu)],
         "bare_rounds": [(r.rate, c) for r, c in zip(bare_rounds, bare_cpu)],
@@ -211,6 +298,29 @@ def report(figures: dict, connections: int) -> None:
           f"ratio {figures['bare_cpu'] / figures['cpu']:.2f} (goal >= 0.5)")
     print(f"PostgreSQL transactions per cycle: {figures['transactions']:.2f}   "
           f"request latency (GET and POST) p50 {figures['latency'][0]}  p99 {figures['latency'][1]}")
+    print(f"a POST on the service's connections: {figures['post_round_trips']:.2f} round trips, "
+          f"{figures['post_transactions']:.2f} transactions; it sends: " + " | ".join(figures["post_sent"]))
+
+
+def compare(before: list[dict], after: list[dict], code: Path) -> None:
+    """This checkout against ``code``, measured alternately in one run."""
+    rate_before = statistics.median(f["rate"] for f in before)
+    rate_after = statistics.median(f["rate"] for f in after)
+    trips_before, trips_after = before[0]["post_round_trips"], after[0]["post_round_trips"]
+    print(f"\n{code} (before) against this checkout (after), {len(before)} measure(s) each, alternately:")
+    each_before = ", ".join(f"{f['rate']:.0f}" for f in before)
+    each_after = ", ".join(f"{f['rate']:.0f}" for f in after)
+    print(f"  command cycles/s: before {rate_before:.0f} ({each_before})   after {rate_after:.0f} ({each_after})"
+          f"   ratio {rate_after / rate_before:.2f}")
+    print(f"  round trips per POST: before {trips_before:.2f}   after {trips_after:.2f}"
+          f"   ratio {trips_after / trips_before:.2f}")
+    print(f"  transactions per POST: before {before[0]['post_transactions']:.2f}"
+          f"   after {after[0]['post_transactions']:.2f}")
+    print(f"  PostgreSQL transactions per cycle (all connections): before "
+          f"{statistics.median(f['transactions'] for f in before):.2f}   after "
+          f"{statistics.median(f['transactions'] for f in after):.2f}")
+    print(f"  server CPU per cycle: before {statistics.median(f['cpu'] for f in before):.3f} ms   after "
+          f"{statistics.median(f['cpu'] for f in after):.3f} ms")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -218,6 +328,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--games", type=int, default=14,
                         help=f"games created per connection (a game is {MOVES_PER_GAME} cycles)")
+    parser.add_argument("--compare", metavar="CHECKOUT",
+                        help="also measure the server of another boardlog checkout (a git worktree of main, say), "
+                             "alternately with this one, and print the ratios")
+    parser.add_argument("--pairs", type=int, default=2, help="with --compare: measures of each, alternately")
     parser.add_argument("--profile", metavar="DIR", help="py-spy each worker of boardlog during each round, into DIR, and print where their time went")
 
 
@@ -229,7 +343,19 @@ def main() -> int:
     if not shutil.which("wrk"):
         print("bench/cycles.py needs wrk (apt-get install wrk): Python clients would be the bottleneck")
         return 2
-    report(measure(args), args.connections)
+    if not args.compare:
+        report(measure(args), args.connections)
+        return 0
+    other = Path(args.compare).resolve()
+    before, after = [], []
+    for _ in range(args.pairs):
+        before.append(measure(args, other))
+        print(f"--- {other}")
+        report(before[-1], args.connections)
+        after.append(measure(args))
+        print("--- this checkout")
+        report(after[-1], args.connections)
+    compare(before, after, other)
     return 0
 
 
