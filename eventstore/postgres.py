@@ -249,6 +249,9 @@ class PostgresEventStore:
                      None if rows.seats is None else Jsonb(rows.seats),
                      None if rows.life is None else Jsonb(rows.life),
                      rows.back_player, rows.now, None if rows.key is None else Jsonb(rows.key)),
+                    # Never prepared: psycopg prepares a statement on its fifth use in a
+                    # round trip of its own, and its plan is a function call's anyway.
+                    prepare=False,
                 ).fetchone()
             except psycopg.errors.UniqueViolation as error:
                 if error.diag.table_name != "events":

@@ -74,7 +74,13 @@ class Along:
 
     def rows_of(self, rows: CommandRows, after: Session, events: list[Event]) -> CommandRows:
         self.answer = self._answer(after, events)  # shaped anew for each attempt
-        key = None if self._key is None else {**self._key, "response": self.answer}
+        key = None
+        if self._key is not None:
+            # Not a copy of the answer: what the command produced, from which
+            # ``GameService.answer_again`` shapes it again (migration 0117).
+            receipt = self.answer.get("receipt") or {}
+            key = {**self._key, "first": after.version - len(events) + 1, "last": after.version,
+                   "signed_by": receipt.get("key_id"), "signature": receipt.get("signature")}
         return dataclasses.replace(rows, back_player=self.player, now=self.now, key=key)
 
 
@@ -410,13 +416,33 @@ class GameService:
         try:
             self.execute(game_id, decide, if_match, along=along)
         except Exception as error:
-            earlier = self.idempotency.answer_of_repeat(player, game_id, idempotency_key, digest, error)
+            earlier = self.idempotency.answer_of_repeat(player, game_id, idempotency_key, digest, error,
+                                                        lambda row: self.answer_again(game_id, row, answer))
             if earlier is None:
                 raise
             return earlier
         if along.ended:
             self.absences.back_on_acting_committed(player, along.now)
         return along.answer
+
+    def answer_again(self, game_id: uuid.UUID, row: Mapping[str, Any],
+                     answer: Callable[[Session, list[Event]], dict]) -> dict:
+        """The answer of a command whose key's record (``row``) keeps what it
+        produced, not its answer: ``answer`` shapes it again from the game
+        at the command's last version and the events it appended, as it did
+        then; the receipt it carried keeps the key and signature it had then
+        (a key rotated since signs no more). Stored events never change, nor
+        does a player's name, so this is the first answer, byte for byte."""
+        first, last = row["first_version"], row["last_version"]
+        rules, session = self.history.load_at(game_id, last)
+        records = self.store.read_stream(stream_of(game_id), first, last, metadata=False)
+        events = [sessions.decode_stored(rules, record.type, record.schema_version, record.data) for record in records]
+        shaped = answer(session, events)
+        if row["signed_by"] is not None and shaped.get("receipt"):
+            shaped["receipt"] = {**shaped["receipt"], "key_id": row["signed_by"],
+                                 "signature": bytes(row["signature"]).hex(),
+                                 "public_key": self.signer.public_key(row["signed_by"])}
+        return shaped
 
     def fire_deadline(self, game_id: uuid.UUID, version: int) -> bool:
         """Time out every seat whose deadline passed, if the game is still
