@@ -3,6 +3,7 @@ bottleneck: boardlog against a bare Flask app under the same production
 command, interleaved rounds (run by bench/api.py, or on its own).
 
     python bench/cycles.py [--connections 16] [--seconds 5] [--rounds 3] [--games 14] [--profile DIR]
+                           [--compare CHECKOUT [--pairs 2]]
 
 Both servers run `gunicorn -c python:api.processes.gunicorn_conf` (gevent, 2 workers);
 boardlog has Redis (REDIS_URL's server on database 8, or an embedded one)
@@ -26,6 +27,15 @@ the warm-up included, divided by its cycles; the LISTEN connection's sweeps
 and the batched NOTIFYs count too). Any request that fails (not answered
 2xx, a command refused, an answer given again for a key, a seat named to act
 that lists no command) fails the run, counted by cause.
+
+Then, on the same database with the servers stopped, what one POST asks of
+PostgreSQL from the server's side (WIRE_SCRIPT): round trips and
+transactions per POST, read from libpq's trace of the service's
+connections, the statements it sends, and the mean size of an
+Idempotency-Key's row. ``--compare CHECKOUT`` measures the server of another
+checkout (a git worktree of main, say: ``git worktree add /tmp/main a043135``)
+and this one alternately, ``--pairs`` times each, each with its own
+migrations, and prints the ratios.
 """
 
 from __future__ import annotations
@@ -182,7 +192,10 @@ for n in range(posts):
     if first is None:
         first = [line.split("\t", 4)[-1][:90] for line in lines if "\tF\t" in line
                  and ("\tQuery\t" in line or "\tParse\t" in line)]
-print(json.dumps({"round_trips": round_trips / posts, "transactions": transactions / posts, "sent": first}))
+with pool.connection() as conn:
+    key_bytes = conn.execute("select avg(pg_column_size(k.*)) from idempotency_keys k").fetchone()[0]
+print(json.dumps({"round_trips": round_trips / posts, "transactions": transactions / posts, "sent": first,
+                  "key_bytes": float(key_bytes)}))
 """
 
 
@@ -279,6 +292,7 @@ def measure(args, code: Path = ROOT) -> dict:
         "post_round_trips": on_the_wire["round_trips"],
         "post_transactions": on_the_wire["transactions"],
         "post_sent": on_the_wire["sent"],
+        "key_bytes": on_the_wire["key_bytes"],
         "latency": (measured[len(measured) // 2].p50, measured[len(measured) // 2].p99),
         "rounds": [(r.rate, c) for r, c in zip(measured, cpu)],
         "bare_rounds": [(r.rate, c) for r, c in zip(bare_rounds, bare_cpu)],
@@ -300,6 +314,7 @@ def report(figures: dict, connections: int) -> None:
           f"request latency (GET and POST) p50 {figures['latency'][0]}  p99 {figures['latency'][1]}")
     print(f"a POST on the service's connections: {figures['post_round_trips']:.2f} round trips, "
           f"{figures['post_transactions']:.2f} transactions; it sends: " + " | ".join(figures["post_sent"]))
+    print(f"an Idempotency-Key's row (pg_column_size, the mean of the run's): {figures['key_bytes']:.0f} B")
 
 
 def compare(before: list[dict], after: list[dict], code: Path) -> None:
@@ -319,6 +334,7 @@ def compare(before: list[dict], after: list[dict], code: Path) -> None:
     print(f"  PostgreSQL transactions per cycle (all connections): before "
           f"{statistics.median(f['transactions'] for f in before):.2f}   after "
           f"{statistics.median(f['transactions'] for f in after):.2f}")
+    print(f"  an Idempotency-Key's row: before {before[0]['key_bytes']:.0f} B   after {after[0]['key_bytes']:.0f} B")
     print(f"  server CPU per cycle: before {statistics.median(f['cpu'] for f in before):.3f} ms   after "
           f"{statistics.median(f['cpu'] for f in after):.3f} ms")
 

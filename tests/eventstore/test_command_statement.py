@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import threading
 import uuid
@@ -107,3 +108,16 @@ def test_a_command_inside_the_callers_transaction_commits_with_it_or_not_at_all(
         assert _state(event_store, player, game_id, stream) == before
         conn.rollback()
     assert _state(event_store, player, game_id, stream) == before
+
+
+@pytest.mark.parametrize("in_statement", [False, True], ids=["by the notifier", "by the statement"])
+def test_waiters_hear_of_a_command_once_it_committed(event_store, game, monkeypatch, in_statement):
+    player, game_id, stream = game
+    monkeypatch.setattr(event_store, "notify_in_statement", in_statement)
+    event_store.append_command(stream, events("A"), 0, _rows(player, game_id))
+    heard = []
+    waiter = threading.Thread(target=lambda: heard.append(event_store.wait_for_version(stream, 1, timeout=30)))
+    waiter.start()
+    event_store.append_command(stream, events("B"), 1, dataclasses.replace(_rows(player, game_id), seats=None))
+    waiter.join(60)
+    assert heard == [2]
