@@ -4,6 +4,7 @@ command, interleaved rounds (run by bench/api.py, or on its own).
 
     python bench/cycles.py [--connections 16] [--seconds 5] [--rounds 3] [--games 14] [--profile DIR]
                            [--compare CHECKOUT [--pairs 2]]
+    python bench/cycles.py --notify-where [--seconds 4]
 
 Both servers run `gunicorn -c python:api.processes.gunicorn_conf` (gevent, 2 workers);
 boardlog has Redis (REDIS_URL's server on database 8, or an embedded one)
@@ -217,6 +218,64 @@ def migrate_as(code: Path, url: str) -> None:
                    cwd=code, env={**os.environ, "PYTHONPATH": str(code)}, check=True)
 
 
+def notify_where(seconds: float = 4.0, clients: int = 16, pairs: int = 3) -> None:
+    """The command statement alone (``append_command``), ``clients`` threads
+    each on a game of its own, commands per second with the NOTIFY sent by
+    the statement as it commits against sent after it by the notifier, in
+    alternating pairs (``--notify-where``)."""
+    import datetime as dt
+    import threading
+
+    from eventstore import CommandRows, NewEvent, PostgresEventStore, migrate
+
+    def run(store, in_statement: bool) -> float:
+        store.notify_in_statement = in_statement
+        games = []
+        with store.pool.connection() as conn:
+            for _ in range(clients):
+                player, game = uuid.uuid4(), uuid.uuid4()
+                conn.execute("insert into players (id, name, token_sha256) values (%s, 'n', %s)",
+                             (player, player.bytes))
+                conn.execute("insert into games (id, game, status, host, options, version)"
+                             " values (%s, 'cronberg', 'active', %s, '{}', 0)", (game, player))
+                games.append((player, game))
+        counts = [0] * clients
+        until = time.monotonic() + seconds
+
+        def play(n: int) -> None:
+            player, game = games[n]
+            version = 0
+            while time.monotonic() < until:
+                key = {"player": str(player), "game": str(game), "unscoped": "00000000-0000-0000-0000-000000000000",
+                       "key": uuid.uuid4().hex, "sha256": "-", "status": 200, "first": version + 1,
+                       "last": version + 1}
+                rows = CommandRows(game, "active", player, ["p1"], None, None, back_player=player,
+                                   now=dt.datetime.now(dt.timezone.utc), key=key)
+                event = NewEvent("Moved", {"n": version, "pad": "x" * 300}, metadata={"player": str(player)})
+                version, _ = store.append_command(f"game-{game}", [event], version, rows)
+                counts[n] += 1
+
+        threads = [threading.Thread(target=play, args=(n,)) for n in range(clients)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        return sum(counts) / seconds
+
+    with temporary_server(os.environ.get("DATABASE_URL")) as server, \
+            temporary_database(server, "boardlog_notify_where") as url:
+        migrate(url)
+        store = PostgresEventStore.connect(url, max_size=clients)
+        try:
+            for _ in range(pairs):
+                for in_statement in (False, True):
+                    where = "by the statement" if in_statement else "by the notifier, after"
+                    print(f"NOTIFY {where}: {run(store, in_statement):6.0f} commands/s ({clients} clients)",
+                          flush=True)
+        finally:
+            store.close()
+
+
 def create_games(base: str, count: int) -> list[tuple[str, dict]]:
     with concurrent.futures.ThreadPoolExecutor(8) as pool:
         return list(pool.map(lambda n: new_game(base, f"cycle-{n}"), range(count)))
@@ -355,7 +414,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=5.0)
     add_arguments(parser)
+    parser.add_argument("--notify-where", action="store_true",
+                        help="only the command statement, its NOTIFY sent by it or by the notifier (no wrk)")
     args = parser.parse_args()
+    if args.notify_where:
+        notify_where(args.seconds)
+        return 0
     if not shutil.which("wrk"):
         print("bench/cycles.py needs wrk (apt-get install wrk): Python clients would be the bottleneck")
         return 2
