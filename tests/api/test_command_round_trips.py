@@ -65,3 +65,22 @@ def test_a_move_on_a_game_held_at_its_known_version_is_one_round_trip_without_be
         assert round_trips(lines) == 1, "\n".join(lines)
         assert not [line for line in sent(lines) if "BEGIN" in line or "COMMIT" in line], "\n".join(lines)
         assert [line for line in sent(lines) if "boardlog_command" in line], "\n".join(lines)
+
+
+def test_a_move_of_a_timed_game_is_a_transaction_that_begins_with_the_command_statement_and_writes_its_reminders(
+        players, service, held, monkeypatch):  # noqa: F811
+    ada, bob = players(2)
+    game_id = started_game([ada, bob], options={"players": 2, "turn_seconds": 3600})
+    acting = _to_act([ada, bob], game_id)
+    command = acting.legal(game_id)[0]
+    with wire(service.pool, monkeypatch) as lines:
+        answer = acting.act(game_id, command, headers={"Idempotency-Key": uuid.uuid4().hex})
+    assert answer.status_code == 200, answer.json
+    statements = sent(lines)
+    assert "BEGIN" in statements[0] and "boardlog_command" in statements[1], statements
+    commit = next(n for n, line in enumerate(statements) if "COMMIT" in line)
+    assert [line for line in statements[2:commit] if "seat_deadlines" in line], "the reminders, in the transaction"
+    # (After the commit the service looks up when to schedule the game's next reminder.)
+    with service.pool.connection() as conn:
+        version = conn.execute("select max(version) from seat_deadlines where game_id = %s", (game_id,)).fetchone()[0]
+    assert version == answer.json["version"]
