@@ -3,6 +3,8 @@ bottleneck: boardlog against a bare Flask app under the same production
 command, interleaved rounds (run by bench/api.py, or on its own).
 
     python bench/cycles.py [--connections 16] [--seconds 5] [--rounds 3] [--games 14] [--profile DIR]
+                           [--compare CHECKOUT [--pairs 2]]
+    python bench/cycles.py --notify-where [--seconds 4]
 
 Both servers run `gunicorn -c python:api.processes.gunicorn_conf` (gevent, 2 workers);
 boardlog has Redis (REDIS_URL's server on database 8, or an embedded one)
@@ -26,6 +28,15 @@ the warm-up included, divided by its cycles; the LISTEN connection's sweeps
 and the batched NOTIFYs count too). Any request that fails (not answered
 2xx, a command refused, an answer given again for a key, a seat named to act
 that lists no command) fails the run, counted by cause.
+
+Then, on the same database with the servers stopped, what one POST asks of
+PostgreSQL from the server's side (WIRE_SCRIPT): round trips and
+transactions per POST, read from libpq's trace of the service's
+connections, the statements it sends, and the mean size of an
+Idempotency-Key's row. ``--compare CHECKOUT`` measures the server of another
+checkout (a git worktree of main, say: ``git worktree add /tmp/main a043135``)
+and this one alternately, ``--pairs`` times each, each with its own
+migrations, and prints the ratios.
 """
 
 from __future__ import annotations
@@ -48,9 +59,9 @@ import psycopg
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+import bench.api as api_bench  # noqa: E402
 from bench.api import GEVENT, gunicorn, new_game  # noqa: E402
 from bench.production import Profiler, redis_url_for_bench, server_cpu, stop  # noqa: E402
-from eventstore import migrate  # noqa: E402
 from eventstore.servers import temporary_database, temporary_server  # noqa: E402
 
 LUA_DIR = Path(__file__).resolve().parent / "lua"
@@ -125,13 +136,155 @@ def wait_until_disconnected(url: str, timeout: float = 20.0) -> None:
             time.sleep(0.1)
 
 
+# What one POST of a command asks of PostgreSQL, seen from the server's side:
+# run in a process of its own with the checkout measured first on its path
+# (--code), on the app as production makes it (create_app from the
+# environment), through Flask's test client, with libpq's trace on every
+# connection the service's pool hands out during each POST. A round trip
+# ends with the server's ReadyForQuery; a transaction, with a ReadyForQuery
+# that finds the connection idle again. The game is held at the version this
+# process knows, its LISTEN connection sweeping, as on a busy server.
+WIRE_SCRIPT = r"""
+import json, os, sys, tempfile, uuid
+from api.http.app import create_app
+posts = int(sys.argv[1])
+app = create_app({"RATE_LIMIT_PER_MINUTE": 0})
+service = app.extensions["boardlog"].service
+pool, store = service.pool, service.store
+with store.watch(["held"]):
+    pass
+store.recent.sweep_trust = store.recent.max_age = 3600.0
+client = app.test_client()
+def player(name):
+    return {"Authorization": "Bearer " + client.post("/v1/players", json={"name": name}).json["token"]}
+a, b = player("wire-a"), player("wire-b")
+game = client.post("/v1/games", json={"game": "cronberg", "options": {"players": 2}}, headers=a).json["id"]
+client.post(f"/v1/games/{game}/join", json={}, headers=b)
+client.post(f"/v1/games/{game}/start", headers=a)
+seats = {s["seat"]: h for s, h in zip(client.get(f"/v1/games/{game}", headers=a).json["seats"], (a, b))}
+real_getconn, traced = pool.getconn, []
+def getconn(*args, **kwargs):
+    conn = real_getconn(*args, **kwargs)
+    out = tempfile.TemporaryFile("w+")
+    conn.pgconn.trace(out.fileno())
+    traced.append((conn, out))
+    return conn
+round_trips = transactions = 0
+first = None
+for n in range(posts):
+    summary = client.get(f"/v1/games/{game}", headers=a).json
+    headers = seats[summary["to_act"][0]]
+    command = client.get(f"/v1/games/{game}/legal-commands", headers=headers).json["commands"][0]
+    pool.getconn = getconn
+    answer = client.post(f"/v1/games/{game}/commands", json=command,
+                         headers={**headers, "Idempotency-Key": uuid.uuid4().hex})
+    pool.getconn = real_getconn
+    assert answer.status_code == 200, answer.json
+    lines = []
+    for conn, out in traced:
+        conn.pgconn.untrace()
+        out.seek(0)
+        lines += out.read().splitlines()
+        out.close()
+    traced.clear()
+    ready = [line for line in lines if "\tB\t" in line and "ReadyForQuery" in line]
+    round_trips += len(ready)
+    transactions += sum(1 for line in ready if line.rstrip().endswith("I"))
+    if first is None:
+        first = [line.split("\t", 4)[-1][:90] for line in lines if "\tF\t" in line
+                 and ("\tQuery\t" in line or "\tParse\t" in line)]
+with pool.connection() as conn:
+    key_bytes = conn.execute("select avg(pg_column_size(k.*)) from idempotency_keys k").fetchone()[0]
+print(json.dumps({"round_trips": round_trips / posts, "transactions": transactions / posts, "sent": first,
+                  "key_bytes": float(key_bytes)}))
+"""
+
+
+def wire(code: Path, url: str, redis_url: str, posts: int = 40) -> dict:
+    """Round trips and transactions per POST of ``code``'s server (WIRE_SCRIPT), on the database ``url``."""
+    import json
+
+    done = subprocess.run([sys.executable, "-c", WIRE_SCRIPT, str(posts)], cwd=code, capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(code), "DATABASE_URL": url, "REDIS_URL": redis_url,
+                               "BOARDLOG_LOG_LEVEL": "WARNING"}, check=False)
+    if done.returncode:
+        raise SystemExit(f"the round trips of a POST could not be counted:\n{done.stderr[-3000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def migrate_as(code: Path, url: str) -> None:
+    """The schema of ``code``'s own migrations."""
+    subprocess.run([sys.executable, "-c", "import sys; from eventstore import migrate; migrate(sys.argv[1])", url],
+                   cwd=code, env={**os.environ, "PYTHONPATH": str(code)}, check=True)
+
+
+def notify_where(seconds: float = 4.0, clients: int = 16, pairs: int = 3) -> None:
+    """The command statement alone (``append_command``), ``clients`` threads
+    each on a game of its own, commands per second with the NOTIFY sent by
+    the statement as it commits against sent after it by the notifier, in
+    alternating pairs (``--notify-where``)."""
+    import datetime as dt
+    import threading
+
+    from eventstore import CommandRows, NewEvent, PostgresEventStore, migrate
+
+    def run(store, in_statement: bool) -> float:
+        store.notify_in_statement = in_statement
+        games = []
+        with store.pool.connection() as conn:
+            for _ in range(clients):
+                player, game = uuid.uuid4(), uuid.uuid4()
+                conn.execute("insert into players (id, name, token_sha256) values (%s, 'n', %s)",
+                             (player, player.bytes))
+                conn.execute("insert into games (id, game, status, host, options, version)"
+                             " values (%s, 'cronberg', 'active', %s, '{}', 0)", (game, player))
+                games.append((player, game))
+        counts = [0] * clients
+        until = time.monotonic() + seconds
+
+        def play(n: int) -> None:
+            player, game = games[n]
+            version = 0
+            while time.monotonic() < until:
+                key = {"player": str(player), "game": str(game), "unscoped": "00000000-0000-0000-0000-000000000000",
+                       "key": uuid.uuid4().hex, "sha256": "-", "status": 200, "first": version + 1,
+                       "last": version + 1}
+                rows = CommandRows(game, "active", player, ["p1"], None, None, back_player=player,
+                                   now=dt.datetime.now(dt.timezone.utc), key=key)
+                event = NewEvent("Moved", {"n": version, "pad": "x" * 300}, metadata={"player": str(player)})
+                version, _ = store.append_command(f"game-{game}", [event], version, rows)
+                counts[n] += 1
+
+        threads = [threading.Thread(target=play, args=(n,)) for n in range(clients)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        return sum(counts) / seconds
+
+    with temporary_server(os.environ.get("DATABASE_URL")) as server, \
+            temporary_database(server, "boardlog_notify_where") as url:
+        migrate(url)
+        store = PostgresEventStore.connect(url, max_size=clients)
+        try:
+            for _ in range(pairs):
+                for in_statement in (False, True):
+                    where = "by the statement" if in_statement else "by the notifier, after"
+                    print(f"NOTIFY {where}: {run(store, in_statement):6.0f} commands/s ({clients} clients)",
+                          flush=True)
+        finally:
+            store.close()
+
+
 def create_games(base: str, count: int) -> list[tuple[str, dict]]:
     with concurrent.futures.ThreadPoolExecutor(8) as pool:
         return list(pool.map(lambda n: new_game(base, f"cycle-{n}"), range(count)))
 
 
-def measure(args) -> dict:
-    """Run the interleaved rounds; the figures, or SystemExit naming each failure's cause."""
+def measure(args, code: Path = ROOT) -> dict:
+    """Run the interleaved rounds of ``code``'s server (a boardlog checkout:
+    this one, or another to compare with); the figures, or SystemExit naming
+    each failure's cause."""
     folder = Path(tempfile.mkdtemp(prefix="boardlog-cycles-"))
     redis_url, embedded = redis_url_for_bench(folder, 8)
     processes = []
@@ -139,7 +292,8 @@ def measure(args) -> dict:
     try:
         with temporary_server(os.environ.get("DATABASE_URL")) as server, \
                 temporary_database(server, "boardlog_cycles") as url:
-            migrate(url)
+            migrate_as(code, url)
+            api_bench.ROOT = code  # the servers run that checkout's code
             env = {"DATABASE_URL": url, "REDIS_URL": redis_url, "BOARDLOG_RATE_LIMIT": "100000000",
                    "BOARDLOG_LOG_LEVEL": "INFO"}
             log = open(folder / "servers.log", "ab")  # noqa: SIM115 (closed with the folder)
@@ -171,7 +325,9 @@ def measure(args) -> dict:
             stop(processes)
             wait_until_disconnected(url)
             transactions = xact_commit(url) - commits_before
+            on_the_wire = wire(code, url, redis_url)
     finally:
+        api_bench.ROOT = ROOT
         stop(processes)
         if embedded is not None:
             embedded.stop()
@@ -192,6 +348,10 @@ def measure(args) -> dict:
         "cpu": statistics.median(cpu),
         "bare_cpu": statistics.median(bare_cpu),
         "transactions": transactions / sum(r.cycles for r in app_rounds),
+        "post_round_trips": on_the_wire["round_trips"],
+        "post_transactions": on_the_wire["transactions"],
+        "post_sent": on_the_wire["sent"],
+        "key_bytes": on_the_wire["key_bytes"],
         "latency": (measured[len(measured) // 2].p50, measured[len(measured) // 2].p99),
         "rounds": [(r.rate, c) for r, c in zip(measured, cpu)],
         "bare_rounds": [(r.rate, c) for r, c in zip(bare_rounds, bare_cpu)],
@@ -211,6 +371,31 @@ def report(figures: dict, connections: int) -> None:
           f"ratio {figures['bare_cpu'] / figures['cpu']:.2f} (goal >= 0.5)")
     print(f"PostgreSQL transactions per cycle: {figures['transactions']:.2f}   "
           f"request latency (GET and POST) p50 {figures['latency'][0]}  p99 {figures['latency'][1]}")
+    print(f"a POST on the service's connections: {figures['post_round_trips']:.2f} round trips, "
+          f"{figures['post_transactions']:.2f} transactions; it sends: " + " | ".join(figures["post_sent"]))
+    print(f"an Idempotency-Key's row (pg_column_size, the mean of the run's): {figures['key_bytes']:.0f} B")
+
+
+def compare(before: list[dict], after: list[dict], code: Path) -> None:
+    """This checkout against ``code``, measured alternately in one run."""
+    rate_before = statistics.median(f["rate"] for f in before)
+    rate_after = statistics.median(f["rate"] for f in after)
+    trips_before, trips_after = before[0]["post_round_trips"], after[0]["post_round_trips"]
+    print(f"\n{code} (before) against this checkout (after), {len(before)} measure(s) each, alternately:")
+    each_before = ", ".join(f"{f['rate']:.0f}" for f in before)
+    each_after = ", ".join(f"{f['rate']:.0f}" for f in after)
+    print(f"  command cycles/s: before {rate_before:.0f} ({each_before})   after {rate_after:.0f} ({each_after})"
+          f"   ratio {rate_after / rate_before:.2f}")
+    print(f"  round trips per POST: before {trips_before:.2f}   after {trips_after:.2f}"
+          f"   ratio {trips_after / trips_before:.2f}")
+    print(f"  transactions per POST: before {before[0]['post_transactions']:.2f}"
+          f"   after {after[0]['post_transactions']:.2f}")
+    print(f"  PostgreSQL transactions per cycle (all connections): before "
+          f"{statistics.median(f['transactions'] for f in before):.2f}   after "
+          f"{statistics.median(f['transactions'] for f in after):.2f}")
+    print(f"  an Idempotency-Key's row: before {before[0]['key_bytes']:.0f} B   after {after[0]['key_bytes']:.0f} B")
+    print(f"  server CPU per cycle: before {statistics.median(f['cpu'] for f in before):.3f} ms   after "
+          f"{statistics.median(f['cpu'] for f in after):.3f} ms")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -218,6 +403,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--games", type=int, default=14,
                         help=f"games created per connection (a game is {MOVES_PER_GAME} cycles)")
+    parser.add_argument("--compare", metavar="CHECKOUT",
+                        help="also measure the server of another boardlog checkout (a git worktree of main, say), "
+                             "alternately with this one, and print the ratios")
+    parser.add_argument("--pairs", type=int, default=2, help="with --compare: measures of each, alternately")
     parser.add_argument("--profile", metavar="DIR", help="py-spy each worker of boardlog during each round, into DIR, and print where their time went")
 
 
@@ -225,11 +414,28 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=5.0)
     add_arguments(parser)
+    parser.add_argument("--notify-where", action="store_true",
+                        help="only the command statement, its NOTIFY sent by it or by the notifier (no wrk)")
     args = parser.parse_args()
+    if args.notify_where:
+        notify_where(args.seconds)
+        return 0
     if not shutil.which("wrk"):
         print("bench/cycles.py needs wrk (apt-get install wrk): Python clients would be the bottleneck")
         return 2
-    report(measure(args), args.connections)
+    if not args.compare:
+        report(measure(args), args.connections)
+        return 0
+    other = Path(args.compare).resolve()
+    before, after = [], []
+    for _ in range(args.pairs):
+        before.append(measure(args, other))
+        print(f"--- {other}")
+        report(before[-1], args.connections)
+        after.append(measure(args))
+        print("--- this checkout")
+        report(after[-1], args.connections)
+    compare(before, after, other)
     return 0
 
 

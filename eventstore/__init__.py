@@ -7,6 +7,11 @@ See DESIGN.md "Event store". In short:
   land in one transaction or none do; re-sending the same event ids at the same
   place returns the same version and writes nothing. With ``conn`` (an open
   connection inside your transaction) nothing is committed for you.
+- ``append_command(stream_id, events, expected_version, rows)``: a game's
+  command in one statement (``boardlog_command``, migration 0117): the
+  append, then, only if it succeeded, the game's row, its seats, the acting
+  player's absence and the Idempotency-Key's record (``CommandRows``). On
+  an autocommit connection that is one round trip and one transaction.
 - ``read_all(after, limit)``: the global feed. Resume with ``after`` = the
   ``global_position`` of the last event you processed. Events come in
   (transaction id, position) order, only once no earlier transaction can still
@@ -30,6 +35,7 @@ from eventstore.postgres import PostgresEventStore
 from eventstore.types import (
     ANY,
     NO_STREAM,
+    CommandRows,
     EventIdConflict,
     InvalidAppend,
     NewEvent,
@@ -42,6 +48,7 @@ from eventstore.types import (
 __all__ = [
     "ANY",
     "NO_STREAM",
+    "CommandRows",
     "EventIdConflict",
     "InMemoryEventStore",
     "InvalidAppend",

@@ -9,6 +9,7 @@ from typing import Iterator, Sequence
 import psycopg
 import psycopg_pool
 from psycopg import sql
+from psycopg.types.json import Jsonb
 
 from eventstore.chain import verify_chain
 from eventstore.listener import VersionListener, Watch
@@ -16,6 +17,7 @@ from eventstore.notifier import Notifier
 from eventstore.pool import CheckedPool
 from eventstore.versions import RecentVersions
 from eventstore.types import (
+    CommandRows,
     EventIdConflict,
     NewEvent,
     RecordedEvent,
@@ -139,6 +141,10 @@ class PostgresEventStore:
     atomically with the events. Without it they borrow a pooled connection.
     """
 
+    # append_command on its own: the statement sends its NOTIFY as it commits
+    # (True), or the notifier sends it after, batched with others (False).
+    notify_in_statement = False
+
     def __init__(self, pool: psycopg_pool.ConnectionPool):
         self.pool = pool
         self._owns_pool = False
@@ -211,6 +217,56 @@ class PostgresEventStore:
             return version
         if outcome == "conflict":
             raise WrongExpectedVersion(stream_id, expected_version, version)
+        raise EventIdConflict(f"stream {stream_id!r}: {detail}")
+
+    def append_command(self, stream_id: str, events: Sequence[NewEvent], expected_version, rows: CommandRows,
+                       conn=None, *, announce_later: bool = False) -> tuple[int, int]:
+        """``append`` and the rows of a game's command (``CommandRows``) in
+        one statement, ``boardlog_command`` (migration 0117): one round trip.
+        Returns (the stream's new version, how many absences it ended).
+
+        The rows are written only if the events are: a stale
+        ``expected_version`` raises WrongExpectedVersion and writes nothing,
+        an Idempotency-Key already taken raises psycopg's UniqueViolation and
+        takes the events down with it. On an autocommit connection outside a
+        transaction the statement commits on its own, and the NOTIFY is sent
+        as ``append`` sends it: by the notifier, or, with ``notify_in_statement``,
+        by the statement itself when it commits. Inside the caller's
+        transaction it behaves as ``append`` does there."""
+        events, expected, bodies = prepare_append(stream_id, events, expected_version)
+        if not events:
+            raise ValueError("a command's rows are written with its events: there are none")
+        with self._connection(conn) as c:
+            commits_now = (c.autocommit and c.info.transaction_status
+                           == psycopg.pq.TransactionStatus.IDLE)
+            by_statement = (self.notify_in_statement and commits_now) or not (commits_now or announce_later)
+            try:
+                outcome, version, detail, ended = c.execute(
+                    "select outcome, version, detail, absences_ended from boardlog_command("
+                    "%s, %s, %b::text[], %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                    (stream_id, expected, bodies, by_statement, rows.game_id, rows.status, rows.host,
+                     list(rows.to_act), rows.deadline, rows.outcome,
+                     None if rows.seats is None else Jsonb(rows.seats),
+                     None if rows.life is None else Jsonb(rows.life),
+                     rows.back_player, rows.now, None if rows.key is None else Jsonb(rows.key)),
+                    # Never prepared: psycopg prepares a statement on its fifth use in a
+                    # round trip of its own, and its plan is a function call's anyway.
+                    prepare=False,
+                ).fetchone()
+            except psycopg.errors.UniqueViolation as error:
+                if error.diag.table_name != "events":
+                    raise  # an Idempotency-Key already taken, a seat already held: the caller's to judge
+                raise EventIdConflict(_unique_violation_message(stream_id, error)) from None
+        if outcome == "ok":
+            if commits_now and by_statement:
+                self.recent.heard(stream_id, version)
+            elif commits_now:
+                self.announce(stream_id, version)
+            return version, ended
+        if outcome == "conflict":
+            raise WrongExpectedVersion(stream_id, expected_version, version)
+        if outcome == "duplicate":
+            raise EventIdConflict(f"stream {stream_id!r}: the events of this command are stored already")
         raise EventIdConflict(f"stream {stream_id!r}: {detail}")
 
     def announce(self, stream_id: str, version: int) -> None:

@@ -183,6 +183,28 @@ def event_body(stream_id: str, event: NewEvent) -> str:
     return text[:-1]
 
 
+@dataclass(frozen=True)
+class CommandRows:
+    """What a game's command writes with its events, in their one statement
+    (``PostgresEventStore.append_command``, migration 0117): the game's row
+    (games), its seat changes in order (``{"op": "take" | "leave" |
+    "replace", "seat", "player"}``), its life when the events changed it
+    (``{"bots", "visibility", "rematch"}``), the acting player whose absence
+    running at ``now`` ends, and the Idempotency-Key's record."""
+
+    game_id: Any
+    status: str
+    host: Any
+    to_act: Sequence[str]
+    deadline: datetime | None
+    outcome: str | None
+    seats: list[dict] | None = None
+    life: dict | None = None
+    back_player: Any = None
+    now: datetime | None = None
+    key: dict | None = None
+
+
 def prepare_append(stream_id: Any, events: Sequence[NewEvent], expected: Any):
     """Check everything about an append; return (stream_id, expected int or None, bodies)."""
     check_stream_id(stream_id)

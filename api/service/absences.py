@@ -270,21 +270,13 @@ class Absences:
             self._wake_games(player, now)  # his other games: he is away there too
         return bool(events)
 
-    def back_on_acting(self, conn, player: str) -> Callable[[], None]:
-        """A player whose command is accepted is back: in that command's
-        transaction, his absence running now ends now. Returns what to call
-        once it committed: every other game that shows him away records
-        SeatBack (by a job set for now; this one did at once,
-        ``returned_before``). A refused command ends nothing."""
-        now = self.clock()
-        ended = conn.execute("update absences set ends_at = %s where player_id = %s and starts_at <= %s "
-                             "and ends_at > %s returning id", (now, player, now, now)).fetchall()
-
-        def committed() -> None:
-            if ended:
-                self._wake_games(player, now)
-
-        return committed
+    def back_on_acting_committed(self, player: str, now: dt.datetime) -> None:
+        """A player whose command was accepted is back: the command's own
+        statement ended his absence running at ``now`` (migration 0117, in
+        the command's transaction); once it committed, every other game that
+        shows him away records SeatBack (by a job set for now; this one did
+        at once, ``returned_before``). A refused command ends nothing."""
+        self._wake_games(player, now)
 
     def returned_before(self, rules, session, seat: str) -> tuple[Decision, Any]:
         """The SeatBack batch that goes before a move of a seat shown away, and the session after it."""

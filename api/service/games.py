@@ -9,6 +9,7 @@ history (cache, snapshot, tail; the game at an earlier version) is
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import logging
 import uuid
@@ -18,13 +19,14 @@ from domain import session as sessions
 from domain.engine import DecodeError, Event
 from domain.lifecycle import clocks as clock_rules
 from domain.lifecycle import decide as lifecycle
-from domain.session import SYSTEM, Session
-from eventstore import WrongExpectedVersion
+from domain.lifecycle.state import LIFECYCLE_EVENTS, SeatReplaced
+from domain.session import SYSTEM, SeatLeft, SeatTaken, Session
+from eventstore import CommandRows, WrongExpectedVersion
 
 from . import readmodels
 from . import decisions
 from .decisions import Decision, Scheduler
-from .idempotency import NEW_GAMES, IdempotencyKeys, Replayed, endpoint_request
+from .idempotency import NEW_GAMES, IdempotencyKeys, endpoint_request, request_sha256
 from .absences import Absences
 from .agreements import Agreements
 from .pause import Pauses
@@ -56,6 +58,49 @@ def parse_game_id(text: str) -> uuid.UUID:
         return uuid.UUID(str(text))
     except ValueError:
         raise NotFound(f"no game {text!r}") from None
+
+
+class Along:
+    """What a player's accepted command writes in the statement of its
+    events: the end of his absence running ``now`` and, with a key, the
+    key's record of the answer ``answer(session, events)`` shapes. After
+    the commit: ``answer``, and ``ended``, how many absences it ended."""
+
+    def __init__(self, player: str, now: dt.datetime, answer: Callable[[Session, list[Event]], dict],
+                 key: dict | None):
+        self.player, self.now, self._answer, self._key = player, now, answer, key
+        self.answer: dict = {}
+        self.ended = 0
+
+    def rows_of(self, rows: CommandRows, after: Session, events: list[Event]) -> CommandRows:
+        self.answer = self._answer(after, events)  # shaped anew for each attempt
+        key = None
+        if self._key is not None:
+            # Not a copy of the answer: what the command produced, from which
+            # ``GameService.answer_again`` shapes it again (migration 0117).
+            receipt = self.answer.get("receipt") or {}
+            key = {**self._key, "first": after.version - len(events) + 1, "last": after.version,
+                   "signed_by": receipt.get("key_id"), "signature": receipt.get("signature")}
+        return dataclasses.replace(rows, back_player=self.player, now=self.now, key=key)
+
+
+def _command_rows(game_id, after: Session, events, to_act, deadline) -> CommandRows:
+    """The read-model rows of a commit (as readmodels.project writes them)."""
+    seats = []
+    for event in events:
+        if isinstance(event, SeatTaken):
+            seats.append({"op": "take", "seat": event.seat, "player": str(event.player)})
+        elif isinstance(event, SeatLeft):
+            seats.append({"op": "leave", "seat": event.seat})
+        elif isinstance(event, SeatReplaced):
+            seats.append({"op": "replace", "seat": event.seat, "player": str(event.player)})
+    life = None
+    if any(isinstance(event, LIFECYCLE_EVENTS) for event in events):
+        rematch = after.life.rematch
+        life = {"bots": dict(after.life.bots), "visibility": after.options.get("visibility", "public"),
+                "rematch": None if rematch is None else str(rematch)}
+    return CommandRows(game_id, after.status, after.host, sorted(to_act), deadline, after.outcome,
+                       seats=seats or None, life=life)
 
 
 class GameService:
@@ -145,6 +190,7 @@ class GameService:
         decide: Callable[[Any, Session], Decision],
         if_match: int | None = None,
         in_transaction: Callable[[Any, Session, list[Event]], None] | None = None,
+        along: "Along | None" = None,
     ) -> tuple[Session, list[Event]]:
         """Decide on the current state and append with the version decided on.
         On a conflict the decision is taken again once on the fresh state,
@@ -152,7 +198,11 @@ class GameService:
         session this process holds at the version it knows is judged again
         on the stored state when that moved on: another process's commit may
         not have been heard of yet, and read-your-writes must hold across
-        processes (a join answered by one, then a start refused by the other)."""
+        processes (a join answered by one, then a start refused by the other).
+
+        ``along``: what a player's command writes with its events (``Along``),
+        in the same statement; without ``in_transaction``, reminders or a
+        snapshot to write, the whole commit is that one statement."""
         for attempt in (1, 2):
             # If-Match is judged against the stored version, never a known one.
             trusted = attempt == 1 and if_match is None
@@ -171,7 +221,7 @@ class GameService:
                 return session, []
             after = sessions.replay(rules, decision.events, session)
             try:
-                deadline = self._commit(game_id, rules, session, after, decision, in_transaction)
+                deadline = self._commit(game_id, rules, session, after, decision, in_transaction, along)
             except WrongExpectedVersion:
                 if if_match is not None:
                     raise PreconditionFailed(f"the game moved past version {if_match}") from None
@@ -183,8 +233,12 @@ class GameService:
             return after, decision.events
         raise AssertionError("unreachable")
 
-    def _commit(self, game_id, rules, before: Session, after: Session, decision: Decision, in_transaction):
-        """Append and project in one transaction; the deadline set, if any."""
+    def _commit(self, game_id, rules, before: Session, after: Session, decision: Decision, in_transaction,
+                along: "Along | None" = None):
+        """Append and project in one statement (``boardlog_command``, migration
+        0117), or, when more is written with it (reminders, a snapshot,
+        ``in_transaction``), in one transaction of which it is the first
+        statement; the deadline set, if any."""
         to_act = sessions.to_act(rules, after)
         metadata = decisions.with_notice_facts(decision.events, decision.metadata, after,
                                                sessions.to_act(rules, before), to_act)
@@ -193,23 +247,36 @@ class GameService:
         new_events = [decisions.new_event(event, meta) for event, meta in zip(decision.events, metadata)]
         deadline = self._deadline(after, to_act)
         stream = stream_of(game_id)
+        rows = _command_rows(game_id, after, decision.events, to_act, deadline)
+        more = in_transaction is not None or reminder_rules.timed(after.options) \
+            or self.history.snapshot_due(before, after)
         try:
-            with self.pool.connection() as conn, conn.transaction():
-                # NOTIFY inside the transaction would make concurrent commits wait
-                # for each other; the store announces the new version once committed.
-                self.store.append(stream, new_events, before.version, conn=conn, announce_later=True)
-                # Before the answer is shaped (in_transaction), which carries the new head.
+            with self.pool.connection() as conn:
+                # Before the answer is shaped (along), which carries the new head; the
+                # links are computed here as the statement will store them.
                 self.heads.appended_heads(game_id, stream, before.version, new_events, conn)
-                readmodels.project(conn, game_id, after, decision.events, to_act, deadline)
-                reminder_rules.project(conn, game_id, rules, after, to_act, decision.metadata, self.clock())
-                if in_transaction:
-                    in_transaction(conn, after, decision.events)
-                if self.history.snapshot_due(before, after):
-                    self.history.snapshot(stream, rules, after, conn)
+                if along is not None:
+                    rows = along.rows_of(rows, after, decision.events)
+                if not more:
+                    # Autocommit: one statement, its own transaction, no BEGIN or COMMIT.
+                    _, ended = self.store.append_command(stream, new_events, before.version, rows, conn=conn)
+                else:
+                    with conn.transaction():
+                        # NOTIFY inside the transaction would make concurrent commits wait
+                        # for each other; the store announces the new version once committed.
+                        _, ended = self.store.append_command(stream, new_events, before.version, rows, conn=conn,
+                                                             announce_later=True)
+                        reminder_rules.project(conn, game_id, rules, after, to_act, decision.metadata, self.clock())
+                        if in_transaction:
+                            in_transaction(conn, after, decision.events)
+                        if self.history.snapshot_due(before, after):
+                            self.history.snapshot(stream, rules, after, conn)
+                    self.store.announce(stream, after.version)
         except BaseException:
             self.heads.forget_heads(game_id, range(before.version + 1, after.version + 1))  # never committed
             raise
-        self.store.announce(stream, after.version)
+        if along is not None:
+            along.ended = ended
         return deadline
 
     def _deadline(self, session: Session, to_act) -> dt.datetime | None:
@@ -317,7 +384,9 @@ class GameService:
     ) -> dict:
         """A player's command. ``respond`` shapes the answer; with an
         idempotency key, that answer is stored with the events and given again
-        for a repeat of the same request (api/service/idempotency.py)."""
+        for a repeat of the same request (api/service/idempotency.py). The
+        events, the game's row, the end of the player's absence and the key's
+        record are one statement (``Along``)."""
         seed = self.seed(game_id)
 
         def decide(rules, session):
@@ -335,24 +404,45 @@ class GameService:
             move = decisions.by(player, seat, command.to_json(), current, events, draws.draws())
             return Decision(returned.events + move.events, returned.metadata + move.metadata)
 
-        def answer(conn, session, events):
+        def answer(session, events):
             return respond(session, events, session.seat_seen_by(player)) if respond else {"version": session.version}
-
-        back: list[Callable[[], None]] = []  # what the absence's end asks once committed, per attempt
-
-        def carry_out(in_transaction):
-            def acting(conn, session, events):
-                back.append(self.absences.back_on_acting(conn, player))  # in the command's transaction
-                in_transaction(conn, session, events)
-
-            return self.execute(game_id, decide, if_match, acting)
 
         # The command's JSON alone is what is hashed (with the game), as it
         # was before other requests took keys, so remembered keys still answer.
-        answered = self.idempotency.once(player, game_id, idempotency_key, command_json, carry_out, answer)
-        if back and not isinstance(answered, Replayed):
-            back[-1]()  # the attempt that committed
-        return answered
+        digest = request_sha256(game_id, command_json)
+        along = Along(player, self.clock(), answer, None if idempotency_key is None else {
+            "player": player, "game": str(game_id), "unscoped": readmodels.UNSCOPED, "key": idempotency_key,
+            "sha256": digest, "status": 200})
+        try:
+            self.execute(game_id, decide, if_match, along=along)
+        except Exception as error:
+            earlier = self.idempotency.answer_of_repeat(player, game_id, idempotency_key, digest, error,
+                                                        lambda row: self.answer_again(game_id, row, answer))
+            if earlier is None:
+                raise
+            return earlier
+        if along.ended:
+            self.absences.back_on_acting_committed(player, along.now)
+        return along.answer
+
+    def answer_again(self, game_id: uuid.UUID, row: Mapping[str, Any],
+                     answer: Callable[[Session, list[Event]], dict]) -> dict:
+        """The answer of a command whose key's record (``row``) keeps what it
+        produced, not its answer: ``answer`` shapes it again from the game
+        at the command's last version and the events it appended, as it did
+        then; the receipt it carried keeps the key and signature it had then
+        (a key rotated since signs no more). Stored events never change, nor
+        does a player's name, so this is the first answer, byte for byte."""
+        first, last = row["first_version"], row["last_version"]
+        rules, session = self.history.load_at(game_id, last)
+        records = self.store.read_stream(stream_of(game_id), first, last, metadata=False)
+        events = [sessions.decode_stored(rules, record.type, record.schema_version, record.data) for record in records]
+        shaped = answer(session, events)
+        if row["signed_by"] is not None and shaped.get("receipt"):
+            shaped["receipt"] = {**shaped["receipt"], "key_id": row["signed_by"],
+                                 "signature": bytes(row["signature"]).hex(),
+                                 "public_key": self.signer.public_key(row["signed_by"])}
+        return shaped
 
     def fire_deadline(self, game_id: uuid.UUID, version: int) -> bool:
         """Time out every seat whose deadline passed, if the game is still

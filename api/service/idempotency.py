@@ -110,7 +110,10 @@ class IdempotencyKeys:
             raise
         return answer
 
-    def _earlier_response(self, player: str, game_id, key: str, request_sha256: str) -> dict | None:
+    def _earlier_response(self, player: str, game_id, key: str, request_sha256: str,
+                          rebuild: Callable[[dict], dict] | None = None) -> dict | None:
+        """The stored answer of ``key``; one kept as a reference to what its
+        request produced (migration 0117) is shaped again by ``rebuild(row)``."""
         with self.pool.connection() as conn:
             row = readmodels.idempotent_response(conn, player, game_id, key)
         if row is None:
@@ -123,4 +126,17 @@ class IdempotencyKeys:
             raise IdempotencyMismatch(
                 "this Idempotency-Key was already used by you in this game with another request (another endpoint "
                 "or body): a key is scoped to (player, game), so use a new key for each new request in this game")
+        if row["response"] is None and rebuild is not None:
+            return Replayed(rebuild(row))
         return Replayed(row["response"])
+
+    def answer_of_repeat(self, player: str, game_id, key: str | None, request_sha256: str,
+                         error: Exception, rebuild: Callable[[dict], dict] | None = None) -> dict | None:
+        """For a request that wrote its key's record with its events itself
+        (``GameService.act``, in one statement) and failed with ``error``:
+        the stored answer it gets instead, as ``once`` gives it, or None
+        (``error`` stands). ``rebuild``: see ``_earlier_response``."""
+        if key is None or not (decisions.is_unique_violation(error)
+                               or isinstance(error, (ServiceError, IllegalCommand))):
+            return None
+        return self._earlier_response(player, game_id, key, request_sha256, rebuild)

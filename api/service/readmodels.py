@@ -227,7 +227,8 @@ UNSCOPED = "00000000-0000-0000-0000-000000000000"
 
 def idempotent_response(conn, player_id, game_id, key: str) -> dict | None:
     return conn.cursor(row_factory=dict_row).execute(
-        """select request_sha256, status, response from idempotency_keys
+        """select request_sha256, status, response, first_version, last_version, signed_by, signature
+           from idempotency_keys
            where player_id = %s and game_id in (%s, %s) and key = %s
            order by game_id = %s limit 1""",
         (player_id, game_id, UNSCOPED, key, UNSCOPED),

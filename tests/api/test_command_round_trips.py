@@ -1,0 +1,86 @@
+"""What a command costs on the wire: the messages the service's connections
+exchange with PostgreSQL, read from libpq's own trace. A round trip ends
+with the server's ReadyForQuery; a move on a game this process holds at its
+known version is one (migration 0117, ``boardlog_command``)."""
+
+from __future__ import annotations
+
+import contextlib
+import tempfile
+import uuid
+
+import pytest
+
+from tests.api.conftest import started_game
+from tests.api.test_command_cycle import _to_act, held  # noqa: F401  (a fixture)
+
+
+@contextlib.contextmanager
+def wire(pool, monkeypatch):
+    """libpq's trace of every connection taken from ``pool`` meanwhile: the list of its lines."""
+    lines: list[str] = []
+    traced = []
+    real_getconn = pool.getconn
+
+    def getconn(*args, **kwargs):
+        conn = real_getconn(*args, **kwargs)
+        out = tempfile.TemporaryFile("w+")
+        conn.pgconn.trace(out.fileno())
+        conn.pgconn.set_trace_flags(0)
+        traced.append((conn, out))
+        return conn
+
+    monkeypatch.setattr(pool, "getconn", getconn)
+    try:
+        yield lines
+    finally:
+        monkeypatch.setattr(pool, "getconn", real_getconn)
+        for conn, out in traced:
+            conn.pgconn.untrace()
+            out.seek(0)
+            lines.extend(out.read().splitlines())
+            out.close()
+
+
+def round_trips(lines: list[str]) -> int:
+    return sum(1 for line in lines if "\tB\t" in line and "ReadyForQuery" in line)
+
+
+def sent(lines: list[str]) -> list[str]:
+    return [line for line in lines if "\tF\t" in line and ("Query" in line or "Parse" in line)]
+
+
+@pytest.mark.parametrize("key", [None, "a key"])
+def test_a_move_on_a_game_held_at_its_known_version_is_one_round_trip_without_begin_or_commit(
+        players, service, held, monkeypatch, key):  # noqa: F811
+    ada, bob = players(2)
+    game_id = started_game([ada, bob])
+    for _ in range(6):  # the same statement again and again on the same connections: never prepared apart
+        acting = _to_act([ada, bob], game_id)
+        command = acting.legal(game_id)[0]
+        headers = {"Idempotency-Key": f"{key}-{uuid.uuid4().hex}"} if key else {}
+        with wire(service.pool, monkeypatch) as lines:
+            answer = acting.act(game_id, command, headers=headers)
+        assert answer.status_code == 200, answer.json
+        assert round_trips(lines) == 1, "\n".join(lines)
+        assert not [line for line in sent(lines) if "BEGIN" in line or "COMMIT" in line], "\n".join(lines)
+        assert [line for line in sent(lines) if "boardlog_command" in line], "\n".join(lines)
+
+
+def test_a_move_of_a_timed_game_is_a_transaction_that_begins_with_the_command_statement_and_writes_its_reminders(
+        players, service, held, monkeypatch):  # noqa: F811
+    ada, bob = players(2)
+    game_id = started_game([ada, bob], options={"players": 2, "turn_seconds": 3600})
+    acting = _to_act([ada, bob], game_id)
+    command = acting.legal(game_id)[0]
+    with wire(service.pool, monkeypatch) as lines:
+        answer = acting.act(game_id, command, headers={"Idempotency-Key": uuid.uuid4().hex})
+    assert answer.status_code == 200, answer.json
+    statements = sent(lines)
+    assert "BEGIN" in statements[0] and "boardlog_command" in statements[1], statements
+    commit = next(n for n, line in enumerate(statements) if "COMMIT" in line)
+    assert [line for line in statements[2:commit] if "seat_deadlines" in line], "the reminders, in the transaction"
+    # (After the commit the service looks up when to schedule the game's next reminder.)
+    with service.pool.connection() as conn:
+        version = conn.execute("select max(version) from seat_deadlines where game_id = %s", (game_id,)).fetchone()[0]
+    assert version == answer.json["version"]
