@@ -4,8 +4,10 @@ notifier pushes to a push service of the test's own (tests/notify/pushservice.py
 What is real here: the click that asks permission, the service worker the
 page registers at /sw.js (scope /), the subscription the page POSTs and
 lists and removes, the push the server encrypts and signs for it, the
-worker's ``push`` handler showing it and its ``notificationclick`` handler
-bringing the tab to the table.
+worker's ``push`` handler showing it (not while the tab shows that table),
+its ``notificationclick`` handler bringing the tab to the table, and its
+``pushsubscriptionchange`` handler moving the device with the renewal key
+the page gave it.
 
 What is not: headless Chromium cannot subscribe (its PushManager needs
 Google's push service; here ``subscribe`` fails with "AbortError:
@@ -15,9 +17,11 @@ in the page that answers a subscription whose endpoint is the test's push
 service and whose keys the test made (and it checks that the page passed
 the server's VAPID key). The push reaches the worker through DevTools
 (ServiceWorker.deliverPushMessage) with the payload the test's push service
-decrypted; and the click is a NotificationEvent dispatched inside the
+decrypted; the click is a NotificationEvent dispatched inside the
 worker on the notification it showed, as no headless notification can be
-clicked."""
+clicked; and the browser's replacing of a subscription is a
+``pushsubscriptionchange`` event dispatched inside the worker, carrying the
+new subscription (Chromium never fires it itself; Firefox does)."""
 
 from __future__ import annotations
 
@@ -158,6 +162,21 @@ def test_the_settings_page_turns_notifications_on_and_a_push_opens_the_table(per
     # Then his tab shows the table
     page.wait_for_url(f"{base_url}/#/games/{game_id}", timeout=15000)
     page.wait_for_selector("#board")
+
+    # When the browser replaces the subscription on its own, with no page or token at hand
+    added_key = wait_until(lambda: worker.evaluate("kept('readonly', (store) => store.get(KEPT.renewal))"), 10,
+                           "the renewal key kept by the service worker")
+    replaced = Browser(push_service.endpoint("pushed-replaced"))
+    worker.evaluate("""(given) => {
+        const event = new ExtendableEvent("pushsubscriptionchange");
+        Object.defineProperty(event, "newSubscription", { value: { toJSON: () => given } });
+        try { self.dispatchEvent(event); } catch (error) { /* waitUntil refuses an event not made by the browser */ }
+    }""", replaced.subscription())
+    # Then the worker moves the device there with its renewal key, and the server pushes there from now on
+    wait_until(lambda: [s["endpoint"] for s in api(base_url, "GET", "/v1/players/me/push-subscriptions",
+                                                    token=token)[1]["subscriptions"]] == [replaced.endpoint],
+               15, "the device moved to the browser's new subscription")
+    assert isinstance(added_key, str) and added_key
 
     # When he removes the device on the settings page
     page.goto(f"{base_url}/#/settings")

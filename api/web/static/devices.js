@@ -100,10 +100,12 @@ export async function devicesSection(signedOut) {
         const key = (await get("/push/application-server-key")).public_key;
         const subscription = await subscribed(key);
         const keys = subscription.toJSON().keys || {};
-        await api("POST", "/players/me/push-subscriptions", { body: {
+        const added = await api("POST", "/players/me/push-subscriptions", { body: {
           endpoint: subscription.endpoint, keys: { p256dh: keys.p256dh || "", auth: keys.auth || "" },
           label: label.value.trim() || "this browser", messages: messages.checked,
         } });
+        // The service worker keeps it, to move this device if the browser replaces its subscription (sw.js).
+        (await navigator.serviceWorker.ready).active?.postMessage({ keep: "renewal", key: added.renewal_key });
         await refresh();
         said.textContent = "Notifications are on for this device.";
       } catch (problem) { failed(problem); }

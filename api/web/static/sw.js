@@ -1,7 +1,7 @@
 // @ts-check
 // The web client's service worker, for Web Push only: it shows what the
 // server pushed (a title, a sentence, the table's link: nothing of the game),
-// unless a tab in sight shows that table already, and, on a click, focuses the table if a tab shows it, or opens it. Served
+// unless a tab in sight shows that table already; on a click, it focuses the table if a tab shows it, or opens it. Served
 // at /sw.js so that its scope is the whole client (api/http/resources/web.py).
 // It caches nothing: the page always comes from the server.
 
@@ -80,4 +80,51 @@ async function openTable(url) {
 worker.addEventListener("notificationclick", (/** @type {any} */ event) => {
   event.notification.close();
   event.waitUntil(openTable(onThisOrigin(event.notification.data && event.notification.data.url)));
+});
+
+// The device's renewal key (given when the settings page added it), kept in IndexedDB: when the browser
+// replaces the subscription on its own, no page and no token is at hand, and the key moves the device.
+const KEPT = { database: "boardlog-push", store: "kept", renewal: "renewal-key" };
+
+/** @param {"readonly" | "readwrite"} mode @param {(store: IDBObjectStore) => IDBRequest} use @returns {Promise<any>} */
+function kept(mode, use) {
+  return new Promise((resolve, reject) => {
+    const opening = indexedDB.open(KEPT.database, 1);
+    opening.onupgradeneeded = () => opening.result.createObjectStore(KEPT.store);
+    opening.onerror = () => reject(opening.error);
+    opening.onsuccess = () => {
+      const done = opening.result.transaction(KEPT.store, mode);
+      const asked = use(done.objectStore(KEPT.store));
+      done.oncomplete = () => { opening.result.close(); resolve(asked.result); };
+      done.onerror = () => reject(done.error);
+    };
+  });
+}
+
+worker.addEventListener("message", (/** @type {any} */ event) => {
+  const said = event.data;
+  if (said && said.keep === "renewal" && typeof said.key === "string") {
+    event.waitUntil(kept("readwrite", (store) => store.put(said.key, KEPT.renewal)));
+  }
+});
+
+/** @param {any} event @returns {Promise<unknown>} */
+async function renew(event) {
+  const key = await kept("readonly", (store) => store.get(KEPT.renewal));
+  if (typeof key !== "string") return undefined; // added before renewal keys: the settings page adds it again
+  let subscription = event.newSubscription;
+  if (!subscription) {
+    const answer = await fetch("/v1/push/application-server-key");
+    const serverKey = (await answer.json()).public_key;
+    subscription = await worker.registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: serverKey });
+  }
+  const given = subscription.toJSON();
+  return fetch("/v1/push/renewals", {
+    method: "POST", headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ renewal_key: key, endpoint: given.endpoint, keys: given.keys }),
+  });
+}
+
+worker.addEventListener("pushsubscriptionchange", (/** @type {any} */ event) => {
+  event.waitUntil(renew(event));
 });
