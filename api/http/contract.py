@@ -42,6 +42,15 @@ def declare(blp, *slugs: str):
 
 MORE_PARAMETERS = "x-more-parameters"
 
+# The header as every operation that takes it documents it.
+IDEMPOTENCY_KEY = {
+    "in": "header", "name": "Idempotency-Key",
+    "schema": {"type": "string", "minLength": 1, "maxLength": 200, "pattern": "^[ -~]+$"},
+    "description": "repeat a request safely: the same key and body give the same answer and act once",
+}
+# An operation api/http/idempotency.py guards (``@idempotent``): it takes IDEMPOTENCY_KEY.
+IDEMPOTENT = "x-idempotent"
+
 
 def parameters(*entries: dict) -> dict:
     """Header (or hand-parsed query) parameters for ``blp.doc``, added to
@@ -65,6 +74,8 @@ def _usual(path: str, method: str, operation: dict) -> list[str]:
         slugs += ["bad-request", "body-too-large", "unsupported-media-type"]
     if "{game_id}" in path:
         slugs.append("game-not-found")
+    if any(isinstance(p, dict) and p.get("name") == "Idempotency-Key" for p in operation.get("parameters", [])):
+        slugs.append("idempotency-key-reused")
     return slugs
 
 
@@ -79,6 +90,9 @@ class ProblemsPlugin(BasePlugin):
             more = operation.pop(MORE_PARAMETERS, None)
             if more:
                 operation["parameters"] = [*operation.get("parameters", []), *more]
+            held = operation.pop(IDEMPOTENT, False)
+            if held:
+                operation["parameters"] = [*operation.get("parameters", []), dict(IDEMPOTENCY_KEY)]
             responses = operation.setdefault("responses", {})
             for key in list(responses):
                 if str(key) != key:  # alt_response's int keys; declare's are strings: merge them
@@ -92,7 +106,7 @@ class ProblemsPlugin(BasePlugin):
                 shared = isinstance(entry, str) or (isinstance(entry, dict) and "$ref" in entry)
                 if shared and status != "default":
                     responses[status] = {TYPES: list(entry.get(TYPES, []))} if isinstance(entry, dict) else {}
-            for slug in _usual(path or "", method, operation):
+            for slug in _usual(path or "", method, operation) + (["idempotency-key-busy"] if held else []):
                 kind = problems.REGISTRY[slug]
                 entry = responses.setdefault(str(kind.status), {})
                 if not isinstance(entry, dict):  # a reference to a shared response: leave it

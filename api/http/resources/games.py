@@ -21,7 +21,9 @@ from ...service.errors import NotFound
 from ...service.games import parse_game_id
 from ...service.idempotency import replay_headers
 from .keys import receipt_field
-from .play import IDEMPOTENCY_KEY, idempotency_key
+from ..contract import IDEMPOTENCY_KEY
+from ..idempotency import idempotency_key
+from ..idempotency import idempotent
 
 blp = Blueprint("games", __name__, url_prefix="/v1/games", description="Create, list, join, leave and start games")
 
@@ -242,6 +244,7 @@ class Game(MethodView):
 
 @blp.route("/<game_id>/join")
 class Join(MethodView):
+    @idempotent
     @blp.doc(security=BEARER, operationId="joinGame")
     @blp.arguments(JoinSchema)
     @blp.response(200, GameAnswerSchema)
@@ -256,6 +259,7 @@ class Join(MethodView):
 
 @blp.route("/<game_id>/leave")
 class Leave(MethodView):
+    @idempotent
     @blp.doc(security=BEARER, operationId="leaveGame")
     @blp.response(200, GameAnswerSchema)
     @declare(blp, "lobby-refused", "not-seated")
@@ -269,6 +273,7 @@ class Leave(MethodView):
 
 @blp.route("/<game_id>/start")
 class Start(MethodView):
+    @idempotent
     @blp.doc(security=BEARER, operationId="startGame")
     @blp.response(200, GameAnswerSchema)
     @declare(blp, "lobby-refused", "not-seated")

@@ -15,7 +15,8 @@ from ..contract import declare, parameters
 from ...service.games import parse_game_id
 from ...service.idempotency import replay_headers
 from .games import GameAnswerSchema, answered, summary_json
-from .play import IDEMPOTENCY_KEY, idempotency_key
+from ..contract import IDEMPOTENCY_KEY
+from ..idempotency import idempotency_key
 
 blp = Blueprint("lifecycle", __name__, url_prefix="/v1/games",
                 description="Resign, abort, invite a player or a replacement, ask for a rematch")

@@ -18,7 +18,8 @@ from ..contract import declare, parameters
 from ...service.errors import InvalidRequest
 from .audit import json_lines, log_entry
 from .games import answered
-from .play import IDEMPOTENCY_KEY, idempotency_key
+from ..contract import IDEMPOTENCY_KEY
+from ..idempotency import idempotency_key
 from ...service.games import parse_game_id
 from ...service.talk import PAGE, Talk
 
