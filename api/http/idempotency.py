@@ -18,6 +18,7 @@ then lists the header (contract.IDEMPOTENCY_KEY) and its refusals.
 from __future__ import annotations
 
 import json
+import logging
 from functools import wraps
 
 from flask import Response, make_response, request
@@ -28,6 +29,8 @@ from .context import service
 from .contract import IDEMPOTENT
 from ..service.errors import InvalidRequest
 from ..service.idempotency import ANYONE, HeldKeys, operation_scope, request_sha256
+
+log = logging.getLogger("boardlog.api")
 
 # What of a first answer its repeat gets besides its status and body (the rest is the server's own per answer).
 KEPT_HEADERS = ("Content-Type", "Location")
@@ -64,7 +67,10 @@ def idempotent(view=None, *, anyone: bool = False):
                 raise
             if 200 <= response.status_code < 300 and not response.is_streamed:
                 headers = [[name, response.headers[name]] for name in KEPT_HEADERS if name in response.headers]
-                keys.keep(player, scope, key, response.status_code, response.get_data(as_text=True), headers)
+                try:
+                    keys.keep(player, scope, key, response.status_code, response.get_data(as_text=True), headers)
+                except Exception:  # done, and answered: a repeat finds the key held (busy, then stale)
+                    log.exception("an answer was not kept under its Idempotency-Key (%s)", request.path)
             else:
                 keys.release(player, scope, key)
             return response
