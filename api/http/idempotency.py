@@ -10,8 +10,9 @@ bytes, marked ``Idempotent-Replayed: true``), and the same key with another
 body is a 422 ``idempotency-key-reused``. A refusal is not kept: its repeat
 is carried out. The key is the caller's: scoped to his player, or, for the
 operations a caller makes before he is one (``anyone=True``: registration,
-sign-in), to the request itself, whose body must be the same to get its
-answer. The decorator also marks the operation for the document, which
+sign-in), to the request itself: its client's address, and its body, which
+must be the same to get its answer (a frontend's keys are random: a key is
+then all that tells one newcomer from another at the same address). The decorator also marks the operation for the document, which
 then lists the header (contract.IDEMPOTENCY_KEY) and its refusals.
 """
 
@@ -55,7 +56,8 @@ def idempotent(view=None, *, anyone: bool = False):
             if key is None:
                 return view(*args, **kwargs)
             player = ANYONE if anyone else current_player()
-            scope = operation_scope(f"{request.method} {request.url_rule.rule}", request.view_args or {})
+            arguments = {**(request.view_args or {}), **({"from": request.remote_addr or ""} if anyone else {})}
+            scope = operation_scope(f"{request.method} {request.url_rule.rule}", arguments)
             keys = HeldKeys(service().pool)
             kept = keys.claim(player, scope, key, request_sha256(scope, _request()))
             if kept is not None:

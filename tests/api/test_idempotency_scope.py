@@ -33,6 +33,16 @@ def test_another_players_same_key_is_his_own_request_and_never_gets_the_first_pl
     assert (tokens_of(ada), tokens_of(bob)) == (2, 2)
 
 
+def test_two_newcomers_at_two_addresses_with_one_key_and_one_name_each_register_their_own_player(client):
+    key, body = new_key(), {"name": f"twin-{uuid.uuid4().hex[:6]}"}
+    first = client.post("/v1/players", json=body, headers=key, environ_base={"REMOTE_ADDR": "192.0.2.1"})
+    second = client.post("/v1/players", json=body, headers=key, environ_base={"REMOTE_ADDR": "192.0.2.2"})
+    assert (first.status_code, second.status_code) == (201, 201)
+    assert first.json["id"] != second.json["id"] and "Idempotent-Replayed" not in second.headers
+    again = client.post("/v1/players", json=body, headers=key, environ_base={"REMOTE_ADDR": "192.0.2.1"})
+    assert again.data == first.data and again.headers["Idempotent-Replayed"] == "true"
+
+
 def test_one_key_in_two_games_or_for_two_operations_is_two_requests(players):
     ada, bob = players(2)
     games = [started_game([ada, bob]) for _ in range(2)]
