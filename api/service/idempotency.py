@@ -19,7 +19,8 @@ Every other POST that creates something, or acts in a way that must not
 happen twice, takes its key through api/http/idempotency.py, which keeps
 its answers here with ``claim``, ``keep`` and ``release``: the key is
 scoped to (player, operation and path), the player being ANYONE for the
-operations that have none yet (registration, sign-in), and is held while
+operations that have none yet (registration, sign-in, whose scope names the
+client's address instead), and is held while
 the request is carried out, so that a concurrent repeat waits for the
 first answer instead of acting again. Its answer is kept once the request
 succeeded, in a transaction of its own (those requests write no events):
@@ -200,8 +201,8 @@ class HeldKeys:
                 continue  # its first was refused meanwhile: the key is free
             if row[0] != digest:
                 raise IdempotencyMismatch(
-                    "this Idempotency-Key was already used for this operation with another request (another body "
-                    "or path): a key answers one request, so use a new key for each new request")
+                    "this Idempotency-Key was already used for this operation with another body: a key answers "
+                    "one request, so use a new key for each new request")
             if row[1] != HELD:
                 return StoredAnswer(status=row[1], **row[2])
             if time.monotonic() >= deadline:
