@@ -19,6 +19,7 @@ status, every type URI a client may receive. A plain
 
 from __future__ import annotations
 
+import copy
 from collections import defaultdict
 from http import HTTPStatus
 
@@ -48,8 +49,16 @@ IDEMPOTENCY_KEY = {
     "schema": {"type": "string", "minLength": 1, "maxLength": 200, "pattern": "^[ -~]+$"},
     "description": "repeat a request safely: the same key and body give the same answer and act once",
 }
-# An operation api/http/idempotency.py guards (``@idempotent``): it takes IDEMPOTENCY_KEY.
+# An operation that takes IDEMPOTENCY_KEY: "stored" with its events
+# (api/service/idempotency.py), or "held" by api/http/idempotency.py.
 IDEMPOTENT = "x-idempotent"
+
+
+def takes_idempotency_key(held: bool = False) -> dict:
+    """``blp.doc`` arguments of an operation that takes an Idempotency-Key: the
+    document then lists the header, its refusals and its replay header, the
+    same for every such operation."""
+    return {IDEMPOTENT: "held" if held else "stored"}
 
 
 def parameters(*entries: dict) -> dict:
@@ -90,9 +99,9 @@ class ProblemsPlugin(BasePlugin):
             more = operation.pop(MORE_PARAMETERS, None)
             if more:
                 operation["parameters"] = [*operation.get("parameters", []), *more]
-            held = operation.pop(IDEMPOTENT, False)
-            if held:
-                operation["parameters"] = [*operation.get("parameters", []), dict(IDEMPOTENCY_KEY)]
+            idempotent = operation.pop(IDEMPOTENT, None)
+            if idempotent:
+                operation["parameters"] = [*operation.get("parameters", []), copy.deepcopy(IDEMPOTENCY_KEY)]
             responses = operation.setdefault("responses", {})
             for key in list(responses):
                 if str(key) != key:  # alt_response's int keys; declare's are strings: merge them
@@ -106,7 +115,7 @@ class ProblemsPlugin(BasePlugin):
                 shared = isinstance(entry, str) or (isinstance(entry, dict) and "$ref" in entry)
                 if shared and status != "default":
                     responses[status] = {TYPES: list(entry.get(TYPES, []))} if isinstance(entry, dict) else {}
-            for slug in _usual(path or "", method, operation) + (["idempotency-key-busy"] if held else []):
+            for slug in _usual(path or "", method, operation) + (["idempotency-key-busy"] if idempotent == "held" else []):
                 kind = problems.REGISTRY[slug]
                 entry = responses.setdefault(str(kind.status), {})
                 if not isinstance(entry, dict):  # a reference to a shared response: leave it

@@ -13,7 +13,7 @@ operations a caller makes before he is one (``anyone=True``: registration,
 sign-in), to the request itself: its client's address, and its body, which
 must be the same to get its answer (a frontend's keys are random: a key is
 then all that tells one newcomer from another at the same address). The decorator also marks the operation for the document, which
-then lists the header (contract.IDEMPOTENCY_KEY) and its refusals.
+then lists the header (contract.takes_idempotency_key) and its refusals.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from flask_smorest import Blueprint
 
 from .auth import current_player
 from .context import service
-from .contract import IDEMPOTENT
+from .contract import takes_idempotency_key
 from ..service.errors import InvalidRequest
 from ..service.idempotency import ANYONE, HeldKeys, operation_scope, request_sha256
 
@@ -77,7 +77,7 @@ def idempotent(view=None, *, anyone: bool = False):
                 keys.release(player, scope, key)
             return response
 
-        return Blueprint.doc(**{IDEMPOTENT: True})(once)
+        return Blueprint.doc(**takes_idempotency_key(held=True))(once)
 
     return decorate if view is None else decorate(view)
 

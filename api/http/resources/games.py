@@ -15,13 +15,13 @@ from ..auth import BEARER, OPTIONAL_BEARER, current_player
 from ..game_contract import ref
 from ..http_conventions import next_page
 from ..context import service
-from ..contract import SHARED, declare, parameters
+from ..contract import SHARED, declare
 from ...service import readmodels
 from ...service.errors import NotFound
 from ...service.games import parse_game_id
 from ...service.idempotency import replay_headers
 from .keys import receipt_field
-from ..contract import IDEMPOTENCY_KEY
+from ..contract import takes_idempotency_key
 from ..idempotency import idempotency_key
 from ..idempotency import idempotent
 
@@ -193,7 +193,8 @@ def _shaped(row: dict) -> dict:
 
 @blp.route("")
 class Games(MethodView):
-    @blp.doc(security=BEARER, operationId="createGame", requestBody=CREATE_GAME_BODY, **parameters(IDEMPOTENCY_KEY))
+    @blp.doc(security=BEARER, operationId="createGame", requestBody=CREATE_GAME_BODY,
+             **takes_idempotency_key())
     @blp.arguments(CreateGameArgs)
     @blp.response(201, GameAnswerSchema)
     @declare(blp, "unknown-game", "invalid-option", "lobby-refused", "idempotency-key-reused")

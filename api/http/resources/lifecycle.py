@@ -11,11 +11,11 @@ from flask_smorest import Blueprint
 from .. import access
 from ..auth import BEARER, current_player
 from ..context import service
-from ..contract import declare, parameters
+from ..contract import declare
 from ...service.games import parse_game_id
 from ...service.idempotency import replay_headers
 from .games import GameAnswerSchema, answered, summary_json
-from ..contract import IDEMPOTENCY_KEY
+from ..contract import takes_idempotency_key
 from ..idempotency import idempotency_key
 
 blp = Blueprint("lifecycle", __name__, url_prefix="/v1/games",
@@ -57,7 +57,7 @@ def _member(game_id) -> str:
 
 def _once(operation_id: str):
     """The operation's documentation: an optional Idempotency-Key, as for commands."""
-    return blp.doc(security=BEARER, operationId=operation_id, **parameters(IDEMPOTENCY_KEY))
+    return blp.doc(security=BEARER, operationId=operation_id, **takes_idempotency_key())
 
 
 @blp.route("/<game_id>/resign")

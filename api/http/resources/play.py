@@ -13,7 +13,7 @@ from domain import session as sessions
 from .. import access, game_schemas
 from ..auth import BEARER, OPTIONAL_BEARER, current_player
 from ..context import service, streams
-from ..contract import IDEMPOTENCY_KEY, declare
+from ..contract import declare, takes_idempotency_key
 from ..errors import problem
 from ..idempotency import idempotency_key
 from ..replica_reads import cold_store
@@ -186,8 +186,8 @@ class Commands(MethodView):
     @blp.doc(
         security=BEARER,
         operationId="sendCommand",
+        **takes_idempotency_key(),
         parameters=[
-            IDEMPOTENCY_KEY,
             {"in": "header", "name": "If-Match", "schema": {"type": "string"},
              "description": "act only if the game is still at this version (412 otherwise). Accepted forms: the "
                             "view's ETag as it came (`\"12-3f9a0c1b2d4e\"`, or weak: `W/\"12-3f9a0c1b2d4e\"`), "
