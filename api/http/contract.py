@@ -19,6 +19,7 @@ status, every type URI a client may receive. A plain
 
 from __future__ import annotations
 
+import copy
 from collections import defaultdict
 from http import HTTPStatus
 
@@ -41,6 +42,23 @@ def declare(blp, *slugs: str):
 
 
 MORE_PARAMETERS = "x-more-parameters"
+
+# The header as every operation that takes it documents it.
+IDEMPOTENCY_KEY = {
+    "in": "header", "name": "Idempotency-Key",
+    "schema": {"type": "string", "minLength": 1, "maxLength": 200, "pattern": "^[ -~]+$"},
+    "description": "repeat a request safely: the same key and body give the same answer and act once",
+}
+# An operation that takes IDEMPOTENCY_KEY: "stored" with its events
+# (api/service/idempotency.py), or "held" by api/http/idempotency.py.
+IDEMPOTENT = "x-idempotent"
+
+
+def takes_idempotency_key(held: bool = False) -> dict:
+    """``blp.doc`` arguments of an operation that takes an Idempotency-Key: the
+    document then lists the header, its refusals and its replay header, the
+    same for every such operation."""
+    return {IDEMPOTENT: "held" if held else "stored"}
 
 
 def parameters(*entries: dict) -> dict:
@@ -65,6 +83,8 @@ def _usual(path: str, method: str, operation: dict) -> list[str]:
         slugs += ["bad-request", "body-too-large", "unsupported-media-type"]
     if "{game_id}" in path:
         slugs.append("game-not-found")
+    if any(isinstance(p, dict) and p.get("name") == "Idempotency-Key" for p in operation.get("parameters", [])):
+        slugs.append("idempotency-key-reused")
     return slugs
 
 
@@ -79,6 +99,9 @@ class ProblemsPlugin(BasePlugin):
             more = operation.pop(MORE_PARAMETERS, None)
             if more:
                 operation["parameters"] = [*operation.get("parameters", []), *more]
+            idempotent = operation.pop(IDEMPOTENT, None)
+            if idempotent:
+                operation["parameters"] = [*operation.get("parameters", []), copy.deepcopy(IDEMPOTENCY_KEY)]
             responses = operation.setdefault("responses", {})
             for key in list(responses):
                 if str(key) != key:  # alt_response's int keys; declare's are strings: merge them
@@ -92,7 +115,7 @@ class ProblemsPlugin(BasePlugin):
                 shared = isinstance(entry, str) or (isinstance(entry, dict) and "$ref" in entry)
                 if shared and status != "default":
                     responses[status] = {TYPES: list(entry.get(TYPES, []))} if isinstance(entry, dict) else {}
-            for slug in _usual(path or "", method, operation):
+            for slug in _usual(path or "", method, operation) + (["idempotency-key-busy"] if idempotent == "held" else []):
                 kind = problems.REGISTRY[slug]
                 entry = responses.setdefault(str(kind.status), {})
                 if not isinstance(entry, dict):  # a reference to a shared response: leave it

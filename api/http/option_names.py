@@ -56,6 +56,7 @@ def incoming(game: str, options: Mapping[str, Any]) -> dict:
     (its own options, the engine's, the deprecated names) refused first."""
     options = dict(options)
     if game in registry.REGISTRY:
+        options = _whole_numbers(game, options)
         known = set(every_name(game))
         unknown = sorted(name for name in options if name not in known)
         if unknown:
@@ -76,6 +77,15 @@ def incoming(game: str, options: Mapping[str, Any]) -> dict:
                                 f"{high + renamed.offset}, not {value}", renamed.new)
         options[renamed.old] = value - renamed.offset
     return options
+
+
+def _whole_numbers(game: str, options: dict) -> dict:
+    """A whole number sent as a float (``8220293.0``) is an integer in JSON
+    Schema's sense, which the document's integer options promise to take:
+    made the int the rules check."""
+    integers = {entry["name"] for entry in every_option(game) if entry["kind"] == "int"}
+    return {name: int(value) if name in integers and isinstance(value, float) and value.is_integer() else value
+            for name, value in options.items()}
 
 
 def outgoing(game: str, options: Mapping[str, Any]) -> dict:

@@ -14,17 +14,33 @@ events, nor events whose answer a retry cannot find.
 
 ``GameService`` holds one ``IdempotencyKeys`` as ``idempotency`` and hands
 its ``once`` to the collaborators whose requests take a key.
+
+Every other POST that creates something, or acts in a way that must not
+happen twice, takes its key through api/http/idempotency.py, which keeps
+its answers here with ``claim``, ``keep`` and ``release``: the key is
+scoped to (player, operation and path), the player being ANYONE for the
+operations that have none yet (registration, sign-in, whose scope names the
+client's address instead), and is held while
+the request is carried out, so that a concurrent repeat waits for the
+first answer instead of acting again. Its answer is kept once the request
+succeeded, in a transaction of its own (those requests write no events):
+a server that dies between the two leaves the key held, and a repeat after
+STALE_SECONDS carries the request out again.
 """
 
 from __future__ import annotations
 
 import hashlib
+import time
+import uuid
 from typing import Any, Callable
+
+from psycopg.types.json import Jsonb
 
 from domain.engine import IllegalCommand
 
 from . import decisions, readmodels
-from .errors import IdempotencyMismatch, ServiceError
+from .errors import Conflict, IdempotencyMismatch, ServiceError
 
 # (conn, *facts of the transaction): called in the transaction of the events.
 
@@ -33,6 +49,19 @@ from .errors import IdempotencyMismatch, ServiceError
 # this one (no game has it: games take random uuids, version 4).
 NEW_GAMES = "00000000-0000-0000-0000-00000000000a"
 InTransaction = Callable[..., None]
+
+# The player of the keys of operations a caller makes before he is one
+# (registration, sign-in): no player has the nil uuid.
+ANYONE = "00000000-0000-0000-0000-000000000000"
+# The namespace of the scopes of api/http/idempotency.py's keys (uuid5 of
+# the operation and its path's arguments): no game has a version-5 uuid.
+OPERATIONS = uuid.UUID("6f1d3c52-5a4e-4b8e-9a57-0c1c0b7f1e15")
+# A held key's status: its request is being carried out.
+HELD = 0
+# A key held longer than this was left by a server that died before answering.
+STALE_SECONDS = 60
+# How long a repeat waits for the answer of a request still being carried out.
+WAIT_SECONDS = 10.0
 
 
 def request_sha256(game_id, request: Any) -> str:
@@ -140,3 +169,72 @@ class IdempotencyKeys:
                                or isinstance(error, (ServiceError, IllegalCommand))):
             return None
         return self._earlier_response(player, game_id, key, request_sha256, rebuild)
+
+def operation_scope(operation: str, arguments: dict) -> str:
+    """Where an operation's keys live (the table's ``game_id``): one scope per
+    operation and path, so that the same key names one request of each."""
+    return str(uuid.uuid5(OPERATIONS, decisions.canonical([operation, {k: str(v) for k, v in arguments.items()}])))
+
+
+class StoredAnswer(dict):
+    """The answer kept for a key (``status``, ``body``, ``headers``)."""
+
+
+class HeldKeys:
+    """The keys of the operations api/http/idempotency.py guards, in ``pool``'s database."""
+
+    def __init__(self, pool):
+        self.pool = pool
+
+    def claim(self, player: str, scope: str, key: str, digest: str, wait: float = WAIT_SECONDS) -> StoredAnswer | None:
+        """Hold ``key`` for this request and answer None, for the caller to
+        carry it out; or the answer kept for the same request; a 422 for
+        another request (``digest`` differs). A repeat of a request still
+        being carried out waits up to ``wait`` seconds for its answer (a 409
+        after that); one whose first was carried out and refused finds the
+        key free again and is carried out in turn."""
+        deadline = time.monotonic() + wait
+        while True:
+            with self.pool.connection() as conn:
+                taken = conn.execute(
+                    """insert into idempotency_keys (player_id, game_id, key, request_sha256, status, response)
+                       values (%(player)s, %(scope)s, %(key)s, %(digest)s, %(held)s, 'null')
+                       on conflict (player_id, game_id, key) do update set created_at = now()
+                         where idempotency_keys.status = %(held)s
+                           and idempotency_keys.request_sha256 = excluded.request_sha256
+                           and idempotency_keys.created_at < now() - make_interval(secs => %(stale)s)
+                       returning 1""",
+                    {"player": player, "scope": scope, "key": key, "digest": digest, "held": HELD,
+                     "stale": STALE_SECONDS},
+                ).fetchone()
+                if taken:
+                    return None
+                row = conn.execute(
+                    "select request_sha256, status, response from idempotency_keys"
+                    " where player_id = %s and game_id = %s and key = %s", (player, scope, key)).fetchone()
+            if row is None:
+                continue  # its first was refused meanwhile: the key is free
+            if row[0] != digest:
+                raise IdempotencyMismatch(
+                    "this Idempotency-Key was already used for this operation with another body: a key answers "
+                    "one request, so use a new key for each new request")
+            if row[1] != HELD:
+                return StoredAnswer(status=row[1], **row[2])
+            if time.monotonic() >= deadline:
+                raise Conflict("a request with this Idempotency-Key is still being carried out; send it again in a "
+                               "few seconds to get its answer", kind="idempotency-key-busy")
+            time.sleep(0.05)
+
+    def keep(self, player: str, scope: str, key: str, status: int, body: str, headers: list) -> None:
+        """The answer of the request that holds ``key``, given again to its repeats."""
+        with self.pool.connection() as conn:
+            conn.execute(
+                "update idempotency_keys set status = %s, response = %s"
+                " where player_id = %s and game_id = %s and key = %s and status = %s",
+                (status, Jsonb({"body": body, "headers": headers}), player, scope, key, HELD))
+
+    def release(self, player: str, scope: str, key: str) -> None:
+        """Free ``key`` after its request was refused (a refusal is not kept: a repeat is carried out)."""
+        with self.pool.connection() as conn:
+            conn.execute("delete from idempotency_keys where player_id = %s and game_id = %s and key = %s"
+                         " and status = %s", (player, scope, key, HELD))

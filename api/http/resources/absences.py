@@ -13,6 +13,7 @@ from flask_smorest import Blueprint
 from ..auth import BEARER, current_player
 from ..context import service
 from ..contract import declare
+from ..idempotency import idempotent
 from ...service.absences import AbsenceNotFound
 
 blp = Blueprint("absences", __name__, url_prefix="/v1/players/me/absences",
@@ -76,6 +77,7 @@ class Absences(MethodView):
         listed = service().absences.absences_of(current_player())
         return {**listed, "absences": [_shown(a) for a in listed["absences"]]}
 
+    @idempotent
     @blp.doc(operationId="declareAbsence", security=BEARER)
     @blp.arguments(DeclareAbsenceSchema)
     @blp.response(201, AbsenceSchema)

@@ -11,6 +11,7 @@ from .. import access
 from ..auth import BEARER, OPTIONAL_BEARER, current_player
 from ..context import service
 from ..contract import declare
+from ..idempotency import idempotent
 from ...service.games import parse_game_id
 from domain.lifecycle.agreement_events import ENDINGS
 from domain.lifecycle.pause import playing_seats
@@ -91,6 +92,7 @@ class ProposeEnd(MethodView):
         access.check(session, gid, player)
         return _state(gid, session)
 
+    @idempotent
     @blp.doc(operationId="proposeEnd", security=BEARER)
     @blp.arguments(ProposeEndSchema)
     @blp.response(200, AgreementStateSchema)
@@ -105,6 +107,7 @@ class ProposeEnd(MethodView):
 
 @blp.route("/<game_id>/end-proposal/accept")
 class AcceptEnd(MethodView):
+    @idempotent
     @blp.doc(operationId="acceptEnd", security=BEARER)
     @blp.arguments(AcceptEndSchema)
     @blp.response(200, AgreementStateSchema)
@@ -117,6 +120,7 @@ class AcceptEnd(MethodView):
 
 @blp.route("/<game_id>/end-proposal/withdraw")
 class WithdrawEnd(MethodView):
+    @idempotent
     @blp.doc(operationId="withdrawEnd", security=BEARER)
     @blp.response(200, AgreementStateSchema)
     @declare(blp, "not-permitted", "wrong-status")

@@ -15,13 +15,15 @@ from ..auth import BEARER, OPTIONAL_BEARER, current_player
 from ..game_contract import ref
 from ..http_conventions import next_page
 from ..context import service
-from ..contract import SHARED, declare, parameters
+from ..contract import SHARED, declare
 from ...service import readmodels
 from ...service.errors import NotFound
 from ...service.games import parse_game_id
 from ...service.idempotency import replay_headers
 from .keys import receipt_field
-from .play import IDEMPOTENCY_KEY, idempotency_key
+from ..contract import takes_idempotency_key
+from ..idempotency import idempotency_key
+from ..idempotency import idempotent
 
 blp = Blueprint("games", __name__, url_prefix="/v1/games", description="Create, list, join, leave and start games")
 
@@ -191,7 +193,8 @@ def _shaped(row: dict) -> dict:
 
 @blp.route("")
 class Games(MethodView):
-    @blp.doc(security=BEARER, operationId="createGame", requestBody=CREATE_GAME_BODY, **parameters(IDEMPOTENCY_KEY))
+    @blp.doc(security=BEARER, operationId="createGame", requestBody=CREATE_GAME_BODY,
+             **takes_idempotency_key())
     @blp.arguments(CreateGameArgs)
     @blp.response(201, GameAnswerSchema)
     @declare(blp, "unknown-game", "invalid-option", "lobby-refused", "idempotency-key-reused")
@@ -242,6 +245,7 @@ class Game(MethodView):
 
 @blp.route("/<game_id>/join")
 class Join(MethodView):
+    @idempotent
     @blp.doc(security=BEARER, operationId="joinGame")
     @blp.arguments(JoinSchema)
     @blp.response(200, GameAnswerSchema)
@@ -256,6 +260,7 @@ class Join(MethodView):
 
 @blp.route("/<game_id>/leave")
 class Leave(MethodView):
+    @idempotent
     @blp.doc(security=BEARER, operationId="leaveGame")
     @blp.response(200, GameAnswerSchema)
     @declare(blp, "lobby-refused", "not-seated")
@@ -269,6 +274,7 @@ class Leave(MethodView):
 
 @blp.route("/<game_id>/start")
 class Start(MethodView):
+    @idempotent
     @blp.doc(security=BEARER, operationId="startGame")
     @blp.response(200, GameAnswerSchema)
     @declare(blp, "lobby-refused", "not-seated")

@@ -11,11 +11,12 @@ from flask_smorest import Blueprint
 from .. import access
 from ..auth import BEARER, current_player
 from ..context import service
-from ..contract import declare, parameters
+from ..contract import declare
 from ...service.games import parse_game_id
 from ...service.idempotency import replay_headers
 from .games import GameAnswerSchema, answered, summary_json
-from .play import IDEMPOTENCY_KEY, idempotency_key
+from ..contract import takes_idempotency_key
+from ..idempotency import idempotency_key
 
 blp = Blueprint("lifecycle", __name__, url_prefix="/v1/games",
                 description="Resign, abort, invite a player or a replacement, ask for a rematch")
@@ -56,7 +57,7 @@ def _member(game_id) -> str:
 
 def _once(operation_id: str):
     """The operation's documentation: an optional Idempotency-Key, as for commands."""
-    return blp.doc(security=BEARER, operationId=operation_id, **parameters(IDEMPOTENCY_KEY))
+    return blp.doc(security=BEARER, operationId=operation_id, **takes_idempotency_key())
 
 
 @blp.route("/<game_id>/resign")

@@ -14,6 +14,7 @@ from ..auth import BEARER, current_player
 from ..context import service
 from ..contract import declare
 from ..errors import problem
+from ..idempotency import idempotent
 from ...service import notifications as accounts
 from ...service.settings import settings
 from . import mail_pages
@@ -126,6 +127,7 @@ class MailDeliveries(MethodView):
 
 @blp.route("/mail/<int:delivery_id>/redeliver")
 class RedeliverMail(MethodView):
+    @idempotent
     @blp.doc(operationId="redeliverMail", security=BEARER)
     @blp.response(202, RedeliverySchema)
     @declare(blp, "delivery-not-found", "delivery-pending")

@@ -10,6 +10,7 @@ from .. import access
 from ..auth import BEARER, current_player
 from ..context import service
 from ..contract import declare
+from ..idempotency import idempotent
 from ...service.games import parse_game_id
 from domain.lifecycle import give as give_rules
 
@@ -40,6 +41,7 @@ def _state(game_id, session) -> dict:
 
 @blp.route("/<game_id>/pause")
 class Pause(MethodView):
+    @idempotent
     @blp.doc(operationId="askPause", security=BEARER)
     @blp.response(200, PauseStateSchema)
     @declare(blp, "not-permitted", "wrong-status")
@@ -73,6 +75,7 @@ class TimeGiftsSchema(ma.Schema):
 
 @blp.route("/<game_id>/time-gifts")
 class GiveTime(MethodView):
+    @idempotent
     @blp.doc(operationId="giveTime", security=BEARER)
     @blp.arguments(GiveTimeSchema)
     @blp.response(200, TimeGiftsSchema)
@@ -87,6 +90,7 @@ class GiveTime(MethodView):
 
 @blp.route("/<game_id>/resume")
 class Resume(MethodView):
+    @idempotent
     @blp.doc(operationId="resumeGame", security=BEARER)
     @blp.response(200, PauseStateSchema)
     @declare(blp, "not-permitted", "wrong-status")

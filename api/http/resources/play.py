@@ -13,8 +13,9 @@ from domain import session as sessions
 from .. import access, game_schemas
 from ..auth import BEARER, OPTIONAL_BEARER, current_player
 from ..context import service, streams
-from ..contract import declare
+from ..contract import declare, takes_idempotency_key
 from ..errors import problem
+from ..idempotency import idempotency_key
 from ..replica_reads import cold_store
 from ..game_contract import COMMAND_TEXTS, NAMES, TEXT, TEXTS, ref
 from ...service.errors import InvalidRequest
@@ -170,22 +171,6 @@ def _command_body():
         raise BadRequest("the body is not valid JSON: send the command as a JSON object") from None
 
 
-# The header as every operation that takes it documents it (commands and the lifecycle POSTs).
-IDEMPOTENCY_KEY = {
-    "in": "header", "name": "Idempotency-Key",
-    "schema": {"type": "string", "minLength": 1, "maxLength": 200, "pattern": "^[ -~]+$"},
-    "description": "repeat a request safely: the same key and body give the same answer and act once",
-}
-
-
-def idempotency_key() -> str | None:
-    """The request's Idempotency-Key (api/service/idempotency.py), or None."""
-    key = request.headers.get("Idempotency-Key")
-    if key is not None and not (1 <= len(key) <= 200 and key.isprintable() and key.isascii()):
-        raise InvalidRequest("Idempotency-Key must be 1 to 200 printable ASCII characters, such as a UUID")
-    return key
-
-
 def _if_match() -> int | None:
     header = request.headers.get("If-Match")
     if header is None or header.strip() == "*":  # "*": any version will do (RFC 9110)
@@ -201,8 +186,8 @@ class Commands(MethodView):
     @blp.doc(
         security=BEARER,
         operationId="sendCommand",
+        **takes_idempotency_key(),
         parameters=[
-            IDEMPOTENCY_KEY,
             {"in": "header", "name": "If-Match", "schema": {"type": "string"},
              "description": "act only if the game is still at this version (412 otherwise). Accepted forms: the "
                             "view's ETag as it came (`\"12-3f9a0c1b2d4e\"`, or weak: `W/\"12-3f9a0c1b2d4e\"`), "

@@ -20,6 +20,7 @@ from ...service import readmodels, talk
 from ...service.games import player_channel, stream_of
 from ..admission import revoked_while_waiting
 from ..streaming import StreamLimit
+from ..idempotency import idempotent
 from .games import OUTCOME_TEXT, STATUS_TEXT, TO_ACT_TEXT, UPDATED_TEXT
 
 MAX_WAIT = 60
@@ -97,6 +98,7 @@ class InboxSchema(ma.Schema):
 
 @blp.route("")
 class Players(MethodView):
+    @idempotent(anyone=True)
     @blp.doc(operationId="registerPlayer")
     @blp.arguments(RegistrationSchema)
     @blp.response(201, PlayerSchema)

@@ -10,6 +10,7 @@ from flask_smorest import Blueprint
 from ..auth import BEARER, current_player
 from ..context import service
 from ..contract import declare
+from ..idempotency import idempotent
 from ...service import push
 from ...service import webhook_targets as targets
 from ...service.settings import settings
@@ -95,6 +96,7 @@ class ApplicationServerKeySchema(ma.Schema):
 
 @blp.route("/players/me/push-subscriptions")
 class PushSubscriptions(MethodView):
+    @idempotent
     @blp.doc(operationId="createPushSubscription", security=BEARER)
     @blp.arguments(PushSubscriptionInSchema)
     @blp.response(201, PushSubscriptionAddedSchema)

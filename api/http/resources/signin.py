@@ -14,6 +14,7 @@ from flask_smorest import Blueprint
 
 from ..context import service, streams
 from ..contract import declare
+from ..idempotency import idempotent
 from ...service import signin
 from .tokens import NewTokenSchema
 
@@ -40,6 +41,7 @@ class SignedInSchema(ma.Schema):
 
 @blp.route("")
 class SignIn(MethodView):
+    @idempotent(anyone=True)
     @blp.doc(operationId="signInWithMailCode")
     @blp.arguments(SignInCodeSchema)
     @blp.response(201, SignedInSchema)

@@ -19,6 +19,7 @@ from ...service import tickets
 from ...service.errors import InvalidRequest
 from ...service.games import parse_game_id
 from ..admission import StreamLimit, requesting_client
+from ..idempotency import idempotent
 from .keys import ReceiptSchema
 
 blp = Blueprint("streams", __name__, url_prefix="/v1",
@@ -277,6 +278,7 @@ class PlayerStream(MethodView):
 
 @blp.route("/stream-tickets")
 class StreamTickets(MethodView):
+    @idempotent
     @blp.doc(operationId="createStreamTicket", security=BEARER)
     @blp.response(201, TicketSchema)
     @blp.alt_response(401, description="no token, or an unknown one")

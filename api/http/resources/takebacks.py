@@ -10,6 +10,7 @@ from .. import access
 from ..auth import BEARER, current_player
 from ..context import service
 from ..contract import declare
+from ..idempotency import idempotent
 from ...service.games import parse_game_id
 
 blp = Blueprint("takebacks", __name__, url_prefix="/v1/games",
@@ -42,6 +43,7 @@ def _state(game_id, session, returned_to=None) -> dict:
 
 @blp.route("/<game_id>/takeback")
 class Takeback(MethodView):
+    @idempotent
     @blp.doc(operationId="askTakeback", security=BEARER)
     @blp.response(200, TakebackStateSchema)
     @declare(blp, "not-permitted", "wrong-status", "nothing-to-take-back")
@@ -55,6 +57,7 @@ class Takeback(MethodView):
 
 @blp.route("/<game_id>/takeback/accept")
 class AcceptTakeback(MethodView):
+    @idempotent
     @blp.doc(operationId="acceptTakeback", security=BEARER)
     @blp.response(200, TakebackStateSchema)
     @declare(blp, "not-permitted", "wrong-status", "nothing-to-take-back")
@@ -69,6 +72,7 @@ class AcceptTakeback(MethodView):
 
 @blp.route("/<game_id>/takeback/refuse")
 class RefuseTakeback(MethodView):
+    @idempotent
     @blp.doc(operationId="refuseTakeback", security=BEARER)
     @blp.response(200, TakebackStateSchema)
     @declare(blp, "not-permitted", "wrong-status", "nothing-to-take-back")

@@ -14,11 +14,12 @@ from flask_smorest import Blueprint
 from .. import access
 from ..auth import BEARER, OPTIONAL_BEARER, current_player
 from ..context import service
-from ..contract import declare, parameters
+from ..contract import declare
 from ...service.errors import InvalidRequest
 from .audit import json_lines, log_entry
 from .games import answered
-from .play import IDEMPOTENCY_KEY, idempotency_key
+from ..contract import takes_idempotency_key
+from ..idempotency import idempotency_key
 from ...service.games import parse_game_id
 from ...service.talk import PAGE, Talk
 
@@ -143,7 +144,7 @@ class Messages(MethodView):
         _watchable(gid, player)
         return talk().read(gid, player, channel, after, limit)
 
-    @blp.doc(operationId="sendMessage", security=BEARER, **parameters(IDEMPOTENCY_KEY))
+    @blp.doc(operationId="sendMessage", security=BEARER, **takes_idempotency_key())
     @blp.arguments(SendMessageSchema)
     @blp.response(201, MessageSchema)
     @declare(blp, "message-refused", "no-such-channel", "not-in-channel", "too-many-messages", "wrong-status",

@@ -17,6 +17,7 @@ from flask_smorest import Blueprint
 from ..auth import BEARER, current_player
 from ..context import service, streams
 from ..contract import declare
+from ..idempotency import idempotent
 from ...service.players import MAX_LIVE_TOKENS
 
 blp = Blueprint("tokens", __name__, url_prefix="/v1/players/me/tokens",
@@ -74,6 +75,7 @@ class Tokens(MethodView):
         player = current_player()
         return {"tokens": [_shown(row) for row in service().players.tokens(player)]}
 
+    @idempotent
     @blp.doc(operationId="createToken", security=BEARER)
     @blp.arguments(CreateTokenSchema)
     @blp.response(201, NewTokenSchema)

@@ -10,6 +10,7 @@ from ..auth import BEARER, current_player
 from ..context import service
 from ..contract import declare
 from ..http_conventions import next_page
+from ..idempotency import idempotent
 from ...service import notifications as accounts
 from ...service import webhook_signatures
 from ...service import webhook_targets as targets
@@ -154,6 +155,7 @@ def _conn():
 
 @blp.route("")
 class Webhooks(MethodView):
+    @idempotent
     @blp.doc(operationId="createWebhook", security=BEARER)
     @blp.arguments(WebhookInSchema)
     @blp.response(201, NewWebhookSchema)
@@ -225,6 +227,7 @@ class Deliveries(MethodView):
 
 @blp.route("/<uuid:webhook_id>/deliveries/<int:delivery_id>/redeliver")
 class Redeliver(MethodView):
+    @idempotent
     @blp.doc(operationId="redeliverWebhookDelivery", security=BEARER)
     @blp.response(202, RedeliverySchema)
     @declare(blp, "webhook-not-found", "delivery-not-found", "delivery-pending", "webhook-disabled")
