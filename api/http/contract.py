@@ -52,13 +52,16 @@ IDEMPOTENCY_KEY = {
 # An operation that takes IDEMPOTENCY_KEY: "stored" with its events
 # (api/service/idempotency.py), or "held" by api/http/idempotency.py.
 IDEMPOTENT = "x-idempotent"
+HELD_REFUSALS = {"held": ["idempotency-key-busy"],
+                 "held-secret": ["idempotency-key-busy", "idempotency-answer-forgotten"]}
 
 
-def takes_idempotency_key(held: bool = False) -> dict:
+def takes_idempotency_key(held: bool | str = False) -> dict:
     """``blp.doc`` arguments of an operation that takes an Idempotency-Key: the
     document then lists the header, its refusals and its replay header, the
-    same for every such operation."""
-    return {IDEMPOTENT: "held" if held else "stored"}
+    same for every such operation (``held="secret"``: its answer is kept
+    minutes only, and a later repeat is a 410)."""
+    return {IDEMPOTENT: "held-secret" if held == "secret" else "held" if held else "stored"}
 
 
 def parameters(*entries: dict) -> dict:
@@ -115,7 +118,7 @@ class ProblemsPlugin(BasePlugin):
                 shared = isinstance(entry, str) or (isinstance(entry, dict) and "$ref" in entry)
                 if shared and status != "default":
                     responses[status] = {TYPES: list(entry.get(TYPES, []))} if isinstance(entry, dict) else {}
-            for slug in _usual(path or "", method, operation) + (["idempotency-key-busy"] if idempotent == "held" else []):
+            for slug in _usual(path or "", method, operation) + HELD_REFUSALS.get(idempotent, []):
                 kind = problems.REGISTRY[slug]
                 entry = responses.setdefault(str(kind.status), {})
                 if not isinstance(entry, dict):  # a reference to a shared response: leave it

@@ -26,6 +26,7 @@ _STATUS = {
     errors.TooManyTokens: 409,
     errors.PreconditionFailed: 412,
     errors.IdempotencyMismatch: 422,
+    errors.AnswerForgotten: 410,
     errors.InvalidRequest: 422,
     errors.DamagedHistory: 409,
     errors.UnreadableHistory: 500,

@@ -45,9 +45,11 @@ def idempotency_key() -> str | None:
     return key
 
 
-def idempotent(view=None, *, anyone: bool = False):
+def idempotent(view=None, *, anyone: bool = False, secret: bool = False):
     """The view answers a request with the same Idempotency-Key once.
-    ``anyone``: the operation needs no token (the key's scope is then the request)."""
+    ``anyone``: the operation needs no token (the key's scope is then the request).
+    ``secret``: its answer holds a new secret, kept for its repeats only minutes
+    (api/service/idempotency.py, SECRET_ANSWER_MINUTES)."""
 
     def decorate(view):
         @wraps(view)
@@ -70,14 +72,15 @@ def idempotent(view=None, *, anyone: bool = False):
             if 200 <= response.status_code < 300 and not response.is_streamed:
                 headers = [[name, response.headers[name]] for name in KEPT_HEADERS if name in response.headers]
                 try:
-                    keys.keep(player, scope, key, response.status_code, response.get_data(as_text=True), headers)
+                    keys.keep(player, scope, key, response.status_code, response.get_data(as_text=True), headers,
+                              secret=secret)
                 except Exception:  # done, and answered: a repeat finds the key held (busy, then stale)
                     log.exception("an answer was not kept under its Idempotency-Key (%s)", request.path)
             else:
                 keys.release(player, scope, key)
             return response
 
-        return Blueprint.doc(**takes_idempotency_key(held=True))(once)
+        return Blueprint.doc(**takes_idempotency_key(held="secret" if secret else True))(once)
 
     return decorate if view is None else decorate(view)
 

@@ -60,6 +60,7 @@ REGISTRY: dict[str, ProblemType] = {p.slug: p for p in (
     ProblemType("lobby-refused", 422, "Lobby action refused", "The game's status or seats forbid this lobby action (seat taken, not the host, seats empty, game started)."),
     ProblemType("not-seated", 422, "Not seated", "You hold no seat (or not that seat) in this game."),
     ProblemType("idempotency-key-reused", 422, "Idempotency-Key reused", "This Idempotency-Key was already used by you with another request (another endpoint or body): a key answers one request, scoped to (player, game) for a game's commands and lifecycle, to (player, operation) elsewhere."),
+    ProblemType("idempotency-answer-forgotten", 410, "Idempotency-Key answer forgotten", "The first answer under this Idempotency-Key held a new secret (a token, a key) and is kept only minutes: it was forgotten, and the request is not carried out again. Sign in or ask anew, with a new key."),
     ProblemType("idempotency-key-busy", 409, "Idempotency-Key busy", "A request with this Idempotency-Key is still being carried out; send it again in a few seconds to get its answer."),
     ProblemType("token-not-found", 404, "Token not found", "You hold no live token with this id: it is someone else's, unknown, or revoked already."),
     ProblemType("too-many-tokens", 409, "Too many tokens", "You hold the most live tokens a player may; revoke one first (DELETE /v1/players/me/tokens/{id})."),

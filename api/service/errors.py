@@ -61,6 +61,12 @@ class IdempotencyMismatch(ServiceError):
     kind = "idempotency-key-reused"
 
 
+class AnswerForgotten(ServiceError):
+    """A repeat whose first answer held a secret kept only minutes (api/service/idempotency.py)."""
+
+    kind = "idempotency-answer-forgotten"
+
+
 class InvalidRequest(ServiceError):
     """Well-formed JSON that does not describe a command or option set."""
 

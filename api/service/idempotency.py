@@ -40,7 +40,8 @@ from psycopg.types.json import Jsonb
 from domain.engine import IllegalCommand
 
 from . import decisions, readmodels
-from .errors import Conflict, IdempotencyMismatch, ServiceError
+from .errors import AnswerForgotten, Conflict, IdempotencyMismatch, ServiceError
+from .settings import env_number
 
 # (conn, *facts of the transaction): called in the transaction of the events.
 
@@ -58,6 +59,11 @@ ANYONE = "00000000-0000-0000-0000-000000000000"
 OPERATIONS = uuid.UUID("6f1d3c52-5a4e-4b8e-9a57-0c1c0b7f1e15")
 # A held key's status: its request is being carried out.
 HELD = 0
+# An answer that holds a new secret (a bearer token, a push device's renewal key) is kept this long only: a
+# retry after a lost answer comes within it, and the table does not keep live credentials in clear for days
+# (tokens themselves are stored as a SHA-256). After it, its repeat is a 410 and is not carried out again.
+SECRET_ANSWER_MINUTES = env_number("BOARDLOG_IDEMPOTENCY_SECRET_MINUTES", 15, minimum=1)
+FORGOTTEN = {"forgotten": True}
 # A key held longer than this was left by a server that died before answering.
 STALE_SECONDS = 60
 # How long a repeat waits for the answer of a request still being carried out.
@@ -218,20 +224,27 @@ class HeldKeys:
                 raise IdempotencyMismatch(
                     "this Idempotency-Key was already used for this operation with another body: a key answers "
                     "one request, so use a new key for each new request")
+            if row[1] != HELD and row[2].get("forgotten"):
+                raise AnswerForgotten(
+                    f"the first answer to this Idempotency-Key held a new secret, kept {SECRET_ANSWER_MINUTES} "
+                    "minutes only, and is forgotten; it is not carried out again: sign in or ask anew, with a new key")
             if row[1] != HELD:
-                return StoredAnswer(status=row[1], **row[2])
+                return StoredAnswer(status=row[1], body=row[2]["body"], headers=row[2]["headers"])
             if time.monotonic() >= deadline:
                 raise Conflict("a request with this Idempotency-Key is still being carried out; send it again in a "
                                "few seconds to get its answer", kind="idempotency-key-busy")
             time.sleep(0.05)
 
-    def keep(self, player: str, scope: str, key: str, status: int, body: str, headers: list) -> None:
-        """The answer of the request that holds ``key``, given again to its repeats."""
+    def keep(self, player: str, scope: str, key: str, status: int, body: str, headers: list,
+             secret: bool = False) -> None:
+        """The answer of the request that holds ``key``, given again to its
+        repeats (``secret``: for SECRET_ANSWER_MINUTES only)."""
+        answer = {"body": body, "headers": headers, **({"secret": True} if secret else {})}
         with self.pool.connection() as conn:
             conn.execute(
                 "update idempotency_keys set status = %s, response = %s"
                 " where player_id = %s and game_id = %s and key = %s and status = %s",
-                (status, Jsonb({"body": body, "headers": headers}), player, scope, key, HELD))
+                (status, Jsonb(answer), player, scope, key, HELD))
 
     def release(self, player: str, scope: str, key: str) -> None:
         """Free ``key`` after its request was refused (a refusal is not kept: a repeat is carried out)."""

@@ -251,5 +251,13 @@ def remember_response(conn, player_id, game_id, key: str, request_sha256: str, s
     )
 
 
-def forget_idempotency_keys(conn, older_than) -> int:
+def forget_idempotency_keys(conn, older_than, secrets_older_than=None) -> int:
+    """Keys older than ``older_than`` go; answers holding a secret older than
+    ``secrets_older_than`` (by default SECRET_ANSWER_MINUTES before the
+    database's now) are forgotten, their keys kept so that a repeat is told."""
+    from .idempotency import FORGOTTEN, SECRET_ANSWER_MINUTES
+
+    conn.execute(
+        "update idempotency_keys set response = %s where response ? 'secret' and created_at < coalesce(%s,"
+        " now() - make_interval(mins => %s))", (Jsonb(FORGOTTEN), secrets_older_than, SECRET_ANSWER_MINUTES))
     return conn.execute("delete from idempotency_keys where created_at < %s", (older_than,)).rowcount

@@ -98,7 +98,7 @@ class InboxSchema(ma.Schema):
 
 @blp.route("")
 class Players(MethodView):
-    @idempotent(anyone=True)
+    @idempotent(anyone=True, secret=True)
     @blp.doc(operationId="registerPlayer")
     @blp.arguments(RegistrationSchema)
     @blp.response(201, PlayerSchema)

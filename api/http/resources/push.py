@@ -96,7 +96,7 @@ class ApplicationServerKeySchema(ma.Schema):
 
 @blp.route("/players/me/push-subscriptions")
 class PushSubscriptions(MethodView):
-    @idempotent
+    @idempotent(secret=True)
     @blp.doc(operationId="createPushSubscription", security=BEARER)
     @blp.arguments(PushSubscriptionInSchema)
     @blp.response(201, PushSubscriptionAddedSchema)

@@ -41,7 +41,7 @@ class SignedInSchema(ma.Schema):
 
 @blp.route("")
 class SignIn(MethodView):
-    @idempotent(anyone=True)
+    @idempotent(anyone=True, secret=True)
     @blp.doc(operationId="signInWithMailCode")
     @blp.arguments(SignInCodeSchema)
     @blp.response(201, SignedInSchema)

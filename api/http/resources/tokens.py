@@ -75,7 +75,7 @@ class Tokens(MethodView):
         player = current_player()
         return {"tokens": [_shown(row) for row in service().players.tokens(player)]}
 
-    @idempotent
+    @idempotent(secret=True)
     @blp.doc(operationId="createToken", security=BEARER)
     @blp.arguments(CreateTokenSchema)
     @blp.response(201, NewTokenSchema)
