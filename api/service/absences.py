@@ -137,7 +137,7 @@ class Absences:
                 raise AbsenceNotFound(f"you declared no absence {absence_id}")
             if row["ends_at"] <= now:
                 raise WrongStatus(f"this absence ended at {row['ends_at'].isoformat()} already")
-            if row["starts_at"] > now:
+            if row["starts_at"] >= now:  # not begun, or begun this instant: an absence is never empty
                 conn.execute("delete from absences where id = %s", (absence_id,))
                 row = {**row, "ends_at": row["starts_at"]}
             else:

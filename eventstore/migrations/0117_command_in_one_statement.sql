@@ -16,7 +16,8 @@
 -- p_life: null, or {"bots": {...}, "visibility": ..., "rematch": ...} when the
 --   events changed the game's life (readmodels.LIFECYCLE_EVENTS).
 -- p_back_player: a player whose command was accepted; his absence running
---   at p_now ends at p_now. absences_ended says how many did.
+--   at p_now ends at p_now, and one beginning at p_now is withdrawn (an
+--   absence is never empty). absences_ended says how many did.
 -- p_key: null, or the Idempotency-Key's record:
 --   {"player", "game", "unscoped", "key", "sha256", "status", and either
 --    "response" (the answer itself) or "first", "last", "signed_by",
@@ -54,6 +55,7 @@ language plpgsql as $$
 declare
     v_seat jsonb;
     v_version bigint;
+    v_withdrawn integer;
 begin
     absences_ended := 0;
     select a.outcome, a.version, a.detail into outcome, version, detail
@@ -86,8 +88,12 @@ begin
         where id = p_game_id;
     if p_back_player is not null then
         update absences set ends_at = p_now
-            where player_id = p_back_player and starts_at <= p_now and ends_at > p_now;
+            where player_id = p_back_player and starts_at < p_now and ends_at > p_now;
         get diagnostics absences_ended = row_count;
+        -- One that begins at this very instant (spent at a timeout of the same instant) was never used: gone.
+        delete from absences where player_id = p_back_player and starts_at = p_now;
+        get diagnostics v_withdrawn = row_count;
+        absences_ended := absences_ended + v_withdrawn;
     end if;
     if p_key is not null then
         insert into idempotency_keys (player_id, game_id, key, request_sha256, status, response,

@@ -70,3 +70,14 @@ def test_a_game_s_view_shows_a_seat_away_until_its_date_and_the_option_is_record
     assert ada.view(game_id).json["away"] == {}
     refused = ada.post("/v1/games", json={"game": "cronberg", "options": {"absences": "sometimes"}})
     assert refused.status_code == 422 and "absences" in refused.json["detail"]
+
+
+def test_an_absence_ended_at_the_instant_it_begins_is_withdrawn(service, players, monkeypatch):
+    (ada,) = players(1)
+    soon = dt.datetime.now(dt.timezone.utc).replace(microsecond=0) + dt.timedelta(hours=1)
+    declared = _declare(ada, soon, soon + DAY)
+    assert declared.status_code == 201, declared.json
+    monkeypatch.setattr(service.absences, "clock", lambda: soon)  # the very instant it begins
+    ended = ada.client.delete(f"/v1/players/me/absences/{declared.json['id']}", headers=ada.auth)
+    assert ended.status_code == 200, ended.json
+    assert _listed(ada)["absences"] == [] and _listed(ada)["used_this_year_days"] == 0

@@ -119,6 +119,22 @@ def test_a_player_who_moves_during_his_spent_day_is_back_and_is_charged_only_the
     _audited(service, table, game_id)
 
 
+def test_a_player_who_moves_at_the_very_instant_his_day_was_spent_gets_the_whole_day_back(timed_service, clock,
+                                                                                          table):
+    # Met by a golden game recorded on a frozen clock: the absence would have ended as it began (a 500).
+    service = timed_service
+    game_id, seat, player = _game(service, table)
+    version = _past_deadline(service, clock, game_id)
+    clock.stopped_at = clock()
+    assert service.fire_deadline(game_id, version)
+    rules, session = service.load(game_id)
+    command = playout.random_command(rules, session.state, seat, rng_for(b"instant", session.version))
+    service.act(game_id, player, command.to_json())  # at the instant the day began
+    assert seat not in service.load(game_id)[1].life.away
+    assert _spent(service, player) == [] and service.absences.absences_of(player)["used_this_year_days"] == 0
+    _audited(service, table, game_id)
+
+
 def test_the_reminder_before_the_deadline_says_a_day_of_absence_will_be_spent(timed_service, clock, table,
                                                                             event_store):
     service = timed_service

@@ -29,9 +29,10 @@ class Clock:
 
     def __init__(self):
         self.passed = dt.timedelta()
+        self.stopped_at: dt.datetime | None = None  # a moment the test holds it at, as a recorder's frozen clock
 
     def __call__(self) -> dt.datetime:
-        return dt.datetime.now(dt.timezone.utc) + self.passed
+        return self.stopped_at or dt.datetime.now(dt.timezone.utc) + self.passed
 
     def pass_to(self, moment: dt.datetime) -> None:
         self.passed += max(dt.timedelta(), moment - self())
