@@ -15,7 +15,7 @@ import uuid
 import pytest
 
 from api.http.app import create_app
-from domain import games as registry
+from tests.support.hosted import seating
 from tests.support.sse import parse
 
 from .conftest import Player, started_game
@@ -43,7 +43,7 @@ class OpenStream:
         self.response.close()
 
 
-@pytest.mark.parametrize("game", sorted(registry.REGISTRY))
+@pytest.mark.parametrize("game", sorted(seating(3)))
 def test_every_viewer_s_stream_is_its_feed_and_its_view_message_for_message(game, service):
     app = create_app({"RATE_LIMIT_PER_MINUTE": 0, "STREAMS": {"lifetime": 600.0, "heartbeat": 0.2}},
                      service=service)

@@ -8,6 +8,7 @@ import random
 import pytest
 
 from domain import games as registry
+from tests.support.hosted import short
 from domain import session as sessions
 from domain.engine import rng_for
 from domain.lifecycle import bots
@@ -15,6 +16,11 @@ from domain.lifecycle import bots
 from .support import started
 
 GAMES = sorted(registry.REGISTRY)
+
+
+def _up_to_three(game: str) -> int:
+    """Three seats, so that a bot plays beside two others, or all a smaller game has."""
+    return min(3, registry.REGISTRY[game].max_seats)
 
 
 class Spy:
@@ -30,7 +36,7 @@ class Spy:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_a_bot_is_handed_exactly_its_seat_s_view_and_legal_commands(game):
-    table = started(game, {"players": 3} if game != "coronation" else {"detective_seats": 2})
+    table = started(game, short(game, _up_to_three(game)))
     spy = Spy()
     for _ in range(20):
         seat = sorted(table.to_act)[0]
@@ -108,7 +114,7 @@ def test_every_game_offers_a_random_bot_and_unknown_kinds_are_refused(game):
 def test_every_game_has_a_heuristic_bot_that_plays_whole_games_with_legal_commands(game):
     assert bots.best_kind(game) == "heuristic"
     for seed in range(2):
-        table = started(game, {"players": 3} if game != "coronation" else {"detective_seats": 2})
+        table = started(game, short(game, _up_to_three(game)))
         players = {seat: bots.make(game, "heuristic" if n % 2 == 0 else "random")
                    for n, seat in enumerate(table.session.seats)}
         for step in range(20_000):

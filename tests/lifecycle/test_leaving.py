@@ -12,7 +12,7 @@ from domain.engine import IllegalCommand
 from domain.lifecycle import decide as lifecycle
 from domain.lifecycle.state import GameAborted, SeatAbandoned, SeatResigned
 
-from tests.support.hosted import WITHOUT_SIDES, short
+from tests.support.hosted import WITHOUT_SIDES, seating, short
 
 from .support import Game, started
 
@@ -74,7 +74,7 @@ def test_coronation_a_resigned_detective_seat_ranks_last_when_the_detectives_win
 # Multiplayer
 
 
-@pytest.mark.parametrize("game", WITHOUT_SIDES)
+@pytest.mark.parametrize("game", [game for game in WITHOUT_SIDES if game in seating(3)])
 def test_multiplayer_a_resigned_seat_is_played_by_a_bot_and_ranked_last(game):
     table = started(game, short(game, 3))
     events = table.apply(lifecycle.resign(table.rules, table.session, table.player("p1"), table.seed))
@@ -99,9 +99,13 @@ def test_multiplayer_when_every_seat_but_one_has_resigned_that_seat_wins_at_once
 
 
 @pytest.mark.parametrize("game", WITHOUT_SIDES)
-def test_two_player_multiplayer_games_end_when_one_side_resigns(game):
+def test_two_player_multiplayer_games_end_when_one_side_resigns_unless_the_game_hands_the_seat_to_a_bot(game):
     table = started(game, short(game, 2))
+    handed = not table.rules.resign(table.session.state, "p2").last_standing_wins  # a game for two alone
     table.apply(lifecycle.resign(table.rules, table.session, table.player("p2"), table.seed))
+    if handed:
+        assert table.session.status == sessions.ACTIVE and "p2" in table.session.life.bots, "a bot plays on"
+        return
     assert table.session.status == sessions.SCORING
     assert [(s["seat"], s["rank"]) for s in scored(table)] == [("p1", 1), ("p2", 2)]
 

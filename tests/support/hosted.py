@@ -12,6 +12,14 @@ from tests.games.conformance.playouts import options_for, short_options
 
 HOSTED = tuple(games.REGISTRY)
 
+
+
+def seating(seats: int) -> tuple[str, ...]:
+    """The hosted games that can seat ``seats`` players (a game for two is left
+    out of the tests that seat three: docs/game-authors.md)."""
+    return tuple(name for name, rules in games.REGISTRY.items() if rules.min_seats <= seats <= rules.max_seats)
+
+
 # Games in which no seats share a side: each pair of seats has a private channel.
 WITHOUT_SIDES = tuple(name for name, rules in games.REGISTRY.items() if not rules.traits.teams)
 
