@@ -187,7 +187,10 @@ def test_the_catalogue_s_field_names_are_the_document_s_annotations(client, game
 def test_the_catalogue_of_every_game_carries_its_field_names_and_hand(client):
     listed = {entry["name"]: entry for entry in client.get("/v1/rules").json["games"]}
     assert listed["cronberg"]["field_names"]["PlaceMember.crossing"]["what"] == "crossing"
-    assert listed["cronberg"]["hand"] is None
+    # Every hosted game declares where a seat's hand is, so the web client needs no branch per game.
+    assert all(entry["hand"] for entry in listed.values()), [name for name, entry in listed.items() if not entry["hand"]]
+    assert listed["cronberg"]["hand"] == {"field": "hand", "names": {"kind": "card", "what": "building", "data": "tiles.json",
+                                                                     "list": "tiles", "key": "id", "label": "id"}}
 
 
 def test_a_game_with_a_hand_says_where_on_its_view_schema_and_in_its_catalogue(monkeypatch):

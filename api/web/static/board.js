@@ -118,7 +118,7 @@ function drawPlace(place, size, what) {
 
 // The cards in your hand and your private information, each a picture (SVG)
 // with its name, its kind and value in its colour, from the data
-// (data.js's declaredHand and handOf), its text below.
+// (data.js's declaredHand), its text below.
 /** @param {Card[]} cards @returns {HTMLElement} */
 export function drawHand(cards) {
   if (!cards.length) return h("p", { class: "muted" }, "No cards in your hand.");
@@ -142,7 +142,7 @@ function cardPicture(card) {
   return picture;
 }
 
-// A Cronberg building (two triangles: a rhombus) with its corner numbers, clockwise from an acute corner.
+// A tile (a card whose data lists its `corners`): a rhombus with its corner numbers, clockwise from the left.
 /** @param {number[]} corners @returns {SVGElement} */
 function tile(corners) {
   const points = [[122, 27], [148, 12], [174, 27], [148, 42]];

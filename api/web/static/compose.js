@@ -8,7 +8,7 @@
 // `[data-card="<value>"]`; any other field by buttons, never more than
 // MAX_BUTTONS at once (more values are grouped by ranges). Once one command
 // is left, its sentence (`texts`) is shown with Confirm and Back.
-import { h } from "./dom.js";
+import { capital, h } from "./dom.js";
 
 /** @typedef {import("./openapi").components["schemas"]} Schemas */
 /** @typedef {Schemas["Command"]} Command */
@@ -218,8 +218,6 @@ export class Composer {
 
 /** "crossing" → "crossings", "Renown Square line" → "Renown Square lines". @param {string} text */
 const plural = (text) => (text.endsWith("s") ? text : `${text}s`);
-/** @param {string} text */
-const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
 // The values as at most MAX_BUTTONS buttons: each its own when few, else in
 // ranges of neighbours in order ("1 – 8", "Alder – Birch"), chosen to narrow the step.

@@ -8,8 +8,8 @@ import { change, get, me, Problem } from "./api.js";
 import { drawBoard, drawHand, drawLegend } from "./board.js";
 import { captionPlaces, untangle } from "./board_labels.js";
 import { Composer } from "./compose.js";
-import { declaredHand, entryOf, gameData, handOf } from "./data.js";
-import { duration, focusKey, h, notice, refocus, tree, when, words } from "./dom.js";
+import { declaredHand, entryOf, gameData } from "./data.js";
+import { capital, duration, focusKey, h, notice, refocus, tree, when, words } from "./dom.js";
 import { follow } from "./stream.js";
 import { signedOut } from "./app.js";
 import { shareLink } from "./share.js";
@@ -38,8 +38,6 @@ export function eventWords(event) {
   return `v${event.version} · ${event.seat ? `${event.seat}: ` : ""}${words(event.type)}${details.length ? ` (${details.join(", ")})` : ""}`;
 }
 
-/** @param {string} text */
-const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /** @param {HTMLElement} main @param {Problem | null | undefined} problem */
 export function missing(main, problem) {
@@ -205,9 +203,9 @@ export async function table(main, id, { spectator }) {
     ui.legend.replaceChildren(drawLegend(summary.game, envelope, data));
     // The layout follows the seat: a player who takes one sees his hand from that view on.
     const seated = !spectator && !!envelope.seat;
-    const cards = seated ? (catalogue.hand && declaredHand(catalogue.hand, envelope, data)) || handOf(summary.game, envelope, data) : [];
-    // A game that declares no hand (Cronberg: a drawn building is face up for all) shows none.
-    ui.handSection.hidden = !seated || (!catalogue.hand && !cards.length);
+    const cards = seated && catalogue.hand ? declaredHand(catalogue.hand, envelope, data) || [] : [];
+    // A game that declares no hand shows none.
+    ui.handSection.hidden = !seated || !catalogue.hand;
     if (seated) ui.hand.replaceChildren(drawHand(cards));
     ui.treeTitle.textContent = seated ? "Everything you see, as data (your private information and what is public)" : "Everything public, as data";
     renderCommands();
