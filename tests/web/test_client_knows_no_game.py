@@ -14,8 +14,8 @@ import pytest
 from domain import games as registry
 
 STATIC = Path(__file__).resolve().parents[2] / "api" / "web" / "static"
-# Files allowed to name a game, and why (none, since boards are drawn by declared kind).
-EXEMPT: dict[str, str] = {"board_games.js": "each game's board is drawn by per-game code (issue 36 item 2, step 2)"}
+# Files allowed to name a game, and why: none (boards are drawn by their declared kind).
+EXEMPT: dict[str, str] = {}
 
 
 def code_of(text: str) -> str:
@@ -26,7 +26,7 @@ def code_of(text: str) -> str:
 
 def names_of(game) -> set[str]:
     camel = "".join(part.capitalize() for part in game.name.split("-"))
-    return {game.name, game.name.replace("-", "_"), game.title, game.title.removeprefix("The "), camel}
+    return {game.name, game.name.replace("-", "_"), game.name.replace("-", " "), game.title, camel}
 
 
 def named_games(text: str) -> list[str]:
@@ -47,3 +47,20 @@ def test_a_module_that_branches_on_a_game_s_name_is_caught():
     assert named_games('if (game === "court-of-miracles") return [];') == ["court-of-miracles"]
     assert named_games('/** @type {Schemas["CronbergView"]} */ const view = x; // Cronberg\'s') == []
     assert named_games('const url = "http://example.org/x"; if (game === "the-coil") {}') == ["the-coil"]
+
+
+def kinds_drawn() -> set[str]:
+    """The board kinds board_games.js draws: the keys of its KINDS."""
+    text = code_of((STATIC / "board_games.js").read_text())
+    body = text[text.index("export const KINDS = {"):]
+    return set(re.findall(r'^  "?([a-z][a-z-]*)"?\(view, files, file\) \{', body, flags=re.M))
+
+
+def test_every_hosted_game_declares_a_board_of_a_kind_the_web_client_draws():
+    kinds = kinds_drawn()
+    assert len(kinds) >= 5, kinds
+    declared = {name: game.board and game.board.kind for name, game in registry.REGISTRY.items()}
+    assert all(declared.values()), f"games that declare no BOARD_DRAWING (shapes.py): {declared}"
+    assert set(declared.values()) <= kinds, f"kinds the client does not draw: {set(declared.values()) - kinds}"
+    # Each kind is named for what it draws, not for a game.
+    assert not [kind for kind in kinds if named_games(f'"{kind}"')], kinds

@@ -17,7 +17,7 @@ import { capital, h } from "./dom.js";
  * @typedef {{ kind: string, what: string, data?: string, list?: string, key?: string, label?: string }} NamesJson
  */
 /** Where a seat's own cards are in its view (the kit's Hand.to_json()). @typedef {{ field: string, names: NamesJson }} HandJson */
-/** The catalogue's declarations a client composes from. @typedef {{ title?: string, field_names?: Record<string, NamesJson>, hand?: HandJson | null }} Catalogue */
+/** The catalogue's declarations a client composes and draws from. @typedef {{ title?: string, field_names?: Record<string, NamesJson>, hand?: HandJson | null, board?: import("./board.js").BoardJson | null }} Catalogue */
 /** A part of a command, flattened: "type", "field" or "field.0" for a list's element. @typedef {string | number | boolean | null} Scalar */
 /**
  * What a step needs besides the commands: the labels of values, the board

@@ -197,10 +197,10 @@ export async function table(main, id, { spectator }) {
       mine() ? h("span", { class: "badge" }, "your turn") : `to act: ${turn}`,
       envelope.outcome ? ` · ${envelope.outcome}` : "");
     renderClocks();
-    const board = drawBoard(summary.game, envelope, data);
+    const board = drawBoard(catalogue.board, envelope, data, catalogue.title || words(summary.game));
     ui.board.replaceChildren(board);
     untangle(board);
-    ui.legend.replaceChildren(drawLegend(summary.game, envelope, data));
+    ui.legend.replaceChildren(drawLegend(catalogue.board, envelope, data));
     // The layout follows the seat: a player who takes one sees his hand from that view on.
     const seated = !spectator && !!envelope.seat;
     const cards = seated && catalogue.hand ? declaredHand(catalogue.hand, envelope, data) || [] : [];

@@ -7,7 +7,7 @@ downwards; a triangle's x, y is its centre, a crossing's x, y the point itself
 
 from __future__ import annotations
 
-from ...kit.names import Hand, Names
+from ...kit.names import Board, Hand, Names
 from ...kit.shape import Bool, Int, List, Num, Obj, Str, described, maybe, optional
 
 SEAT = "a seat: p1, p2, ..."
@@ -91,3 +91,7 @@ STANDING_DETAIL = Obj("StandingDetail", "nothing of Cronberg's own: the score is
 # A seat's hand: the building it drew and lays next (face up for everyone, as the
 # view's ``drawn``, but its own to lay); family members are counted, not named.
 HAND = Hand(field="hand", names=Names("card", "building", data="tiles.json", list="tiles", key="id", label="id"))
+
+# The board: a triangular grid of crossings and triangles inside a wall (board.json),
+# buildings laid over pairs of triangles, family members on crossings.
+BOARD_DRAWING = Board("triangle-grid", "board.json")
