@@ -90,6 +90,17 @@ def test_the_view_names_each_seat_by_its_player_and_a_bot_s_seat_as_bot(players,
         assert names == {"p1": ada.name, "p2": bob.name, "p3": "Bot"}
 
 
+def test_the_view_s_outcome_names_the_players_not_their_seats(players):
+    # Given a game that ended by a seat's doing (p2 aborted it)
+    ada, bob = players(2)
+    game_id = started_game([ada, bob])
+    assert bob.post(f"/v1/games/{game_id}/abort").status_code == 200
+    # When a player looks at its table
+    outcome = ada.view(game_id).json["outcome"]
+    # Then the sentence names who did it, as the log does
+    assert outcome == f"aborted by {bob.name} before every seat had acted"
+
+
 def test_a_lobby_names_only_the_seats_that_are_held(players):
     ada, = players(1)
     game_id = ada.create("cronberg", {"players": 2})
