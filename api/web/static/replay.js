@@ -7,7 +7,8 @@ import { drawBoard } from "./board.js";
 import { untangle } from "./board_labels.js";
 import { gameData } from "./data.js";
 import { h, notice, tree, words } from "./dom.js";
-import { eventWords, missing } from "./table.js";
+import { eventWords } from "./table.js";
+import { missing } from "./game_pages.js";
 
 /** @typedef {import("./openapi").components["schemas"]} Schemas */
 /** @typedef {Schemas["FeedResponse"]["events"][number]} FeedEvent */
