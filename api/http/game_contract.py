@@ -249,9 +249,10 @@ def _envelopes(game: str, prefix: str, view_name: str, standing: str) -> dict[st
             "seat": nullable({"type": "string"}, "the seat whose view you get, yours; null for a spectator, and for "
                                                  "a player who resigned or was abandoned, from then on"),
             "to_act": {**SEATS, "description": TO_ACT},
-            "outcome": nullable({"type": "string"}, "the result in an English sentence (GameOver's `outcome`, such as "
-                                                    "\"p1 wins with 42 points\"), or why an aborted game was "
-                                                    "cancelled; null until the game ends"),
+            "outcome": nullable({"type": "string"}, "the result in an English sentence (GameOver's `outcome`, its seats "
+                                                    "named by their players as in `names`: \"Ada wins with 42 "
+                                                    "points\" for GameOver's \"p1 wins with 42 points\"), or why an "
+                                                    "aborted game was cancelled; null until the game ends"),
             "standings": nullable({"type": "array", "items": ref(standing)},
                                   "the final standings, a seat each; null until the game is scored"),
             "view": nullable(ref(view_name), f"the game as you may see it (`{view_name}`): your seat's secrets and "

@@ -33,7 +33,8 @@ def envelope(game_id, rules, session, seat: str | None, ended: bool = False, nam
         "status": session.status,
         "seat": seat,
         "to_act": sorted(sessions.to_act(rules, session)),
-        "outcome": session.outcome,
+        # The result in words, its seats named as the log's sentences are ("Ada wins with 12 points").
+        "outcome": naming.say(session.outcome) if session.outcome else None,
         # In rank order, whatever order the game scored its seats in (ties keep the game's seat order).
         "standings": sorted(session.standings, key=lambda s: s["rank"]) if session.standings is not None else None,
         "view": rules.view(session.state, viewer) if session.state is not None else None,

@@ -55,6 +55,7 @@ OPTIONAL = {
     "command_sentences": ("COMMAND_SENTENCES", "words.py"),
     "field_names": ("FIELD_NAMES", "fields.py"),
     "hand": ("HAND", "shapes.py"),
+    "board": ("BOARD_DRAWING", "shapes.py"),
     "redacted": ("REDACTED", "redactions.py"),
     "data_files": ("DATA_FILES", "datafiles.py"),
     "golden": ("GOLDEN", "golden.py"),

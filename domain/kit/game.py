@@ -41,7 +41,7 @@ from typing import Any, Callable, Mapping, Sequence
 from ..engine import (Codec, Command, Event, Option, Resignation, Standing, UnknownRulesVersion)
 from .datafile import Described
 from .golden import Golden
-from .names import Hand, Names, names_of
+from .names import Board, Hand, Names, names_of
 from .redaction import Redacted
 from .shape import Obj
 
@@ -147,6 +147,8 @@ class Game:
     field_names: Mapping[str, Names] = field(default_factory=dict)
     # Where a seat's own cards are in its view (None: the game has no hand).
     hand: Hand | None = None
+    # How a client draws the board: its kind of drawing and data file (None: no board).
+    board: Board | None = None
     # What ``visible`` hides of each event type, by type (domain.kit.redaction):
     # the document types events from it, the conformance suite checks it.
     redacted: Mapping[str, Redacted] = field(default_factory=dict)

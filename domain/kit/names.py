@@ -76,6 +76,27 @@ class Hand:
         return list(found) if isinstance(found, (list, tuple)) else None
 
 
+@dataclass(frozen=True)
+class Board:
+    """How a client draws the game's board: ``kind`` names a kind of drawing
+    (what its places are and what joins them: "triangle-grid",
+    "numbered-map"...), ``data`` the data file whose places it draws and
+    whose extent frames it. A client draws every game of a kind it knows
+    with the same code, from that file and the view; the reference client's
+    kinds are in api/web/static/board_games.js (docs/game-authors.md, "Board
+    kinds"). A game whose kind a client does not know is shown as its seats."""
+
+    kind: str
+    data: str | None = None
+
+    def __post_init__(self) -> None:
+        if not self.kind or self.kind != self.kind.lower() or " " in self.kind:
+            raise ValueError(f"Board.kind is a lower-case word or words joined by -, not {self.kind!r}")
+
+    def to_json(self) -> dict:
+        return {key: value for key, value in asdict(self).items() if value is not None}
+
+
 def names_of(declared: Mapping[str, Names], command: type, name: str) -> Names | None:
     """What field ``name`` of ``command`` names: its own ("Type.field"), else
     the game's for every field of that name, else None (plain data)."""

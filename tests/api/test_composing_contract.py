@@ -90,6 +90,17 @@ def test_the_view_names_each_seat_by_its_player_and_a_bot_s_seat_as_bot(players,
         assert names == {"p1": ada.name, "p2": bob.name, "p3": "Bot"}
 
 
+def test_the_view_s_outcome_names_the_players_not_their_seats(players):
+    # Given a game that ended by a seat's doing (p2 aborted it)
+    ada, bob = players(2)
+    game_id = started_game([ada, bob])
+    assert bob.post(f"/v1/games/{game_id}/abort").status_code == 200
+    # When a player looks at its table
+    outcome = ada.view(game_id).json["outcome"]
+    # Then the sentence names who did it, as the log does
+    assert outcome == f"aborted by {bob.name} before every seat had acted"
+
+
 def test_a_lobby_names_only_the_seats_that_are_held(players):
     ada, = players(1)
     game_id = ada.create("cronberg", {"players": 2})
@@ -187,7 +198,10 @@ def test_the_catalogue_s_field_names_are_the_document_s_annotations(client, game
 def test_the_catalogue_of_every_game_carries_its_field_names_and_hand(client):
     listed = {entry["name"]: entry for entry in client.get("/v1/rules").json["games"]}
     assert listed["cronberg"]["field_names"]["PlaceMember.crossing"]["what"] == "crossing"
-    assert listed["cronberg"]["hand"] is None
+    # Every hosted game declares where a seat's hand is, so the web client needs no branch per game.
+    assert all(entry["hand"] for entry in listed.values()), [name for name, entry in listed.items() if not entry["hand"]]
+    assert listed["cronberg"]["hand"] == {"field": "hand", "names": {"kind": "card", "what": "building", "data": "tiles.json",
+                                                                     "list": "tiles", "key": "id", "label": "id"}}
 
 
 def test_a_game_with_a_hand_says_where_on_its_view_schema_and_in_its_catalogue(monkeypatch):

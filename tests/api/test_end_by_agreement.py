@@ -55,9 +55,9 @@ def test_the_players_end_a_game_as_it_stands_and_the_audit_verifies_it(players, 
     for who in (ada, bob, client):  # shown to all, a spectator too
         events = who.get(f"/v1/games/{game_id}/events").json["events"]
         assert [e["type"] for e in events if e["type"].startswith("End")] == ["EndProposed", "EndAccepted", "EndAgreed"]
-    standings = ada.view(game_id).json["standings"]
-    first = sorted(s["seat"] for s in standings if s["rank"] == 1)
-    assert first and all(seat in outcome for seat in first), "the outcome names who is first"
+    view = ada.view(game_id).json
+    first = sorted(s["seat"] for s in view["standings"] if s["rank"] == 1)
+    assert first and all(view["names"][seat] in outcome for seat in first), "the outcome names who is first, by name"
     assert ("share first place" in outcome) == (len(first) > 1), "and how many are"
     audit = client.get(f"/v1/games/{game_id}/audit").json
     assert audit["verdict"] == "VERIFIED", audit

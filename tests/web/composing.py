@@ -132,8 +132,9 @@ def compose_to_confirm(page) -> None:
             page.locator(f"#{'board' if where == 'board' else 'hand'} .candidate").first.dispatch_event("click")
 
 
-def two_at_a_table(person, base_url, game: str, options: dict | None = None):
-    """Ada creates a game for two without bots; Brune opens it and takes the other seat with the page's button; Ada starts it."""
+def two_at_a_table(person, base_url, game: str, options: dict | None = None, bank: str | None = None):
+    """Ada creates a game for two without bots (``bank``: each seat's time bank, in seconds, under "more options");
+    Brune opens it and takes the other seat with the page's button; Ada starts it."""
     ada, brune = person(), person()
     host = register(ada, "Ada")
     host.select_option("#create-game", game)
@@ -141,6 +142,9 @@ def two_at_a_table(person, base_url, game: str, options: dict | None = None):
     host.uncheck("#create-bots")
     for name, value in (options or {}).items():
         host.fill(f"#option-{name}", value)
+    if bank:
+        host.click("#more-options summary")
+        host.fill("#create-bank", bank)
     host.click("#create button[type=submit]")
     host.wait_for_selector("#table")
     game_id = host.url.rsplit("/", 1)[-1]

@@ -60,7 +60,8 @@ class AgreementStateSchema(ma.Schema):
     proposal = ma.fields.Nested(ProposalSchema, allow_none=True, required=True, metadata={
         "description": "the open proposal, or null (none, or the game ended)"})
     outcome = ma.fields.String(allow_none=True, required=True, metadata={
-        "description": "once the game ended by agreement, the sentence saying so; null before"})
+        "description": "once the game ended by agreement, the sentence saying so (its seats named by their players, as the "
+                       "view's outcome); null before"})
 
 
 def _member(game_id) -> str:
@@ -76,7 +77,9 @@ def _state(game_id, session) -> dict:
         "seat": proposal.seat, "ending": proposal.ending, "accepted": sorted(proposal.accepted),
         "waiting_for": sorted(set(playing_seats(session)) - proposal.accepted)}
     return {"game_id": game_id, "version": session.version, "status": session.status, "proposal": shown,
-            "outcome": session.outcome if session.life.agreed else None}
+            # Said as the view says it: its seats named by their players.
+            "outcome": service().player_names.naming(session).say(session.outcome)
+            if session.life.agreed and session.outcome else None}
 
 
 @blp.route("/<game_id>/end-proposal")

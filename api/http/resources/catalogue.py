@@ -70,6 +70,17 @@ class HandSchema(ma.Schema):
     names = ma.fields.Nested(NamesSchema, required=True, metadata={"description": "what each card of it names"})
 
 
+class BoardSchema(ma.Schema):
+    """How a client draws the game's board."""
+
+    kind = ma.fields.String(required=True, metadata={
+        "description": "the kind of drawing, such as \"triangle-grid\" or \"numbered-map\": a client draws every "
+                       "game of a kind it knows with the same code (the reference client's kinds are listed in "
+                       "docs/game-authors.md); a kind it does not know, it shows as the seats"})
+    data = ma.fields.String(metadata={"description": "the data file whose places the board draws and whose extent "
+                                                     "(GET /v1/rules/{game}/data) frames it"})
+
+
 class RulesSchema(ma.Schema):
     """A hosted game: its seats, its options and the commands its players send."""
 
@@ -100,6 +111,9 @@ class RulesSchema(ma.Schema):
     hand = ma.fields.Nested(HandSchema, allow_none=True, required=True, metadata={
         "description": "where a seat's own cards are in its view (as the game's View schema's x-boardlog-hand); "
                        "null for a game without a hand"})
+    board = ma.fields.Nested(BoardSchema, allow_none=True, required=True, metadata={
+        "description": "how a client draws the board: its kind of drawing and data file; null for a game without "
+                       "a board"})
     bots = ma.fields.List(ma.fields.String(), metadata={"description": "bot kinds for option bots ({seat: kind})"})
 
 
@@ -122,6 +136,7 @@ def describe(rules, with_schemas: bool) -> dict:
     entry["default_seats"] = list(rules.seats(resolve_options(rules.options, {})))
     entry["field_names"] = game_schemas.named_fields(rules)
     entry["hand"] = rules.hand.to_json() if rules.hand is not None else None
+    entry["board"] = rules.board.to_json() if rules.board is not None else None
     if with_schemas:
         spec = current_app.extensions["boardlog"].api.spec.to_dict()
         schemas = spec.get("components", {}).get("schemas", {})

@@ -10,10 +10,11 @@
 // Each place of the data (crossing, triangle, location, neighbourhood, map
 // place, a seat's nation card) is one element with `data-place` ("what:id")
 // and `data-name` (its name in the data), and its label a text with
-// `data-for` the same "what:id". What each game's board looks like is in
-// board_games.js; labels are moved apart in board_labels.js.
+// `data-for` the same "what:id". What each kind of board looks like is in
+// board_games.js, picked by the kind the game declares (the catalogue's
+// `board`); labels are moved apart in board_labels.js.
 import { h, s } from "./dom.js";
-import { GAMES, label } from "./board_games.js";
+import { KINDS, label } from "./board_games.js";
 
 /** @typedef {import("./openapi").components["schemas"]} Schemas */
 /** @typedef {import("./dom.js").Attrs} Attrs */
@@ -23,18 +24,20 @@ import { GAMES, label } from "./board_games.js";
 /** @typedef {import("./board_games.js").Key} Key */
 /** @typedef {import("./board_games.js").Layout} Layout */
 /** @typedef {import("./board_games.js").Draw} Draw */
+/** How the game's board is drawn: its kind and data file (the catalogue's `board`). @typedef {{ kind: string, data?: string }} BoardJson */
 
 // Every place is drawn with `data-place="<what>:<id>"` (what a command field's
 // Names says it names: "crossing:C12", "location:40"): the composer
 // (compose.js) finds a step's candidates there, highlights them and takes the click.
 /**
- * @param {string} game
+ * @param {BoardJson | null | undefined} drawing how the catalogue says the board is drawn (null: the seats only)
  * @param {Schemas["ViewResponse"] | null} envelope
  * @param {GameData | null} data
+ * @param {string} title the game's title, for the board's name
  * @returns {SVGSVGElement}
  */
-export function drawBoard(game, envelope, data) {
-  const layout = layoutOf(game, envelope, data);
+export function drawBoard(drawing, envelope, data, title) {
+  const layout = layoutOf(drawing, envelope, data);
   if (!layout) return seatsOnly(envelope);
   const places = layout.places.filter((p) => Number.isFinite(p.x) && Number.isFinite(p.y));
   if (places.length === 0) return seatsOnly(envelope);
@@ -43,7 +46,7 @@ export function drawBoard(game, envelope, data) {
   const margin = Math.max(...places.map((p) => (p.r ? p.r * 1.6 : /** @type {number} */ (p.h) / 2 + 24))); // a place without r is a card
   const framed = extent ? [extent.x_min - margin, extent.y_min - margin, extent.x_max - extent.x_min + 2 * margin, extent.y_max - extent.y_min + 2 * margin] : bounds(places, margin);
   const box = layout.reach && layout.reach.length ? union(framed, bounds(layout.reach, margin)) : framed;
-  const svg = s("svg", { viewBox: box.join(" "), role: "group", "aria-label": `the board of ${game.replace(/-/g, " ")}`, "data-drawn-from": data ? "data" : "view",
+  const svg = s("svg", { viewBox: box.join(" "), role: "group", "aria-label": `the board of ${title}`, "data-drawn-from": data ? "data" : "view",
     "data-files": data ? Object.values(data.sha256).join(" ") : null });
   svg.append(...layout.under.filter((element) => element !== null));
   for (const place of places) svg.append(...drawPlace(place, layout.size, layout.what));
@@ -64,21 +67,22 @@ function union(a, b) {
 }
 
 /**
- * The game's layout (board_games.js), or null for a game the client draws no board of.
- * @param {string} game @param {Schemas["ViewResponse"] | null} envelope @param {GameData | null} data @returns {Layout | null}
+ * The board's layout (board_games.js, by its declared kind), or null for a
+ * game that declares no board, or one of a kind the client does not know.
+ * @param {BoardJson | null | undefined} drawing @param {Schemas["ViewResponse"] | null} envelope @param {GameData | null} data @returns {Layout | null}
  */
-function layoutOf(game, envelope, data) {
+function layoutOf(drawing, envelope, data) {
   const view = envelope && envelope.view;
-  // Each game's drawing takes that game's view: `game` names the game the view is of.
-  const draw = /** @type {Record<string, Draw | undefined>} */ (GAMES)[game];
-  return view && draw ? draw(view, (data && data.files) || {}) : null;
+  // A kind's drawing takes a view of the shape its games declare: the game declared the kind.
+  const draw = drawing ? /** @type {Record<string, Draw | undefined>} */ (KINDS)[drawing.kind] : undefined;
+  return view && drawing && draw ? draw(view, (data && data.files) || {}, drawing.data || "") : null;
 }
 
 // What the board's colours and signs mean, from the game's data (the kinds
 // of its places, its nations' colours, its lines): empty for a game without one.
-/** @param {string} game @param {Schemas["ViewResponse"] | null} envelope @param {GameData | null} data @returns {HTMLElement} */
-export function drawLegend(game, envelope, data) {
-  const layout = layoutOf(game, envelope, data);
+/** @param {BoardJson | null | undefined} drawing @param {Schemas["ViewResponse"] | null} envelope @param {GameData | null} data @returns {HTMLElement} */
+export function drawLegend(drawing, envelope, data) {
+  const layout = layoutOf(drawing, envelope, data);
   const keys = layout ? layout.legend : [];
   if (!keys.length) return h("p", { id: "legend", hidden: true });
   return h("ul", { id: "legend", class: "legend", "aria-label": "What the board shows" }, keys.map((key) => h("li", {},
@@ -118,7 +122,7 @@ function drawPlace(place, size, what) {
 
 // The cards in your hand and your private information, each a picture (SVG)
 // with its name, its kind and value in its colour, from the data
-// (data.js's declaredHand and handOf), its text below.
+// (data.js's declaredHand), its text below.
 /** @param {Card[]} cards @returns {HTMLElement} */
 export function drawHand(cards) {
   if (!cards.length) return h("p", { class: "muted" }, "No cards in your hand.");
@@ -142,7 +146,7 @@ function cardPicture(card) {
   return picture;
 }
 
-// A Cronberg building (two triangles: a rhombus) with its corner numbers, clockwise from an acute corner.
+// A tile (a card whose data lists its `corners`): a rhombus with its corner numbers, clockwise from the left.
 /** @param {number[]} corners @returns {SVGElement} */
 function tile(corners) {
   const points = [[122, 27], [148, 12], [174, 27], [148, 42]];

@@ -1,10 +1,15 @@
 // @ts-check
-// Each game's board as board.js draws it: what is where on it, from the
+// Each kind of board as board.js draws it: what is where on it, from the
 // game's data files (`files`, by name; {} without data) and from the view.
-// This is the per-game part of the drawing (the contract gives places their
-// positions, but not what a board looks like: walls, lines, paths, spots);
-// choosing on the board stays generic (compose.js finds `data-place`).
-// A layout: {file: the data file whose extent frames the board,
+// A game declares its board's kind and data file (the catalogue's `board`,
+// the kit's Board: BOARD_DRAWING in the game's shapes.py); board.js picks the
+// drawing by that kind, never by the game's name, so a new game of a known
+// kind is drawn with no change here. What stays per kind: the shape of the
+// data file's places and lines it reads, the view's fields it reads for what
+// stands where, and what a board of that kind looks like (walls, lines,
+// paths, spots, which colour means what); choosing on the board stays
+// generic (compose.js finds `data-place`).
+// A layout: {file: the data file whose extent frames the board (the declared one),
 //  places: [{id, name, x, y, r | w h, fill, mark, label, inside, caption}],
 //  under / over: SVG elements drawn below / above the places,
 //  size: a label's font size, legend: what the colours and signs mean, from the data,
@@ -23,10 +28,11 @@ import { s } from "./dom.js";
  */
 /** A legend's entry: a swatch (a colour, a shape) and what it means. @typedef {{ fill: string, shape?: "circle" | "square" | "line" | "dash", text: string }} Key */
 /** @typedef {{ file: string, what: string, places: Place[], under: (SVGElement | null)[], over: (SVGElement | null)[], size: number, legend: Key[], reach?: Place[] }} Layout */
-/** @typedef {(view: View, files: Record<string, DataJson>) => Layout} Draw */
+/** A kind's drawing: the view, the game's data files by name, the declared board file's name. @typedef {(view: View, files: Record<string, DataJson>, file: string) => Layout} Draw */
 /**
- * What the board reads of each game's data files (the document types them
+ * What each kind reads of its board file (the document types data files
  * only as JSON objects): a fallback drawn from the view has the same shape.
+ * Each is named for the game it was first drawn for, whose view it reads.
  * @typedef {{ crossings?: { id: string, x: number, y: number }[],
  *   triangles?: { id: string, corners: string[], kind: string, x: number, y: number, wall_sides?: string[][] }[] }} CronbergBoardFile
  * @typedef {{ locations?: { id: number, name: string, x: number, y: number, jewel?: boolean, underground?: boolean, instrument?: string | null }[],
@@ -64,12 +70,15 @@ export const label = (x, y, size, text, attrs = {}) => s("text", { x, y, "font-s
 /** The seats present in the view, for the legend. @param {unknown[]} seats @returns {Key[]} */
 const seatKeys = (seats) => [...new Set(seats.filter(Boolean).map(String))].map((seat) => ({ fill: seatColour(seat), text: `seat ${seat}` }));
 
-// Each game's drawing takes that game's view (board.js picks it by the game's name).
-export const GAMES = {
-  /** @param {Schemas["CronbergView"]} view @param {Record<string, DataJson>} files @returns {Layout} */
-  cronberg(view, files) {
+// Each kind's drawing takes a view shaped as that of the game it was first
+// drawn for (board.js picks it by the declared kind).
+export const KINDS = {
+  // Crossings and triangles of a triangular grid inside a wall; buildings over
+  // pairs of triangles with their corner numbers; a seat's pieces on crossings.
+  /** @param {Schemas["CronbergView"]} view @param {Record<string, DataJson>} files @param {string} file @returns {Layout} */
+  "triangle-grid"(view, files, file) {
     /** @type {CronbergBoardFile} */
-    const board = /** @type {CronbergBoardFile | undefined} */ (files["board.json"]) || view;
+    const board = /** @type {CronbergBoardFile | undefined} */ (files[file]) || view;
     const crossings = pairs(board.crossings), now = pairs(view.crossings), triangles = pairs(view.triangles);
     /** @type {Record<string, string>} */
     const kinds = { plain: "#f4f1ea", park: "#cfe8c4", musketeer: "#d9e2f2", coat_of_arms: "#f3dcdc" };
@@ -102,7 +111,7 @@ export const GAMES = {
     }
     const used = new Set((board.triangles || []).map((t) => t.kind));
     return {
-      file: "board.json", what: "crossing", size: 0.16, under, over,
+      file, what: "crossing", size: 0.16, under, over,
       legend: [...Object.entries(kinds).filter(([kind]) => used.has(kind)).map(([kind, fill]) => ({ fill, shape: /** @type {const} */ ("square"), text: `${spoken(kind)} triangle` })),
         { fill: "#9c7b52", shape: "square", text: "a building: its tile and its corner numbers" }, { fill: "#5a4632", shape: "line", text: "the city wall" },
         { fill: "#fff", shape: "circle", text: "a crossing (X01…), where a family member stands" }, ...seatKeys(view.seats || [])],
@@ -114,10 +123,12 @@ export const GAMES = {
     };
   },
 
-  /** @param {Schemas["CoronationView"]} view @param {Record<string, DataJson>} files @returns {Layout} */
-  coronation(view, files) {
+  // Numbered, named locations joined by two kinds of line (on foot, by cab);
+  // the pieces (detectives, a hidden one) at their locations.
+  /** @param {Schemas["CoronationView"]} view @param {Record<string, DataJson>} files @param {string} file @returns {Layout} */
+  "numbered-map"(view, files, file) {
     /** @type {CoronationBoardFile} */
-    const board = /** @type {CoronationBoardFile | undefined} */ (files["board.json"]) || view.board || {};
+    const board = /** @type {CoronationBoardFile | undefined} */ (files[file]) || view.board || {};
     /** @type {Map<string, string>} */
     const at = new Map();
     for (const d of view.detectives || []) if (d.location !== null && d.location !== undefined) mark(at, d.location, d.name || d.id);
@@ -131,7 +142,7 @@ export const GAMES = {
     const all = board.locations || [];
     const instruments = [...new Set(all.map((l) => l.instrument).filter(Boolean))];
     return {
-      file: "board.json", what: "location", size: 17,
+      file, what: "location", size: 17,
       under: [...lines(board.foot_lines, "#e3a3a0", 2), ...lines(board.cab_lines, "#6fbf73", 4, "10 6")],
       over: [],
       legend: [{ fill: "#e3a3a0", shape: "line", text: "on foot" }, { fill: "#6fbf73", shape: "dash", text: "by cab" },
@@ -147,10 +158,12 @@ export const GAMES = {
     };
   },
 
-  /** @param {Schemas["CourtOfMiraclesView"]} view @param {Record<string, DataJson>} files @returns {Layout} */
-  "court-of-miracles"(view, files) {
+  // Neighbourhoods, each with spots a seat's pieces take, a track of lines
+  // (Renown Square), a path a pawn walks (the King's) and a discard place.
+  /** @param {Schemas["CourtOfMiraclesView"]} view @param {Record<string, DataJson>} files @param {string} file @returns {Layout} */
+  neighbourhoods(view, files, file) {
     /** @type {CourtBoardFile} */
-    const board = /** @type {CourtBoardFile | undefined} */ (files["board.json"]) || { neighbourhoods: view.neighbourhoods, renown_square: { lines: view.renown_square }, king_path: { spaces: view.king?.path },
+    const board = /** @type {CourtBoardFile | undefined} */ (files[file]) || { neighbourhoods: view.neighbourhoods, renown_square: { lines: view.renown_square }, king_path: { spaces: view.king?.path },
       // The view's `seine` is the rogues in it, not a point: without the data the Seine has no place.
       seine: undefined };
     const now = pairs(view.neighbourhoods), lines = new Map((view.renown_square || []).map((l) => [l.line, l]));
@@ -188,7 +201,7 @@ export const GAMES = {
       }
     }
     return {
-      file: "board.json", what: "neighbourhood", size: 30, under, over,
+      file, what: "neighbourhood", size: 30, under, over,
       legend: [...[...effects].map((effect) => ({ fill: "#fff", shape: /** @type {const} */ ("circle"), text: `${effect[0]}: a spot that gives ${spoken(effect)}` })),
         { fill: "#f3dcdc", shape: "square", text: "the King's path: Wrath here" }, { fill: "#f0b429", shape: "square", text: "the Penniless King" },
         ...seatKeys((view.players || []).map((p) => p.seat))],
@@ -200,10 +213,12 @@ export const GAMES = {
     };
   },
 
-  /** @param {Schemas["RuneboundView"]} view @param {Record<string, DataJson>} files @returns {Layout} */
-  runebound(view, files) {
+  // Named places of kinds of terrain joined by roads; heroes and coloured
+  // counters on places.
+  /** @param {Schemas["RuneboundView"]} view @param {Record<string, DataJson>} files @param {string} file @returns {Layout} */
+  "terrain-map"(view, files, file) {
     /** @type {RuneboundDataFile} */
-    const board = /** @type {RuneboundDataFile | undefined} */ (files["data.json"]) || view.board || {};
+    const board = /** @type {RuneboundDataFile | undefined} */ (files[file]) || view.board || {};
     const places = new Map((board.places || []).map((p) => [p.name, p]));
     /** @type {Map<string, string>} */
     const heroes = new Map();
@@ -222,7 +237,7 @@ export const GAMES = {
     const all = board.places || [];
     const used = [...new Set(all.map((p) => p.kind))], colours = [...new Set(all.map((p) => p.counter).filter(Boolean))];
     return {
-      file: "data.json", what: "place", size: 2.4, over,
+      file, what: "place", size: 2.4, over,
       under: (board.edges || []).map(([a, b]) => {
         const from = places.get(a), to = places.get(b);
         return from && to ? s("line", { x1: from.x, y1: from.y, x2: to.x, y2: to.y, stroke: "#b9a27a", "stroke-width": 0.7 }) : null;
@@ -237,10 +252,12 @@ export const GAMES = {
     };
   },
 
-  /** @param {Schemas["TheCoilView"]} view @param {Record<string, DataJson>} files @returns {Layout} */
-  "the-coil"(view, files) {
+  // No map: each seat's card around a table (the file's layout, by seat
+  // count), a row of regions the view places, a die.
+  /** @param {Schemas["TheCoilView"]} view @param {Record<string, DataJson>} files @param {string} file @returns {Layout} */
+  "card-table"(view, files, file) {
     /** @type {TheCoilDataFile} */
-    const about = /** @type {TheCoilDataFile | undefined} */ (files["data.json"]) || {};
+    const about = /** @type {TheCoilDataFile | undefined} */ (files[file]) || {};
     /** @type {NonNullable<TheCoilDataFile["layout"]>} */
     const layout = about.layout || view.layout || {};
     const seats = view.seats || [];
@@ -255,12 +272,12 @@ export const GAMES = {
       under.push(s("rect", { x: region.x - card.width / 2, y: region.y - card.height / 2, width: card.width, height: card.height, rx: 4,
         fill: nations.get(region.card && region.card.nation)?.color || "#eee", stroke: "#5a6270", opacity: 0.8,
         "data-place": id ? `region:${id}` : null, "data-name": id ? name : null },
-      s("title", {}, `The Coil, region ${region.position}: ${id ? `${name}, ${region.card.slots} slots` : "empty"}`)));
+      s("title", {}, `Region ${region.position}: ${id ? `${name}, ${region.card.slots} slots` : "empty"}`)));
       if (id) under.push(label(region.x, region.y + 5, 14, name.split(":")[0], { "data-for": `region:${id}` }));
     }
     const [dx, dy] = layout.northern_die || [0, 0];
     return {
-      file: "data.json", what: "seat", size: 16, under,
+      file, what: "seat", size: 16, under,
       reach: (view.coil || []).map((region) => ({ id: region.position, x: region.x, y: region.y, w: card.width, h: card.height })),
       over: [s("rect", { x: dx - 18, y: dy - 18, width: 36, height: 36, rx: 6, fill: "#fff", stroke: "#1b1f24" }, s("title", {}, "the northern die")), label(dx, dy + 7, 20, view.northern_die ?? "", { "data-label": "fixed" })],
       legend: [...[...nations.values()].map((nation) => ({ fill: nation.color || "#eee", shape: /** @type {const} */ ("square"), text: nation.name })),

@@ -8,7 +8,7 @@
 // `[data-card="<value>"]`; any other field by buttons, never more than
 // MAX_BUTTONS at once (more values are grouped by ranges). Once one command
 // is left, its sentence (`texts`) is shown with Confirm and Back.
-import { h } from "./dom.js";
+import { capital, h } from "./dom.js";
 
 /** @typedef {import("./openapi").components["schemas"]} Schemas */
 /** @typedef {Schemas["Command"]} Command */
@@ -17,7 +17,7 @@ import { h } from "./dom.js";
  * @typedef {{ kind: string, what: string, data?: string, list?: string, key?: string, label?: string }} NamesJson
  */
 /** Where a seat's own cards are in its view (the kit's Hand.to_json()). @typedef {{ field: string, names: NamesJson }} HandJson */
-/** The catalogue's declarations a client composes from. @typedef {{ title?: string, field_names?: Record<string, NamesJson>, hand?: HandJson | null }} Catalogue */
+/** The catalogue's declarations a client composes and draws from. @typedef {{ title?: string, field_names?: Record<string, NamesJson>, hand?: HandJson | null, board?: import("./board.js").BoardJson | null }} Catalogue */
 /** A part of a command, flattened: "type", "field" or "field.0" for a list's element. @typedef {string | number | boolean | null} Scalar */
 /**
  * What a step needs besides the commands: the labels of values, the board
@@ -218,8 +218,6 @@ export class Composer {
 
 /** "crossing" → "crossings", "Renown Square line" → "Renown Square lines". @param {string} text */
 const plural = (text) => (text.endsWith("s") ? text : `${text}s`);
-/** @param {string} text */
-const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
 // The values as at most MAX_BUTTONS buttons: each its own when few, else in
 // ranges of neighbours in order ("1 – 8", "Alder – Birch"), chosen to narrow the step.

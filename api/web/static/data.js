@@ -7,6 +7,7 @@
 // GET /v1/rules/{game}/data says how to read each file's coordinates (units,
 // axes, extent): it is fetched once per game.
 import { get } from "./api.js";
+import { capital } from "./dom.js";
 
 /** @typedef {import("./openapi").paths} Paths */
 /** @typedef {import("./openapi").components["schemas"]} Schemas */
@@ -17,18 +18,9 @@ import { get } from "./api.js";
  * @typedef {{ game: string, sha256: Record<string, string>, files: Record<string, DataJson>, about: Record<string, Schemas["DataFile"] | null> }} GameData
  */
 /**
- * A card in a hand, with its name, text, colour and value from the data (a
- * Cronberg building: its corner numbers).
+ * A card in a hand, with its name, text, colour and value from the data; an
+ * entry that lists `corners` (numbers) is drawn as a tile with them at its corners.
  * @typedef {{ kind: string, id: unknown, name: string, text: string, count: number, colour?: string, value?: unknown, corners?: number[] }} Card
- */
-/**
- * What a hand reads of the data files (the document types them only as JSON objects).
- * @typedef {{ name?: string, text?: string }} Named
- * @typedef {{ plots?: ({ card: string } & Named)[], rogues?: ({ kind: string } & Named)[] }} CourtCardsFile
- * @typedef {{ traps?: ({ id: string } & Named)[], instruments?: ({ id: string } & Named)[] }} CoronationCardsFile
- * @typedef {{ tactics?: ({ id: string } & Named)[], objectives?: ({ id: string } & Named)[] }} TheCoilDataFile
- * @typedef {{ market?: { name: string, type?: string, cost?: number }[] }} RuneboundDataFile
- * @typedef {{ tiles?: { id: number, corners: number[] }[] }} CronbergTilesFile
  */
 
 /** @type {Map<string, Promise<DataJson>>} */
@@ -76,79 +68,11 @@ export async function gameData(game, id, { events = [], as } = {}) {
   };
 }
 
-// The cards in a seat's hand and its private information, each with its name
-// and text from the data: [{kind, id, name, text, count}]. Only what the view
-// shows: a hand the view hides (null) gives no card.
-// Each game's branch reads that game's view: `game` names the game the view is of.
-/** @param {string} game @param {Schemas["ViewResponse"] | null} envelope @param {GameData | null} data @returns {Card[]} */
-export function handOf(game, envelope, data) {
-  const view = envelope && envelope.view;
-  const seat = envelope && envelope.seat;
-  const files = (data && data.files) || {};
-  if (!view || !seat) return [];
-  /** @param {string} kind @param {unknown} id @param {Named | null | undefined} found @param {number} [count] @returns {Card} */
-  const card = (kind, id, found, count = 1) => ({ kind, id, name: (found && found.name) || String(id), text: (found && found.text) || "", count });
-  /** @template {Record<string, unknown>} T @param {T[] | undefined} list @param {string} [key] @returns {Map<unknown, T>} */
-  const byId = (list, key = "id") => new Map((list || []).map((item) => [item[key], item]));
-  if (game === "court-of-miracles") {
-    const court = /** @type {Schemas["CourtOfMiraclesView"]} */ (view);
-    const cards = /** @type {CourtCardsFile} */ (files["cards.json"] || {}), texts = /** @type {CourtCardsFile} */ (files["card_texts.json"] || {});
-    const plots = byId(texts.plots || cards.plots, "card"), rogues = byId(texts.rogues || cards.rogues, "kind");
-    const me = (court.players || []).find((p) => p.seat === seat) || /** @type {Partial<Schemas["CourtOfMiraclesPlayer"]>} */ ({});
-    return [...(me.hand || []).map((id) => card("Plot card", id, plots.get(id))),
-      ...counted(me.supply || []).map(([id, count]) => card("Rogue", id, rogues.get(id), count))];
-  }
-  if (game === "coronation") {
-    const coronation = /** @type {Schemas["CoronationView"]} */ (view);
-    const cards = /** @type {CoronationCardsFile} */ (files["cards.json"] || {});
-    const traps = byId(cards.traps), instruments = byId(cards.instruments);
-    /** @type {Record<string, Named>} */
-    const named = { ticket: { name: "Ticket", text: "Pays for a cab ride." }, note: { name: "Note" }, "turn-skip": { name: "Turn skip" } };
-    const lind = coronation.lind && coronation.lind.hand ? coronation.lind.hand.filter((c) => c.count > 0)
-      .map((c) => card("Lind's card", c.card, traps.get(c.card) || instruments.get(c.card) || named[c.card], c.count)) : [];
-    const mine = (coronation.detectives || []).filter((d) => d.seat === seat).flatMap((d) => counted(d.instruments || [])
-      .map(([id, count]) => ({ ...card(`${d.name}'s instrument`, id, instruments.get(id), count) })));
-    return [...lind, ...mine];
-  }
-  if (game === "the-coil") {
-    const coil = /** @type {Schemas["TheCoilView"]} */ (view);
-    const about = /** @type {TheCoilDataFile} */ (files["data.json"] || {});
-    const tactics = byId(about.tactics), objectives = byId(about.objectives);
-    const me = (coil.seats || []).find((x) => x.seat === seat) || /** @type {Partial<Schemas["TheCoilSeat"]>} */ ({});
-    return [...(me.hand || []).map((c) => {
-      const tactic = tactics.get(c.tactic) || /** @type {Named} */ ({});
-      return card("Homeland card", c.id, { name: tactic.name || c.tactic.replace(/[_-]+/g, " "),
-        text: `${tactic.text || c.tactic_text || ""} Slots ${c.slots}; ${(c.resources || []).map((r) => r.replace(/[_-]+/g, " ")).join(", ") || "no resources"}.` });
-    }), ...(me.strategies || []).map((c) => card("Strategy card", c.id, { name: c.name, text: objectives.get(c.objective)?.text || c.objective_text }))];
-  }
-  if (game === "runebound") {
-    const runebound = /** @type {Schemas["RuneboundView"]} */ (view);
-    const about = /** @type {RuneboundDataFile} */ (files["data.json"] || {});
-    const market = byId(about.market, "name");
-    const hero = (runebound.heroes || []).find((x) => x.seat === seat);
-    // Items are names; an ally is {name, wounds}: both are looked up by name in the market.
-    const held = hero ? [...(hero.items || []).map((name) => ({ name, wounds: null })), ...(hero.allies || [])] : [];
-    return held.map(({ name, wounds }) => {
-      const item = market.get(name) || /** @type {{ type?: string, cost?: number }} */ ({});
-      const cost = item.cost !== undefined ? `Costs ${item.cost}.` : "";
-      return card(item.type || "Item", name, { name, text: wounds ? `${cost} ${wounds} wounds.`.trim() : cost });
-    });
-  }
-  const cronberg = /** @type {Schemas["CronbergView"]} */ (view);
-  if (game === "cronberg" && cronberg.drawn) {
-    const tiles = byId(/** @type {CronbergTilesFile} */ (files["tiles.json"] || {}).tiles);
-    const id = typeof cronberg.drawn === "object" ? cronberg.drawn.id : cronberg.drawn;
-    const tile = tiles.get(id) || cronberg.drawn;
-    return [{ ...card("Building", id, { name: `Building ${id}`, text: `Corners ${(tile.corners || []).join(", ")} (clockwise from an acute corner).` }), colour: "#9c7b52", corners: tile.corners || [] }];
-  }
-  return [];
-}
-
 // The cards of a hand the catalogue declares (`hand: {field, names}`, the
 // kit's Hand): the values at `field` in the view ("players.{seat}.hand", a
 // list of seats' entries matched by their `seat`), each named from the data
 // file `names.data`'s list `names.list`, whose entry's `names.key` equals it.
-// Null when the view holds no hand there (the caller then falls back).
+// Null when the view holds no hand there.
 /**
  * @param {import("./compose.js").HandJson} hand @param {Schemas["ViewResponse"] | null} envelope @param {GameData | null} data
  * @returns {Card[] | null}
@@ -165,17 +89,30 @@ export function declaredHand(hand, envelope, data) {
     else return null;
   }
   if (!Array.isArray(found)) return null;
+  const keyName = hand.names.key || "id", labelName = hand.names.label || "name";
   return counted(found).map(([value, count]) => {
     const entry = entryOf(hand.names, value, data);
-    const key = typeof value === "object" && value ? /** @type {Record<string, unknown>} */ (value)[hand.names.key || "id"] : value;
-    const text = entry && (entry.text || entry.effect || entry.description);
+    const key = typeof value === "object" && value ? /** @type {Record<string, unknown>} */ (value)[keyName] : value;
+    const written = entry && (entry.text || entry.effect || entry.description);
     const kind = typeof entry?.kind === "string" ? entry.kind.replace(/[_-]+/g, " ") : hand.names.what;
     const colour = entry && (entry.colour || entry.color);
     const worth = entry && [entry.value, entry.cost, entry.amount, entry.slots].find((v) => typeof v === "number");
-    return { kind, id: key, name: String((entry && entry[hand.names.label || "name"]) || key), text: typeof text === "string" ? text : "", count,
-      colour: typeof colour === "string" ? colour : kindColour(kind), value: worth };
+    // A thing known by its number (its label is its key, as a building's) is called by its kind and number.
+    const label = entry && entry[labelName];
+    const name = labelName === keyName ? `${capital(hand.names.what)} ${key}` : String(label ?? key);
+    const corners = entry && Array.isArray(entry.corners) && entry.corners.every((n) => typeof n === "number") ? /** @type {number[]} */ (entry.corners) : undefined;
+    const text = typeof written === "string" ? written : numbersOf(entry);
+    return { kind, id: key, name, text, count, colour: typeof colour === "string" ? colour : kindColour(kind), value: worth, corners };
   });
 }
+
+// What an entry without a text says in its lists of numbers ("Corners 4, 2, -7, 2."), else "".
+/** @param {Record<string, unknown> | null} entry @returns {string} */
+function numbersOf(entry) {
+  return Object.entries(entry || {}).filter(([, v]) => Array.isArray(v) && v.length && v.every((n) => typeof n === "number"))
+    .map(([field, v]) => `${capital(field.replace(/[_-]+/g, " "))} ${/** @type {number[]} */ (v).join(", ")}.`).join(" ");
+}
+
 
 // The data file's entry a value names (Names: data, list, key), or null.
 /**

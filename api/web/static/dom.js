@@ -3,6 +3,10 @@
 // a server or another player wrote can become markup.
 const SVG = "http://www.w3.org/2000/svg";
 
+// A text with its first letter in capitals.
+/** @param {string} text */
+export const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
+
 /**
  * An element's attributes: a value is set as its text (true: present, empty;
  * null, undefined and false: absent); an `on…` one is a listener, of the event

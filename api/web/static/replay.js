@@ -7,7 +7,8 @@ import { drawBoard } from "./board.js";
 import { untangle } from "./board_labels.js";
 import { gameData } from "./data.js";
 import { h, notice, tree, words } from "./dom.js";
-import { eventWords, missing } from "./table.js";
+import { eventWords } from "./table.js";
+import { missing } from "./game_pages.js";
 
 /** @typedef {import("./openapi").components["schemas"]} Schemas */
 /** @typedef {Schemas["FeedResponse"]["events"][number]} FeedEvent */
@@ -37,6 +38,9 @@ export async function replay(main, id) {
   // The feed read above starts with the GameCreated that names the files.
   const data = await gameData(summary.game, id, { ...as, events })
     .catch((problem) => { notice(/** @type {Error} */ (problem).message); return null; }); // without data the board is drawn from the view alone
+  // How the board is drawn (the catalogue's `board`, its kind and file): without it, the seats only.
+  const rules = await get(`/rules/${encodeURIComponent(summary.game)}`, { as: null })
+    .catch((problem) => { notice(/** @type {Error} */ (problem).message); return null; });
   const last = summary.version;
   const steps = restingVersions(events, last);
   let at = last;
@@ -90,7 +94,7 @@ export async function replay(main, id) {
     root.dataset.at = String(at);
     root.dataset.view = JSON.stringify(envelope);
     state.textContent = `Version ${at} of ${last} · ${words(envelope.status)}${envelope.to_act.length ? ` · to act: ${envelope.to_act.join(", ")}` : ""}`;
-    const drawn = drawBoard(summary.game, envelope, data);
+    const drawn = drawBoard(rules && rules.board, envelope, data, rules ? rules.title : words(summary.game));
     board.replaceChildren(drawn);
     untangle(drawn);
     log.replaceChildren(...events.filter((e) => e.version <= at).map((e) => h("li", { class: e.version === at ? "now" : null }, eventWords(e))));

@@ -3,18 +3,21 @@
 // data files (data.js), your hand with the cards' names and texts, whose turn
 // and every deadline or bank, the legal commands as choices, the log in words
 // (each event's `text`), the stream that keeps it all current; resign, and
-// the lobby's and the end's actions (start, join, invite, rematch).
+// the lobby's and the end's actions (start, join, invite, rematch); ending
+// by agreement (agreement.js) and giving time (time.js) beside them.
 import { change, get, me, Problem } from "./api.js";
 import { drawBoard, drawHand, drawLegend } from "./board.js";
 import { captionPlaces, untangle } from "./board_labels.js";
 import { Composer } from "./compose.js";
-import { declaredHand, entryOf, gameData, handOf } from "./data.js";
-import { duration, focusKey, h, notice, refocus, tree, when, words } from "./dom.js";
+import { declaredHand, entryOf, gameData } from "./data.js";
+import { capital, focusKey, h, notice, refocus, tree, words } from "./dom.js";
 import { follow } from "./stream.js";
 import { signedOut } from "./app.js";
 import { shareLink } from "./share.js";
 import { standingsSection } from "./standings.js";
 import { agreement } from "./agreement.js";
+import { clocksList, timeGifts } from "./time.js";
+import { missing, privateGame } from "./game_pages.js";
 
 /** @typedef {import("./openapi").components["schemas"]} Schemas */
 /** @typedef {Schemas["FeedResponse"]["events"][number]} FeedEvent */
@@ -38,37 +41,6 @@ export function eventWords(event) {
   return `v${event.version} · ${event.seat ? `${event.seat}: ` : ""}${words(event.type)}${details.length ? ` (${details.join(", ")})` : ""}`;
 }
 
-/** @param {string} text */
-const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
-
-/** @param {HTMLElement} main @param {Problem | null | undefined} problem */
-export function missing(main, problem) {
-  main.replaceChildren(h("h1", {}, "No such game"), h("p", { id: "missing", role: "alert" },
-    problem && problem.status === 404
-      ? "There is no game with this id, or it is private and you do not sit in it."
-      : `This game cannot be shown: ${problem ? problem.message : "unknown"}.`),
-  h("p", {}, h("a", { href: "#/" }, "Back to the lobby")));
-}
-
-// A private game you do not sit in: what it is, and the one way in (an invite code from its host).
-/** @param {HTMLElement} main @param {string} id @param {Schemas["GameSummary"]} summary */
-function privateGame(main, id, summary) {
-  const code = h("input", { type: "text", id: "invite-redeem-code", autocomplete: "off", required: true });
-  const error = h("p", { class: "error", role: "alert" });
-  main.replaceChildren(h("h1", {}, `A private game of ${words(summary.game)}`),
-    h("p", { id: "private", role: "alert" }, "This game is private: only its players take part, and a seat is taken with an invite code from its host."),
-    me.token ? h("form", {
-      onsubmit: async (e) => {
-        e.preventDefault();
-        try {
-          await change(`/games/${encodeURIComponent(id)}/invites/redeem`, { code: code.value.trim() });
-          location.reload();
-        } catch (problem) { error.textContent = /** @type {Error} */ (problem).message; }
-      },
-    }, h("label", { for: "invite-redeem-code" }, "Invite code"), code, " ", h("button", { type: "submit" }, "Take the seat"), error)
-      : h("p", {}, h("a", { href: "#/" }, "Sign in"), " first to use an invite code."),
-    h("p", {}, h("a", { href: "#/" }, "Back to the lobby")));
-}
 
 /**
  * @param {HTMLElement} main @param {string} id @param {{ spectator: boolean }} how
@@ -133,6 +105,7 @@ export async function table(main, id, { spectator }) {
     link: h("p", { id: "stream-state", class: "muted" }),
   };
   const agreed = agreement(id, as, (seat) => seatName(seat), (problem) => failed(problem)); // ending by agreement
+  const gifts = timeGifts(id, as, (seat) => seatName(seat), (problem) => failed(problem)); // giving time
   ui.handSection.append(h("h2", { id: "hand-title" }, "Your hand"), ui.hand);
   const heading = h("h1", {}, capital(words(summary.game)));  // the game's own title once the catalogue is in
   root.append(
@@ -144,7 +117,7 @@ export async function table(main, id, { spectator }) {
         ui.handSection),
       h("div", {},
         h("section", { "aria-labelledby": "commands-title" }, h("h2", { id: "commands-title" }, "Your move"), ui.commands),
-        h("section", { "aria-label": "Actions" }, ui.actions), agreed.section,
+        h("section", { "aria-label": "Actions" }, ui.actions), agreed.section, gifts.section,
         ui.standings,
         h("section", { "aria-labelledby": "log-title" }, h("h2", { id: "log-title" }, "Log"), log))),
     h("details", { id: "view-details" }, ui.treeTitle, ui.tree),
@@ -199,36 +172,27 @@ export async function table(main, id, { spectator }) {
       mine() ? h("span", { class: "badge" }, "your turn") : `to act: ${turn}`,
       envelope.outcome ? ` · ${envelope.outcome}` : "");
     renderClocks();
-    const board = drawBoard(summary.game, envelope, data);
+    const board = drawBoard(catalogue.board, envelope, data, catalogue.title || words(summary.game));
     ui.board.replaceChildren(board);
     untangle(board);
-    ui.legend.replaceChildren(drawLegend(summary.game, envelope, data));
+    ui.legend.replaceChildren(drawLegend(catalogue.board, envelope, data));
     // The layout follows the seat: a player who takes one sees his hand from that view on.
     const seated = !spectator && !!envelope.seat;
-    const cards = seated ? (catalogue.hand && declaredHand(catalogue.hand, envelope, data)) || handOf(summary.game, envelope, data) : [];
-    // A game that declares no hand (Cronberg: a drawn building is face up for all) shows none.
-    ui.handSection.hidden = !seated || (!catalogue.hand && !cards.length);
+    const cards = seated && catalogue.hand ? declaredHand(catalogue.hand, envelope, data) || [] : [];
+    // A game that declares no hand shows none.
+    ui.handSection.hidden = !seated || !catalogue.hand;
     if (seated) ui.hand.replaceChildren(drawHand(cards));
     ui.treeTitle.textContent = seated ? "Everything you see, as data (your private information and what is public)" : "Everything public, as data";
     renderCommands();
     renderActions();
     renderStandings();
     agreed.draw(envelope);
+    gifts.draw(envelope);
     ui.tree.replaceChildren(envelope.view ? tree(envelope.view) : h("p", { class: "muted" }, "The game has not started."));
     refocus(root, focused);
   }
 
-  function renderClocks() {
-    const rows = [];
-    if (summary.deadline && envelope.status === "active") rows.push(h("li", {}, `The turn times out at ${when(summary.deadline)}`));
-    for (const [seat, clock] of Object.entries((envelope.clocks && envelope.clocks.seats) || {})) {
-      const parts = [];
-      if (clock.bank_seconds !== null && clock.bank_seconds !== undefined) parts.push(`bank ${duration(clock.bank_seconds)}${clock.running ? " (running)" : ""}`);
-      if (clock.turn_deadline) parts.push(`deadline ${when(clock.turn_deadline)}`);
-      if (parts.length) rows.push(h("li", {}, `${who(seat)}: ${parts.join(", ")}`));
-    }
-    ui.clocks.replaceChildren(rows.length ? h("ul", { "aria-label": "Deadlines and time banks" }, rows) : "");
-  }
+  const renderClocks = () => ui.clocks.replaceChildren(clocksList(summary.deadline, envelope, who));
 
   function renderCommands() {
     const refused = refusal ? h("p", { id: "refusal", class: "problem", role: "alert" }, refusal) : "";

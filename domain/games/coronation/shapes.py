@@ -9,7 +9,7 @@ spectators get it as null, and see the route as face-down cards."""
 
 from __future__ import annotations
 
-from ...kit.names import Hand, Names
+from ...kit.names import Board, Hand, Names
 from ...kit.shape import Bool, Int, List, Obj, Str, described, maybe
 
 PHASES = ("setup", "appear", "lind", "detectives", "extraordinary", "over")
@@ -138,3 +138,7 @@ HAND = Hand(field="hand", names=Names("card", "card", "card_faces.json", "cards"
 # What score puts in a standing's detail: nothing (the score is 1 for the winning side, 0 for the other).
 STANDING_DETAIL = Obj("StandingDetail", "nothing of Coronation's own: the score is 1 for each seat of the winning "
                                         "side (Lind, or every detective), 0 for the other", {})
+
+# The board: numbered locations joined by foot and cab lines (board.json), the
+# detectives and Lind on them.
+BOARD_DRAWING = Board("numbered-map", "board.json")

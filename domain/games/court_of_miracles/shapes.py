@@ -9,7 +9,7 @@ Seine, another player's sealed answer on his Swordsmen."""
 
 from __future__ import annotations
 
-from ...kit.names import Hand
+from ...kit.names import Board, Hand
 from ...kit.shape import Bool, Int, List, Obj, Str, described, maybe, optional
 from .data import NEIGHBOURHOOD_IDS, PLOT_KINDS, ROGUES
 from .fields import HAND_CARD
@@ -184,3 +184,7 @@ STANDING_DETAIL = Obj("StandingDetail", "how the seat ended: its neighbourhoods,
     "coins": Int("coins in hand at the end", minimum=0),
     "winner": Bool("the seat is among the winners"),
 })
+
+# The board: neighbourhoods with their spots, Renown Square's lines and the King's
+# path (board.json), rogues on spots.
+BOARD_DRAWING = Board("neighbourhoods", "board.json")

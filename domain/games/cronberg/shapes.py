@@ -7,6 +7,7 @@ downwards; a triangle's x, y is its centre, a crossing's x, y the point itself
 
 from __future__ import annotations
 
+from ...kit.names import Board, Hand, Names
 from ...kit.shape import Bool, Int, List, Num, Obj, Str, described, maybe, optional
 
 SEAT = "a seat: p1, p2, ..."
@@ -71,6 +72,9 @@ VIEW = Obj("View", "a Cronberg game as one viewer sees it: all is open but the o
     "stack_size": Int("face-down buildings left", minimum=0),
     "drawn": described(maybe(TILE), "the rhomboid drawn this turn, face up, that the current seat places next "
                                     "(step place_building); null otherwise"),
+    "hand": List(Int(description="a building's number, as in tiles.json"),
+                 "the building the viewer holds, as a client draws his hand: the one he drew and lays next (as "
+                 "drawn), else none; null for a viewer who holds no seat", nullable=True),
     "triangles": List(TRIANGLE, "every triangle of the city"),
     "crossings": List(CROSSING, "every crossing of the grid"),
     "buildings": List(BUILDING, "the buildings laid, in the order they were laid"),
@@ -84,7 +88,10 @@ VIEW = Obj("View", "a Cronberg game as one viewer sees it: all is open but the o
 STANDING_DETAIL = Obj("StandingDetail", "nothing of Cronberg's own: the score is the seat's position on the city wall",
                       {})
 
-# No hand: the building a seat draws is turned face up for everyone and laid at
-# once (the view's ``drawn``), and family members are counted, not named; no
-# seat holds anything the others cannot see.
-HAND = None
+# A seat's hand: the building it drew and lays next (face up for everyone, as the
+# view's ``drawn``, but its own to lay); family members are counted, not named.
+HAND = Hand(field="hand", names=Names("card", "building", data="tiles.json", list="tiles", key="id", label="id"))
+
+# The board: a triangular grid of crossings and triangles inside a wall (board.json),
+# buildings laid over pairs of triangles, family members on crossings.
+BOARD_DRAWING = Board("triangle-grid", "board.json")

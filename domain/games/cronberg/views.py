@@ -49,6 +49,7 @@ def view(state: State, viewer: str | None) -> dict:
         ],
         "stack_size": len(state.stack),
         "drawn": _tile(state.drawn) if state.drawn else None,
+        "hand": _hand(state, viewer, current),
         "triangles": [
             {
                 "id": t.id,
@@ -83,6 +84,14 @@ def view(state: State, viewer: str | None) -> dict:
     if viewer == EVERYONE:
         data["stack"] = list(state.stack)
     return data
+
+
+def _hand(state: State, viewer, current) -> list | None:
+    """What a seat holds (shapes.HAND): the building it drew and lays next;
+    null for a viewer who holds no seat."""
+    if viewer not in state.seats:
+        return None
+    return [state.drawn] if state.drawn and viewer == current else []
 
 
 def _tile(tile_id: int) -> dict:

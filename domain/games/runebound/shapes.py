@@ -10,7 +10,7 @@ is fought. Cards are named by their printed names (data.json, served at
 
 from __future__ import annotations
 
-from ...kit.names import Hand
+from ...kit.names import Board, Hand
 from ...kit.shape import Bool, Int, List, Obj, Str, described, maybe, optional
 from . import data
 from .fields import CARD
@@ -197,3 +197,7 @@ STANDING_DETAIL = Obj("StandingDetail", "the seat's hero at the end", {
     "vassals": Int("how many of the hero's trophies are Vassals", minimum=0),
     "eliminated": Bool("the hero was eliminated in the Endgame"),
 })
+
+# The board: named places of kinds of terrain joined by roads (data.json's places
+# and edges), heroes and adventure counters on them.
+BOARD_DRAWING = Board("terrain-map", "data.json")

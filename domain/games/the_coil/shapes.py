@@ -8,7 +8,7 @@ card's size and the slots of a region relative to that corner."""
 
 from __future__ import annotations
 
-from ...kit.names import Hand
+from ...kit.names import Board, Hand
 from ...kit.shape import Bool, Int, List, Map, Num, Obj, Str, described, maybe
 from .data import AREAS, NATION_IDS, OBJECTIVES, RESOURCES, STRATEGIES, TACTICS
 from .fields import FIELD_NAMES
@@ -197,3 +197,7 @@ STANDING_DETAIL = Obj("StandingDetail", "the seat's nation, strategy card and vi
         category: Int(f"victory points earned in {category.replace('_', ' ')}", minimum=0) for category in CATEGORIES
     }), "the seat's victory points in each of the eight scoring categories, by category"),
 })
+
+# The board: the seats' nation cards around a table and the Coil's regions
+# (data.json's layout), as the view places them.
+BOARD_DRAWING = Board("card-table", "data.json")

@@ -60,7 +60,10 @@ def test_the_view_shows_active_triangles_and_closed_crossings():
 def test_every_seat_and_a_spectator_see_the_same_open_city():
     state = given(built(4, "T01", "T02"), member("p2", "X19"), drawn(5))
     views = [RULES.view(state, viewer) for viewer in ("p1", "p2", None)]
-    assert all({k: v for k, v in view.items() if k != "viewer"} == {k: v for k, v in views[0].items() if k != "viewer"} for view in views)
+    own = ("viewer", "hand")  # who looks, and the building he holds
+    assert all({k: v for k, v in view.items() if k not in own} == {k: v for k, v in views[0].items() if k not in own} for view in views)
+    # The drawn building is in the hand of the seat that lays it: a client draws it there.
+    assert [view["hand"] for view in views] == [[5], [], None]
     assert "stack" not in views[0] and views[0]["drawn"]["id"] == 5
     assert views[0]["players"] == [
         {"seat": "p1", "score": 0, "supply": 4, "in_city": 0},
