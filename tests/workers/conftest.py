@@ -165,7 +165,8 @@ def game_row_held(database_url, game_id):
         def job_waiting():
             wait_until(lambda: watcher.execute(
                 "select 1 from pg_stat_activity where datname = current_database()"
-                " and wait_event_type = 'Lock' and query ilike 'update games%%'").fetchone(),
+                " and wait_event_type = 'Lock' and (query ilike 'update games%%'"
+                " or query ilike '%%from boardlog_command(%%')").fetchone(),  # a command's one statement
                 60, "the job to wait inside its transaction")
 
         yield job_waiting
