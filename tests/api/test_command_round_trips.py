@@ -16,14 +16,18 @@ from tests.api.test_command_cycle import _to_act, held  # noqa: F401  (a fixture
 
 
 @contextlib.contextmanager
-def wire(pool, monkeypatch):
-    """libpq's trace of every connection taken from ``pool`` meanwhile: the list of its lines."""
+def wire(pool, monkeypatch, texts=False):
+    """libpq's trace of every connection taken from ``pool`` meanwhile: the list of its lines.
+    ``texts``: no statement is prepared meanwhile, so that each one sent shows its text (psycopg
+    prepares one on its fifth use, and a prepared one is sent by name: a long test session meets it)."""
     lines: list[str] = []
     traced = []
     real_getconn = pool.getconn
 
     def getconn(*args, **kwargs):
         conn = real_getconn(*args, **kwargs)
+        if texts:
+            monkeypatch.setattr(conn, "prepare_threshold", None)
         out = tempfile.TemporaryFile("w+")
         conn.pgconn.trace(out.fileno())
         conn.pgconn.set_trace_flags(0)
@@ -73,7 +77,7 @@ def test_a_move_of_a_timed_game_is_a_transaction_that_begins_with_the_command_st
     game_id = started_game([ada, bob], options={"players": 2, "turn_seconds": 3600})
     acting = _to_act([ada, bob], game_id)
     command = acting.legal(game_id)[0]
-    with wire(service.pool, monkeypatch) as lines:
+    with wire(service.pool, monkeypatch, texts=True) as lines:
         answer = acting.act(game_id, command, headers={"Idempotency-Key": uuid.uuid4().hex})
     assert answer.status_code == 200, answer.json
     statements = sent(lines)
