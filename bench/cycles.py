@@ -3,7 +3,7 @@ bottleneck: boardlog against a bare Flask app under the same production
 command, interleaved rounds (run by bench/api.py, or on its own).
 
     python bench/cycles.py [--connections 16] [--seconds 5] [--rounds 3] [--games 14] [--profile DIR]
-                           [--compare CHECKOUT [--pairs 2]]
+                           [--compare CHECKOUT [--pairs 2]] [--fast-commands-off [--pairs 2]]
     python bench/cycles.py --notify-where [--seconds 4]
 
 Both servers run `gunicorn -c python:api.processes.gunicorn_conf` (gevent, 2 workers);
@@ -36,7 +36,10 @@ connections, the statements it sends, and the mean size of an
 Idempotency-Key's row. ``--compare CHECKOUT`` measures the server of another
 checkout (a git worktree of main, say: ``git worktree add /tmp/main a043135``)
 and this one alternately, ``--pairs`` times each, each with its own
-migrations, and prints the ratios.
+migrations, and prints the ratios. ``--fast-commands-off`` measures this
+checkout against itself with its commands answered by Flask alone
+(BOARDLOG_FAST_COMMANDS=0, api/http/commands_fast.py), alternately, the
+same way.
 """
 
 from __future__ import annotations
@@ -200,13 +203,13 @@ print(json.dumps({"round_trips": round_trips / posts, "transactions": transactio
 """
 
 
-def wire(code: Path, url: str, redis_url: str, posts: int = 40) -> dict:
+def wire(code: Path, url: str, redis_url: str, posts: int = 40, extra_env: dict | None = None) -> dict:
     """Round trips and transactions per POST of ``code``'s server (WIRE_SCRIPT), on the database ``url``."""
     import json
 
     done = subprocess.run([sys.executable, "-c", WIRE_SCRIPT, str(posts)], cwd=code, capture_output=True, text=True,
                           env={**os.environ, "PYTHONPATH": str(code), "DATABASE_URL": url, "REDIS_URL": redis_url,
-                               "BOARDLOG_LOG_LEVEL": "WARNING"}, check=False)
+                               "BOARDLOG_LOG_LEVEL": "WARNING", **(extra_env or {})}, check=False)
     if done.returncode:
         raise SystemExit(f"the round trips of a POST could not be counted:\n{done.stderr[-3000:]}")
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -281,10 +284,10 @@ def create_games(base: str, count: int) -> list[tuple[str, dict]]:
         return list(pool.map(lambda n: new_game(base, f"cycle-{n}"), range(count)))
 
 
-def measure(args, code: Path = ROOT) -> dict:
+def measure(args, code: Path = ROOT, extra_env: dict | None = None) -> dict:
     """Run the interleaved rounds of ``code``'s server (a boardlog checkout:
-    this one, or another to compare with); the figures, or SystemExit naming
-    each failure's cause."""
+    this one, or another to compare with), ``extra_env`` in its environment;
+    the figures, or SystemExit naming each failure's cause."""
     folder = Path(tempfile.mkdtemp(prefix="boardlog-cycles-"))
     redis_url, embedded = redis_url_for_bench(folder, 8)
     processes = []
@@ -295,7 +298,7 @@ def measure(args, code: Path = ROOT) -> dict:
             migrate_as(code, url)
             api_bench.ROOT = code  # the servers run that checkout's code
             env = {"DATABASE_URL": url, "REDIS_URL": redis_url, "BOARDLOG_RATE_LIMIT": "100000000",
-                   "BOARDLOG_LOG_LEVEL": "INFO"}
+                   "BOARDLOG_LOG_LEVEL": "INFO", **(extra_env or {})}
             log = open(folder / "servers.log", "ab")  # noqa: SIM115 (closed with the folder)
             app, app_url = gunicorn("api.processes.wsgi:app", env, GEVENT, log)
             bare, bare_url = gunicorn("bench.bare:app", {}, GEVENT, log)
@@ -325,7 +328,7 @@ def measure(args, code: Path = ROOT) -> dict:
             stop(processes)
             wait_until_disconnected(url)
             transactions = xact_commit(url) - commits_before
-            on_the_wire = wire(code, url, redis_url)
+            on_the_wire = wire(code, url, redis_url, extra_env=extra_env)
     finally:
         api_bench.ROOT = ROOT
         stop(processes)
@@ -376,8 +379,8 @@ def report(figures: dict, connections: int) -> None:
     print(f"an Idempotency-Key's row (pg_column_size, the mean of the run's): {figures['key_bytes']:.0f} B")
 
 
-def compare(before: list[dict], after: list[dict], code: Path) -> None:
-    """This checkout against ``code``, measured alternately in one run."""
+def compare(before: list[dict], after: list[dict], code: Path | str) -> None:
+    """This checkout against ``code`` (or what ``before`` names), measured alternately in one run."""
     rate_before = statistics.median(f["rate"] for f in before)
     rate_after = statistics.median(f["rate"] for f in after)
     trips_before, trips_after = before[0]["post_round_trips"], after[0]["post_round_trips"]
@@ -406,7 +409,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--compare", metavar="CHECKOUT",
                         help="also measure the server of another boardlog checkout (a git worktree of main, say), "
                              "alternately with this one, and print the ratios")
-    parser.add_argument("--pairs", type=int, default=2, help="with --compare: measures of each, alternately")
+    parser.add_argument("--fast-commands-off", action="store_true",
+                        help="compare this checkout with itself with BOARDLOG_FAST_COMMANDS=0 (commands through Flask "
+                             "alone), alternately, and print the ratios")
+    parser.add_argument("--pairs", type=int, default=2,
+                        help="with --compare or --fast-commands-off: measures of each, alternately")
     parser.add_argument("--profile", metavar="DIR", help="py-spy each worker of boardlog during each round, into DIR, and print where their time went")
 
 
@@ -423,19 +430,21 @@ def main() -> int:
     if not shutil.which("wrk"):
         print("bench/cycles.py needs wrk (apt-get install wrk): Python clients would be the bottleneck")
         return 2
-    if not args.compare:
+    if not args.compare and not args.fast_commands_off:
         report(measure(args), args.connections)
         return 0
-    other = Path(args.compare).resolve()
+    other = Path(args.compare).resolve() if args.compare else ROOT
+    off = {"BOARDLOG_FAST_COMMANDS": "0"} if args.fast_commands_off else None
+    name = "this checkout, commands through Flask alone (BOARDLOG_FAST_COMMANDS=0)" if off else other
     before, after = [], []
     for _ in range(args.pairs):
-        before.append(measure(args, other))
-        print(f"--- {other}")
+        before.append(measure(args, other, extra_env=off))
+        print(f"--- {name}")
         report(before[-1], args.connections)
         after.append(measure(args))
         print("--- this checkout")
         report(after[-1], args.connections)
-    compare(before, after, other)
+    compare(before, after, name)
     return 0
 
 
