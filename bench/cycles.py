@@ -198,8 +198,10 @@ for n in range(posts):
                  and ("\tQuery\t" in line or "\tParse\t" in line)]
 with pool.connection() as conn:
     key_bytes = conn.execute("select avg(pg_column_size(k.*)) from idempotency_keys k").fetchone()[0]
+fast = app.extensions.get("boardlog_fast_commands")  # api/http/commands_fast.py, when the checkout has it
 print(json.dumps({"round_trips": round_trips / posts, "transactions": transactions / posts, "sent": first,
-                  "key_bytes": float(key_bytes)}))
+                  "key_bytes": float(key_bytes), "posts": posts,
+                  "before_flask": None if fast is None else fast.answered}))
 """
 
 
@@ -355,6 +357,7 @@ def measure(args, code: Path = ROOT, extra_env: dict | None = None) -> dict:
         "post_transactions": on_the_wire["transactions"],
         "post_sent": on_the_wire["sent"],
         "key_bytes": on_the_wire["key_bytes"],
+        "before_flask": (on_the_wire.get("before_flask"), on_the_wire.get("posts")),
         "latency": (measured[len(measured) // 2].p50, measured[len(measured) // 2].p99),
         "rounds": [(r.rate, c) for r, c in zip(measured, cpu)],
         "bare_rounds": [(r.rate, c) for r, c in zip(bare_rounds, bare_cpu)],
@@ -377,6 +380,9 @@ def report(figures: dict, connections: int) -> None:
     print(f"a POST on the service's connections: {figures['post_round_trips']:.2f} round trips, "
           f"{figures['post_transactions']:.2f} transactions; it sends: " + " | ".join(figures["post_sent"]))
     print(f"an Idempotency-Key's row (pg_column_size, the mean of the run's): {figures['key_bytes']:.0f} B")
+    answered, posts = figures["before_flask"]
+    print("commands answered before Flask (api/http/commands_fast.py): "
+          + ("none: this checkout has no such path or it is off" if not answered else f"{answered} of {posts} POSTs"))
 
 
 def compare(before: list[dict], after: list[dict], code: Path | str) -> None:
