@@ -5,6 +5,7 @@ command, interleaved rounds (run by bench/api.py, or on its own).
     python bench/cycles.py [--connections 16] [--seconds 5] [--rounds 3] [--games 14] [--profile DIR]
                            [--compare CHECKOUT [--pairs 2]] [--fast-commands-off [--pairs 2]]
     python bench/cycles.py --notify-where [--seconds 4]
+    python bench/cycles.py --fast-commands-in-process [--pairs 2]
 
 Both servers run `gunicorn -c python:api.processes.gunicorn_conf` (gevent, 2 workers);
 boardlog has Redis (REDIS_URL's server on database 8, or an embedded one)
@@ -281,6 +282,69 @@ def notify_where(seconds: float = 4.0, clients: int = 16, pairs: int = 3) -> Non
             store.close()
 
 
+def fast_commands_in_process(pairs: int = 3, posts: int = 200) -> None:
+    """The CPU of one command POST in this process (``time.process_time``,
+    which the machine's load moves less than a server's rate), through
+    Flask's test client, with the commands' path before Flask
+    (api/http/commands_fast.py) and without it, alternately, ``posts``
+    each; Cronberg games of two players, the first legal command with an
+    Idempotency-Key, as the cycles play (``--fast-commands-in-process``)."""
+    import logging
+
+    from eventstore import migrate
+
+    with temporary_server(os.environ.get("DATABASE_URL")) as server, \
+            temporary_database(server, "boardlog_fast_commands") as url:
+        migrate(url)
+        os.environ["DATABASE_URL"] = url
+        logging.getLogger("boardlog.requests").setLevel(logging.WARNING)
+        from api.http.app import create_app
+
+        app = create_app({"RATE_LIMIT_PER_MINUTE": 100000000, "FAST_COMMANDS": True})
+        layer = app.extensions["boardlog_fast_commands"]
+        client = app.test_client()
+
+        def player(name: str) -> dict:
+            return {"Authorization": "Bearer " + client.post("/v1/players", json={"name": name}).json["token"]}
+
+        def run(fast: bool) -> tuple[float, int]:
+            app.wsgi_app = layer if fast else layer.wsgi_app
+            spent, done, before = 0.0, 0, layer.answered
+            while done < posts:
+                a, b = player("fast-a"), player("fast-b")
+                game = client.post("/v1/games", json={"game": "cronberg", "options": {"players": 2}}, headers=a).json["id"]
+                client.post(f"/v1/games/{game}/join", json={}, headers=b)
+                client.post(f"/v1/games/{game}/start", headers=a)
+                seats = {s["seat"]: h for s, h in zip(client.get(f"/v1/games/{game}", headers=a).json["seats"], (a, b))}
+                to_act = client.get(f"/v1/games/{game}", headers=a).json["to_act"]
+                while to_act and done < posts:
+                    headers = seats[to_act[0]]
+                    command = client.get(f"/v1/games/{game}/legal-commands", headers=headers).json["commands"][0]
+                    started = time.process_time()
+                    answer = client.post(f"/v1/games/{game}/commands", json=command,
+                                         headers={**headers, "Idempotency-Key": uuid.uuid4().hex})
+                    spent += time.process_time() - started
+                    if answer.status_code != 200:
+                        raise SystemExit(f"a command was refused: {answer.json}")
+                    done += 1
+                    to_act = answer.json["to_act"] if answer.json["status"] == "active" else []
+            app.wsgi_app = layer
+            return spent / done * 1000, layer.answered - before
+
+        run(True)  # warm: imports, caches, prepared statements
+        measured: dict[bool, list[float]] = {True: [], False: []}
+        for _ in range(pairs):
+            for fast in (False, True):
+                ms, answered = run(fast)
+                measured[fast].append(ms)
+                print(f"  commands {'before Flask' if fast else 'through Flask'}: {ms:.3f} ms CPU a POST "
+                      f"({answered} of {posts} answered before Flask)", flush=True)
+        app.extensions["boardlog"].service.store.close()  # its LISTEN connection, before the database goes
+        off, on = statistics.median(measured[False]), statistics.median(measured[True])
+        print(f"CPU a command POST, in process (load {os.getloadavg()[0]:.1f}): through Flask {off:.3f} ms, "
+              f"before Flask {on:.3f} ms, ratio {on / off:.2f}")
+
+
 def create_games(base: str, count: int) -> list[tuple[str, dict]]:
     with concurrent.futures.ThreadPoolExecutor(8) as pool:
         return list(pool.map(lambda n: new_game(base, f"cycle-{n}"), range(count)))
@@ -419,7 +483,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="compare this checkout with itself with BOARDLOG_FAST_COMMANDS=0 (commands through Flask "
                              "alone), alternately, and print the ratios")
     parser.add_argument("--pairs", type=int, default=2,
-                        help="with --compare or --fast-commands-off: measures of each, alternately")
+                        help="with --compare, --fast-commands-off or --fast-commands-in-process: measures of each, alternately")
     parser.add_argument("--profile", metavar="DIR", help="py-spy each worker of boardlog during each round, into DIR, and print where their time went")
 
 
@@ -429,7 +493,12 @@ def main() -> int:
     add_arguments(parser)
     parser.add_argument("--notify-where", action="store_true",
                         help="only the command statement, its NOTIFY sent by it or by the notifier (no wrk)")
+    parser.add_argument("--fast-commands-in-process", action="store_true",
+                        help="only the CPU of a command POST in this process, before Flask and through it (no wrk)")
     args = parser.parse_args()
+    if args.fast_commands_in_process:
+        fast_commands_in_process(args.pairs)
+        return 0
     if args.notify_where:
         notify_where(args.seconds)
         return 0
