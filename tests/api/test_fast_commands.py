@@ -270,3 +270,35 @@ def test_the_fast_path_takes_the_idempotency_keys_flask_takes(app, key):
         except InvalidRequest:
             taken = False
     assert _documented_key(key) == taken
+
+
+def test_a_command_for_a_private_game_or_a_game_not_held_goes_to_flask(service, apps, client, game):
+    from .test_private_games import private_game
+
+    fast, _ = apps
+    game_id, ada, bob = private_game(client, f"fc-private-{uuid.uuid4().hex[:6]}")
+    acting = next(p for p in (ada, bob) if p.view(game_id).json["seat"] in p.view(game_id).json["to_act"])
+    move = acting.legal(game_id)[0]
+    fast_answer, flask_answer, answered_here = _both(apps, game_id, acting, move, {"If-Match": '"1"'})
+    assert not answered_here and fast_answer.status_code == 412
+    _same(fast_answer, flask_answer)
+    public_id, acting, _, _ = game
+    move = acting.legal(public_id)[0]
+    service.history.forget(uuid.UUID(public_id))
+    before = fast.extensions["boardlog_fast_commands"].answered
+    answer = _post(fast, public_id, acting, move)
+    assert answer.status_code == 200, answer.json
+    assert fast.extensions["boardlog_fast_commands"].answered == before  # Flask's, which holds the game again
+    assert _post(fast, public_id, acting, move, {"If-Match": '"1"'}).status_code == 412
+    assert fast.extensions["boardlog_fast_commands"].answered == before + 1
+
+
+def test_a_command_over_the_rate_limit_gets_flasks_429(service, game):
+    game_id, acting, waiting, _ = game
+    move = acting.legal(game_id)[0]
+    fast = create_app({"RATE_LIMIT_PER_MINUTE": 2, "CORS_ORIGINS": ORIGIN, "FAST_COMMANDS": True}, service=service)
+    layer = fast.extensions["boardlog_fast_commands"]
+    answers = [_post(fast, game_id, waiting, move) for _ in range(3)]
+    assert [a.status_code for a in answers] == [409, 409, 429]
+    assert layer.answered == 2
+    assert answers[2].headers["Retry-After"] and answers[2].json["type"].endswith("rate-limited")
