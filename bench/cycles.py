@@ -3,8 +3,9 @@ bottleneck: boardlog against a bare Flask app under the same production
 command, interleaved rounds (run by bench/api.py, or on its own).
 
     python bench/cycles.py [--connections 16] [--seconds 5] [--rounds 3] [--games 14] [--profile DIR]
-                           [--compare CHECKOUT [--pairs 2]]
+                           [--compare CHECKOUT [--pairs 2]] [--fast-commands-off [--pairs 2]]
     python bench/cycles.py --notify-where [--seconds 4]
+    python bench/cycles.py --fast-commands-in-process [--pairs 2]
 
 Both servers run `gunicorn -c python:api.processes.gunicorn_conf` (gevent, 2 workers);
 boardlog has Redis (REDIS_URL's server on database 8, or an embedded one)
@@ -36,7 +37,10 @@ connections, the statements it sends, and the mean size of an
 Idempotency-Key's row. ``--compare CHECKOUT`` measures the server of another
 checkout (a git worktree of main, say: ``git worktree add /tmp/main a043135``)
 and this one alternately, ``--pairs`` times each, each with its own
-migrations, and prints the ratios.
+migrations, and prints the ratios. ``--fast-commands-off`` measures this
+checkout against itself with its commands answered by Flask alone
+(BOARDLOG_FAST_COMMANDS=0, api/http/commands_fast.py), alternately, the
+same way.
 """
 
 from __future__ import annotations
@@ -195,18 +199,20 @@ for n in range(posts):
                  and ("\tQuery\t" in line or "\tParse\t" in line)]
 with pool.connection() as conn:
     key_bytes = conn.execute("select avg(pg_column_size(k.*)) from idempotency_keys k").fetchone()[0]
+fast = app.extensions.get("boardlog_fast_commands")  # api/http/commands_fast.py, when the checkout has it
 print(json.dumps({"round_trips": round_trips / posts, "transactions": transactions / posts, "sent": first,
-                  "key_bytes": float(key_bytes)}))
+                  "key_bytes": float(key_bytes), "posts": posts,
+                  "before_flask": None if fast is None else fast.answered}))
 """
 
 
-def wire(code: Path, url: str, redis_url: str, posts: int = 40) -> dict:
+def wire(code: Path, url: str, redis_url: str, posts: int = 40, extra_env: dict | None = None) -> dict:
     """Round trips and transactions per POST of ``code``'s server (WIRE_SCRIPT), on the database ``url``."""
     import json
 
     done = subprocess.run([sys.executable, "-c", WIRE_SCRIPT, str(posts)], cwd=code, capture_output=True, text=True,
                           env={**os.environ, "PYTHONPATH": str(code), "DATABASE_URL": url, "REDIS_URL": redis_url,
-                               "BOARDLOG_LOG_LEVEL": "WARNING"}, check=False)
+                               "BOARDLOG_LOG_LEVEL": "WARNING", **(extra_env or {})}, check=False)
     if done.returncode:
         raise SystemExit(f"the round trips of a POST could not be counted:\n{done.stderr[-3000:]}")
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -276,15 +282,78 @@ def notify_where(seconds: float = 4.0, clients: int = 16, pairs: int = 3) -> Non
             store.close()
 
 
+def fast_commands_in_process(pairs: int = 3, posts: int = 200) -> None:
+    """The CPU of one command POST in this process (``time.process_time``,
+    which the machine's load moves less than a server's rate), through
+    Flask's test client, with the commands' path before Flask
+    (api/http/commands_fast.py) and without it, alternately, ``posts``
+    each; Cronberg games of two players, the first legal command with an
+    Idempotency-Key, as the cycles play (``--fast-commands-in-process``)."""
+    import logging
+
+    from eventstore import migrate
+
+    with temporary_server(os.environ.get("DATABASE_URL")) as server, \
+            temporary_database(server, "boardlog_fast_commands") as url:
+        migrate(url)
+        os.environ["DATABASE_URL"] = url
+        logging.getLogger("boardlog.requests").setLevel(logging.WARNING)
+        from api.http.app import create_app
+
+        app = create_app({"RATE_LIMIT_PER_MINUTE": 100000000, "FAST_COMMANDS": True})
+        layer = app.extensions["boardlog_fast_commands"]
+        client = app.test_client()
+
+        def player(name: str) -> dict:
+            return {"Authorization": "Bearer " + client.post("/v1/players", json={"name": name}).json["token"]}
+
+        def run(fast: bool) -> tuple[float, int]:
+            app.wsgi_app = layer if fast else layer.wsgi_app
+            spent, done, before = 0.0, 0, layer.answered
+            while done < posts:
+                a, b = player("fast-a"), player("fast-b")
+                game = client.post("/v1/games", json={"game": "cronberg", "options": {"players": 2}}, headers=a).json["id"]
+                client.post(f"/v1/games/{game}/join", json={}, headers=b)
+                client.post(f"/v1/games/{game}/start", headers=a)
+                seats = {s["seat"]: h for s, h in zip(client.get(f"/v1/games/{game}", headers=a).json["seats"], (a, b))}
+                to_act = client.get(f"/v1/games/{game}", headers=a).json["to_act"]
+                while to_act and done < posts:
+                    headers = seats[to_act[0]]
+                    command = client.get(f"/v1/games/{game}/legal-commands", headers=headers).json["commands"][0]
+                    started = time.process_time()
+                    answer = client.post(f"/v1/games/{game}/commands", json=command,
+                                         headers={**headers, "Idempotency-Key": uuid.uuid4().hex})
+                    spent += time.process_time() - started
+                    if answer.status_code != 200:
+                        raise SystemExit(f"a command was refused: {answer.json}")
+                    done += 1
+                    to_act = answer.json["to_act"] if answer.json["status"] == "active" else []
+            app.wsgi_app = layer
+            return spent / done * 1000, layer.answered - before
+
+        run(True)  # warm: imports, caches, prepared statements
+        measured: dict[bool, list[float]] = {True: [], False: []}
+        for _ in range(pairs):
+            for fast in (False, True):
+                ms, answered = run(fast)
+                measured[fast].append(ms)
+                print(f"  commands {'before Flask' if fast else 'through Flask'}: {ms:.3f} ms CPU a POST "
+                      f"({answered} of {posts} answered before Flask)", flush=True)
+        app.extensions["boardlog"].service.store.close()  # its LISTEN connection, before the database goes
+        off, on = statistics.median(measured[False]), statistics.median(measured[True])
+        print(f"CPU a command POST, in process (load {os.getloadavg()[0]:.1f}): through Flask {off:.3f} ms, "
+              f"before Flask {on:.3f} ms, ratio {on / off:.2f}")
+
+
 def create_games(base: str, count: int) -> list[tuple[str, dict]]:
     with concurrent.futures.ThreadPoolExecutor(8) as pool:
         return list(pool.map(lambda n: new_game(base, f"cycle-{n}"), range(count)))
 
 
-def measure(args, code: Path = ROOT) -> dict:
+def measure(args, code: Path = ROOT, extra_env: dict | None = None) -> dict:
     """Run the interleaved rounds of ``code``'s server (a boardlog checkout:
-    this one, or another to compare with); the figures, or SystemExit naming
-    each failure's cause."""
+    this one, or another to compare with), ``extra_env`` in its environment;
+    the figures, or SystemExit naming each failure's cause."""
     folder = Path(tempfile.mkdtemp(prefix="boardlog-cycles-"))
     redis_url, embedded = redis_url_for_bench(folder, 8)
     processes = []
@@ -295,7 +364,7 @@ def measure(args, code: Path = ROOT) -> dict:
             migrate_as(code, url)
             api_bench.ROOT = code  # the servers run that checkout's code
             env = {"DATABASE_URL": url, "REDIS_URL": redis_url, "BOARDLOG_RATE_LIMIT": "100000000",
-                   "BOARDLOG_LOG_LEVEL": "INFO"}
+                   "BOARDLOG_LOG_LEVEL": "INFO", **(extra_env or {})}
             log = open(folder / "servers.log", "ab")  # noqa: SIM115 (closed with the folder)
             app, app_url = gunicorn("api.processes.wsgi:app", env, GEVENT, log)
             bare, bare_url = gunicorn("bench.bare:app", {}, GEVENT, log)
@@ -325,7 +394,7 @@ def measure(args, code: Path = ROOT) -> dict:
             stop(processes)
             wait_until_disconnected(url)
             transactions = xact_commit(url) - commits_before
-            on_the_wire = wire(code, url, redis_url)
+            on_the_wire = wire(code, url, redis_url, extra_env=extra_env)
     finally:
         api_bench.ROOT = ROOT
         stop(processes)
@@ -352,6 +421,7 @@ def measure(args, code: Path = ROOT) -> dict:
         "post_transactions": on_the_wire["transactions"],
         "post_sent": on_the_wire["sent"],
         "key_bytes": on_the_wire["key_bytes"],
+        "before_flask": (on_the_wire.get("before_flask"), on_the_wire.get("posts")),
         "latency": (measured[len(measured) // 2].p50, measured[len(measured) // 2].p99),
         "rounds": [(r.rate, c) for r, c in zip(measured, cpu)],
         "bare_rounds": [(r.rate, c) for r, c in zip(bare_rounds, bare_cpu)],
@@ -374,10 +444,13 @@ def report(figures: dict, connections: int) -> None:
     print(f"a POST on the service's connections: {figures['post_round_trips']:.2f} round trips, "
           f"{figures['post_transactions']:.2f} transactions; it sends: " + " | ".join(figures["post_sent"]))
     print(f"an Idempotency-Key's row (pg_column_size, the mean of the run's): {figures['key_bytes']:.0f} B")
+    answered, posts = figures["before_flask"]
+    print("commands answered before Flask (api/http/commands_fast.py): "
+          + ("none: this checkout has no such path or it is off" if not answered else f"{answered} of {posts} POSTs"))
 
 
-def compare(before: list[dict], after: list[dict], code: Path) -> None:
-    """This checkout against ``code``, measured alternately in one run."""
+def compare(before: list[dict], after: list[dict], code: Path | str) -> None:
+    """This checkout against ``code`` (or what ``before`` names), measured alternately in one run."""
     rate_before = statistics.median(f["rate"] for f in before)
     rate_after = statistics.median(f["rate"] for f in after)
     trips_before, trips_after = before[0]["post_round_trips"], after[0]["post_round_trips"]
@@ -406,7 +479,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--compare", metavar="CHECKOUT",
                         help="also measure the server of another boardlog checkout (a git worktree of main, say), "
                              "alternately with this one, and print the ratios")
-    parser.add_argument("--pairs", type=int, default=2, help="with --compare: measures of each, alternately")
+    parser.add_argument("--fast-commands-off", action="store_true",
+                        help="compare this checkout with itself with BOARDLOG_FAST_COMMANDS=0 (commands through Flask "
+                             "alone), alternately, and print the ratios")
+    parser.add_argument("--pairs", type=int, default=2,
+                        help="with --compare, --fast-commands-off or --fast-commands-in-process: measures of each, alternately")
     parser.add_argument("--profile", metavar="DIR", help="py-spy each worker of boardlog during each round, into DIR, and print where their time went")
 
 
@@ -416,26 +493,33 @@ def main() -> int:
     add_arguments(parser)
     parser.add_argument("--notify-where", action="store_true",
                         help="only the command statement, its NOTIFY sent by it or by the notifier (no wrk)")
+    parser.add_argument("--fast-commands-in-process", action="store_true",
+                        help="only the CPU of a command POST in this process, before Flask and through it (no wrk)")
     args = parser.parse_args()
+    if args.fast_commands_in_process:
+        fast_commands_in_process(args.pairs)
+        return 0
     if args.notify_where:
         notify_where(args.seconds)
         return 0
     if not shutil.which("wrk"):
         print("bench/cycles.py needs wrk (apt-get install wrk): Python clients would be the bottleneck")
         return 2
-    if not args.compare:
+    if not args.compare and not args.fast_commands_off:
         report(measure(args), args.connections)
         return 0
-    other = Path(args.compare).resolve()
+    other = Path(args.compare).resolve() if args.compare else ROOT
+    off = {"BOARDLOG_FAST_COMMANDS": "0"} if args.fast_commands_off else None
+    name = "this checkout, commands through Flask alone (BOARDLOG_FAST_COMMANDS=0)" if off else other
     before, after = [], []
     for _ in range(args.pairs):
-        before.append(measure(args, other))
-        print(f"--- {other}")
+        before.append(measure(args, other, extra_env=off))
+        print(f"--- {name}")
         report(before[-1], args.connections)
         after.append(measure(args))
         print("--- this checkout")
         report(after[-1], args.connections)
-    compare(before, after, other)
+    compare(before, after, name)
     return 0
 
 

@@ -27,6 +27,7 @@ from .cors import CorsPolicy
 from ..service.settings import env_number, env_postgres_url
 from .limits import RateLimiter
 from .operation_checks import check_before_arguments
+from .commands_fast import FastCommands
 from .polls import ConditionalPolls
 from .resources import docs_assets, web
 from ..service.errors import InvalidRequest, ServiceError
@@ -87,6 +88,8 @@ def settings(overrides: dict | None = None) -> dict:
         "POOL_SIZE": env_number("BOARDLOG_POOL_SIZE", 10, minimum=1),
         "POOL_TIMEOUT": env_number("BOARDLOG_POOL_TIMEOUT", 3.0, minimum=0.1, kind=float),
         "TRUSTED_PROXIES": env_number("BOARDLOG_TRUSTED_PROXIES", 0),
+        # Commands answered before Flask (api/http/commands_fast.py); 0: all through Flask.
+        "FAST_COMMANDS": env.get("BOARDLOG_FAST_COMMANDS", "1").strip() != "0",
     }
     config.update(overrides or {})
     return config
@@ -111,6 +114,9 @@ def create_app(config: dict | None = None, service: GameService | None = None, r
     _screen_requests(app, limiter)
     _finish_responses(app, cors)
     app.wsgi_app = ConditionalPolls(app.wsgi_app, app, limiter, cors)
+    if app.config["FAST_COMMANDS"]:
+        app.wsgi_app = app.extensions["boardlog_fast_commands"] = FastCommands(
+            app.wsgi_app, app, limiter, cors, screen=(_bounded_int, _not_json, _unstorable))
     if app.config["TRUSTED_PROXIES"]:  # off by default: X-Forwarded-For is whatever the client wrote
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=app.config["TRUSTED_PROXIES"])
     return app

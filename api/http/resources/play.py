@@ -171,14 +171,37 @@ def _command_body():
         raise BadRequest("the body is not valid JSON: send the command as a JSON object") from None
 
 
-def _if_match() -> int | None:
-    header = request.headers.get("If-Match")
+def if_match_version(header: str | None) -> int | None:
+    """The version an If-Match header pins, None for none or ``*``."""
     if header is None or header.strip() == "*":  # "*": any version will do (RFC 9110)
         return None
     version = parse_version(header.strip().removeprefix("W/").strip('"').split("-")[0])
     if version is None:
         raise InvalidRequest("If-Match must be a game version, as in the view's ETag")
     return version
+
+
+def command_answer(svc, gid):
+    """How a command's answer is shaped, by the view and before Flask
+    (api/http/commands_fast.py): ``respond`` of ``GameService.act``; the
+    view's ``ActResultSchema`` then dumps it."""
+
+    def respond(session, events, seat):
+        rules = svc.rules_of_session(session)
+        shown = [sessions.visible(rules, session, event, seat) for event in events]
+        texts = [told(rules, session, {"type": type(event).__name__, **visible}, seat)
+                 for event, visible in zip(events, shown)]
+        return {
+            "game": session.game,
+            "version": session.version,
+            "status": session.status,
+            "to_act": sorted(sessions.to_act(rules, session)),
+            "events": shown,
+            "texts": svc.player_names.say(session, texts),
+            "receipt": svc.heads.receipt_for(gid, session),
+        }
+
+    return respond
 
 
 @blp.route("/<game_id>/commands")
@@ -215,22 +238,8 @@ class Commands(MethodView):
                 raise InvalidRequest(f"{messages['type'][0]}", kind="unknown-command-type", errors=messages)
             raise InvalidRequest("the command does not match its schema", errors=messages)
 
-        def respond(session, events, seat):
-            rules = service().rules_of_session(session)
-            shown = [sessions.visible(rules, session, event, seat) for event in events]
-            texts = [told(rules, session, {"type": type(event).__name__, **visible}, seat)
-                     for event, visible in zip(events, shown)]
-            return {
-                "game": session.game,
-                "version": session.version,
-                "status": session.status,
-                "to_act": sorted(sessions.to_act(rules, session)),
-                "events": shown,
-                "texts": service().player_names.say(session, texts),
-                "receipt": service().heads.receipt_for(gid, session),
-            }
-
-        answer = service().act(gid, player, body, _if_match(), key, respond)
+        answer = service().act(gid, player, body, if_match_version(request.headers.get("If-Match")), key,
+                               command_answer(service(), gid))
         return answer, 200, replay_headers(answer)
 
 
