@@ -108,6 +108,24 @@ class RQScheduler(Scheduler):
         self.deadline_retry = deadline_retry or Retry(max=3, interval=[5, 60, 600])
         self._queued_ids: set[str] = set()  # the queue's job ids as the sweep at ``_queued_at`` read them
         self._queued_at: dt.datetime | None = None
+        self._read: dict[str, Job | None] = {}  # jobs a sweep read at once (``read_ahead``), each used once
+        self._due_at: dict[str, float] | None = None  # the schedule as the sweep read it
+
+    def read_ahead(self, job_ids) -> None:
+        """Read the jobs a sweep is about to look at, and the schedule, in a
+        few round trips rather than one or two a job (10,000 games took a
+        worker 5 to 10 s out of every 30). What is read is at most a sweep
+        old, as the sweep's reading of PostgreSQL is; what would move a job
+        is read again first (its status off the queue, the schedule's removal)."""
+        ids = list(dict.fromkeys(job_ids))
+        for start in range(0, len(ids), 1000):
+            chunk = ids[start:start + 1000]
+            self._read.update(zip(chunk, Job.fetch_many(chunk, connection=self.redis)))
+        self._due_at = {job_id.decode(): score for job_id, score in self.redis.zrange(
+            self.queue.scheduled_job_registry.key, 0, -1, withscores=True)}
+
+    def forget_read_ahead(self) -> None:
+        self._read, self._due_at = {}, None
 
     # The service's calls, after each commit
 
@@ -197,7 +215,7 @@ class RQScheduler(Scheduler):
             return KEPT
         if status == JobStatus.SCHEDULED:
             try:
-                due = self.queue.scheduled_job_registry.get_scheduled_time(job)
+                due = self._scheduled_time(job)
             except NoSuchJobError:  # scheduled but in no schedule: lost
                 return REPLACED
             overdue = (now - due).total_seconds() > OVERDUE_GRACE_SECONDS
@@ -257,7 +275,17 @@ class RQScheduler(Scheduler):
     def _scheduler_alive(self) -> bool:
         return bool(self.redis.exists(RQSchedulerLoop.get_locking_key(self.queue.name)))
 
+    def _scheduled_time(self, job: Job) -> dt.datetime:
+        score = (self._due_at or {}).get(job.id)
+        if score:
+            return dt.datetime.fromtimestamp(score, tz=dt.timezone.utc)
+        return self.queue.scheduled_job_registry.get_scheduled_time(job)  # raises NoSuchJobError
+
     def _fetch(self, job_id: str) -> Job | None:
+        if job_id in self._read:
+            job = self._read.pop(job_id)
+            if job is not None:
+                return job  # one read just now with the others; one not found is looked for again
         try:
             return Job.fetch(job_id, connection=self.redis)
         except NoSuchJobError:
