@@ -27,7 +27,7 @@ from api.service.settings import env_number
 from api.service.logs import configure_logging
 
 from .jobs import forget_services
-from api.service.scheduling import ALIVE_SECONDS, QUEUE_NAME, RQScheduler, alive_key, default_job_timeout, utcnow
+from api.service.scheduling import ALIVE_SECONDS, QUEUE_NAME, RQScheduler, alive_key, utcnow
 from .sweeper import sweep
 
 log = logging.getLogger("boardlog.workers")
