@@ -1,10 +1,15 @@
 """Reminder lateness beside deadline lateness: N active games whose reminder
-and deadline all fall due in the same minute, fired by a real ``boardlog
-worker`` (a process, with its RQ scheduler and its notifier) through RQ and
-Redis. Prints p50/p99 lateness of each and their ratio, measured in the same run.
+and deadline all fall due in the same minute, fired by real ``boardlog
+worker`` processes (each with RQ's scheduler and a notifier) through RQ and
+Redis. Prints p50/p99 lateness of each and their ratio, measured in the same
+run, the reminders sent and those dropped (their deadline came first: each
+is one WARNING in a worker's log, counted too), and the jobs the workers
+ran: per second over the busy span (from the minute's first due second to
+the last event written) and per second of job time. Exits 1 if a deadline
+did not fire or any job failed.
 
     DATABASE_URL=postgresql://... REDIS_URL=redis://127.0.0.1:PORT/0 \\
-        .venv/bin/python bench/reminder_lateness.py [--games 2000]
+        .venv/bin/python bench/reminder_lateness.py [--games 2000] [--workers 1] [--worker=--fork]
 
 The games are made and started through the service (two players, two days a
 turn, no absences), each started with a clock of the bench's own set two days before the
@@ -21,12 +26,14 @@ stream) minus when it was due. Redis is flushed first (use a Redis of your own).
 from __future__ import annotations
 
 import argparse
+import re
 import datetime as dt
 import os
 import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -34,6 +41,7 @@ sys.path.insert(0, str(ROOT))
 
 import psycopg  # noqa: E402
 from redis import Redis  # noqa: E402
+from rq import Queue, Worker  # noqa: E402
 
 from api.service import reminders  # noqa: E402
 from api.service.games import GameService  # noqa: E402
@@ -103,7 +111,8 @@ def main() -> int:
     parser.add_argument("--lead", type=int, default=150,
                         help="seconds from now to the minute everything falls due in (must cover making the games)")
     parser.add_argument("--worker", nargs="*", default=[], metavar="ARG",
-                        help="arguments for boardlog worker, e.g. --worker=--in-process")
+                        help="arguments for boardlog worker, e.g. --worker=--fork")
+    parser.add_argument("--workers", type=int, default=1, help="how many boardlog worker processes (default 1)")
     args = parser.parse_args()
     redis = Redis.from_url(os.environ["REDIS_URL"])
     redis.flushdb()
@@ -128,27 +137,55 @@ def main() -> int:
         print(f"{args.games} games made through the service in {took:.0f} s; reminders due at "
               f"{minute:%H:%M}:00-29 and deadlines at {minute:%H:%M}:30-59, {left:.0f} s from now")
         env = {**os.environ, "DATABASE_URL": url}
-        with tempfile.NamedTemporaryFile("w+", prefix="bench-lateness-worker-", suffix=".log") as log:
-            worker = subprocess.Popen([sys.executable, "-m", "api.processes.cli", "worker", *args.worker], cwd=ROOT, env=env,
-                                      stdout=log, stderr=subprocess.STDOUT)
-            try:
-                deadline = time.monotonic() + left + 1800
-                while time.monotonic() < deadline:
-                    late_r, late_d = lateness(url, due)
-                    # A reminder the worker reaches only after its deadline is not sent (its turn is
-                    # over): once every deadline fired and the queue is empty, no more will come.
-                    if len(late_d) >= len(due) and (len(late_r) >= seats or not redis.llen(QUEUE)):
-                        break
+        logs = [tempfile.NamedTemporaryFile("w+", prefix=f"bench-lateness-worker{n}-", suffix=".log")
+                for n in range(args.workers)]
+        workers = [subprocess.Popen([sys.executable, "-m", "api.processes.cli", "worker", *args.worker], cwd=ROOT,
+                                    env=env, stdout=log, stderr=subprocess.STDOUT) for log in logs]
+        counts: dict[str, tuple[int, int, float]] = {}  # each worker's (done, failed, seconds in jobs)
+        try:
+            deadline = time.monotonic() + left + 1800
+            while time.monotonic() < deadline:
+                late_r, late_d = lateness(url, due)
+                counts.update(job_counts(redis))
+                # A reminder the worker reaches only after its deadline is not sent (its turn is
+                # over): once every deadline fired and the queue is empty, no more will come.
+                if len(late_d) >= len(due) and (len(late_r) >= seats or not redis.llen(QUEUE)):
+                    break
+                for worker, log in zip(workers, logs):
                     if worker.poll() is not None:
-                        raise SystemExit(f"the worker stopped: {Path(log.name).read_text()[-2000:]}")
-                    time.sleep(2)
-                else:
-                    raise SystemExit(f"{len(late_d)} of {len(due)} deadlines fired within {left + 1800:.0f} s")
-            finally:
+                        raise SystemExit(f"a worker stopped: {Path(log.name).read_text()[-2000:]}")
+                time.sleep(2)
+            else:
+                raise SystemExit(f"{len(late_d)} of {len(due)} deadlines fired within {left + 1800:.0f} s")
+            time.sleep(1)  # the last job's bookkeeping, after its event
+            counts.update(job_counts(redis))
+            failed = Queue(QUEUE_NAME, connection=redis).failed_job_registry.get_job_ids()
+        finally:
+            for worker in workers:
                 worker.terminate()
+            for worker in workers:
                 worker.wait(60)
+        texts = [Path(log.name).read_text(errors="replace") for log in logs]
+        warned = sum(text.count("reminder not sent:") for text in texts)
+        twice = ran_twice(texts)
+        for log in logs:
+            log.close()
+        with psycopg.connect(url) as conn:
+            last = conn.execute("select max(recorded_at) from events where type in ('ReminderDue', 'TurnTimedOut')"
+                                ).fetchone()[0]
+    done = sum(c[0] for c in counts.values())
+    busy = max((last - minute).total_seconds(), 1e-3)
+    in_jobs = sum(c[2] for c in counts.values())
     print(f"fired: {len(late_d)} of {len(due)} deadlines; {len(late_r)} of {seats} reminders sent (one a seat "
-          f"to act), {seats - len(late_r)} not: their deadline had passed when the worker reached them")
+          f"to act), {seats - len(late_r)} dropped: their deadline had passed when a worker reached them "
+          f"({warned} said so at WARNING)")
+    print(f"jobs: {done} done by {args.workers} worker(s) {' '.join(args.worker) or '(in-process)'}, "
+          f"{len(failed)} failed; {done / busy:.1f} jobs/s over {busy:.0f} s from the first due second to the "
+          f"last event; {in_jobs / max(done, 1) * 1000:.1f} ms in each job (RQ's time from start to end)")
+    print(f"jobs run more than once: {sum(twice.values())} ({', '.join(sorted(twice)) or 'none'};"
+          " a second run changes nothing, but it is a job's time spent again)")
+    for job_id in failed[:5]:
+        print(f"failed: {job_id}")
     if not late_r or not late_d:
         return 1
     rows = [("reminders", late_r), ("deadlines", late_d)]
@@ -157,7 +194,25 @@ def main() -> int:
               f" max {values[-1]:6.2f} s")
     print(f"ratio reminders / deadlines: p50 {percentile(late_r, 0.5) / max(percentile(late_d, 0.5), 1e-3):.2f},"
           f" p99 {percentile(late_r, 0.99) / max(percentile(late_d, 0.99), 1e-3):.2f}")
-    return 0 if len(late_d) == len(due) == args.games else 1
+    return 0 if len(late_d) == len(due) == args.games and not failed else 1
+
+
+JOB_LINE = re.compile(r"\b(deadline|reminder|absence|scoring) game=(\S+)( version=\d+)? ")
+
+
+def ran_twice(texts: list[str]) -> Counter:
+    """How many runs of each kind of job repeated a job already run: two
+    lines of the workers' logs (one a job) for the same job (the bench's
+    games have one reminder job and one deadline job at each version)."""
+    seen = Counter(match.group(1, 2, 3) for text in texts for match in JOB_LINE.finditer(text))
+    return Counter({kind: n for kind, n in Counter(
+        key[0] for key, count in seen.items() for _ in range(count - 1)).items()})
+
+
+def job_counts(redis) -> dict[str, tuple[int, int, float]]:
+    """Each live worker's (jobs done, jobs failed, seconds spent in jobs), from its RQ statistics."""
+    return {w.name: (w.successful_job_count, w.failed_job_count, w.total_working_time)
+            for w in Worker.all(connection=redis)}
 
 
 if __name__ == "__main__":

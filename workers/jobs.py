@@ -89,12 +89,8 @@ def fire_deadline(game_id: str, version: int) -> bool:
 def send_reminders(game_id: str) -> bool:
     """Send the game's reminders due now (each once), then schedule its next."""
 
-    def send(s: GameService) -> bool:
-        sent = s.reminders.fire(uuid.UUID(game_id))
-        s.reminders.schedule(uuid.UUID(game_id), s.scheduler)
-        return bool(sent)
-
-    return _run("reminder", game_id, None, send, done="sent reminders", nothing="sent nothing: none was due")
+    return _run("reminder", game_id, None, lambda s: bool(s.reminders.send(uuid.UUID(game_id), s.scheduler)),
+                done="sent reminders", nothing="sent nothing: none was due")
 
 
 def score_game(game_id: str) -> bool:

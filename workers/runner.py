@@ -12,6 +12,7 @@ import logging
 import os
 import signal
 import sys
+import threading
 import time
 
 from redis import Redis
@@ -26,7 +27,7 @@ from api.service.settings import env_number
 from api.service.logs import configure_logging
 
 from .jobs import forget_services
-from api.service.scheduling import ALIVE_SECONDS, QUEUE_NAME, RQScheduler, alive_key, default_job_timeout, utcnow
+from api.service.scheduling import ALIVE_SECONDS, QUEUE_NAME, RQScheduler, alive_key, utcnow
 from .sweeper import sweep
 
 log = logging.getLogger("boardlog.workers")
@@ -36,6 +37,8 @@ DEFAULT_SWEEP_SECONDS = 30
 # with deadlines rounded up to the whole second, a deadline is moved onto the
 # queue at most this long after that second.
 DEFAULT_SCHEDULER_SECONDS = 0.25
+# A heartbeat asked for less than this after the last is skipped (see _Sweeping.heartbeat).
+HEARTBEAT_MIN_SECONDS = 1.0
 
 
 class FrequentScheduler(RQSchedulerLoop):
@@ -102,10 +105,27 @@ class _Sweeping:
         self.stopping = True
         return super().request_stop(signum, frame)  # type: ignore[misc]
 
-    def heartbeat(self, *args, **kwargs):
+    def heartbeat(self, timeout=None, pipeline=None):
+        """RQ's heartbeat, with the liveness key ``alive_key(name)`` in the
+        same round trip. RQ's loop asks for one before and after each
+        dequeue; one less than HEARTBEAT_MIN_SECONDS after the last (a busy
+        worker's, job after job) is skipped: it would only push back expiries
+        set a moment ago by tens of seconds. One with its own ``timeout``
+        (RQ's before a job, in the job's pipeline) is always sent."""
+        last = getattr(self, "_beat_at", None)
+        if (timeout is None and pipeline is None and last is not None
+                and time.monotonic() - last < HEARTBEAT_MIN_SECONDS and not self._redis_lost):
+            return None
         try:
-            result = super().heartbeat(*args, **kwargs)  # type: ignore[misc]
-            self.connection.set(alive_key(self.name), os.getpid(), ex=self.alive_seconds)  # type: ignore[attr-defined]
+            if pipeline is not None:
+                result = super().heartbeat(timeout, pipeline=pipeline)  # type: ignore[misc]
+                pipeline.set(alive_key(self.name), os.getpid(), ex=self.alive_seconds)
+            else:
+                with self.connection.pipeline(transaction=False) as own:  # type: ignore[attr-defined]
+                    result = super().heartbeat(timeout, pipeline=own)  # type: ignore[misc]
+                    own.set(alive_key(self.name), os.getpid(), ex=self.alive_seconds)
+                    own.execute()
+            self._beat_at = time.monotonic()
         except (RedisConnectionError, RedisTimeoutError):
             self._redis_lost = True
             raise
@@ -115,6 +135,24 @@ class _Sweeping:
             # A maintenance long due: it runs next, restarting a scheduler that died too.
             self.last_cleaned_at = utcnow() - dt.timedelta(days=1)
         return result
+
+    def set_state(self, state, pipeline=None):
+        """RQ's, without writing a state Redis already holds: an in-process
+        worker is set idle after each job and again before its next dequeue."""
+        if pipeline is None and state == getattr(self, "_written_state", None):
+            self._state = state
+            return
+        super().set_state(state, pipeline=pipeline)  # type: ignore[misc]
+        self._written_state = state if pipeline is None else None
+
+    def check_for_suspension(self, burst):
+        """RQ's look for `rq suspend`, asked before every job: here at most
+        once a HEARTBEAT_MIN_SECONDS (a suspension starts that much later)."""
+        now = time.monotonic()
+        if now - getattr(self, "_suspension_checked_at", -HEARTBEAT_MIN_SECONDS) < HEARTBEAT_MIN_SECONDS:
+            return None
+        self._suspension_checked_at = now
+        return super().check_for_suspension(burst)  # type: ignore[misc]
 
     def run_maintenance_tasks(self):
         super().run_maintenance_tasks()  # type: ignore[misc]
@@ -150,7 +188,9 @@ class _Sweeping:
 
 
 class BoardlogWorker(_Sweeping, Worker):
-    """Forks a work horse per job (production)."""
+    """Forks a work horse per job (``boardlog worker --fork``): a job that
+    crashes the interpreter or leaks memory takes its horse with it, not the
+    worker, at the price of a fork and new database connections per job."""
 
     def perform_job(self, job, queue, execution):
         try:
@@ -161,30 +201,62 @@ class BoardlogWorker(_Sweeping, Worker):
 
 
 class InProcessWorker(_Sweeping, SimpleWorker):
-    """Runs jobs in its own process (tests, and machines without fork)."""
+    """Runs jobs in its own process, one after the other in its main thread
+    (the default): no fork, and the job functions' service (its PostgreSQL
+    pool and Redis client, workers/jobs.py) is built once and kept.
+
+    RQ's job timeout still holds: SimpleWorker runs each job under RQ's
+    death penalty (SIGALRM in this main thread), which raises
+    JobTimeoutException into a job past its timeout. A daemon thread keeps
+    the liveness key fresh (every ALIVE_SECONDS / 3) while a job holds the
+    main thread, so a worker killed under a job is still found out within
+    ALIVE_SECONDS, not the job's timeout."""
+
+    _keeper: threading.Thread | None = None
+    _keeper_stop: threading.Event | None = None
 
     def execute_job(self, job, queue):
-        # No heartbeat while a job runs in this very thread: alive for the
-        # job's whole timeout instead.
-        self.alive_seconds = (job.timeout or default_job_timeout()) + ALIVE_SECONDS
-        self.heartbeat()
-        try:
-            return super().execute_job(job, queue)
-        finally:
-            self.alive_seconds = ALIVE_SECONDS
+        self._keep_alive()
+        return super().execute_job(job, queue)
+
+    def _keep_alive(self) -> None:
+        if self._keeper is not None and self._keeper.is_alive():
+            return
+        stop = self._keeper_stop = threading.Event()
+        key, pid, every = alive_key(self.name), os.getpid(), self.alive_seconds / 3
+
+        def keep():
+            while not stop.wait(every):
+                try:
+                    self.connection.set(key, pid, ex=self.alive_seconds)  # type: ignore[attr-defined]
+                except Exception as error:  # Redis away: the main loop says so and rides it out
+                    log.debug("could not refresh %s: %s", key, error)
+
+        self._keeper = threading.Thread(target=keep, name=f"keep-alive {self.name}", daemon=True)
+        self._keeper.start()
+
+    def teardown(self):
+        if self._keeper_stop is not None:
+            self._keeper_stop.set()
+        return super().teardown()  # type: ignore[misc]
 
 
 def make_worker(
     redis: Redis,
     database_url: str | None = None,
     sweep_every: int = DEFAULT_SWEEP_SECONDS,
-    in_process: bool = False,
+    in_process: bool | None = None,
     name: str | None = None,
+    fork: bool | None = None,
 ):
+    """A worker that runs its jobs in its own process, or with ``fork`` (or
+    ``in_process=False``) one that forks a work horse per job."""
     database_url = database_url or os.environ.get("DATABASE_URL")
     if not database_url:
         raise RuntimeError("DATABASE_URL is not set: a worker needs the PostgreSQL that holds the games")
-    cls = InProcessWorker if in_process else BoardlogWorker
+    if fork is None:
+        fork = in_process is False
+    cls = BoardlogWorker if fork else InProcessWorker
     worker = cls(
         [QUEUE_NAME],
         connection=redis,
@@ -199,10 +271,16 @@ def make_worker(
     return worker
 
 
-def run(burst: bool = False, sweep_every: int | None = None, in_process: bool = False,
+def forking_by_default() -> bool:
+    """BOARDLOG_WORKER_FORK=1: ``boardlog worker`` forks a work horse per job, as ``--fork``."""
+    return os.environ.get("BOARDLOG_WORKER_FORK", "").strip().lower() in ("1", "true", "yes", "on")
+
+
+def run(burst: bool = False, sweep_every: int | None = None, fork: bool | None = None,
         notifier: bool = False) -> int:
     """``boardlog worker``: work until SIGTERM/SIGINT (warm shutdown), or
-    until the queue is empty with ``burst``.
+    until the queue is empty with ``burst``. Jobs run in the worker's own
+    process unless ``fork`` (default: BOARDLOG_WORKER_FORK).
 
     Rides out a Redis outage of any length. RQ's loop gives up when Redis
     fails under a job or during maintenance ("found an unhandled exception,
@@ -226,11 +304,13 @@ def run(burst: bool = False, sweep_every: int | None = None, in_process: bool = 
     unavailable = check_redis(redis_url)  # Sentinels watching no such master: stops here, in a sentence
     if unavailable:
         log.warning("%s; the worker waits for it", unavailable)
+    if fork is None:
+        fork = forking_by_default()
     child = _start_notifier() if notifier else None
     try:
         while True:
             try:
-                worker = make_worker(redis_client(redis_url), sweep_every=sweep_every, in_process=in_process)
+                worker = make_worker(redis_client(redis_url), sweep_every=sweep_every, fork=fork)
             except (RedisConnectionError, RedisTimeoutError) as error:
                 # RQ's worker names itself in Redis as it is made: started (or
                 # started again) while Redis is away, wait for it as for any outage.
@@ -239,8 +319,9 @@ def run(burst: bool = False, sweep_every: int | None = None, in_process: bool = 
                     return 0
                 continue
             worker.notifier = child
-            log.info("worker %s (pid %d) on queue %r with the scheduler; sweeping every %ss%s",
-                     worker.name, os.getpid(), QUEUE_NAME, sweep_every, " until the queue is empty" if burst else "")
+            log.info("worker %s (pid %d) on queue %r with the scheduler; jobs %s; sweeping every %ss%s",
+                     worker.name, os.getpid(), QUEUE_NAME, "in forked work horses" if fork else "in this process",
+                     sweep_every, " until the queue is empty" if burst else "")
             try:
                 # RQ's own lines at WARNING and up: the job functions log one line per job.
                 worker.work(burst=burst, with_scheduler=True, logging_level="WARNING")

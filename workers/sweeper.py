@@ -26,7 +26,8 @@ from api.service.settings import env_number
 from api.service import readmodels, reminders
 from api.service.bots import bot_delay_seconds
 
-from api.service.scheduling import CREATED, FAILED, MOVED, REPLACED, RQScheduler, reminder_job_id, utcnow
+from api.service.scheduling import (CREATED, FAILED, MOVED, REPLACED, RQScheduler, bot_job_id, deadline_job_id,
+                                    reminder_job_id, scoring_job_id, utcnow)
 
 log = logging.getLogger("boardlog.workers")
 
@@ -70,18 +71,24 @@ def sweep(database_url: str, scheduler: RQScheduler, now: dt.datetime | None = N
     if forgotten:
         log.info("sweep forgot %d idempotency key(s) older than %s", forgotten, IDEMPOTENCY_KEYS_KEPT)
     report = SweepReport()
-    for game_id, version, deadline in deadlines:
-        _count(report, report.deadlines, lambda: scheduler.ensure_deadline(game_id, version, deadline, now),
-               f"deadline-{game_id}-{version}")
-    delay = dt.timedelta(seconds=bot_delay_seconds())
-    for game_id, version, since in bot_turns:
-        _count(report, report.bots, lambda: scheduler.ensure_bot(game_id, version, since + delay, now),
-               f"bot-{game_id}-{version}")
-    for game_id, due in reminder_times:
-        _count(report, report.reminders, lambda: scheduler.ensure_reminder(game_id, due, now),
-               reminder_job_id(game_id, due))
-    for game_id in awaiting:
-        _count(report, report.scoring, lambda: scheduler.ensure_scoring(game_id, now), f"score-{game_id}")
+    # Every job the sweep looks at, read in a few round trips first: not one or two per game.
+    scheduler.read_ahead([deadline_job_id(g, v) for g, v, _ in deadlines] + [bot_job_id(g, v) for g, v, _ in bot_turns]
+                         + [reminder_job_id(g, due) for g, due in reminder_times] + [scoring_job_id(g) for g in awaiting])
+    try:
+        for game_id, version, deadline in deadlines:
+            _count(report, report.deadlines, lambda: scheduler.ensure_deadline(game_id, version, deadline, now),
+                   deadline_job_id(game_id, version))
+        delay = dt.timedelta(seconds=bot_delay_seconds())
+        for game_id, version, since in bot_turns:
+            _count(report, report.bots, lambda: scheduler.ensure_bot(game_id, version, since + delay, now),
+                   bot_job_id(game_id, version))
+        for game_id, due in reminder_times:
+            _count(report, report.reminders, lambda: scheduler.ensure_reminder(game_id, due, now),
+                   reminder_job_id(game_id, due))
+        for game_id in awaiting:
+            _count(report, report.scoring, lambda: scheduler.ensure_scoring(game_id, now), scoring_job_id(game_id))
+    finally:
+        scheduler.forget_read_ahead()
     if report.repaired or report.errors:
         log.info("sweep re-created missing jobs: %s", report.summary())
     if report.failed:

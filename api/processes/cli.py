@@ -1,7 +1,7 @@
 """The ``boardlog`` command.
 
     boardlog serve [--host 127.0.0.1] [--port 8000] [--data ./.boardlog]
-    boardlog worker [--burst] [--sweep-every SECONDS] [--in-process] [--no-notifier]
+    boardlog worker [--burst] [--sweep-every SECONDS] [--fork] [--no-notifier]
     boardlog notifier [--dead-letters] [--redeliver ID ...]
     boardlog migrate
     boardlog openapi [--output openapi/openapi.yaml] [--check]
@@ -50,9 +50,13 @@ def _parser() -> argparse.ArgumentParser:
     worker.add_argument("--burst", action="store_true", help="quit once the queue is empty")
     worker.add_argument("--sweep-every", type=int, default=None,
                         help="seconds between sweeps (default 30, or BOARDLOG_SWEEP_SECONDS)")
+    worker.add_argument("--fork", action="store_true", default=None,
+                        help="fork a work horse per job instead of running jobs in the worker's own process "
+                             "(isolated, and much slower: a fork and new database connections per job; "
+                             "default: BOARDLOG_WORKER_FORK)")
     worker.add_argument("--in-process", action="store_true",
-                        help="run jobs in the worker's own process instead of a forked work horse each "
-                             "(faster: no new database connection per job; less isolated)")
+                        help="jobs in the worker's own process: the default now, kept so that older command "
+                             "lines work")
     worker.add_argument("--no-notifier", action="store_true",
                         help="do not start the notifier (webhooks and e-mail) beside the worker")
     worker.set_defaults(run=worker_command)
@@ -169,7 +173,7 @@ def keys_command(args) -> int:
 def worker_command(args) -> int:
     from workers.runner import run
 
-    return run(burst=args.burst, sweep_every=args.sweep_every, in_process=args.in_process,
+    return run(burst=args.burst, sweep_every=args.sweep_every, fork=args.fork,
                notifier=not args.no_notifier and not args.burst)
 
 

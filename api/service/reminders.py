@@ -26,6 +26,7 @@ told the player then).
 from __future__ import annotations
 
 import datetime as dt
+import logging
 from typing import Iterable
 
 from psycopg.types.json import Jsonb
@@ -39,12 +40,15 @@ from eventstore import ANY, NewEvent
 
 from .absences import day_spendable
 from .errors import InvalidRequest
+from .history import stream_of as game_stream
 
 CHANNELS = ("stream", "mail", "webhook", "push")
 DEFAULT_OFFSETS = (12 * 3600, 3600)
 MAX_OFFSET_SECONDS = 7 * 24 * 3600
 MAX_OFFSETS = 6  # per channel
 REMINDER_EVENT = "ReminderDue"
+
+log = logging.getLogger("boardlog.reminders")
 
 
 def stream_of(game_id) -> str:
@@ -134,6 +138,9 @@ def project(conn, game_id, rules, after: sessions.Session, to_act: frozenset[str
     before = {row[0]: row[1:] for row in conn.execute(
         "select seat, player_id::text, turn_version, turn_began_at from seat_deadlines where game_id = %s",
         (game_id,))}
+    timed_out = {meta.get("seat") for meta in metadata if meta.get("timeout")} & before.keys()
+    if timed_out:
+        _say_dropped(conn, game_id, sorted(timed_out), now)
     rows = []
     for seat in sorted(held):
         player = after.players[seat]
@@ -150,6 +157,27 @@ def project(conn, game_id, rules, after: sessions.Session, to_act: frozenset[str
         conn.cursor().executemany(
             "insert into seat_deadlines (game_id, seat, player_id, turn_version, turn_began_at, deadline, clock,"
             " version) values (%s, %s, %s, %s, %s, %s, %s, %s)", rows)
+
+
+def _say_dropped(conn, game_id, seats: list[str], now: dt.datetime) -> None:
+    """One WARNING per reminder (seat and offset) that was due before the
+    deadline now timing ``seats`` out and was never sent: the job that sends
+    it ran after that deadline (sending nothing, the turn being over) or has
+    not run yet. Either way the workers were behind their queue by more than
+    the offset. Said here, in the deadline's commit, once: the turn's rows go next."""
+    for seat, offset, channels, due in conn.execute(
+            "select sd.seat, o.offset_seconds, array_agg(o.channel order by o.channel), min(" + _DUE + ")"
+            " from seat_deadlines sd"
+            f" left join reminder_settings r on r.player_id = sd.player_id {_OFFSETS}"
+            f" where sd.game_id = %(game)s and sd.seat = any(%(seats)s) and {_DUE} > sd.turn_began_at"
+            f" and {_DUE} <= %(now)s and {_UNSENT} group by sd.seat, o.offset_seconds order by 1, 2 desc",
+            _params(now, game=game_id, seats=seats)):
+        log.warning("reminder not sent: game %s seat %s, %s before its deadline (%s), was due at %s UTC and was "
+                    "still unsent when the deadline timed the seat out %.1f s after that: the workers are "
+                    "behind their queue by more than the reminder's offset; run more workers if this repeats "
+                    "(docs/operators.md, How a worker runs its jobs)", game_id, seat, _span(offset),
+                    ", ".join(channels), due.astimezone(dt.timezone.utc).strftime("%Y-%m-%d %H:%M:%S"),
+                    (now - due).total_seconds())
 
 
 def _clock(options, clocks, seat: str, deadline: dt.datetime | None) -> str | None:
@@ -212,43 +240,59 @@ class Reminders:
 
     def fire(self, game_id, now: dt.datetime | None = None) -> int:
         """Send the reminders of ``game_id`` due by ``now``; how many seats were reminded."""
+        return self.send(game_id, None, now)
+
+    def send(self, game_id, scheduler, now: dt.datetime | None = None) -> int:
+        """The reminder job: ``fire``, then (with a ``scheduler``) ask it for
+        the game's next reminder, read on the same connection; how many seats
+        were reminded."""
         now = now or self.clock()
         stream = stream_of(game_id)
-        with self.pool.connection() as conn, conn.transaction():
-            # Shares the game's row with no other writer: a move being
-            # committed is either seen here (its seat no longer due) or waits.
-            game = conn.execute("select game, status, version, options from games where id = %s for share",
-                                (game_id,)).fetchone()
-            if game is None or game[1] != sessions.ACTIVE:
-                return 0
-            events = []
-            by_seat: dict[str, list[tuple]] = {}
-            for row in _due(conn, game_id, now):
-                by_seat.setdefault(row[0], []).append(row)
-            for seat, rows in by_seat.items():
-                _, player, turn_version, deadline, clock, _, _ = rows[0]
-                sent = conn.execute(
-                    "insert into reminders_sent (game_id, seat, turn_version, channel, offset_seconds)"
-                    " select %s, %s, %s, unnest(%s::text[]), unnest(%s::int[]) on conflict do nothing"
-                    " returning channel, offset_seconds",
-                    (game_id, seat, turn_version, [r[5] for r in rows], [r[6] for r in rows])).fetchall()
-                if not sent:
-                    continue
-                data = {
-                    "seat": seat, "player": player, "game": game[0], "game_version": game[2],
-                    "turn_version": turn_version, "deadline": deadline.astimezone(dt.timezone.utc).isoformat(),
-                    "left_seconds": max(0, int((deadline - now).total_seconds())),
-                    "offset_seconds": min(offset for _, offset in sent), "clock": clock,
-                    "at_deadline": self._at_deadline(conn, game_id, game[3], seat, player, now),
-                    "channels": sorted({channel for channel, _ in sent}),
-                }
-                data["text"] = sentence(data)
-                events.append(NewEvent(REMINDER_EVENT, data, {"actor": sessions.SYSTEM, "tell": [player]}))
-            if not events:
-                return 0
-            version = self.store.append(stream, events, ANY, conn=conn, announce_later=True)
-        self.store.announce(stream, version)
-        return len(events)
+        with self.pool.connection() as conn:
+            with conn.transaction():
+                version, count = self._send(conn, game_id, stream, now)
+            if scheduler is not None:
+                found = pending(conn, now, str(game_id))
+        if version is not None:
+            self.store.announce(stream, version)
+        if scheduler is not None and found:
+            scheduler.schedule_reminder(str(game_id), found[0][1])
+        return count
+
+    def _send(self, conn, game_id, stream: str, now: dt.datetime) -> tuple[int | None, int]:
+        """In ``conn``'s transaction: (the reminder stream's new version or None, seats reminded)."""
+        # Shares the game's row with no other writer: a move being
+        # committed is either seen here (its seat no longer due) or waits.
+        game = conn.execute("select game, status, version, options from games where id = %s for share",
+                            (game_id,)).fetchone()
+        if game is None or game[1] != sessions.ACTIVE:
+            return None, 0
+        events = []
+        by_seat: dict[str, list[tuple]] = {}
+        for row in _due(conn, game_id, now):
+            by_seat.setdefault(row[0], []).append(row)
+        for seat, rows in by_seat.items():
+            _, player, turn_version, deadline, clock, _, _ = rows[0]
+            sent = conn.execute(
+                "insert into reminders_sent (game_id, seat, turn_version, channel, offset_seconds)"
+                " select %s, %s, %s, unnest(%s::text[]), unnest(%s::int[]) on conflict do nothing"
+                " returning channel, offset_seconds",
+                (game_id, seat, turn_version, [r[5] for r in rows], [r[6] for r in rows])).fetchall()
+            if not sent:
+                continue
+            data = {
+                "seat": seat, "player": player, "game": game[0], "game_version": game[2],
+                "turn_version": turn_version, "deadline": deadline.astimezone(dt.timezone.utc).isoformat(),
+                "left_seconds": max(0, int((deadline - now).total_seconds())),
+                "offset_seconds": min(offset for _, offset in sent), "clock": clock,
+                "at_deadline": self._at_deadline(conn, game_id, game[3], seat, player, now),
+                "channels": sorted({channel for channel, _ in sent}),
+            }
+            data["text"] = sentence(data)
+            events.append(NewEvent(REMINDER_EVENT, data, {"actor": sessions.SYSTEM, "tell": [player]}))
+        if not events:
+            return None, 0
+        return self.store.append(stream, events, ANY, conn=conn, announce_later=True), len(events)
 
     def _at_deadline(self, conn, game_id, options, seat: str, player: str, now: dt.datetime) -> str:
         """What the deadline does to the seat: a day of its player's absence
@@ -259,6 +303,8 @@ class Reminders:
         most = options.get("abandon_after", lifecycle.DEFAULT_ABANDON_AFTER)
         if not most:
             return "timeout"
+        if most > 1 and not _ever_timed_out(conn, game_id, seat):
+            return "timeout"  # no run of timeouts to extend: the game's whole log need not be read
         _, streak = lifecycle.history(self.seat_history(game_id))
         return "abandon" if streak.get(seat, 0) + 1 >= most else "timeout"
 
@@ -271,6 +317,12 @@ class Reminders:
         due = self.next_due(game_id, now)
         if due is not None:
             scheduler.schedule_reminder(str(game_id), due)
+
+
+def _ever_timed_out(conn, game_id, seat: str) -> bool:
+    """Whether any decision of the game timed ``seat`` out: without one, its run of timeouts is 0."""
+    return conn.execute("select exists (select 1 from events where stream_id = %s and metadata @> %s)",
+                        (game_stream(game_id), Jsonb({"seat": seat, "timeout": True}))).fetchone()[0]
 
 
 def _span(seconds: int) -> str:

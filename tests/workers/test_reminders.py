@@ -268,3 +268,27 @@ def test_a_game_running_before_reminders_existed_is_reminded_from_the_backfill_o
 def _unprojected(service) -> list:
     with service.pool.connection() as conn:
         return reminders.unprojected(conn)
+
+
+def test_a_reminder_its_deadline_overtook_is_logged_once_at_warning_saying_what_to_do(
+        timed_service, clock, table, event_store, caplog):
+    import logging
+
+    service = timed_service
+    game_id, seat, player, deadline = _game(service, table.players)
+    with service.pool.connection() as conn:
+        reminders.update_settings(conn, player, {"stream": [HOUR], "mail": [], "webhook": [], "push": []})
+    version, _ = deadline_of(service, game_id)
+    clock.pass_to(deadline + dt.timedelta(seconds=1))  # no worker sent the 1 h reminder: it ran behind
+    caplog.set_level(logging.WARNING, logger="boardlog.reminders")
+    assert service.reminders.fire(game_id) == 0, "the turn is over: too late to remind"
+    assert service.fire_deadline(game_id, version)
+    assert not service.fire_deadline(game_id, version), "fired again: changes nothing, says nothing"
+
+    said = [record for record in caplog.records if "reminder not sent" in record.getMessage()]
+    assert len(said) == 1 and said[0].levelno == logging.WARNING
+    assert said[0].getMessage().startswith(
+        f"reminder not sent: game {game_id} seat {seat}, 1 h before its deadline (stream), was due at ")
+    assert "the deadline timed the seat out 3601.0 s after that" in said[0].getMessage()
+    assert "run more workers if this repeats" in said[0].getMessage()
+    assert _reminders(event_store, game_id) == []
