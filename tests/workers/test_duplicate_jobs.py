@@ -25,7 +25,7 @@ def _count_in_queue(scheduler, job_id: str) -> int:
 
 
 def test_a_sweep_that_read_postgresql_before_a_job_finished_does_not_make_the_job_again(
-    table, scheduler, redis, database_url
+    table, scheduler, redis, database_url, worker_env
 ):
     game_id = table.game(turn_seconds=3600)
     version, deadline = table.deadline(game_id)
