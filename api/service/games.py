@@ -218,6 +218,11 @@ class GameService:
                     continue  # decided on a state behind the stored one: judge it on that
                 raise
             if not decision.events:
+                # Nothing to do on a state this process knew may be nothing to do
+                # yet: a worker's job (a score, the bots' move) comes right after
+                # another process's commit that this one has not heard of.
+                if trusted and self.store.stream_version(stream_of(game_id)) != session.version:
+                    continue
                 return session, []
             after = sessions.replay(rules, decision.events, session)
             try:

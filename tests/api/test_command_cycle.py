@@ -109,3 +109,21 @@ def test_the_player_another_process_s_move_made_to_act_gets_their_commands_befor
     answer = second.get(f"/v1/games/{game_id}/legal-commands").json
     assert answer["commands"], "the player now to act is told what he may do, not nothing"
     assert answer["version"] > held_version
+
+
+def test_a_score_asked_of_a_process_that_has_not_heard_the_game_end_is_made(
+        players, service, event_store, held, monkeypatch):
+    """The worker scores a game right after the API's process ended it, and
+    before the end's NOTIFY reaches the worker (it once answered "already
+    scored" from the session it held, and the game stayed in scoring)."""
+    ada, bob = players(2)
+    game_id = started_game([ada, bob])
+    _, held_session = service.load(uuid.UUID(game_id))
+    stream = stream_of(game_id)
+    monkeypatch.setattr(service.store, "known_version",
+                        lambda name: held_session.version if name == stream else None)
+    other_process = GameService(event_store, seeds=TEST_SEEDS)
+    ended = other_process.seat_life.resign(uuid.UUID(game_id), ada.id)
+    assert ended.status == "scoring"
+    assert service.score(uuid.UUID(game_id)), "the score was made"
+    assert ada.view(game_id).json["status"] == "finished"
