@@ -235,11 +235,17 @@ def test_the_resign_question_stays_asked_when_the_table_redraws_before_it_is_ans
     table redraws with them: the question "Really resign?" is still there to
     be answered (it once vanished under the pointer, in CI)."""
     player = person()
-    page = register(player, "asked-once")
-    create_against_bots(page, "cronberg")
+    first = register(player, "asked-once")
+    create_against_bots(first, "cronberg")
+    # The table again in a tab of its own, whose requests alone are held: a
+    # reload of the first tab let that tab's last request for the commands be
+    # held, and the reloaded table's wait for ever (as in CI).
+    page = player.context.new_page()
+    page.on("pageerror", lambda error: player.console_errors.append(str(error)))
+    page.on("console", lambda message: player.console_errors.append(message.text) if message.type == "error" else None)
     held = []
     page.route("**/legal-commands", lambda route: held.append(route))
-    page.reload()
+    page.goto(first.url)
     page.wait_for_selector("#resign")
     deadline = time.monotonic() + 30
     while not held:  # Playwright calls route handlers only while it is called
