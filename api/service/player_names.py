@@ -55,6 +55,14 @@ class Naming:
         return before + (self.players.get(word) or self.seats.get(word) or word)
 
 
+def seats_named(holders: Mapping[str, str], bots: Iterable[str]) -> Naming:
+    """The naming of a game's seats from its seats' holders' names and its
+    bots' seats, as a listing reads them (the seats' rows, not a session)."""
+    seats = {seat: BOT for seat in bots}
+    seats.update(holders)
+    return Naming(seats=seats, players={})
+
+
 class PlayerNames:
     """Player names read from the players table, once per process each."""
 
@@ -101,6 +109,26 @@ class PlayerNames:
         seats.update({seat: players[player] for seat, player in holders.items() if player in players})
         return Naming(seats={seat: seats[seat] for seat in session.seats if seat in seats},
                       players={player: name for player, name in players.items() if player in mentioned})
+
+    def outcomes(self, conn, rows: list[dict]) -> list[dict]:
+        """``rows`` (an inbox's) with each ``outcome`` said with the players'
+        names, as the game's envelope says it: the seats of every game listed
+        read in one query, the names once per process."""
+        ended = [row["id"] for row in rows if row.get("outcome")]
+        if not ended:
+            return rows
+        holders: dict[str, dict[str, str]] = {}
+        for game_id, seat, player in conn.execute(
+                "select game_id::text, seat, player_id::text from game_seats where game_id = any(%s)", (ended,)):
+            holders.setdefault(game_id, {})[seat] = player
+        names = self.of({player for seats in holders.values() for player in seats.values()})
+
+        def said(row):
+            holding = {seat: names[player] for seat, player in holders.get(str(row["id"]), {}).items()
+                       if player in names}
+            return {**row, "outcome": seats_named(holding, row.get("bots") or {}).say(row["outcome"])}
+
+        return [said(row) if row.get("outcome") else row for row in rows]
 
     def say(self, session, texts: list[str]) -> list[str]:
         """Each of ``texts`` with the session's seats and the players it mentions named."""

@@ -194,7 +194,7 @@ def list_games(conn, game: str | None, status: str | None, player, limit: int, o
 def inbox(conn, player_id) -> list[dict]:
     """The player's games: those waiting on the player first, soonest deadline first."""
     sql = """
-        select g.id, g.game, g.status, g.version, g.to_act, g.deadline, g.outcome, g.updated_at, s.seat, g.rematch,
+        select g.id, g.game, g.status, g.version, g.to_act, g.deadline, g.outcome, g.updated_at, s.seat, g.rematch, g.bots,
                (g.status = 'active' and s.seat = any(g.to_act) and not g.bots ? s.seat) as your_turn
         from game_seats s join games g on g.id = s.game_id
         where s.player_id = %s and g.status <> 'cancelled'

@@ -81,7 +81,7 @@ def test_coronation_the_last_detective_seat_resigning_over_http_makes_lind_win_a
     response = cy.post(f"/v1/games/{game_id}/resign")
     assert response.status_code == 200, response.json
     assert response.json["status"] == "scoring" and response.json["bots"] == {}
-    assert "lind wins" in response.json["outcome"]
+    assert f"{ada.name} wins" in response.json["outcome"]  # Lind's seat, named by its player
     assert service.score(__import__("uuid").UUID(game_id))
     assert ada.view(game_id).json["standings"][0]["seat"] == "lind"
 
@@ -108,7 +108,7 @@ def test_abort_before_every_seat_has_acted_ends_the_game_with_no_result(players)
     game_id = started_game([ada, bob])
     response = bob.post(f"/v1/games/{game_id}/abort")
     assert response.status_code == 200
-    assert response.json["status"] == "cancelled" and "aborted by p2" in response.json["outcome"]
+    assert response.json["status"] == "cancelled" and f"aborted by {bob.name}" in response.json["outcome"]
     assert_refused(ada.post(f"/v1/games/{game_id}/abort"), 409, "wrong-status")
 
 
@@ -332,8 +332,10 @@ def test_when_a_resigned_seat_s_bot_wins_the_summary_feed_and_notices_say_the_wi
     standings = ada.view(game_id).json["standings"]
     first = [s["seat"] for s in standings if s["rank"] == 1]
     assert standings[-1]["seat"] == "p2" and "p2" not in first
-    outcome = summary(ada, game_id)["outcome"]
+    outcome = [e["data"]["outcome"] for e in feed(cy, game_id) if e["type"] == "GameOver"][0]  # the event says seats
     assert outcome.startswith(first[0]) and "p2 wins" not in outcome and "p2 resigned" in outcome
-    assert [e["data"]["outcome"] for e in feed(cy, game_id) if e["type"] == "GameOver"] == [outcome]
+    named = {"p1": ada.name, "p2": bob.name, "p3": cy.name}
+    assert summary(ada, game_id)["outcome"] == outcome.replace(first[0], named[first[0]]).replace("p2", bob.name)
+    assert summary(ada, game_id)["outcome"] == ada.view(game_id).json["outcome"]  # the listing says it as the view
     ended = [n for r in service.store.read_stream(f"game-{game_id}") for n in notices_of(r) if n.kind == "ended"]
     assert [n.data["outcome"] for n in ended] == [outcome]

@@ -92,3 +92,14 @@ def test_a_player_asks_who_their_token_belongs_to(client):
     assert me.json["id"] == registered["id"] and me.json["name"] == "Grace" and "token" not in me.json
     anonymous = client.get("/v1/players/me")
     assert anonymous.status_code == 401 and anonymous.json["type"].endswith("/token-missing")
+
+
+def test_the_inbox_and_the_game_s_summary_say_the_outcome_with_the_players_names_as_the_view_does(players):
+    ada, bob = players(2)
+    game_id = started_game([ada, bob])
+    assert ada.post(f"/v1/games/{game_id}/resign").status_code == 200
+    named = ada.view(game_id).json["outcome"]
+    assert ada.name in named and bob.name in named and "p1" not in named and "p2" not in named
+    listed = next(g for g in bob.get("/v1/players/me/inbox").json["games"] if g["id"] == game_id)
+    assert listed["outcome"] == named
+    assert bob.get(f"/v1/games/{game_id}").json["outcome"] == named

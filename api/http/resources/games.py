@@ -20,6 +20,7 @@ from ...service import readmodels
 from ...service.errors import NotFound
 from ...service.games import parse_game_id
 from ...service.idempotency import replay_headers
+from ...service.player_names import seats_named
 from .keys import receipt_field
 from ..contract import takes_idempotency_key
 from ..idempotency import idempotency_key
@@ -33,7 +34,8 @@ STATUSES = ("lobby", "active", "scoring", "finished", "cancelled")
 STATUS_TEXT = ("lobby (seats being taken), active (being played), scoring (over, standings being recorded), "
                "finished, or cancelled (ended with no result)")
 TO_ACT_TEXT = "the seats whose command the game waits for; empty unless it is active"
-OUTCOME_TEXT = "the result in an English sentence once the game is over (or why it was aborted); null before"
+OUTCOME_TEXT = ("the result in an English sentence once the game is over (or why it was aborted), its seats "
+                "named by their players' names as in the view's envelope; null before")
 UPDATED_TEXT = "when its last event was recorded (UTC)"
 
 
@@ -187,7 +189,9 @@ def _shaped(row: dict) -> dict:
     taken = {seat["seat"] for seat in row["seats"]}
     rules = registry.REGISTRY.get(row["game"])
     every = rules.seats(row["options"]) if rules is not None else ()
-    return {**row, "options": option_names.outgoing(row["game"], row["options"]),
+    outcome = row["outcome"] and seats_named(
+        {seat["seat"]: seat["name"] for seat in row["seats"]}, row["bots"] or {}).say(row["outcome"])
+    return {**row, "options": option_names.outgoing(row["game"], row["options"]), "outcome": outcome,
             "free_seats": [seat for seat in every if seat not in taken]}
 
 

@@ -126,7 +126,7 @@ class InboxArgs(ma.Schema):
 
 def _inbox_rows(player) -> list[dict]:
     with service().pool.connection() as conn:
-        rows = readmodels.inbox(conn, player)
+        rows = service().player_names.outcomes(conn, readmodels.inbox(conn, player))
         unread = talk.unread_by_game(conn, player)
     return [{**row, "unread_messages": unread.get(str(row["id"]), 0)} for row in rows]
 
