@@ -259,6 +259,7 @@ def test_the_resign_question_stays_asked_when_the_table_redraws_before_it_is_ans
     page.click("#resign-yes")
     page.wait_for_selector('#table[data-status="finished"]')
     assert shown(page)["resigned"] == ["p1"]
+    assert "you resigned" in page.inner_text("#status") and "spectator" not in page.inner_text("#status")
     assert player.console_errors == []
 
 

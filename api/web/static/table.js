@@ -167,8 +167,11 @@ export async function table(main, id, { spectator }) {
     root.dataset.status = envelope.status;
     root.dataset.streamed = streamed.join(",");
     const turn = envelope.to_act.length ? envelope.to_act.map(who).join(", ") : "nobody";
+    // A player who resigned or was abandoned sees as a spectator does, but is not one.
+    const left = !envelope.seat && player ? summary.seats.find((s) => s.player === player.id) : null;
     ui.status.replaceChildren(`${capital(words(envelope.status))} · version ${envelope.version} · `,
-      envelope.seat ? `you are ${who(envelope.seat)} · ` : "you watch as a spectator · ",
+      envelope.seat ? `you are ${who(envelope.seat)} · ` : !left ? "you watch as a spectator · "
+        : envelope.resigned.includes(left.seat) ? "you resigned · " : "a bot plays your seat · ",
       mine() ? h("span", { class: "badge" }, "your turn") : `to act: ${turn}`,
       envelope.outcome ? ` · ${envelope.outcome}` : "");
     renderClocks();
