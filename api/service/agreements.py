@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import uuid
 
+from domain.games import title_of
 from domain.lifecycle import agreement
 from domain.notices import END_PROPOSED, Notice, proposal_sentence
 from domain.session import Session
@@ -53,6 +54,6 @@ def told(service, notice: Notice) -> dict:
         with service.pool.connection() as conn:
             row = conn.execute("select game from games where id = %s", (notice.game_id,)).fetchone()
         shown["data"]["text"] = proposal_sentence(
-            service.player_names.of([proposer]).get(proposer) or "A player", row[0] if row else "a game",
+            service.player_names.of([proposer]).get(proposer) or "A player", title_of(row[0] if row else None),
             notice.data.get("ending"), f"{settings().public_url}/#/games/{notice.game_id}")
     return shown

@@ -15,6 +15,8 @@ import html
 from email.message import EmailMessage
 from email.utils import make_msgid
 
+from domain.games import title_of
+
 
 def _message(sender: str, to: str, subject: str, text: str, body_html: str) -> EmailMessage:
     message = EmailMessage()
@@ -44,11 +46,11 @@ def _unsubscribable(message: EmailMessage, unsubscribe: str) -> EmailMessage:
 
 
 def your_turn(sender: str, to: str, payload: dict, game_link: str, unsubscribe: str) -> EmailMessage:
-    game, version, seat = payload["game"], payload["version"], payload.get("seat")
-    text = (f"It is your turn in {game} (game {payload['game_id']}, version {version}, your seat {seat}).\n\n"
+    game = title_of(payload["game"])
+    text = (f"It is your turn in {game}.\n\n"
             f"Play: {game_link}\n\nNo more of these mails: {unsubscribe}\n")
-    body = (f"<p>It is your turn in <b>{html.escape(game)}</b> (your seat {html.escape(str(seat))}, "
-            f"version {version}).</p><p><a href=\"{html.escape(game_link)}\">Open the game</a></p>"
+    body = (f"<p>It is your turn in <b>{html.escape(game)}</b>.</p>"
+            f"<p><a href=\"{html.escape(game_link)}\">Open the game</a></p>"
             f"<p style=\"font-size:small\"><a href=\"{html.escape(unsubscribe)}\">Unsubscribe</a></p>")
     message = _message(sender, to, f"Your turn in {game}", text, body)
     return _unsubscribable(message, unsubscribe)
@@ -61,7 +63,7 @@ def reminder(sender: str, to: str, payload: dict, game_link: str, unsubscribe: s
     text = f"{data['text']}\n\nPlay: {game_link}\n\nNo more of these mails: {unsubscribe}\n"
     body = (f"<p>{html.escape(data['text'])}</p><p><a href=\"{html.escape(game_link)}\">Open the game</a></p>"
             f"<p style=\"font-size:small\"><a href=\"{html.escape(unsubscribe)}\">Unsubscribe</a></p>")
-    subject = f"Reminder: your turn in {data['game']} ends in {data['text'].split(' left', 1)[0]}"
+    subject = f"Reminder: your turn in {title_of(data['game'])} ends in {data['text'].split(' left', 1)[0]}"
     return _unsubscribable(_message(sender, to, subject, text, body), unsubscribe)
 
 
@@ -71,7 +73,7 @@ def proposal(sender: str, to: str, payload: dict, game_link: str, unsubscribe: s
     text = f"{payload['data']['text']}\n\nAnswer: {game_link}\n\nNo more of these mails: {unsubscribe}\n"
     body = (f"<p>{html.escape(payload['data']['text'])}</p><p><a href=\"{html.escape(game_link)}\">Accept or decline"
             f"</a></p><p style=\"font-size:small\"><a href=\"{html.escape(unsubscribe)}\">Unsubscribe</a></p>")
-    subject = f"A proposal to end your game of {payload.get('game') or 'boardlog'}"
+    subject = f"A proposal to end your game of {title_of(payload.get('game'))}"
     return _unsubscribable(_message(sender, to, subject, text, body), unsubscribe)
 
 
@@ -97,18 +99,17 @@ def digest(sender: str, to: str, games: list[dict], links: dict[str, str], unsub
         return f", deadline {when:%Y-%m-%d %H:%M} UTC, before your next digest"
 
     if games:
-        lines = [f"- {g['game']} (game {g['id']}, version {g['version']}{soon(g)}): {links[str(g['id'])]}"
-                 for g in games]
+        lines = [f"- {title_of(g['game'])}{soon(g)}: {links[str(g['id'])]}" for g in games]
         parts.append(f"{len(games)} game(s) wait on you:\n\n" + "\n".join(lines))
         items.append(f"<p>{len(games)} game(s) wait on you:</p><ul>"
-                     + "".join(item(f"{html.escape(g['game'])} (version {g['version']}{soon(g)})", g["id"])
+                     + "".join(item(f"{html.escape(title_of(g['game']))}{soon(g)}", g["id"])
                                for g in games) + "</ul>")
     if unread:
         count = sum(u["count"] for u in unread)
-        lines = [f"- {u['count']} in {u['game']} (game {u['id']}): {links[str(u['id'])]}" for u in unread]
+        lines = [f"- {u['count']} in {title_of(u['game'])}: {links[str(u['id'])]}" for u in unread]
         parts.append(f"{count} unread message(s):\n\n" + "\n".join(lines))
         items.append(f"<p>{count} unread message(s):</p><ul>"
-                     + "".join(item(f"{u['count']} in {html.escape(u['game'])}", u["id"]) for u in unread) + "</ul>")
+                     + "".join(item(f"{u['count']} in {html.escape(title_of(u['game']))}", u["id"]) for u in unread) + "</ul>")
     urgent = sum(1 for g in games if g.get("deadline_soon"))
     subject = " and ".join(([f"{len(games)} game(s) wait on you"] if games else [])
                            + ([f"{urgent} deadline(s) before your next digest"] if urgent else [])

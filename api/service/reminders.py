@@ -35,6 +35,7 @@ from domain import session as sessions
 from domain.lifecycle import absence as absence_rules
 from domain.lifecycle import clocks as clock_rules
 from domain.lifecycle import decide as lifecycle
+from domain.games import title_of
 from domain.notices import REMINDER_STREAM_PREFIX
 from eventstore import ANY, NewEvent
 
@@ -340,5 +341,5 @@ def sentence(data: dict) -> str:
             "absence": "a day of your absence allowance is spent instead of a timeout: you are away for a day in "
                        "all your games (you may turn this off in your absence settings)",
             }.get(data["at_deadline"], "the timeout move is played for you")
-    return (f"{_span(data['left_seconds'])} left in {data['game']} (seat {data['seat']}): {what} at "
+    return (f"{_span(data['left_seconds'])} left in {title_of(data['game'])}: {what} at "
             f"{data['deadline'][:16].replace('T', ' ')} UTC, and then {then}.")

@@ -110,6 +110,16 @@ def get(name: str) -> Game | None:
     return REGISTRY.get(name)
 
 
+def title_of(name: str | None) -> str:
+    """What a person reads for a game's API name ("The Court of Miracles" for
+    "court-of-miracles"): mails, pushes and reminders say it; the name itself
+    stays in what machines read (payloads' ``game``)."""
+    if not name:
+        return "a game"
+    game = REGISTRY.get(name)
+    return game.title if game is not None else name
+
+
 def versions_of(name: str) -> Mapping[int, Game] | None:
     """Every installed version of a game (a game registered in REGISTRY alone,
     as tests do, has its one version)."""

@@ -173,7 +173,7 @@ def test_a_proposal_to_end_reaches_the_other_players_stream_as_a_sentence_naming
                        service=service).test_client()
     [told] = [m for m in notices(brief, bob, 1000) if m.event == "end-proposed"]
     assert told.json["data"] == {"seat": ada.view(game_id).json["seat"], "player": ada.id, "ending": "cancelled",
-                                 "text": f"{ada.name} proposes to end your game of cronberg cancelled, with no result:"
+                                 "text": f"{ada.name} proposes to end your game of Cronberg cancelled, with no result:"
                                          f" accept or decline at http://127.0.0.1:8000/#/games/{game_id}"}
     assert "end-proposed" not in [m.event for m in notices(brief, ada, 1000)], "the proposer is not told"
 

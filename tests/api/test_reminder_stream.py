@@ -43,5 +43,5 @@ def test_a_reminder_reaches_its_player_s_stream_where_he_chose_it_and_nobody_els
     (reminder,) = told[ada.id]
     assert reminder.json["id"] == f"{game_id}:reminders:1:reminder" and reminder.json["players"] == [ada.id]
     assert reminder.json["data"]["seat"] == seat and reminder.json["data"]["left_seconds"] == 59 * 60
-    assert reminder.json["data"]["text"].startswith(f"59 min left in cronberg (seat {seat})")
+    assert reminder.json["data"]["text"].startswith("59 min left in Cronberg: your turn")
     assert told[bob.id] == [], "Bob chose no reminder on his stream (his went by mail and webhook only)"

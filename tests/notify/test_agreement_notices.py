@@ -36,7 +36,7 @@ def test_a_proposal_to_end_reaches_the_other_seats_webhook_and_device_as_a_sente
     proposed = ada.call("POST", f"/v1/games/{game_id}/end-proposal", json={"ending": "as-it-stands"})
     assert proposed.status_code == 200, proposed.json
     name = ada.call("GET", "/v1/players/me").json["name"]
-    said = (f"{name} proposes to end your game of cronberg as it stands, ranked by its score now: accept or decline "
+    said = (f"{name} proposes to end your game of Cronberg as it stands, ranked by its score now: accept or decline "
             f"at http://127.0.0.1:8000/#/games/{game_id}")
 
     def proposals():
@@ -56,7 +56,7 @@ def test_a_proposal_to_end_reaches_the_other_seats_webhook_and_device_as_a_sente
                 for shown in [opened(device, push, server_key)] if shown["tag"].endswith(":end-proposed")]
 
     [shown] = wait_until(pushed, what="the proposal on Bob's device")
-    assert shown == {"title": "A proposal to end cronberg", "body": said, "url": f"/#/games/{game_id}",
+    assert shown == {"title": "A proposal to end Cronberg", "body": said, "url": f"/#/games/{game_id}",
                      "tag": f"{game_id}:end-proposed"}
 
 
@@ -69,10 +69,10 @@ def test_a_proposal_to_end_is_mailed_to_the_other_player_with_its_sentence_and_a
     assert ada.call("POST", f"/v1/games/{game_id}/end-proposal", json={"ending": "cancelled"}).status_code == 200
     [mail] = wait_until(lambda: [m for m in mailbox.messages if m["Subject"].startswith("A proposal to end")],
                         what="the proposal's mail")
-    assert (mail["To"], mail["Subject"]) == ("bob@example.org", "A proposal to end your game of cronberg")
+    assert (mail["To"], mail["Subject"]) == ("bob@example.org", "A proposal to end your game of Cronberg")
     name = ada.call("GET", "/v1/players/me").json["name"]
     text = mail.get_body(("plain",)).get_content()
-    assert text.startswith(f"{name} proposes to end your game of cronberg cancelled, with no result: accept or "
+    assert text.startswith(f"{name} proposes to end your game of Cronberg cancelled, with no result: accept or "
                            f"decline at http://127.0.0.1:8000/#/games/{game_id}")
     [(_, linked, _)] = signin_links(mail)
     assert linked == str(game_id) and mail["List-Unsubscribe"]

@@ -167,7 +167,9 @@ def mailed_turn(callers, mailbox, game_service):
 def test_your_turn_mail_has_text_and_html_and_a_one_click_unsubscribe_that_works_once(
         callers, mailbox, notifier, game_service, fresh_url):
     ada, bob, game_id, mail = mailed_turn(callers, mailbox, game_service)
-    assert str(game_id) in mail.get_body(("plain",)).get_content()
+    text = mail.get_body(("plain",)).get_content()
+    assert mail["Subject"] == "Your turn in Cronberg" and text.startswith("It is your turn in Cronberg.")
+    assert str(game_id) in text.split("Play: ", 1)[1], "the game's id only in its link"
     assert "<a href=" in mail.get_body(("html",)).get_content()
     assert mail["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
     url = mail["List-Unsubscribe"].strip("<>")
@@ -306,7 +308,7 @@ def test_messages_reach_mail_only_counted_in_the_daily_digest_never_one_mail_eac
     assert [m["Subject"] for m in mails] == ["1 game(s) wait on you and 3 unread message(s)"] or \
         [m["Subject"] for m in mails] == ["3 unread message(s)"], "one digest, and no mail for a message"
     text = mails[0].get_body(("plain",)).get_content()
-    assert f"3 in cronberg (game {game_id})" in text
+    assert "3 in Cronberg: http" in text and str(game_id) not in text.split("http")[0], "its title, then its link"
     assert "note" not in text, "a digest counts messages; it never carries them"
 
 

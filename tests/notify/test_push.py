@@ -65,8 +65,8 @@ def test_a_turn_reaches_the_players_device_signed_encrypted_and_telling_nothing_
         shown = opened(devices[player], push, server_key)
         assert set(shown) == {"title", "body", "url", "tag"}, "a title, a sentence and a link: no game state"
         assert shown["url"] == f"/#/games/{game_id}"
-        assert shown["title"] == "Your turn in cronberg"
-        assert shown["body"].startswith("It is your turn in cronberg (your seat p")
+        assert shown["title"] == "Your turn in Cronberg"
+        assert shown["body"] == "It is your turn in Cronberg."
         assert player in to_act, "only a player whose turn it is hears of it"
     wait_until(lambda: _statuses(notifier) == {"delivered"}, what="the pushes recorded as delivered")
 
@@ -194,5 +194,5 @@ def test_a_reminder_chosen_for_push_reaches_the_device_with_its_sentence(callers
     wait_until(lambda: len(push_service.received) > turns, what="the reminder's push")
     server_key = ada.call("GET", "/v1/push/application-server-key").json["public_key"]
     shown = [opened(browsers[r["path"].rsplit("/", 1)[1]], r, server_key) for r in push_service.received[turns:]]
-    assert [s["title"] for s in shown] == ["Time is running out in cronberg"]
-    assert shown[0]["body"].startswith("59 min left in cronberg") and shown[0]["url"] == f"/#/games/{game_id}"
+    assert [s["title"] for s in shown] == ["Time is running out in Cronberg"]
+    assert shown[0]["body"].startswith("59 min left in Cronberg") and shown[0]["url"] == f"/#/games/{game_id}"

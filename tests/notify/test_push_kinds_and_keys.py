@@ -112,13 +112,13 @@ def test_the_end_of_a_game_is_pushed_as_game_over_and_its_result_stays_on_the_ta
     def game_over():
         shown = [(player, json.loads(device.decrypt(r["body"]))) for player, device in devices.items()
                  for r in push_service.pushes(f"/push/{player}")]
-        ends = [(player, note) for player, note in shown if note["title"] == "Game over in cronberg"]
+        ends = [(player, note) for player, note in shown if note["title"] == "Game over in Cronberg"]
         return ends if len(ends) == 2 else None
 
     with _running(fresh_url):
         ends = wait_until(game_over, what="both players' game-over pushes")
     assert {player for player, _ in ends} == {ada.id, bob.id}
     for _, shown in ends:
-        assert shown["body"].startswith("Your game of cronberg (your seat p") and shown["body"].endswith(
+        assert shown["body"].startswith("Your game of Cronberg has ended") and shown["body"].endswith(
             "has ended: open it to see the result.")
         assert shown["url"] == f"/#/games/{game_id}"

@@ -51,7 +51,7 @@ def test_a_reminder_goes_by_mail_and_to_webhooks_only_where_the_player_chose_the
         mail = wait_until(lambda: [m for m in mailbox.messages if m["Subject"].startswith("Reminder")],
                           what="the reminder mail")[-1]
         text = mail.get_body(("plain",)).get_content()
-        assert f"59 min left in cronberg (seat {seat})" in text and "the timeout move is played for you" in text
+        assert "59 min left in Cronberg: your turn" in text and "the timeout move is played for you" in text
         assert mail["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
 
         assert game_service.reminders.fire(game_id, now=deadline - dt.timedelta(minutes=29)) == 1

@@ -117,7 +117,7 @@ def test_the_settings_page_turns_notifications_on_and_a_push_opens_the_table(per
     # Then the server pushes it, for this device
     push = wait_until(lambda: push_service.pushes("/push/pushed"), 60, "the turn's push")[0]
     shown = json.loads(device.decrypt(push["body"]))
-    assert shown["url"] == f"/#/games/{game_id}" and shown["title"] == "Your turn in cronberg"
+    assert shown["url"] == f"/#/games/{game_id}" and shown["title"] == "Your turn in Cronberg"
     # And it reaches the service worker
     cdp = watched.context.new_cdp_session(page)
     registrations = []

@@ -67,7 +67,7 @@ def test_a_player_is_reminded_at_each_offset_once_saying_the_game_the_time_left_
                                                                             (seat, player, HOUR)]
     assert sent[0]["channels"] == ["mail", "push", "stream", "webhook"]
     assert HOUR - 30 < sent[1]["left_seconds"] < HOUR and sent[1]["at_deadline"] == "timeout"
-    assert sent[1]["text"].startswith(f"59 min left in cronberg (seat {seat}): your turn's time runs out at")
+    assert sent[1]["text"].startswith("59 min left in Cronberg: your turn's time runs out at")
     assert sent[1]["text"].endswith("then the timeout move is played for you.")
 
 

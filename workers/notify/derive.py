@@ -15,6 +15,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
+from domain.games import title_of
 from domain.notices import END_PROPOSED, MESSAGE, REMINDER_STREAM_PREFIX, muted_by, notices_of, proposal_sentence
 
 
@@ -86,7 +87,7 @@ def derive(records: Iterable, game_names: dict[str, str],
             data = dict(notice.data)
             if notice.kind == END_PROPOSED:
                 data["text"] = proposal_sentence((player_names or {}).get(data["player"]) or "A player",
-                                                 game_names.get(notice.game_id) or "a game", data["ending"],
+                                                 title_of(game_names.get(notice.game_id)), data["ending"],
                                                  f"{public_url}/#/games/{notice.game_id}")
             for player in notice.players:
                 if muted and muted_by(notice, player, muted):

@@ -20,6 +20,7 @@ from py_vapid import Vapid02
 from pywebpush import WebPusher
 
 from api.service import push as subscriptions
+from domain.games import title_of
 from domain.notices import CANCELLED, END_PROPOSED, ENDED, MESSAGE, REMINDER, TURN
 
 from . import webhook
@@ -33,15 +34,13 @@ GONE = (404, 410)  # RFC 8030 7.3: the subscription no longer exists
 
 def message(payload: dict) -> dict:
     """What the device shows: a title, a sentence, the table's link."""
-    kind, game = payload["kind"], payload.get("game") or "a game"
-    seat = payload.get("seat")
-    at = f" (your seat {seat})" if seat else ""
+    kind, game = payload["kind"], title_of(payload.get("game"))
     if kind == TURN:
-        title, body = f"Your turn in {game}", f"It is your turn in {game}{at}."
+        title, body = f"Your turn in {game}", f"It is your turn in {game}."
     elif kind == REMINDER:
         title, body = f"Time is running out in {game}", payload["data"]["text"]
     elif kind in (ENDED, CANCELLED):
-        title, body = f"Game over in {game}", f"Your game of {game}{at} has ended: open it to see the result."
+        title, body = f"Game over in {game}", f"Your game of {game} has ended: open it to see the result."
     elif kind == END_PROPOSED:
         title, body = f"A proposal to end {game}", payload["data"]["text"]
     else:
