@@ -10,22 +10,35 @@ import urllib.request
 
 import pytest
 
+from domain.games import REGISTRY
+
 from .conftest import api
 
-GAMES = ["cronberg", "coronation", "court-of-miracles", "runebound", "the-coil"]
+# Every hosted game that declares a board; what is expected of a board is said per kind of board.
+GAMES = sorted(name for name, rules in REGISTRY.items() if rules.board is not None)
+BOARD = {name: REGISTRY[name].board for name in GAMES}
+KINDS = ("triangle-grid", "numbered-map", "neighbourhoods", "terrain-map", "card-table")
+
+
+def known_kind(game: str) -> str:
+    kind = BOARD[game].kind
+    assert kind in KINDS, (f"{game}'s board is of kind {kind!r}, which these tests do not know: say what its data "
+                           "names and its legend shows in tests/web/test_boards.py and test_readable_board.py")
+    return kind
 
 
 def places_in_the_data(game: str, files: dict[str, dict], players: int) -> list[str]:
     """The names the data gives each place a board draws, in the data's order."""
-    if game == "cronberg":
-        return [c["id"] for c in files["board.json"]["crossings"]]
-    if game == "coronation":
-        return [location["name"] for location in files["board.json"]["locations"]]
-    if game == "court-of-miracles":
-        return [n["name"] for n in files["board.json"]["neighbourhoods"]]
-    if game == "runebound":
-        return [place["name"] for place in files["data.json"]["places"]]
-    return [f"p{n + 1}" for n in range(len(files["data.json"]["layout"]["table"][str(players)]))]
+    kind, data = known_kind(game), files[BOARD[game].data]
+    if kind == "triangle-grid":
+        return [c["id"] for c in data["crossings"]]
+    if kind == "numbered-map":
+        return [location["name"] for location in data["locations"]]
+    if kind == "neighbourhoods":
+        return [n["name"] for n in data["neighbourhoods"]]
+    if kind == "terrain-map":
+        return [place["name"] for place in data["places"]]
+    return [f"p{n + 1}" for n in range(len(data["layout"]["table"][str(players)]))]
 
 
 def a_game_against_bots(base_url: str, game: str, name: str) -> tuple[str, str]:
@@ -60,7 +73,9 @@ def open_table(person, base_url: str, game_id: str, token: str | None):
     return watched, page
 
 
-MAIN_PLACE = {"cronberg": "crossing", "coronation": "location", "court-of-miracles": "neighbourhood", "runebound": "place", "the-coil": "seat"}
+# The place each kind draws for its data's own places (the kind its games' commands name first).
+MAIN_PLACE = {"triangle-grid": "crossing", "numbered-map": "location", "neighbourhoods": "neighbourhood",
+              "terrain-map": "place", "card-table": "seat"}
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -75,10 +90,10 @@ def test_each_games_board_is_drawn_from_the_data_files_its_game_was_created_with
 
     _, view = api(base_url, "GET", f"/v1/games/{game_id}/view", token=token)
     # The data's own places ("what:id", the kind each game's commands name first); triangles, lines and regions are places too.
-    drawn = page.eval_on_selector_all(f"#board svg [data-place^='{MAIN_PLACE[game]}:']",
+    drawn = page.eval_on_selector_all(f"#board svg [data-place^='{MAIN_PLACE[known_kind(game)]}:']",
                                       "(places) => places.map((p) => [p.dataset.place.split(':').slice(1).join(':'), p.dataset.name])")
     expected = places_in_the_data(game, {name: parsed for name, (_, parsed) in files.items()}, len(view["view"].get("seats", [])))
-    if game == "the-coil":  # a seat's card is named after its nation once it has one
+    if known_kind(game) == "card-table":  # a seat's card is named after its nation once it has one
         assert [place for place, _ in drawn] == expected
     else:
         assert [name for _, name in drawn] == expected, "one element per place of the data file, named as the data names it"

@@ -15,7 +15,7 @@ from tests.support.waiting import wait_until
 
 from .accessibility import serious_violations
 from .conftest import api
-from .test_boards import GAMES, a_game_against_bots, data_files_of
+from .test_boards import BOARD, GAMES, a_game_against_bots, data_files_of, known_kind
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
@@ -39,16 +39,17 @@ def spoken(text: str) -> str:
 
 def what_the_legend_says(game: str, files: dict[str, dict]) -> list[str]:
     """What each game's data gives a colour or a sign to: the legend must name each."""
-    if game == "cronberg":
-        return [spoken(kind) for kind in {t["kind"] for t in files["board.json"]["triangles"]}]
-    if game == "coronation":
-        return [spoken(loc["instrument"]) for loc in files["board.json"]["locations"] if loc["instrument"]]
-    if game == "court-of-miracles":
-        return [spoken(spot["effect"]) for n in files["board.json"]["neighbourhoods"] for spot in n["spots"]]
-    if game == "runebound":
-        places = files["data.json"]["places"]
+    kind, data = known_kind(game), files[BOARD[game].data]
+    if kind == "triangle-grid":
+        return [spoken(triangle) for triangle in {t["kind"] for t in data["triangles"]}]
+    if kind == "numbered-map":
+        return [spoken(loc["instrument"]) for loc in data["locations"] if loc["instrument"]]
+    if kind == "neighbourhoods":
+        return [spoken(spot["effect"]) for n in data["neighbourhoods"] for spot in n["spots"]]
+    if kind == "terrain-map":
+        places = data["places"]
         return [p["kind"] for p in places] + [f"{p['counter']} adventure" for p in places if p.get("counter")]
-    return [nation["name"] for nation in files["data.json"]["nations"]]
+    return [nation["name"] for nation in data["nations"]]
 
 
 UNLABELLED = """(board) => [...board.querySelectorAll("[data-place]")].filter((place) => {

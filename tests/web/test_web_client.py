@@ -11,6 +11,7 @@ import uuid
 
 import pytest
 
+from domain.games import REGISTRY
 from tests.support.waiting import wait_until
 
 from .composing import Measured, compose_to_confirm, step, unexplained_errors
@@ -18,7 +19,7 @@ from .conftest import api
 
 PlaywrightError = pytest.importorskip("playwright.sync_api", reason="playwright is in the [test] extras").Error
 
-GAMES = ["cronberg", "coronation", "court-of-miracles", "the-coil", "runebound"]
+GAMES = sorted(REGISTRY)  # every hosted game, played through the page
 # Set in the form's "more options": Runebound's doom limit bounds its game
 # (unbounded, random play runs past a thousand versions); Coronation ends
 # after turn 8 rather than 21 (a whole game still, a third as long).
