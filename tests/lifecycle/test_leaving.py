@@ -307,7 +307,7 @@ def _won_by_a_resigned_seat(game, created_before_the_option=False):
     raise AssertionError(f"no {game} game was won by the resigned seat's bot")
 
 
-@pytest.mark.parametrize("game", ["cronberg", "court-of-miracles", "the-coil", "runebound"])
+@pytest.mark.parametrize("game", WITHOUT_SIDES)
 def test_when_a_resigned_seat_s_bot_finishes_first_the_outcome_names_the_winner_the_standings_rank_first(game):
     table = _won_by_a_resigned_seat(game)
     standings = scored(table)

@@ -4,6 +4,8 @@ understands, standings whose ties are said with the rule that broke them."""
 
 from __future__ import annotations
 
+from domain.games import REGISTRY
+
 from .accessibility import serious_violations
 from .conftest import api
 
@@ -75,7 +77,7 @@ def test_a_game_waiting_for_players_is_listed_in_the_lobby_and_a_second_person_j
 
 def test_each_option_is_explained_in_a_sentence_and_the_engines_wait_closed_under_more_options(person):
     _, page = register(person, "Chooser")
-    for game in ("cronberg", "coronation", "court-of-miracles", "the-coil", "runebound"):
+    for game in sorted(REGISTRY):
         page.select_option("#create-game", game)
         # Every option of the form comes with a sentence that ends as one
         for option in page.locator("#create .option").all():
