@@ -4,13 +4,14 @@ command, interleaved rounds (run by bench/api.py, or on its own).
 
     python bench/cycles.py [--connections 16] [--seconds 5] [--rounds 3] [--games 14] [--profile DIR]
                            [--compare CHECKOUT [--pairs 2]] [--fast-commands-off [--pairs 2]]
-    python bench/cycles.py --notify-where [--seconds 4]
-    python bench/cycles.py --fast-commands-in-process [--pairs 2]
+    python bench/cycles.py --notify-where [--seconds 4]   (bench/cycles_in_process.py)
+    python bench/cycles.py --fast-commands-in-process [--pairs 2]   (bench/cycles_in_process.py)
 
 Both servers run `gunicorn -c python:api.processes.gunicorn_conf` (gevent, 2 workers);
 boardlog has Redis (REDIS_URL's server on database 8, or an embedded one)
 with rate limits on (a limit so high that the limiter runs but never
-refuses) and its request log at INFO, as a deployment runs it.
+refuses) and its request log at INFO, and a worker (``boardlog worker``,
+with its notifier) beside it, as a deployment runs them.
 
 The client is wrk with a Lua script: each connection (one per wrk thread,
 so that a thread's answers come back in the order it asked) plays its own
@@ -29,6 +30,17 @@ the warm-up included, divided by its cycles; the LISTEN connection's sweeps
 and the batched NOTIFYs count too). Any request that fails (not answered
 2xx, a command refused, an answer given again for a key, a seat named to act
 that lists no command) fails the run, counted by cause.
+
+After each round of the cycles (and once to warm up), two pgbench rounds
+of as long, same clients (``--connections``), on the same database: the
+command's own statement, ``boardlog_command`` as a real POST sent it, with
+each client appending to a game of its own (bench/pgbench_command.py), and
+the same followed by the notifier's NOTIFY for it; printed with the cycles
+per second of the round before and their ratios (goal >= 0.25). pgbench
+must be on PATH; ``--no-pgbench`` leaves the stage out (and gives the
+transactions per cycle, which the stage's NOTIFYs would swell: every
+listening backend reads each in a transaction of its own). ``--compare``
+and ``--fast-commands-off`` run without it.
 
 Then, on the same database with the servers stopped, what one POST asks of
 PostgreSQL from the server's side (WIRE_SCRIPT): round trips and
@@ -64,7 +76,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import bench.api as api_bench  # noqa: E402
+import bench.pgbench_command as pgbench_stage  # noqa: E402
+from api.processes.supervisor import SERVE_PID, stop_worker  # noqa: E402
 from bench.api import GEVENT, gunicorn, new_game  # noqa: E402
+from bench.cycles_wire import wire  # noqa: E402
 from bench.production import Profiler, redis_url_for_bench, server_cpu, stop  # noqa: E402
 from eventstore.servers import temporary_database, temporary_server  # noqa: E402
 
@@ -140,209 +155,10 @@ def wait_until_disconnected(url: str, timeout: float = 20.0) -> None:
             time.sleep(0.1)
 
 
-# What one POST of a command asks of PostgreSQL, seen from the server's side:
-# run in a process of its own with the checkout measured first on its path
-# (--code), on the app as production makes it (create_app from the
-# environment), through Flask's test client, with libpq's trace on every
-# connection the service's pool hands out during each POST. A round trip
-# ends with the server's ReadyForQuery; a transaction, with a ReadyForQuery
-# that finds the connection idle again. The game is held at the version this
-# process knows, its LISTEN connection sweeping, as on a busy server.
-WIRE_SCRIPT = r"""
-import json, os, sys, tempfile, uuid
-from api.http.app import create_app
-posts = int(sys.argv[1])
-app = create_app({"RATE_LIMIT_PER_MINUTE": 0})
-service = app.extensions["boardlog"].service
-pool, store = service.pool, service.store
-with store.watch(["held"]):
-    pass
-store.recent.sweep_trust = store.recent.max_age = 3600.0
-client = app.test_client()
-def player(name):
-    return {"Authorization": "Bearer " + client.post("/v1/players", json={"name": name}).json["token"]}
-a, b = player("wire-a"), player("wire-b")
-game = client.post("/v1/games", json={"game": "cronberg", "options": {"players": 2}}, headers=a).json["id"]
-client.post(f"/v1/games/{game}/join", json={}, headers=b)
-client.post(f"/v1/games/{game}/start", headers=a)
-seats = {s["seat"]: h for s, h in zip(client.get(f"/v1/games/{game}", headers=a).json["seats"], (a, b))}
-real_getconn, traced = pool.getconn, []
-def getconn(*args, **kwargs):
-    conn = real_getconn(*args, **kwargs)
-    out = tempfile.TemporaryFile("w+")
-    conn.pgconn.trace(out.fileno())
-    traced.append((conn, out))
-    return conn
-round_trips = transactions = 0
-first = None
-for n in range(posts):
-    summary = client.get(f"/v1/games/{game}", headers=a).json
-    headers = seats[summary["to_act"][0]]
-    command = client.get(f"/v1/games/{game}/legal-commands", headers=headers).json["commands"][0]
-    pool.getconn = getconn
-    answer = client.post(f"/v1/games/{game}/commands", json=command,
-                         headers={**headers, "Idempotency-Key": uuid.uuid4().hex})
-    pool.getconn = real_getconn
-    assert answer.status_code == 200, answer.json
-    lines = []
-    for conn, out in traced:
-        conn.pgconn.untrace()
-        out.seek(0)
-        lines += out.read().splitlines()
-        out.close()
-    traced.clear()
-    ready = [line for line in lines if "\tB\t" in line and "ReadyForQuery" in line]
-    round_trips += len(ready)
-    transactions += sum(1 for line in ready if line.rstrip().endswith("I"))
-    if first is None:
-        first = [line.split("\t", 4)[-1][:90] for line in lines if "\tF\t" in line
-                 and ("\tQuery\t" in line or "\tParse\t" in line)]
-with pool.connection() as conn:
-    key_bytes = conn.execute("select avg(pg_column_size(k.*)) from idempotency_keys k").fetchone()[0]
-fast = app.extensions.get("boardlog_fast_commands")  # api/http/commands_fast.py, when the checkout has it
-print(json.dumps({"round_trips": round_trips / posts, "transactions": transactions / posts, "sent": first,
-                  "key_bytes": float(key_bytes), "posts": posts,
-                  "before_flask": None if fast is None else fast.answered}))
-"""
-
-
-def wire(code: Path, url: str, redis_url: str, posts: int = 40, extra_env: dict | None = None) -> dict:
-    """Round trips and transactions per POST of ``code``'s server (WIRE_SCRIPT), on the database ``url``."""
-    import json
-
-    done = subprocess.run([sys.executable, "-c", WIRE_SCRIPT, str(posts)], cwd=code, capture_output=True, text=True,
-                          env={**os.environ, "PYTHONPATH": str(code), "DATABASE_URL": url, "REDIS_URL": redis_url,
-                               "BOARDLOG_LOG_LEVEL": "WARNING", **(extra_env or {})}, check=False)
-    if done.returncode:
-        raise SystemExit(f"the round trips of a POST could not be counted:\n{done.stderr[-3000:]}")
-    return json.loads(done.stdout.strip().splitlines()[-1])
-
-
 def migrate_as(code: Path, url: str) -> None:
     """The schema of ``code``'s own migrations."""
     subprocess.run([sys.executable, "-c", "import sys; from eventstore import migrate; migrate(sys.argv[1])", url],
                    cwd=code, env={**os.environ, "PYTHONPATH": str(code)}, check=True)
-
-
-def notify_where(seconds: float = 4.0, clients: int = 16, pairs: int = 3) -> None:
-    """The command statement alone (``append_command``), ``clients`` threads
-    each on a game of its own, commands per second with the NOTIFY sent by
-    the statement as it commits against sent after it by the notifier, in
-    alternating pairs (``--notify-where``)."""
-    import datetime as dt
-    import threading
-
-    from eventstore import CommandRows, NewEvent, PostgresEventStore, migrate
-
-    def run(store, in_statement: bool) -> float:
-        store.notify_in_statement = in_statement
-        games = []
-        with store.pool.connection() as conn:
-            for _ in range(clients):
-                player, game = uuid.uuid4(), uuid.uuid4()
-                conn.execute("insert into players (id, name, token_sha256) values (%s, 'n', %s)",
-                             (player, player.bytes))
-                conn.execute("insert into games (id, game, status, host, options, version)"
-                             " values (%s, 'cronberg', 'active', %s, '{}', 0)", (game, player))
-                games.append((player, game))
-        counts = [0] * clients
-        until = time.monotonic() + seconds
-
-        def play(n: int) -> None:
-            player, game = games[n]
-            version = 0
-            while time.monotonic() < until:
-                key = {"player": str(player), "game": str(game), "unscoped": "00000000-0000-0000-0000-000000000000",
-                       "key": uuid.uuid4().hex, "sha256": "-", "status": 200, "first": version + 1,
-                       "last": version + 1}
-                rows = CommandRows(game, "active", player, ["p1"], None, None, back_player=player,
-                                   now=dt.datetime.now(dt.timezone.utc), key=key)
-                event = NewEvent("Moved", {"n": version, "pad": "x" * 300}, metadata={"player": str(player)})
-                version, _ = store.append_command(f"game-{game}", [event], version, rows)
-                counts[n] += 1
-
-        threads = [threading.Thread(target=play, args=(n,)) for n in range(clients)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-        return sum(counts) / seconds
-
-    with temporary_server(os.environ.get("DATABASE_URL")) as server, \
-            temporary_database(server, "boardlog_notify_where") as url:
-        migrate(url)
-        store = PostgresEventStore.connect(url, max_size=clients)
-        try:
-            for _ in range(pairs):
-                for in_statement in (False, True):
-                    where = "by the statement" if in_statement else "by the notifier, after"
-                    print(f"NOTIFY {where}: {run(store, in_statement):6.0f} commands/s ({clients} clients)",
-                          flush=True)
-        finally:
-            store.close()
-
-
-def fast_commands_in_process(pairs: int = 3, posts: int = 200) -> None:
-    """The CPU of one command POST in this process (``time.process_time``,
-    which the machine's load moves less than a server's rate), through
-    Flask's test client, with the commands' path before Flask
-    (api/http/commands_fast.py) and without it, alternately, ``posts``
-    each; Cronberg games of two players, the first legal command with an
-    Idempotency-Key, as the cycles play (``--fast-commands-in-process``)."""
-    import logging
-
-    from eventstore import migrate
-
-    with temporary_server(os.environ.get("DATABASE_URL")) as server, \
-            temporary_database(server, "boardlog_fast_commands") as url:
-        migrate(url)
-        os.environ["DATABASE_URL"] = url
-        logging.getLogger("boardlog.requests").setLevel(logging.WARNING)
-        from api.http.app import create_app
-
-        app = create_app({"RATE_LIMIT_PER_MINUTE": 100000000, "FAST_COMMANDS": True})
-        layer = app.extensions["boardlog_fast_commands"]
-        client = app.test_client()
-
-        def player(name: str) -> dict:
-            return {"Authorization": "Bearer " + client.post("/v1/players", json={"name": name}).json["token"]}
-
-        def run(fast: bool) -> tuple[float, int]:
-            app.wsgi_app = layer if fast else layer.wsgi_app
-            spent, done, before = 0.0, 0, layer.answered
-            while done < posts:
-                a, b = player("fast-a"), player("fast-b")
-                game = client.post("/v1/games", json={"game": "cronberg", "options": {"players": 2}}, headers=a).json["id"]
-                client.post(f"/v1/games/{game}/join", json={}, headers=b)
-                client.post(f"/v1/games/{game}/start", headers=a)
-                seats = {s["seat"]: h for s, h in zip(client.get(f"/v1/games/{game}", headers=a).json["seats"], (a, b))}
-                to_act = client.get(f"/v1/games/{game}", headers=a).json["to_act"]
-                while to_act and done < posts:
-                    headers = seats[to_act[0]]
-                    command = client.get(f"/v1/games/{game}/legal-commands", headers=headers).json["commands"][0]
-                    started = time.process_time()
-                    answer = client.post(f"/v1/games/{game}/commands", json=command,
-                                         headers={**headers, "Idempotency-Key": uuid.uuid4().hex})
-                    spent += time.process_time() - started
-                    if answer.status_code != 200:
-                        raise SystemExit(f"a command was refused: {answer.json}")
-                    done += 1
-                    to_act = answer.json["to_act"] if answer.json["status"] == "active" else []
-            app.wsgi_app = layer
-            return spent / done * 1000, layer.answered - before
-
-        run(True)  # warm: imports, caches, prepared statements
-        measured: dict[bool, list[float]] = {True: [], False: []}
-        for _ in range(pairs):
-            for fast in (False, True):
-                ms, answered = run(fast)
-                measured[fast].append(ms)
-                print(f"  commands {'before Flask' if fast else 'through Flask'}: {ms:.3f} ms CPU a POST "
-                      f"({answered} of {posts} answered before Flask)", flush=True)
-        app.extensions["boardlog"].service.store.close()  # its LISTEN connection, before the database goes
-        off, on = statistics.median(measured[False]), statistics.median(measured[True])
-        print(f"CPU a command POST, in process (load {os.getloadavg()[0]:.1f}): through Flask {off:.3f} ms, "
-              f"before Flask {on:.3f} ms, ratio {on / off:.2f}")
 
 
 def create_games(base: str, count: int) -> list[tuple[str, dict]]:
@@ -354,9 +170,12 @@ def measure(args, code: Path = ROOT, extra_env: dict | None = None) -> dict:
     """Run the interleaved rounds of ``code``'s server (a boardlog checkout:
     this one, or another to compare with), ``extra_env`` in its environment;
     the figures, or SystemExit naming each failure's cause."""
+    with_pgbench = (code == ROOT and not extra_env and not args.no_pgbench and not getattr(args, "compare", None)
+                    and not getattr(args, "fast_commands_off", False))
+    pgbench = pgbench_stage.require_pgbench() if with_pgbench else None
     folder = Path(tempfile.mkdtemp(prefix="boardlog-cycles-"))
     redis_url, embedded = redis_url_for_bench(folder, 8)
-    processes = []
+    processes, worker = [], None
     profiler = Profiler(Path(args.profile).resolve() if args.profile else None)
     try:
         with temporary_server(os.environ.get("DATABASE_URL")) as server, \
@@ -368,8 +187,23 @@ def measure(args, code: Path = ROOT, extra_env: dict | None = None) -> dict:
             log = open(folder / "servers.log", "ab")  # noqa: SIM115 (closed with the folder)
             app, app_url = gunicorn("api.processes.wsgi:app", env, GEVENT, log)
             bare, bare_url = gunicorn("bench.bare:app", {}, GEVENT, log)
+            # The worker (with its notifier) as a deployment runs it beside the API.
+            # (its own process group, stopped as serve stops it; it stops too should this process die).
+            worker = subprocess.Popen([sys.executable, "-m", "api.processes.cli", "worker"], cwd=code,
+                                      env={**os.environ, **env, "PYTHONPATH": str(code), SERVE_PID: str(os.getpid())},
+                                      stdout=log, stderr=log, stdin=subprocess.DEVNULL, process_group=0)
             processes = [app, bare]
             games = lua_games(create_games(app_url, args.connections * args.games))
+            pgbench_rounds = [1001 + n for n in range(1 + 2 * args.rounds)] if with_pgbench else []
+            pgbench_tps: dict[bool, list[float]] = {False: [], True: []}
+            if with_pgbench:
+                pool = [game for game, _ in create_games(app_url, args.connections * len(pgbench_rounds))]
+                pgbench_stage.prepare_pool(url, pgbench_rounds, pool, args.connections)
+                captured = pgbench_stage.capture(url, redis_url)
+
+                def pgbench_round(notify: bool, seconds: float) -> float:
+                    return pgbench_stage.run(pgbench, url, captured, pgbench_rounds.pop(0), seconds,
+                                             args.connections, notify, folder)[0]
             # Each backend's counts reach pg_stat_database when it is idle at
             # the latest 10 s after its last transaction (PostgreSQL 15).
             time.sleep(11)
@@ -377,6 +211,8 @@ def measure(args, code: Path = ROOT, extra_env: dict | None = None) -> dict:
             loads = [os.getloadavg()[0]]
             warm = run_wrk(app_url, write_script(folder, "warm", games, args.connections, {}), 2, args.connections)
             run_wrk(bare_url, LUA_DIR / "bare.lua", 2, args.connections)
+            if with_pgbench:
+                pgbench_round(False, 2)
             app_rounds, bare_rounds, starts = [warm], [], warm.starts
             cpu, bare_cpu = [], []
             for _ in range(args.rounds):
@@ -390,13 +226,20 @@ def measure(args, code: Path = ROOT, extra_env: dict | None = None) -> dict:
                 before = server_cpu(bare)
                 bare_rounds.append(run_wrk(bare_url, LUA_DIR / "bare.lua", args.seconds, args.connections))
                 bare_cpu.append((server_cpu(bare) - before) / bare_rounds[-1].cycles * 1000)
+                if with_pgbench:
+                    for notify in (False, True):
+                        pgbench_tps[notify].append(pgbench_round(notify, args.seconds))
                 loads.append(os.getloadavg()[0])
+            stop_worker(worker)
             stop(processes)
             wait_until_disconnected(url)
-            transactions = xact_commit(url) - commits_before
+            # With pgbench's rounds in the run the count is not the cycles' alone: each NOTIFY they send
+            # is read by every listening backend, in a transaction of its own.
+            transactions = None if with_pgbench else xact_commit(url) - commits_before
             on_the_wire = wire(code, url, redis_url, extra_env=extra_env)
     finally:
         api_bench.ROOT = ROOT
+        stop_worker(worker)
         stop(processes)
         if embedded is not None:
             embedded.stop()
@@ -416,7 +259,7 @@ def measure(args, code: Path = ROOT, extra_env: dict | None = None) -> dict:
         "bare_rate": statistics.median(r.rate for r in bare_rounds),
         "cpu": statistics.median(cpu),
         "bare_cpu": statistics.median(bare_cpu),
-        "transactions": transactions / sum(r.cycles for r in app_rounds),
+        "transactions": None if transactions is None else transactions / sum(r.cycles for r in app_rounds),
         "post_round_trips": on_the_wire["round_trips"],
         "post_transactions": on_the_wire["transactions"],
         "post_sent": on_the_wire["sent"],
@@ -425,6 +268,8 @@ def measure(args, code: Path = ROOT, extra_env: dict | None = None) -> dict:
         "latency": (measured[len(measured) // 2].p50, measured[len(measured) // 2].p99),
         "rounds": [(r.rate, c) for r, c in zip(measured, cpu)],
         "bare_rounds": [(r.rate, c) for r, c in zip(bare_rounds, bare_cpu)],
+        "pgbench": pgbench_tps if with_pgbench else None,
+        "pgbench_sent": captured["template"] if with_pgbench else None,
     }
 
 
@@ -439,7 +284,9 @@ def report(figures: dict, connections: int) -> None:
           f"ratio {figures['rate'] / figures['bare_rate']:.2f} (goal >= 0.5)")
     print(f"server CPU per cycle: {figures['cpu']:.3f} ms   bare Flask: {figures['bare_cpu']:.3f} ms   "
           f"ratio {figures['bare_cpu'] / figures['cpu']:.2f} (goal >= 0.5)")
-    print(f"PostgreSQL transactions per cycle: {figures['transactions']:.2f}   "
+    transactions = figures["transactions"]
+    print("PostgreSQL transactions per cycle: " + ("not counted with the pgbench rounds (--no-pgbench counts them)"
+                                                   if transactions is None else f"{transactions:.2f}") + "   "
           f"request latency (GET and POST) p50 {figures['latency'][0]}  p99 {figures['latency'][1]}")
     print(f"a POST on the service's connections: {figures['post_round_trips']:.2f} round trips, "
           f"{figures['post_transactions']:.2f} transactions; it sends: " + " | ".join(figures["post_sent"]))
@@ -447,6 +294,22 @@ def report(figures: dict, connections: int) -> None:
     answered, posts = figures["before_flask"]
     print("commands answered before Flask (api/http/commands_fast.py): "
           + ("none: this checkout has no such path or it is off" if not answered else f"{answered} of {posts} POSTs"))
+    if figures.get("pgbench"):
+        report_pgbench(figures, connections)
+
+
+def report_pgbench(figures: dict, connections: int) -> None:
+    """Command cycles against pgbench running the command's own statement, round by round."""
+    plain, notify = figures["pgbench"][False], figures["pgbench"][True]
+    for n, ((rate, _), tps, tps_notify) in enumerate(zip(figures["rounds"], plain, notify), 1):
+        print(f"  round {n}: {rate:7.0f} cycles/s   pgbench, the command's statement: {tps:7.0f} tps "
+              f"(ratio {rate / tps:.3f});  with the notifier's NOTIFY after it: {tps_notify:7.0f} tps "
+              f"(ratio {rate / tps_notify:.3f})")
+    tps, tps_notify = statistics.median(plain), statistics.median(notify)
+    print(f"command cycles / pgbench tps of the command's own statement ({connections} clients each): "
+          f"{figures['rate']:.0f} / {tps:.0f} = {figures['rate'] / tps:.3f} (goal >= 0.25);  "
+          f"with the NOTIFY: {figures['rate']:.0f} / {tps_notify:.0f} = {figures['rate'] / tps_notify:.3f}")
+    print(f"  pgbench's statement (-M simple, :variables per client and version): {figures['pgbench_sent'][:300]}...")
 
 
 def compare(before: list[dict], after: list[dict], code: Path | str) -> None:
@@ -484,6 +347,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "alone), alternately, and print the ratios")
     parser.add_argument("--pairs", type=int, default=2,
                         help="with --compare, --fast-commands-off or --fast-commands-in-process: measures of each, alternately")
+    parser.add_argument("--no-pgbench", action="store_true",
+                        help="leave out the pgbench rounds of the command's own statement (bench/pgbench_command.py)")
     parser.add_argument("--profile", metavar="DIR", help="py-spy each worker of boardlog during each round, into DIR, and print where their time went")
 
 
@@ -497,9 +362,13 @@ def main() -> int:
                         help="only the CPU of a command POST in this process, before Flask and through it (no wrk)")
     args = parser.parse_args()
     if args.fast_commands_in_process:
+        from bench.cycles_in_process import fast_commands_in_process
+
         fast_commands_in_process(args.pairs)
         return 0
     if args.notify_where:
+        from bench.cycles_in_process import notify_where
+
         notify_where(args.seconds)
         return 0
     if not shutil.which("wrk"):

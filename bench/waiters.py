@@ -15,8 +15,12 @@ class Waiters:
     """The asyncio client: long-polls and streams, counted and timed; every
     failure counted by its cause (``failures``), which fails the run."""
 
-    def __init__(self, host: str, port: int):
+    def __init__(self, host: str, port: int, sources: list[str] | None = None):
+        """``sources``: the client addresses to connect from, in turn (loopback
+        127.0.0.x: Linux routes all of 127/8 to lo), or the kernel's choice."""
         self.host, self.port = host, port
+        self.sources = sources or []
+        self.used: Counter = Counter()  # connections per source address
         self.held_polls = 0
         self.streams_open = 0
         self.failures: Counter = Counter()
@@ -34,8 +38,13 @@ class Waiters:
             self.details[cause] = body.decode(errors="replace")[:300]  # one example of each
 
     async def connect(self):
+        local = None
+        if self.sources:
+            source = self.sources[sum(self.used.values()) % len(self.sources)]
+            self.used[source] += 1
+            local = (source, 0)
         try:
-            return await asyncio.wait_for(asyncio.open_connection(self.host, self.port), 30)
+            return await asyncio.wait_for(asyncio.open_connection(self.host, self.port, local_addr=local), 30)
         except ConnectionResetError:
             self.fail("connect reset")
         except ConnectionRefusedError:
@@ -55,18 +64,20 @@ class Waiters:
         body = await asyncio.wait_for(reader.readexactly(length), 90) if length else b""
         return status, head, body
 
-    async def _head(self, reader, refusable: bool) -> bool:
+    async def _head(self, reader, refusable: bool, again: bool = False) -> bool:
         """The answer's head: True for a 200 or a 304; a 503 with Retry-After
         counted as refused when ``refusable``; anything else a failure, by its
-        status and problem type."""
+        status and problem type (``again``: a long-poll's next poll, after
+        one answered, named so)."""
         status, head, body = await self._answer(reader)
         if status == 200 or status == 304:
             return True
         retry_after = b"retry-after:" in head.lower()
+        when = "at its next poll: " if again else ""
         if refusable and status == 503 and retry_after:
-            self.refused[f"503 {problem_type(body)}"] += 1
+            self.refused[f"{when}503 {problem_type(body)}"] += 1
         else:
-            self.fail(f"status {status} {problem_type(body)}" + ("" if retry_after else " without Retry-After"),
+            self.fail(f"{when}status {status} {problem_type(body)}" + ("" if retry_after else " without Retry-After"),
                       body)
         return False
 
@@ -84,18 +95,19 @@ class Waiters:
         if connection is None:
             return
         reader, writer = connection
-        pending = False
+        pending, answered = False, 0
         try:
             while True:
                 writer.write(request)
                 self.held_polls += 1
                 pending = True
-                head_ok = await self._head(reader, refusable)
+                head_ok = await self._head(reader, refusable, again=answered > 0)
                 self.held_polls -= 1
                 pending = False
                 if not head_ok:
                     return
                 self.polls_answered += 1
+                answered += 1
         except asyncio.CancelledError:
             raise
         except (TimeoutError, OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError) as error:

@@ -206,7 +206,7 @@ def load_average() -> str:
 
 async def hold(args, base: str, master_pid: int, games: list, fanout_game, quiet_latency) -> Counter:
     host, port = "127.0.0.1", int(base.rsplit(":", 1)[1])
-    waiters = Waiters(host, port)
+    waiters = Waiters(host, port, sources(args))
     loop = asyncio.get_running_loop()
     rss_before = server_rss_kib(master_pid)
     streams = args.waiters // 2
@@ -226,6 +226,7 @@ async def hold(args, base: str, master_pid: int, games: list, fanout_game, quiet
           f"players with tickets and leases, {len(plan) - len(seat_auths) - polls} of spectators, {polls} long-polls); "
           f"held: {waiters.streams_open} streams + {waiters.held_polls} long-polls = {held}; "
           f"failed: {sum(waiters.failures.values())} {dict(waiters.failures)} (load average {load_average()})")
+    print(f"  from {addresses(waiters)}; long-polls answered and sent again: {waiters.polls_answered}")
     for cause, body in waiters.details.items():
         print(f"  {cause}, e.g.: {body}")
     print(f"server memory: {rss_before / 1024:.0f} MiB before, {rss_after / 1024:.0f} MiB holding them: "
@@ -268,6 +269,15 @@ async def hold(args, base: str, master_pid: int, games: list, fanout_game, quiet
     print(f"command latency with no waiters: p50 {q50 * 1000:.1f} ms  p99 {q99 * 1000:.1f} ms;  sampled between "
           f"fan-outs holding {held}: p50 {b50 * 1000:.1f} ms  p99 {b99 * 1000:.1f} ms;  ratios "
           f"{b50 / q50:.2f} / {b99 / q99:.2f} (goal <= 1.5; load average {load_average()})")
+    # Each long-poll's wait (60 s) ends and it polls again at once: held again, never refused.
+    until = time.monotonic() + 100
+    while waiters.polls_answered < polls and time.monotonic() < until:
+        await asyncio.sleep(0.5)
+    await asyncio.sleep(3)
+    again = {cause: n for cause, n in waiters.failures.items() if cause.startswith("at its next poll")}
+    print(f"long-polls answered and sent again: {waiters.polls_answered} answers (of {polls} polls); held "
+          f"{waiters.held_polls}; refused or failed at their next poll: {sum(again.values())} {again} (goal 0; "
+          f"load average {load_average()})")
     rss_held = server_rss_kib(master_pid)
     for task in waiters.tasks:
         task.cancel()
@@ -283,6 +293,19 @@ async def hold(args, base: str, master_pid: int, games: list, fanout_game, quiet
           f"{(rss_left - rss_before) / 1024:.0f} MiB above the start "
           f"({'memory not given back: --keep-memory' if args.keep_memory else 'malloc_trim on'})")
     return waiters.failures
+
+
+def sources(args) -> list[str]:
+    """The herd's client addresses: 127.0.0.2 onwards (all of 127/8 is
+    loopback on Linux), or none (127.0.0.1, the kernel's choice)."""
+    return [f"127.0.0.{2 + n}" for n in range(args.sources)]
+
+
+def addresses(waiters: Waiters) -> str:
+    if not waiters.used:
+        return "one address (127.0.0.1)"
+    counts = waiters.used.values()
+    return f"{len(waiters.used)} addresses, {min(counts)}-{max(counts)} connections each"
 
 
 def server_waiters_gone(base: str, limit: float = 120) -> float:
@@ -301,7 +324,7 @@ async def overload(args, base: str, games: list) -> Counter:
     held untouched, the rest refused with 503 and Retry-After."""
     host, port = "127.0.0.1", int(base.rsplit(":", 1)[1])
     capacity = args.overload
-    first, second = Waiters(host, port), Waiters(host, port)
+    first, second = Waiters(host, port, sources(args)), Waiters(host, port, sources(args))
     plan = [("stream" if n % 2 else "poll", games[n % len(games)][0], None) for n in range(capacity)]
     await arrive(first, plan, args.rate)
     await until_held(first, capacity)
@@ -312,6 +335,7 @@ async def overload(args, base: str, games: list) -> Counter:
           f"first held {first.streams_open + first.held_polls}, failed {dict(first.failures)}; newcomers held "
           f"{second.streams_open + second.held_polls}, refused with 503 and Retry-After {dict(second.refused)}, "
           f"failed {dict(second.failures)} (load average {load_average()})")
+    print(f"  first from {addresses(first)}; newcomers from {addresses(second)}")
     for cause, body in {**first.details, **second.details}.items():
         print(f"  {cause}, e.g.: {body}")
     for task in first.tasks + second.tasks:
@@ -330,6 +354,9 @@ def main() -> None:
     parser.add_argument("--overload", type=int, default=10_000,
                         help="waiters a second server is sized for (it meets twice as many); 0: skip")
     parser.add_argument("--commands", type=int, default=200)
+    parser.add_argument("--sources", type=int, default=50,
+                        help="client addresses the waiters come from, 127.0.0.2 onwards, with the per-address limits "
+                             "at their defaults (at most 253); 0: all from 127.0.0.1, those limits raised for it")
     parser.add_argument("--keep-memory", action="store_true",
                         help="BOARDLOG_RETURN_MEMORY=0: measure memory with no malloc_trim after the waiters left")
     args = parser.parse_args()
@@ -342,10 +369,13 @@ def main() -> None:
     with temporary_server(os.environ.get("DATABASE_URL")) as server, \
             temporary_database(server, "boardlog_bench_waiting") as url:
         migrate(url)
-        # The limits as in production, set high enough for one client address sending all of it.
-        env = {"DATABASE_URL": url, "REDIS_URL": redis_url, "BOARDLOG_RATE_LIMIT": "100000000",
-               "BOARDLOG_WAITERS_PER_ADDRESS": "100000", "BOARDLOG_RETURN_MEMORY": "0" if args.keep_memory else "1",
+        # The limits as in production: what is per address at its default (the herd comes from
+        # --sources addresses), what is per server sized for the herd. From one address (--sources 0)
+        # the per-address limits are raised for it.
+        env = {"DATABASE_URL": url, "REDIS_URL": redis_url, "BOARDLOG_RETURN_MEMORY": "0" if args.keep_memory else "1",
                "BOARDLOG_MAX_WAITERS": str(args.waiters * 2), "BOARDLOG_WORKER_CONNECTIONS": str(args.waiters + 2000)}
+        if not args.sources:
+            env.update({"BOARDLOG_RATE_LIMIT": "100000000", "BOARDLOG_WAITERS_PER_ADDRESS": "100000"})
         log = ServerLog()
         app, base = start_server("api.processes.wsgi:app", env, GEVENT)
         try:
