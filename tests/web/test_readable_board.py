@@ -112,6 +112,10 @@ def test_on_a_phone_a_decision_fits_in_two_and_a_half_screens_without_sideways_s
     assert width <= PHONE["width"], "the page scrolls sideways"
     assert page.eval_on_selector("#board svg", "(svg) => svg.getBoundingClientRect().right") <= PHONE["width"]
     assert height <= 2.5 * PHONE["height"], f"a decision is {height} px tall on a phone"
+    # The question asked right under the board it is answered on, the hand after it.
+    top = "(section) => section.hidden ? null : [section.getBoundingClientRect().top, section.getBoundingClientRect().bottom]"
+    board, move, hand = (page.eval_on_selector(f"#{name}-section", top) for name in ("board", "move", "hand"))
+    assert board[1] <= move[0] and (hand is None or move[1] <= hand[0]), (board, move, hand)
     assert page.eval_on_selector("#board", OVERLAPPING) == [], "labels drawn over each other on the board made small"
     assert serious_violations(page) == []
     assert watched.console_errors == []
