@@ -77,10 +77,86 @@ def words_not_data(page, with_log: bool = False) -> None:
     assert not found, f"data on the table: {found[0]!r} near {text[max(0, found.start() - 200):found.end() + 200]!r}"
 
 
-def step(page, rng: random.Random, measured: Measured, pending: dict, legal=None, words: bool = True) -> bool:
+def spoken(value: str) -> str:
+    """As compose.js's spoken: "grande-cour" → "grande cour", "HideLind" → "Hide Lind"."""
+    return re.sub(r"[_-]+", " ", re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", value))
+
+
+@dataclass
+class Named:
+    """What the page can call by name, from what it has: every entry of the game's data files
+    (GET /v1/rules/{game}/data) with a name and an id (``id``, or the key the catalogue's
+    field_names read it by) that reads otherwise, and the seats' players (the envelope's names).
+    A composer's button, its "So far" and its sentence show the names, never these ids."""
+
+    names: dict[str, set[str]]  # id → the names entries with that id carry
+    seats: dict[str, str]  # seat → its player's name
+
+    @classmethod
+    def of(cls, base_url: str, game: str, seats: dict[str, str]) -> Named:
+        _, rules = api(base_url, "GET", f"/v1/rules/{game}")
+        keys = {"id"} | {names.get("key", "id") for names in (rules.get("field_names") or {}).values()
+                         if names.get("label", "name") != names.get("key", "id")}
+        _, listing = api(base_url, "GET", f"/v1/rules/{game}/data")
+        names: dict[str, set[str]] = {}
+
+        def walk(found) -> None:
+            if isinstance(found, dict):
+                named = found.get("name")
+                for key in keys & found.keys():
+                    if isinstance(named, str) and isinstance(found[key], str) and found[key] != named:
+                        names.setdefault(found[key], set()).add(named)
+                for value in found.values():
+                    walk(value)
+            elif isinstance(found, list):
+                for value in found:
+                    walk(value)
+
+        for file in listing["files"]:
+            walk(api(base_url, "GET", file["url"])[1])
+        return cls(names, {seat: name for seat, name in seats.items() if seat != name})
+
+    def ids_in(self, text: str, value: str | None = None) -> str | None:
+        """What of a composer's text is an id where a name exists, or None. ``value``: what the button sends.
+        A button that sends an id with a name says that name. In any text, after taking out the names it
+        holds: no seat (its player's name is shown), no id written as a slug ("grande-cour", "celestos-01",
+        "plus_one", and their spoken forms "Grande cour", "Plus one") or reading otherwise than its name
+        ("westward" for Westward Gaze). A one-word id that is its name in other letters ("taverne", Taverne)
+        is caught on a button only: in a sentence it may be the word."""
+        if value in self.names and not any(name in text for name in self.names[value]):
+            return f"the id it sends, {value!r}, not its name ({' or '.join(sorted(self.names[value]))})"
+        words = text
+        for name in sorted({*self.seats.values(), *(n for names in self.names.values() for n in names)}, key=len, reverse=True):
+            words = words.replace(name, " ")
+        for seat in self.seats:
+            if re.search(rf"(?<![\w'-]){re.escape(seat)}(?![\w'-])", words):
+                return f"the seat {seat!r}, not its player ({self.seats[seat]})"
+        for id_, names in self.names.items():
+            slug = bool(re.search(r"[-_0-9]|[a-z][A-Z]", id_))
+            for form in {id_, spoken(id_), spoken(id_)[:1].upper() + spoken(id_)[1:]}:
+                if form.isdigit() or (not slug and any(form.lower() == name.lower() for name in names)):
+                    continue
+                if re.search(rf"(?<![\w'-]){re.escape(form)}(?![\w'-])", words):
+                    return f"the id {id_!r} (as {form!r}), not its name ({' or '.join(sorted(names))})"
+        return None
+
+
+COMPOSER_TEXTS = """() => [...document.querySelectorAll("#composer button.choice")]
+    .map((b) => [b.innerText.trim(), b.dataset.value ?? null])
+    .concat([...document.querySelectorAll("#compose-so-far, #compose-sentence, #composer .question")].map((p) => [p.innerText.trim(), null]))"""
+
+
+def names_not_ids(page, named: Named) -> None:
+    """The composer's buttons, its "So far", its question and its sentence show names, not ids (Named.ids_in)."""
+    wrong = [(text, why) for text, value in page.evaluate(COMPOSER_TEXTS) if (why := named.ids_in(text, value))]
+    assert not wrong, f"the composer shows ids where names exist: {wrong} in\n{page.inner_text('#composer')}"
+
+
+def step(page, rng: random.Random, measured: Measured, pending: dict, legal=None, words: bool = True,
+         named: Named | None = None) -> bool:
     """Take one step of the decision the page is composing, if it composes one: True when a step was taken.
     ``legal(page, version)``, if given, counts the legal commands of the decision as it begins; ``words`` checks the
-    table's text at every step."""
+    table's text at every step; ``named`` the composer's, for ids where names exist."""
     # The step's kind and where it is asked, read at once: a newer view may redraw the composer between two reads.
     shown = page.evaluate("""() => { const c = document.querySelector("#composer");
         return c ? [c.dataset.step, c.dataset.where || null, document.querySelector("#table").dataset.version] : null; }""")
@@ -89,6 +165,8 @@ def step(page, rng: random.Random, measured: Measured, pending: dict, legal=None
     kind, where, version = shown
     if words:
         words_not_data(page)
+    if named is not None:
+        names_not_ids(page, named)
     if legal is not None and measured.begun.get(page, (None,))[0] != version:  # a decision begins, or a newer view came
         measured.begun[page] = (version, legal(page, int(version)))
     if kind == "confirm":
@@ -159,9 +237,10 @@ def two_at_a_table(person, base_url, game: str, options: dict | None = None, ban
 
 
 def play(pages, rng: random.Random, measured: Measured, *, decisions: int | None, seconds: float, base_url, game_id, token,
-         screenshot=None, shot_at: int = 3):
+         screenshot=None, shot_at: int = 3, named: Named | None = None):
     """Steps on whichever page composes, until the standings (decisions None) or that many decisions;
-    `screenshot` (a path) takes a picture of the first page mid-decision, after shot_at decisions."""
+    `screenshot` (a path) takes a picture of the first page mid-decision, after shot_at decisions;
+    `named` checks at every step that the composer shows names, not ids."""
     pending: dict = {}
     deadline = time.monotonic() + seconds
     while True:
@@ -184,7 +263,7 @@ def play(pages, rng: random.Random, measured: Measured, *, decisions: int | None
         moved = False
         for page in pages:
             try:
-                moved = step(page, rng, measured, pending) or moved
+                moved = step(page, rng, measured, pending, named=named) or moved
             except PlaywrightError:  # redrawn under the pointer by a newer view: look again
                 continue
         if not moved:

@@ -106,6 +106,13 @@ export class Composer {
     return null;
   }
 
+  /**
+   * The kind of action of the commands `left`: picked, or the one all of them share (never asked then).
+   * The catalogue's field_names are by "Type.field": without it a value would be shown as its id.
+   * @param {number[]} left
+   */
+  type(left) { return this.picks.find(([key]) => key === "type")?.[1] ?? this.flat[left[0]]?.get("type") ?? null; }
+
   /** @param {string} key @param {Scalar} value */
   pick(key, value) { this.picks.push([key, value]); this.narrow = null; this.why = ""; this.clicks += 1; }
 
@@ -119,7 +126,7 @@ export class Composer {
   render(area, context) {
     clearMarks(context.board, context.hand);
     const left = this.remaining();
-    const type = this.picks.find(([key]) => key === "type")?.[1] ?? this.flat[left[0]]?.get("type") ?? null;
+    const type = this.type(left);
     const step = this.step(left);
     const back = this.picks.length || this.narrow
       ? h("button", { type: "button", id: "compose-back", onclick: () => { this.back(); this.render(area, context); } }, "Back") : "";
@@ -202,7 +209,7 @@ export class Composer {
   /** What is chosen so far, in words. @param {Context} context */
   chosen(context) {
     if (!this.picks.length) return "";
-    const type = this.picks.find(([key]) => key === "type")?.[1] ?? null;
+    const type = this.type(this.remaining());
     return h("p", { class: "muted", id: "compose-so-far" }, "So far: ", this.picks.map(([key, value]) =>
       (key === "type" ? this.valueLabel(key, null, value, context) : `${spoken(fieldOf(key))} ${value === END ? "no more" : this.valueLabel(key, namesOf(context.catalogue, type, key), value, context)}`)).join(", "));
   }
