@@ -257,6 +257,7 @@ def test_the_resign_question_stays_asked_when_the_table_redraws_before_it_is_ans
     held[0].continue_()
     page.wait_for_selector("#composer")  # the table redrew with the commands
     assert page.is_visible("#resign-yes"), "the redrawing took the question away"
+    assert "you are asked-once · " in page.inner_text("#status"), "a numbered seat is not shown to a person"
     page.click("#resign-yes")
     page.wait_for_selector('#table[data-status="finished"]')
     assert shown(page)["resigned"] == ["p1"]

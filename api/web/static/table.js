@@ -144,7 +144,8 @@ export async function table(main, id, { spectator }) {
   const seatName = (seat) => /** @type {Named} */ (envelope).names?.[seat] || summary.seats.find((s) => s.seat === seat)?.name
     || (envelope.bots && envelope.bots[seat] ? "Bot" : undefined);
   /** @param {string} seat @returns {string} a name, the seat after it */
-  const who = (seat) => (seatName(seat) ? `${seatName(seat)} (${seat})` : seat);
+  // A seat that is a role says it ("Ada (detective 1)"); a numbered seat ("p1") says nothing a person needs.
+  const who = (seat) => (seatName(seat) ? `${seatName(seat)}${/^p\d+$/.test(seat) ? "" : ` (${words(seat)})`}` : words(seat));
   // How the composer names a value: a seat by its player, a thing by its data file's label, a place by the board's name.
   /** @param {import("./compose.js").NamesJson | null} names @param {import("./compose.js").Scalar} value @returns {string | null} */
   const label = (names, value) => {
