@@ -35,7 +35,8 @@ def register(person, name: str):
     return page
 
 
-def create_against_bots(page, game: str, options: dict | None = None) -> str:
+def lobby_against_bots(page, game: str, options: dict | None = None) -> str:
+    """A game made in the lobby with bots in the other seats, not started: its id."""
     page.select_option("#create-game", game)
     page.check("#create-bots")
     for name, value in (options or {}).items():
@@ -43,7 +44,11 @@ def create_against_bots(page, game: str, options: dict | None = None) -> str:
     page.click("#create button[type=submit]")
     page.wait_for_selector("#table")
     page.wait_for_selector("#start")
-    game_id = page.url.rsplit("/", 1)[-1]
+    return page.url.rsplit("/", 1)[-1]
+
+
+def create_against_bots(page, game: str, options: dict | None = None) -> str:
+    game_id = lobby_against_bots(page, game, options)
     page.click("#start")
     try:
         page.wait_for_selector('#table[data-status="active"]', timeout=10_000)
@@ -198,11 +203,7 @@ def test_a_view_that_answers_after_the_streams_newer_one_does_not_take_the_table
     It once went back and waited forever on a turn that had passed."""
     player = person()
     page = register(player, "late-view")
-    page.select_option("#create-game", "coronation")
-    page.check("#create-bots")
-    page.click("#create button[type=submit]")
-    page.wait_for_selector("#start")
-    game_id = page.url.rsplit("/", 1)[-1]
+    game_id = lobby_against_bots(page, "coronation")
     token = player.token()
     lobby = api(base_url, "GET", f"/v1/games/{game_id}", token=token)[1]["version"]
     held = []
@@ -386,6 +387,36 @@ def test_a_move_is_composed_on_the_board_with_the_keyboard_alone(person, base_ur
     _, feed = api(base_url, "GET", f"/v1/games/{game_id}/events?after={before}", token=player.token())
     placed = feed["events"][0]
     assert placed["seat"] == "p1" and placed["data"]["crossing"] == crossing, placed
+
+
+def test_a_slow_answer_about_the_game_starting_does_not_take_the_move_being_composed(person):
+    """The stream's view of the start asks for the game's summary (its seats
+    changed); the start's own answer draws the table meanwhile, and the
+    player begins his move. That summary coming late once reset the
+    composer: the crossings vanished under his keyboard (CI met it)."""
+    player = person()
+    page = register(player, "slow-summary")
+    game_id = lobby_against_bots(page, "cronberg")
+    starts, summaries = [], []
+    page.route(f"**/v1/games/{game_id}/start", lambda route: starts.append(route))
+    page.route(f"**/v1/games/{game_id}", lambda route: summaries.append(route))
+    page.click("#start")
+    wait_until(lambda: page.wait_for_timeout(50) or starts, 15, "the start to be asked")
+    started = starts[0].fetch()  # the game starts; the page has not heard the answer
+    wait_until(lambda: page.wait_for_timeout(50) or summaries, 15, "the stream's view of the start to ask for the summary")
+    late = summaries.pop(0)
+    page.unroute(f"**/v1/games/{game_id}")
+    for route in summaries:
+        route.continue_()
+    starts[0].fulfill(response=started)
+    page.wait_for_selector("#composer")
+    page.click('#choices button[data-value="PlaceMember"]')
+    page.wait_for_selector("#board .candidate")
+    late.continue_()
+    page.wait_for_timeout(1000)  # its answer, and any redrawing it brings
+    assert page.get_attribute("#composer", "data-where") == "board", page.inner_text("#commands-area")
+    assert page.locator("#board .candidate[data-place^='crossing:']").count()
+    assert player.console_errors == []
 
 
 def test_a_place_that_leads_to_no_legal_move_says_why_and_changes_nothing(person):

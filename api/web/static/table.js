@@ -334,6 +334,7 @@ export async function table(main, id, { spectator }) {
     } catch (problem) { failed(problem); }
   }
 
+  let summariesAsked = 0; // the stream's views that asked for the summary, to keep the latest answer
   let logged = 0; // the log's newest version: the tail and the stream may both bring an event
   /** @param {FeedEvent | Schemas["GameMessage"]} event */
   function addLog(event) {
@@ -373,12 +374,21 @@ export async function table(main, id, { spectator }) {
       },
       onView: async (next) => {
         if (next.version < envelope.version) return;
-        const lobbyMoved = next.status !== envelope.status || envelope.status === "lobby";
+        if (next.status !== envelope.status || envelope.status === "lobby") {
+          // The seats changed: the summary names them. Only the latest asked is kept.
+          const ask = ++summariesAsked;
+          try {
+            const fresh = await get(`/games/${encodeURIComponent(id)}`, as);
+            if (ask === summariesAsked) summary = fresh;
+          } catch (problem) { failed(problem); }
+          // A newer view was drawn while this one waited (the start's answer, a bot's move), and
+          // the player may be composing on it: this one is older, and must not reset his move.
+          if (next.version < envelope.version) { render(); return; }
+        }
         // Legal commands are those of a version: a view of the version the table
         // holds (a reconnected stream's first) leaves the board's choices where they are.
         const moved = next.version > envelope.version;
         envelope = /** @type {Envelope} */ (next); // the same envelope as GET /view's
-        if (lobbyMoved) { try { summary = await get(`/games/${encodeURIComponent(id)}`, as); } catch (problem) { failed(problem); } }
         if (moved) { commands = []; composer = null; refusal = ""; }
         render();
         performance.mark("table-redrawn", { detail: next.version }); // from the stream's "view-received" (bench/table.py)
