@@ -236,6 +236,16 @@ def two_at_a_table(person, base_url, game: str, options: dict | None = None, ban
     return (ada, host), (brune, guest), game_id
 
 
+def picture(page, path) -> None:
+    """A screenshot of the table as a player reads it: with its stream live (the test server's short
+    streams reconnect every few seconds, and a picture once showed "Reconnecting…"), else as it is."""
+    try:
+        page.wait_for_selector("#stream-state:text-matches('^(Live|The game is over)\\.$')", timeout=10_000)
+    except PlaywrightError:
+        pass  # a table whose stream stays away is pictured so: the picture says it
+    page.screenshot(path=str(path), full_page=True)
+
+
 def play(pages, rng: random.Random, measured: Measured, *, decisions: int | None, seconds: float, base_url, game_id, token,
          screenshot=None, shot_at: int = 3, named: Named | None = None):
     """Steps on whichever page composes, until the standings (decisions None) or that many decisions;
@@ -246,7 +256,7 @@ def play(pages, rng: random.Random, measured: Measured, *, decisions: int | None
     while True:
         if all(page.locator("#standings").count() for page in pages):
             if screenshot:  # a game too short for a decision mid-way: its end
-                pages[0].screenshot(path=str(screenshot), full_page=True)
+                picture(pages[0], screenshot)
             return
         if decisions is not None and len(measured.clicks) >= decisions:
             return
@@ -258,7 +268,7 @@ def play(pages, rng: random.Random, measured: Measured, *, decisions: int | None
         # Mid-decision, and where it is made on the board or in the hand if it ever is (else at any step).
         if screenshot and len(measured.clicks) >= shot_at and pending.get(pages[0]) and (
                 len(measured.clicks) >= shot_at * 2 or pages[0].locator("#composer[data-where=board], #composer[data-where=hand]").count()):
-            pages[0].screenshot(path=str(screenshot), full_page=True)
+            picture(pages[0], screenshot)
             screenshot = None
         moved = False
         for page in pages:

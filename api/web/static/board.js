@@ -126,7 +126,9 @@ function drawPlace(place, size, what) {
 /** @param {Card[]} cards @returns {HTMLElement} */
 export function drawHand(cards) {
   if (!cards.length) return h("p", { class: "muted" }, "No cards in your hand.");
-  return h("ul", { class: "hand", id: "hand" }, cards.map((card) => h("li", { "data-card": card.id },
+  // Focusable: on a phone the hand is a row that scrolls, and the keyboard scrolls it too. A group, not a
+  // list: a card the move is chosen from becomes a button, and a list may hold only its items.
+  return h("div", { class: "hand", id: "hand", role: "group", tabindex: 0, "aria-label": "Your cards" }, cards.map((card) => h("div", { "data-card": card.id },
     cardPicture(card), card.text ? h("p", {}, card.text) : "")));
 }
 

@@ -263,7 +263,9 @@ function candidate(element, label, chosen) {
   element.classList.add("candidate");
   element.setAttribute("tabindex", "0");
   element.setAttribute("role", "button");
-  element.setAttribute("aria-label", label);
+  // A place of the board has no words of its own: the label names it. A card of the hand is named by
+  // what it shows (a name that hid its visible text would fail people who speak to their browser).
+  element.setAttribute(element instanceof HTMLElement && element.innerText.trim() ? "title" : "aria-label", label);
   /** @param {Event} event */
   const click = (event) => { event.stopPropagation(); chosen(); };
   /** @param {Event} event */
@@ -286,6 +288,7 @@ function clearMarks(...roots) {
     element.removeAttribute("tabindex");
     element.removeAttribute("role");
     element.removeAttribute("aria-label");
+    element.removeAttribute("title");
     const [click, key] = listeners.get(element) || [];
     if (click) element.removeEventListener("click", click);
     if (key) element.removeEventListener("keydown", key);

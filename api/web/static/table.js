@@ -95,6 +95,7 @@ export async function table(main, id, { spectator }) {
     board: h("div", { class: "board", id: "board" }),
     legend: h("div", { id: "legend-area" }),
     caption: h("p", { id: "board-caption", class: "muted" }, "Point at a place, or Tab to it, to read its name."),
+    zoom: h("button", { type: "button", id: "board-zoom", class: "phone-only", "aria-pressed": "false", "aria-controls": "board" }, "Enlarge the board"),
     hand: h("div", { id: "hand-area" }),
     handSection: h("section", { "aria-labelledby": "hand-title", id: "hand-section" }),
     treeTitle: h("summary", { id: "tree-title" }),
@@ -113,7 +114,7 @@ export async function table(main, id, { spectator }) {
     ui.status, ui.clocks, ui.link,
     h("div", { class: "layout" },
       h("div", {},
-        h("section", { "aria-labelledby": "board-title", id: "board-section" }, h("h2", { id: "board-title" }, "Board"), ui.board, ui.caption, ui.legend),
+        h("section", { "aria-labelledby": "board-title", id: "board-section" }, h("h2", { id: "board-title" }, "Board"), ui.board, ui.caption, ui.zoom, ui.legend),
         ui.handSection),
       h("div", {},
         h("section", { "aria-labelledby": "commands-title", id: "move-section" }, h("h2", { id: "commands-title" }, "Your move"), ui.commands),
@@ -124,6 +125,14 @@ export async function table(main, id, { spectator }) {
     h("p", {}, h("a", { href: `#/replay/${id}` }, "Replay this game"), " · ", h("a", { href: `#/watch/${id}` }, "Watch as a spectator")));
   main.replaceChildren(root);
   captionPlaces(ui.board, ui.caption);
+  // On a phone the whole board fits the width and its numbers are tiny: enlarged, it pans in its frame,
+  // which the keyboard reaches too. The board's redrawings keep it so (they replace what is inside).
+  ui.zoom.addEventListener("click", () => {
+    const zoomed = ui.board.classList.toggle("zoomed");
+    ui.zoom.setAttribute("aria-pressed", String(zoomed));
+    ui.zoom.textContent = zoomed ? "Fit the board to the screen" : "Enlarge the board";
+    if (zoomed) ui.board.setAttribute("tabindex", "0"); else ui.board.removeAttribute("tabindex");
+  });
 
   /** @param {unknown} problem */
   const failed = (problem) => {
