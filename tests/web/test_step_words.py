@@ -2,7 +2,9 @@
 of its host (against bots), each first choice is followed to the sentence
 with its Confirm, and no button of any step on the way shows an id where a
 name exists, a UUID, a slug (a word joined by - or _), null, or JSON: the
-value a button sends is never what it says, unless it is a number."""
+value a button sends is never what it says, unless it is a number; and
+the composer's buttons, "So far", question and sentence name what the data
+files and the seats name (composing.Named), never their ids."""
 
 from __future__ import annotations
 
@@ -10,7 +12,8 @@ import re
 
 import pytest
 
-from .composing import DATA, UUID, words_not_data
+from .composing import DATA, UUID, Named, names_not_ids, words_not_data
+from .conftest import api
 from .test_boards import GAMES
 from .test_readable_board import DESKTOP, at_a_decision
 
@@ -33,11 +36,12 @@ def data_in(text: str, value: str | None) -> str | None:
     return None
 
 
-def checked_step(page, where_seen: list) -> None:
-    """The step shown: its buttons say words; the table's text holds no data either."""
+def checked_step(page, where_seen: list, named: Named) -> None:
+    """The step shown: its buttons say words and names; the table's text holds no data either."""
     where = page.get_attribute("#composer", "data-where")
     where_seen.append(where)
     words_not_data(page)
+    names_not_ids(page, named)
     if where == "buttons":
         shown = page.evaluate(BUTTONS)
         wrong = [(text, value, why) for text, value in shown if (why := data_in(text, value))]
@@ -66,20 +70,23 @@ def test_a_button_that_shows_data_is_caught():
 
 @pytest.mark.parametrize("game", GAMES)
 def test_no_step_button_of_a_composed_move_shows_an_id_a_uuid_a_slug_or_null(game, person, base_url):
-    watched, page, _, _ = at_a_decision(person, base_url, game, DESKTOP)
+    watched, page, game_id, token = at_a_decision(person, base_url, game, DESKTOP)
+    _, view = api(base_url, "GET", f"/v1/games/{game_id}/view", token=token)
+    named = Named.of(base_url, game, view.get("names") or {})
     where_seen: list = []
     first = choices(page)
     assert first, page.inner_text("#composer")
     for n in range(min(first, FIRST_CHOICES)):
-        checked_step(page, where_seen)
+        checked_step(page, where_seen, named)
         choose(page, n)
         for _ in range(STEPS):
             if page.get_attribute("#composer", "data-step") == "confirm":
                 break
-            checked_step(page, where_seen)
+            checked_step(page, where_seen, named)
             choose(page, 0)
         assert page.get_attribute("#composer", "data-step") == "confirm", page.inner_text("#composer")
         words_not_data(page)  # the sentence to confirm
+        names_not_ids(page, named)
         for _ in range(STEPS + 2):  # back to the decision's first step
             if not page.locator("#compose-back").count():
                 break
