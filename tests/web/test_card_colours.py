@@ -65,8 +65,9 @@ def test_a_card_whose_declared_field_holds_its_colour_itself_is_drawn_in_it_and_
         const cards = { cards: [{ id: "ace", name: "Ace", ink: "#c0392b" }, { id: "two", name: "Two" }] };
         const data = { game: "cards", sha256: {}, about: {}, files: { "cards.json": cards } };
         const names = { kind: "card", what: "card", data: "cards.json", list: "cards", colour: { field: "ink" } };
-        const drawn = drawHand(declaredHand({ field: "hand", names }, { seat: "p1", view: { hand: ["ace", "two"] } }, data));
-        return [...drawn.querySelectorAll("[data-card]")].map((card) => card.querySelector("svg.card rect:nth-of-type(2)").getAttribute("fill"));
+        const view = { seat: "p1", view: { hand: ["ace", "two"] } };
+        const drawn = drawHand(declaredHand({ field: "hand", names }, view, data));
+        return [...drawn.querySelectorAll("[data-card] svg.card rect:nth-of-type(2)")].map((stripe) => stripe.getAttribute("fill"));
     }""")
     assert stripes[0] == "#c0392b"
     assert stripes[1].startswith("#") and stripes[1] != "#c0392b"  # no colour in its data: its kind's

@@ -147,7 +147,8 @@ def _check_colour(game, where: str, names: Names, entries: list[dict], files) ->
     assert file in files, f"{game.name}'s {where} takes colours from {file}, which is no data file of the game"
     data = json.loads(files[file].read_text())
     holders = {entry.get(names.key): entry for entry in data.get(colour.list, ())} if colour.list else None
-    table = {row.get("id"): row.get("colour", row.get("color")) for row in data.get(colour.table, ())} if colour.table else None
+    table = ({row.get("id"): row.get("colour", row.get("color")) for row in data.get(colour.table, ())}
+             if colour.table else None)
     for entry in entries:
         holder = entry if holders is None else holders.get(entry[names.key], {})
         found = holder.get(colour.field)
