@@ -4,6 +4,6 @@ emit-and-fold helper of ``decide`` (``Draft``), view declarations
 
 from .draft import Draft
 from .game import Game, Step, Traits, default_resign
-from .names import Board, Hand, Names
+from .names import Board, Colour, Hand, Names
 
-__all__ = ["Board", "Draft", "Game", "Hand", "Names", "Step", "Traits", "default_resign"]
+__all__ = ["Board", "Colour", "Draft", "Game", "Hand", "Names", "Step", "Traits", "default_resign"]

@@ -12,6 +12,9 @@ game's catalogue.
 ``Hand`` says where a seat's own cards are in its view, so that any client
 draws every seated player's hand from the first view, the example game's
 included, without a branch per game.
+
+``Colour`` says where the data gives a named thing its colour (a card in its
+nation's), which a client could otherwise only guess from field names.
 """
 
 from __future__ import annotations
@@ -23,6 +26,35 @@ KINDS = ("place", "card", "seat", "piece")
 
 
 @dataclass(frozen=True)
+class Colour:
+    """Where a named thing's colour is in the data.
+
+    ``field`` is the field of the thing's entry holding either a colour (as
+    CSS writes it: "white", "#d1495b") or, with ``table``, the ``id`` of an
+    entry of the list ``table`` whose ``colour`` (or ``color``) it is: a
+    card coloured by its nation says field="nation", table="nations". The
+    entry is the thing's own in its Names' list, or, with ``data`` and
+    ``list``, its entry of the same key in that other list (The Coil names a
+    card in card_names.json, but says its nation in data.json); ``table`` is
+    in the file of that entry.
+    """
+
+    field: str
+    table: str | None = None
+    data: str | None = None
+    list: str | None = None
+
+    def __post_init__(self) -> None:
+        if not self.field:
+            raise ValueError("Colour.field names the entry's field holding the colour, or its key in the table")
+        if (self.data is None) != (self.list is None):
+            raise ValueError("Colour.data and Colour.list go together: the file, and the list in it")
+
+    def to_json(self) -> dict:
+        return {key: value for key, value in asdict(self).items() if value is not None}
+
+
+@dataclass(frozen=True)
 class Names:
     """A field's value names one ``what`` (a "triangle", a "location", a
     "plot card") of ``kind``.
@@ -31,7 +63,8 @@ class Names:
     /v1/rules/{game}/data/{file}), ``list`` the key in that file whose
     entries they are, ``key`` the entry's field equal to the command's value
     and ``label`` the entry's field a person reads. A value drawn from the
-    view only (a seat, a piece) has no data file.
+    view only (a seat, a piece) has no data file. ``colour``, where the data
+    gives the thing a colour; without it a client colours it as it likes.
     """
 
     kind: str
@@ -40,15 +73,24 @@ class Names:
     list: str | None = None
     key: str = "id"
     label: str = "name"
+    colour: Colour | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise ValueError(f"Names.kind is one of {', '.join(KINDS)}, not {self.kind!r}")
         if (self.data is None) != (self.list is None):
             raise ValueError("Names.data and Names.list go together: the file, and the list in it")
+        if self.colour is not None and not isinstance(self.colour, Colour):
+            raise ValueError(f"Names.colour is a Colour, not {self.colour!r}")
+        if self.colour is not None and self.data is None and self.colour.data is None:
+            raise ValueError("Names.colour is read from a data file: give Names.data, or Colour.data and "
+                             "Colour.list")
 
     def to_json(self) -> dict:
-        return {key: value for key, value in asdict(self).items() if value is not None}
+        found = {key: value for key, value in asdict(self).items() if value is not None}
+        if self.colour is not None:
+            found["colour"] = self.colour.to_json()
+        return found
 
 
 @dataclass(frozen=True)

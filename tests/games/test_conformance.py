@@ -21,7 +21,7 @@ import pytest
 from domain import games
 from domain.engine import EVERYONE
 from domain.games.example import RULES as EXAMPLE
-from domain.kit.names import Hand, Names
+from domain.kit.names import Colour, Hand, Names
 from domain.kit.shape import Obj
 
 from tests.games.conformance import checks
@@ -148,7 +148,9 @@ def test_a_command_sentence_that_shows_data_fails_saying_what_it_shows(said, why
                                                                          "holds no such list"),
     (Names("card", "card", data="cards.json", list="cards", key="value", label="title"), "lacks 'value' or 'title'"),
     (Names("card", "card", data="cards.json", list="cards", key="name"), "is no 'name' of an entry of 'cards'"),
-], ids=["no-file", "no-list", "no-label", "not-a-key"])
+    (Names("card", "card", data="cards.json", list="cards", key="value", colour=Colour("suit", table="suits")),
+     "has no colour where its colour is declared"),
+], ids=["no-file", "no-list", "no-label", "not-a-key", "no-colour"])
 def test_a_field_that_names_what_its_data_file_does_not_list_fails_naming_the_file(names, failure):
     with pytest.raises(AssertionError, match=failure):
         checks.check_field_names(dataclasses.replace(EXAMPLE, field_names={"ChooseCard.card": names}))

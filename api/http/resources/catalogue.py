@@ -46,6 +46,21 @@ class RulesVersionSchema(ma.Schema):
     change = ma.fields.String(required=True, metadata={"description": "what this version changed"})
 
 
+class ColourSchema(ma.Schema):
+    """Where the data gives a named thing its colour."""
+
+    field = ma.fields.String(required=True, metadata={
+        "description": "the field of the thing's entry holding its colour (as CSS writes it, such as \"white\" or "
+                       "\"#d1495b\"), or with table the id of the entry of table whose colour it is"})
+    table = ma.fields.String(metadata={
+        "description": "a list of the same file whose entries (matched by their id) give the colour in their "
+                       "colour or color field, such as a game's nations"})
+    data = ma.fields.String(metadata={
+        "description": "with list: the file whose list holds the thing's entry with field (matched by the Names' "
+                       "key), when that is not the Names' own list"})
+    list = ma.fields.String(metadata={"description": "the key of that file whose entries those are"})
+
+
 class NamesSchema(ma.Schema):
     """What a command field's value names (each value, for a list), and where a client finds it drawn."""
 
@@ -59,6 +74,9 @@ class NamesSchema(ma.Schema):
     list = ma.fields.String(metadata={"description": "the key of that file whose entries they are"})
     key = ma.fields.String(required=True, metadata={"description": "the entry's field equal to the command's value"})
     label = ma.fields.String(required=True, metadata={"description": "the entry's field a person reads"})
+    colour = ma.fields.Nested(ColourSchema, metadata={
+        "description": "where the data gives the thing its colour; absent where it gives none (a client colours "
+                       "it as it likes)"})
 
 
 class HandSchema(ma.Schema):

@@ -14,7 +14,12 @@ import { capital, h } from "./dom.js";
 /** @typedef {Schemas["Command"]} Command */
 /**
  * What a command field's value names (the kit's Names.to_json()).
- * @typedef {{ kind: string, what: string, data?: string, list?: string, key?: string, label?: string }} NamesJson
+ * @typedef {{ kind: string, what: string, data?: string, list?: string, key?: string, label?: string, colour?: ColourJson }} NamesJson
+ */
+/**
+ * Where the data gives a named thing its colour (the kit's Colour.to_json()): a field of its entry (of
+ * `data`'s `list`, when given) holding a colour, or with `table` the id of the table's entry whose colour it is.
+ * @typedef {{ field: string, table?: string, data?: string, list?: string }} ColourJson
  */
 /** Where a seat's own cards are in its view (the kit's Hand.to_json()). @typedef {{ field: string, names: NamesJson }} HandJson */
 /** The catalogue's declarations a client composes and draws from. @typedef {{ title?: string, field_names?: Record<string, NamesJson>, hand?: HandJson | null, board?: import("./board.js").BoardJson | null }} Catalogue */

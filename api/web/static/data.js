@@ -95,7 +95,7 @@ export function declaredHand(hand, envelope, data) {
     const key = typeof value === "object" && value ? /** @type {Record<string, unknown>} */ (value)[keyName] : value;
     const written = entry && (entry.text || entry.effect || entry.description);
     const kind = typeof entry?.kind === "string" ? entry.kind.replace(/[_-]+/g, " ") : hand.names.what;
-    const colour = entry && (entry.colour || entry.color);
+    const colour = declaredColour(hand.names, value, entry, data) ?? (entry && (entry.colour || entry.color));
     const worth = entry && [entry.value, entry.cost, entry.amount, entry.slots].find((v) => typeof v === "number");
     // A thing known by its number (its label is its key, as a building's) is called by its kind and number.
     const label = entry && entry[labelName];
@@ -127,6 +127,27 @@ export function entryOf(names, value, data) {
   if (!Array.isArray(list)) return null;
   const key = typeof value === "object" && value ? /** @type {Record<string, unknown>} */ (value)[names.key || "id"] : value;
   return list.find((entry) => entry && String(entry[names.key || "id"]) === String(key)) || null;
+}
+
+// The colour the data gives the thing a value names, where its Names declare
+// one (`colour`: {field, table?, data?, list?}, the kit's Colour): `field` of
+// its entry (or of its entry of the same key in `data`'s `list`) is a colour,
+// or, with `table`, the id of the table's entry whose `colour` it is. Else null.
+/**
+ * @param {import("./compose.js").NamesJson} names @param {unknown} value
+ * @param {Record<string, unknown> | null} entry the thing's entry in its Names' own list
+ * @param {GameData | null} data
+ * @returns {string | null}
+ */
+export function declaredColour(names, value, entry, data) {
+  const declared = names.colour;
+  if (!declared) return null;
+  const holder = declared.data && declared.list ? entryOf({ ...names, data: declared.data, list: declared.list }, value, data) : entry;
+  const found = holder && holder[declared.field];
+  if (!declared.table) return typeof found === "string" ? found : null;
+  const row = entryOf({ kind: "card", what: "colour", data: declared.data || names.data, list: declared.table, key: "id" }, found, data);
+  const colour = row && (row.colour || row.color);
+  return typeof colour === "string" ? colour : null;
 }
 
 // A card's colour when its data gives none: one per kind of card, the same on every page.

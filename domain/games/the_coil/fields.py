@@ -4,7 +4,7 @@ message, "Type.field" for one message's own (which wins)."""
 
 from __future__ import annotations
 
-from ...kit.names import Names
+from ...kit.names import Colour, Names
 from .data import NATION_IDS, STRATEGIES
 
 SEAT = "p1, p2, ... in seat order (clockwise)"
@@ -118,12 +118,16 @@ FIELD_DESCRIPTIONS = {
 # tactic picked from the hand (card_names.json names every homeland card, the
 # same card being a region in the Coil and a tactic in a hand). Dice are
 # named by their values, plain data: two dice of one value are alike.
+# A homeland card is in its nation's colour: card_names.json names it, but
+# its nation is in data.json's homeland_cards, whose colour is in nations.
 HOMELAND = "card_names.json"
+NATIONS_COLOUR = Colour("color")
+HOMELAND_COLOUR = Colour("nation", table="nations", data="data.json", list="homeland_cards")
 FIELD_NAMES: dict[str, Names] = {
-    "ChooseNation.nation": Names("card", "nation card", "data.json", "nations"),
-    "Scout.nation": Names("place", "nation", "data.json", "nations"),
-    "Deploy.region": Names("place", "region", HOMELAND, "cards"),
-    "PlayTactic.card": Names("card", "tactic", HOMELAND, "cards"),
-    "PlaceRegions.regions": Names("card", "claimed region", HOMELAND, "cards"),
+    "ChooseNation.nation": Names("card", "nation card", "data.json", "nations", colour=NATIONS_COLOUR),
+    "Scout.nation": Names("place", "nation", "data.json", "nations", colour=NATIONS_COLOUR),
+    "Deploy.region": Names("place", "region", HOMELAND, "cards", colour=HOMELAND_COLOUR),
+    "PlayTactic.card": Names("card", "tactic", HOMELAND, "cards", colour=HOMELAND_COLOUR),
+    "PlaceRegions.regions": Names("card", "claimed region", HOMELAND, "cards", colour=HOMELAND_COLOUR),
     "ChooseStrategy.card": Names("card", "strategy card", "data.json", "strategy_cards"),
 }

@@ -135,7 +135,26 @@ def _listed_keys(game, where: str, names: Names) -> list | None:
         assert isinstance(entry, dict) and names.key in entry and names.label in entry, (
             f"{game.name}'s {where}: an entry of {names.list!r} in {names.data} lacks {names.key!r} or "
             f"{names.label!r}: {json.dumps(entry)[:120]}")
+    if names.colour is not None:
+        _check_colour(game, where, names, entries, files)
     return [entry[names.key] for entry in entries]
+
+
+def _check_colour(game, where: str, names: Names, entries: list[dict], files) -> None:
+    """Every entry's declared colour (domain.kit.names.Colour) leads to a colour in the data."""
+    colour = names.colour
+    file = colour.data or names.data
+    assert file in files, f"{game.name}'s {where} takes colours from {file}, which is no data file of the game"
+    data = json.loads(files[file].read_text())
+    holders = {entry.get(names.key): entry for entry in data.get(colour.list, ())} if colour.list else None
+    table = ({row.get("id"): row.get("colour", row.get("color")) for row in data.get(colour.table, ())}
+             if colour.table else None)
+    for entry in entries:
+        holder = entry if holders is None else holders.get(entry[names.key], {})
+        found = holder.get(colour.field)
+        found = found if table is None else table.get(found)
+        assert isinstance(found, str) and found, (f"{game.name}'s {where}: {entry[names.key]!r} has no colour where "
+                                                  f"its colour is declared ({colour})")
 
 
 # A seat's hand
