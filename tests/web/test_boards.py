@@ -6,6 +6,7 @@ events' own sentences. One short look per game: no game is played."""
 from __future__ import annotations
 
 import json
+import re
 import urllib.request
 
 import pytest
@@ -113,6 +114,27 @@ def test_each_games_board_is_drawn_from_the_data_files_its_game_was_created_with
     # The board, the hand, the moves and the log (not the whole page: the view's tree below runs for metres).
     page.locator("#table .layout").screenshot(path=str(artifacts / f"board-{game}.png"))
     assert watched.console_errors == [] and watched.foreign_requests == []
+
+
+# Everything the board and its legend say: their words, the places' names and their tooltips.
+BOARD_WORDS = """() => [...document.querySelectorAll("#board svg text, #board svg title, #legend li")].map((e) => e.textContent)
+    .concat([...document.querySelectorAll("#board [aria-label], #board [data-name]")].flatMap((e) => [e.getAttribute("aria-label"), e.dataset.name]))
+    .filter(Boolean)"""
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_board_and_its_legend_call_each_seat_by_its_players_name_never_by_its_id(game, person, base_url):
+    game_id, token = a_game_against_bots(base_url, game, f"named-{game}")
+    watched, page = open_table(person, base_url, game_id, token)
+    _, view = api(base_url, "GET", f"/v1/games/{game_id}/view", token=token)
+    page.wait_for_selector(f'#table[data-version="{view["version"]}"]')
+    said = page.evaluate(BOARD_WORDS)
+    seats = [seat for seat in view["names"] if seat != view["names"][seat]]
+    shown = [(seat, words) for words in said for seat in seats if re.search(rf"(?<![\w-]){re.escape(seat)}(?![\w-])", words)]
+    assert shown == [], "seat ids on the board where a player's name exists"
+    if any(key in page.inner_text("#legend") for key in ("seat", "player")) or known_kind(game) in ("triangle-grid", "neighbourhoods"):
+        assert f"named-{game}" in page.inner_text("#legend"), page.inner_text("#legend")  # the host's colour, by his name
+    assert watched.console_errors == []
 
 
 def test_a_games_data_is_fetched_once_for_all_its_tables_and_spectators_see_the_board_too(person, base_url):

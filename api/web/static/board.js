@@ -24,6 +24,7 @@ import { KINDS, label } from "./board_games.js";
 /** @typedef {import("./board_games.js").Key} Key */
 /** @typedef {import("./board_games.js").Layout} Layout */
 /** @typedef {import("./board_games.js").Draw} Draw */
+/** @typedef {import("./board_games.js").Who} Who */
 /** How the game's board is drawn: its kind and data file (the catalogue's `board`). @typedef {{ kind: string, data?: string }} BoardJson */
 
 // Every place is drawn with `data-place="<what>:<id>"` (what a command field's
@@ -34,13 +35,14 @@ import { KINDS, label } from "./board_games.js";
  * @param {Schemas["ViewResponse"] | null} envelope
  * @param {GameData | null} data
  * @param {string} title the game's title, for the board's name
+ * @param {Who} [who] a seat's player by name (without it, the seat as the view says it)
  * @returns {SVGSVGElement}
  */
-export function drawBoard(drawing, envelope, data, title) {
-  const layout = layoutOf(drawing, envelope, data);
-  if (!layout) return seatsOnly(envelope);
+export function drawBoard(drawing, envelope, data, title, who = String) {
+  const layout = layoutOf(drawing, envelope, data, who);
+  if (!layout) return seatsOnly(envelope, who);
   const places = layout.places.filter((p) => Number.isFinite(p.x) && Number.isFinite(p.y));
-  if (places.length === 0) return seatsOnly(envelope);
+  if (places.length === 0) return seatsOnly(envelope, who);
   const about = data && data.about && data.about[layout.file];
   const extent = about && about.coordinates && about.coordinates.extent;
   const margin = Math.max(...places.map((p) => (p.r ? p.r * 1.6 : /** @type {number} */ (p.h) / 2 + 24))); // a place without r is a card
@@ -69,20 +71,21 @@ function union(a, b) {
 /**
  * The board's layout (board_games.js, by its declared kind), or null for a
  * game that declares no board, or one of a kind the client does not know.
- * @param {BoardJson | null | undefined} drawing @param {Schemas["ViewResponse"] | null} envelope @param {GameData | null} data @returns {Layout | null}
+ * @param {BoardJson | null | undefined} drawing @param {Schemas["ViewResponse"] | null} envelope @param {GameData | null} data @param {Who} who
+ * @returns {Layout | null}
  */
-function layoutOf(drawing, envelope, data) {
+function layoutOf(drawing, envelope, data, who) {
   const view = envelope && envelope.view;
   // A kind's drawing takes a view of the shape its games declare: the game declared the kind.
   const draw = drawing ? /** @type {Record<string, Draw | undefined>} */ (KINDS)[drawing.kind] : undefined;
-  return view && drawing && draw ? draw(view, (data && data.files) || {}, drawing.data || "") : null;
+  return view && drawing && draw ? draw(view, (data && data.files) || {}, drawing.data || "", who) : null;
 }
 
 // What the board's colours and signs mean, from the game's data (the kinds
 // of its places, its nations' colours, its lines): empty for a game without one.
-/** @param {BoardJson | null | undefined} drawing @param {Schemas["ViewResponse"] | null} envelope @param {GameData | null} data @returns {HTMLElement} */
-export function drawLegend(drawing, envelope, data) {
-  const layout = layoutOf(drawing, envelope, data);
+/** @param {BoardJson | null | undefined} drawing @param {Schemas["ViewResponse"] | null} envelope @param {GameData | null} data @param {Who} [who] @returns {HTMLElement} */
+export function drawLegend(drawing, envelope, data, who = String) {
+  const layout = layoutOf(drawing, envelope, data, who);
   const keys = layout ? layout.legend : [];
   if (!keys.length) return h("p", { id: "legend", hidden: true });
   return h("ul", { id: "legend", class: "legend", "aria-label": "What the board shows" }, keys.map((key) => h("li", {},
@@ -157,8 +160,8 @@ function tile(corners) {
 }
 
 // A game whose view has no coordinates: its seats, whose turn it is.
-/** @param {Schemas["ViewResponse"] | null} envelope @returns {SVGSVGElement} */
-function seatsOnly(envelope) {
+/** @param {Schemas["ViewResponse"] | null} envelope @param {Who} who @returns {SVGSVGElement} */
+function seatsOnly(envelope, who) {
   // Seats as names (Cronberg's, Court of Miracles') or as objects (The Coil's); some views have none.
   const view = /** @type {{ seats?: (string | { seat: string })[] } | null} */ (envelope && envelope.view);
   const seats = envelope && view && Array.isArray(view.seats) ? view.seats.map((x) => (typeof x === "string" ? x : x.seat)) : [];
@@ -168,7 +171,7 @@ function seatsOnly(envelope) {
     const x = 100 + 70 * Math.sin(angle), y = 100 - 70 * Math.cos(angle);
     const turn = ((envelope && envelope.to_act) || []).includes(seat); // seats come from an envelope
     svg.append(s("circle", { cx: x, cy: y, r: 18, fill: turn ? "#f0b429" : "#fff", stroke: "#5a6270" }));
-    svg.append(s("text", { x, y: y + 4, "font-size": 11, "text-anchor": "middle" }, seat));
+    svg.append(s("text", { x, y: y + 4, "font-size": 11, "text-anchor": "middle" }, who(seat)));
   });
   return svg;
 }

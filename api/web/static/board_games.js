@@ -28,7 +28,8 @@ import { s } from "./dom.js";
  */
 /** A legend's entry: a swatch (a colour, a shape) and what it means. @typedef {{ fill: string, shape?: "circle" | "square" | "line" | "dash", text: string }} Key */
 /** @typedef {{ file: string, what: string, places: Place[], under: (SVGElement | null)[], over: (SVGElement | null)[], size: number, legend: Key[], reach?: Place[] }} Layout */
-/** A kind's drawing: the view, the game's data files by name, the declared board file's name. @typedef {(view: View, files: Record<string, DataJson>, file: string) => Layout} Draw */
+/** A seat's player as people call him ("Ada"): never the seat's id on the board. @typedef {(seat: unknown) => string} Who */
+/** A kind's drawing: the view, the game's data files by name, the declared board file's name, the seats' players. @typedef {(view: View, files: Record<string, DataJson>, file: string, who: Who) => Layout} Draw */
 /**
  * What each kind reads of its board file (the document types data files
  * only as JSON objects): a fallback drawn from the view has the same shape.
@@ -67,16 +68,16 @@ const spoken = (text) => String(text).replace(/[_-]+/g, " ");
 // A label the board may move away from another (data-label="free"); fixed ones (a place's own) never move.
 /** @param {number} x @param {number} y @param {number} size @param {unknown} text @param {Attrs} [attrs] */
 export const label = (x, y, size, text, attrs = {}) => s("text", { x, y, "font-size": size, "text-anchor": "middle", "aria-hidden": "true", "data-label": "free", ...attrs }, String(text));
-/** The seats present in the view, for the legend. @param {unknown[]} seats @returns {Key[]} */
-const seatKeys = (seats) => [...new Set(seats.filter(Boolean).map(String))].map((seat) => ({ fill: seatColour(seat), text: `seat ${seat}` }));
+/** The seats present in the view, for the legend, by their players. @param {unknown[]} seats @param {Who} who @returns {Key[]} */
+const seatKeys = (seats, who) => [...new Set(seats.filter(Boolean).map(String))].map((seat) => ({ fill: seatColour(seat), text: who(seat) }));
 
 // Each kind's drawing takes a view shaped as that of the game it was first
 // drawn for (board.js picks it by the declared kind).
 export const KINDS = {
   // Crossings and triangles of a triangular grid inside a wall; buildings over
   // pairs of triangles with their corner numbers; a seat's pieces on crossings.
-  /** @param {Schemas["CronbergView"]} view @param {Record<string, DataJson>} files @param {string} file @returns {Layout} */
-  "triangle-grid"(view, files, file) {
+  /** @param {Schemas["CronbergView"]} view @param {Record<string, DataJson>} files @param {string} file @param {Who} who @returns {Layout} */
+  "triangle-grid"(view, files, file, who) {
     /** @type {CronbergBoardFile} */
     const board = /** @type {CronbergBoardFile | undefined} */ (files[file]) || view;
     const crossings = pairs(board.crossings), now = pairs(view.crossings), triangles = pairs(view.triangles);
@@ -114,11 +115,11 @@ export const KINDS = {
       file, what: "crossing", size: 0.16, under, over,
       legend: [...Object.entries(kinds).filter(([kind]) => used.has(kind)).map(([kind, fill]) => ({ fill, shape: /** @type {const} */ ("square"), text: `${spoken(kind)} triangle` })),
         { fill: "#9c7b52", shape: "square", text: "a building: its tile and its corner numbers" }, { fill: "#5a4632", shape: "line", text: "the city wall" },
-        { fill: "#fff", shape: "circle", text: "a crossing (X01…), where a family member stands" }, ...seatKeys(view.seats || [])],
+        { fill: "#fff", shape: "circle", text: "a crossing (X01…), where a family member stands" }, ...seatKeys(view.seats || [], who)],
       places: [...crossings.values()].map((c) => {
         const live = now.get(c.id) || /** @type {Partial<Schemas["CronbergCrossing"]>} */ ({});
-        return { id: c.id, name: c.id, x: c.x, y: c.y, r: 0.17, inside: c.id, mark: live.member, fill: live.member ? seatColour(live.member) : "#fff",
-          label: `Crossing ${c.id}${live.value ? `, worth ${live.value}` : ""}${live.member ? `, ${live.member}'s family member` : ""}` };
+        return { id: c.id, name: c.id, x: c.x, y: c.y, r: 0.17, inside: c.id, mark: live.member ? who(live.member) : null, fill: live.member ? seatColour(live.member) : "#fff",
+          label: `Crossing ${c.id}${live.value ? `, worth ${live.value}` : ""}${live.member ? `, ${who(live.member)}'s family member` : ""}` };
       }),
     };
   },
@@ -160,8 +161,8 @@ export const KINDS = {
 
   // Neighbourhoods, each with spots a seat's pieces take, a track of lines
   // (Renown Square), a path a pawn walks (the King's) and a discard place.
-  /** @param {Schemas["CourtOfMiraclesView"]} view @param {Record<string, DataJson>} files @param {string} file @returns {Layout} */
-  neighbourhoods(view, files, file) {
+  /** @param {Schemas["CourtOfMiraclesView"]} view @param {Record<string, DataJson>} files @param {string} file @param {Who} who @returns {Layout} */
+  neighbourhoods(view, files, file, who) {
     /** @type {CourtBoardFile} */
     const board = /** @type {CourtBoardFile | undefined} */ (files[file]) || { neighbourhoods: view.neighbourhoods, renown_square: { lines: view.renown_square }, king_path: { spaces: view.king?.path },
       // The view's `seine` is the rogues in it, not a point: without the data the Seine has no place.
@@ -180,7 +181,7 @@ export const KINDS = {
       under.push(s("rect", { x: line.x - 110, y: line.y - 10, width: 250, height: 20, fill: "#eef2f8", stroke: "#c9ced6",
         "data-place": `Renown Square line:${line.line}`, "data-name": `line ${line.line}` }, s("title", {}, `Renown line ${line.line}: pay ${line.toll}, gain ${line.amount} ${spoken(line.bonus)}`)));
       over.push(label(line.x + 15, line.y + 5, 15, `${line.line}: pay ${line.toll} → ${line.amount} ${spoken(line.bonus)}`, { "data-label": "fixed", "data-for": `Renown Square line:${line.line}` }));
-      seats.forEach((seat, n) => over.push(s("circle", { cx: line.x + 150 + n * 14, cy: line.y, r: 6, fill: seatColour(seat) }, s("title", {}, seat))));
+      seats.forEach((seat, n) => over.push(s("circle", { cx: line.x + 150 + n * 14, cy: line.y, r: 6, fill: seatColour(seat) }, s("title", {}, who(seat)))));
     }
     if (board.seine) over.push(label(board.seine.x, board.seine.y, 20, `Seine (${view.seine_size ?? 0} rogues)`, { fill: "#2e86ab" }));
     /** @type {Set<string>} */
@@ -194,7 +195,7 @@ export const KINDS = {
         effects.add(spot.effect);
         under.push(s("line", { x1: n.x, y1: n.y, x2: spot.x, y2: spot.y, stroke: "#c9ced6", "stroke-width": 3 }));
         over.push(s("circle", { cx: spot.x, cy: spot.y, r: 19, fill: taken.owner ? seatColour(taken.owner) : "#fff", stroke: "#5a6270", "data-spot": `${n.id}-${spot.spot}` },
-          s("title", {}, `${n.name} spot ${spot.spot}: ${spot.amount} ${spoken(spot.effect)}${taken.owner ? `; ${taken.owner}'s ${taken.rogue ? rogues.get(taken.rogue)?.name || spoken(taken.rogue) : "rogue"}` : ""}`)));
+          s("title", {}, `${n.name} spot ${spot.spot}: ${spot.amount} ${spoken(spot.effect)}${taken.owner ? `; ${who(taken.owner)}'s ${taken.rogue ? rogues.get(taken.rogue)?.name || spoken(taken.rogue) : "rogue"}` : ""}`)));
         // A rogue by its name's first letters (names.json's name, not its id), a free spot by its bonus.
         const rogue = taken.rogue ? (rogues.get(taken.rogue)?.name || spoken(taken.rogue)).replace(/^The /, "").slice(0, 3) : "";
         over.push(label(spot.x, spot.y + 6, 17, rogue || `${spot.amount}${spot.effect[0]}`, { "data-label": "fixed" }));
@@ -204,19 +205,19 @@ export const KINDS = {
       file, what: "neighbourhood", size: 30, under, over,
       legend: [...[...effects].map((effect) => ({ fill: "#fff", shape: /** @type {const} */ ("circle"), text: `${effect[0]}: a spot that gives ${spoken(effect)}` })),
         { fill: "#f3dcdc", shape: "square", text: "the King's path: Wrath here" }, { fill: "#f0b429", shape: "square", text: "the Penniless King" },
-        ...seatKeys((view.players || []).map((p) => p.seat))],
+        ...seatKeys((view.players || []).map((p) => p.seat), who)],
       places: (board.neighbourhoods || []).map((n) => {
         const controller = now.get(n.id)?.controller;
-        return { id: n.id, name: n.name, x: n.x, y: n.y, r: 26, caption: n.name, above: true, mark: controller, fill: controller ? seatColour(controller) : "#fff",
-          label: `${n.name} (${n.action})${controller ? `, controlled by ${controller}` : ""}` };
+        return { id: n.id, name: n.name, x: n.x, y: n.y, r: 26, caption: n.name, above: true, mark: controller ? who(controller) : null, fill: controller ? seatColour(controller) : "#fff",
+          label: `${n.name} (${n.action})${controller ? `, controlled by ${who(controller)}` : ""}` };
       }),
     };
   },
 
   // Named places of kinds of terrain joined by roads; heroes and coloured
   // counters on places.
-  /** @param {Schemas["RuneboundView"]} view @param {Record<string, DataJson>} files @param {string} file @returns {Layout} */
-  "terrain-map"(view, files, file) {
+  /** @param {Schemas["RuneboundView"]} view @param {Record<string, DataJson>} files @param {string} file @param {Who} who @returns {Layout} */
+  "terrain-map"(view, files, file, who) {
     /** @type {RuneboundDataFile} */
     const board = /** @type {RuneboundDataFile | undefined} */ (files[file]) || view.board || {};
     const places = new Map((board.places || []).map((p) => [p.name, p]));
@@ -224,7 +225,7 @@ export const KINDS = {
     const heroes = new Map();
     /** @type {Map<string, string[]>} */
     const counters = new Map();
-    for (const hero of view.heroes || []) if (hero.place) mark(heroes, hero.place, hero.seat || hero.hero);
+    for (const hero of view.heroes || []) if (hero.place) mark(heroes, hero.place, hero.seat ? who(hero.seat) : hero.hero);
     for (const counter of view.counters || []) counters.set(counter.place, [...(counters.get(counter.place) || []), counter.colour]);
     /** @type {Record<string, string>} */
     const kinds = { town: "#e8d9b5", wild: "#cfe3c1", mountain: "#d5d8de", forest: "#a8cf9b", swamp: "#bfc9a4", water: "#bcd9ef" };
@@ -254,8 +255,8 @@ export const KINDS = {
 
   // No map: each seat's card around a table (the file's layout, by seat
   // count), a row of regions the view places, a die.
-  /** @param {Schemas["TheCoilView"]} view @param {Record<string, DataJson>} files @param {string} file @returns {Layout} */
-  "card-table"(view, files, file) {
+  /** @param {Schemas["TheCoilView"]} view @param {Record<string, DataJson>} files @param {string} file @param {Who} who @returns {Layout} */
+  "card-table"(view, files, file, who) {
     /** @type {TheCoilDataFile} */
     const about = /** @type {TheCoilDataFile | undefined} */ (files[file]) || {};
     /** @type {NonNullable<TheCoilDataFile["layout"]>} */
@@ -286,8 +287,8 @@ export const KINDS = {
         const seat = seats[n] || /** @type {Partial<Schemas["TheCoilSeat"]>} */ ({});
         // A seat's nation, as the view gives it or by its id.
         const nation = nations.get(/** @type {string} */ (seat.nation && (seat.nation.id || seat.nation))) || seat.nation || null;
-        return { id: seat.seat || `seat-${n + 1}`, name: nation ? nation.name : seat.seat, x, y, w: card.width, h: card.height, mark: seat.seat,
-          fill: nation ? nation.color || "#eee" : "#fff", label: `${seat.seat}${nation ? `, ${nation.name}` : ", no nation yet"}` };
+        return { id: seat.seat || `seat-${n + 1}`, name: nation ? nation.name : who(seat.seat), x, y, w: card.width, h: card.height, mark: seat.seat ? who(seat.seat) : null,
+          fill: nation ? nation.color || "#eee" : "#fff", label: `${who(seat.seat)}${nation ? `, ${nation.name}` : ", no nation yet"}` };
       }),
     };
   },

@@ -93,8 +93,11 @@ export async function replay(main, id) {
     position.value = String(at);
     root.dataset.at = String(at);
     root.dataset.view = JSON.stringify(envelope);
-    state.textContent = `Version ${at} of ${last} · ${words(envelope.status)}${envelope.to_act.length ? ` · to act: ${envelope.to_act.join(", ")}` : ""}`;
-    const drawn = drawBoard(rules && rules.board, envelope, data, rules ? rules.title : words(summary.game));
+    const shown = /** @type {{ names?: Record<string, string> }} */ (envelope);
+    /** A seat by its player's name, as the table says it. @param {unknown} seat */
+    const who = (seat) => shown.names?.[String(seat)] || summary.seats.find((s) => s.seat === String(seat))?.name || words(String(seat));
+    state.textContent = `Version ${at} of ${last} · ${words(envelope.status)}${envelope.to_act.length ? ` · to act: ${envelope.to_act.map(who).join(", ")}` : ""}`;
+    const drawn = drawBoard(rules && rules.board, envelope, data, rules ? rules.title : words(summary.game), who);
     board.replaceChildren(drawn);
     untangle(drawn);
     log.replaceChildren(...events.filter((e) => e.version <= at).map((e) => h("li", { class: e.version === at ? "now" : null }, eventWords(e))));

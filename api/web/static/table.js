@@ -18,6 +18,8 @@ import { standingsSection } from "./standings.js";
 import { agreement } from "./agreement.js";
 import { clocksList, timeGifts } from "./time.js";
 import { missing, privateGame } from "./game_pages.js";
+import { gameLog } from "./game_log.js";
+export { eventWords } from "./game_log.js";
 
 /** @typedef {import("./openapi").components["schemas"]} Schemas */
 /** @typedef {Schemas["FeedResponse"]["events"][number]} FeedEvent */
@@ -30,17 +32,6 @@ import { missing, privateGame } from "./game_pages.js";
 /** The envelope's players by name, seat → name (a server that sends none: the summary's seats). @typedef {{ names?: Record<string, string> }} Named */
 
 const LOG_TAIL = 30; // the table reads only the log's tail, never the whole history
-
-// The event's own sentence (the feed and the stream write one for each event,
-// as the viewer may see it); a list of its fields only for a server that sends none.
-/** @param {FeedEvent | Schemas["GameMessage"]} event @returns {string} */
-export function eventWords(event) {
-  if (event.text) return `v${event.version} · ${event.text}`;
-  const details = Object.entries(event.data || {}).filter(([key, value]) => key !== "type" && (value === null || typeof value !== "object"))
-    .map(([key, value]) => `${words(key)} ${value}`);
-  return `v${event.version} · ${event.seat ? `${event.seat}: ` : ""}${words(event.type)}${details.length ? ` (${details.join(", ")})` : ""}`;
-}
-
 
 /**
  * @param {HTMLElement} main @param {string} id @param {{ spectator: boolean }} how
@@ -68,8 +59,6 @@ export async function table(main, id, { spectator }) {
     privateGame(main, id, summary);
     return null;
   }
-  // Focusable: a log that scrolls is read by the keyboard too.
-  const log = h("ul", { id: "log", class: "log", tabindex: 0, "aria-label": "What happened, newest last" });
   const root = h("div", { id: "table" });
   /** @type {number[]} */
   const streamed = [];
@@ -106,6 +95,7 @@ export async function table(main, id, { spectator }) {
     link: h("p", { id: "stream-state", class: "muted" }),
   };
   const agreed = agreement(id, as, (seat) => seatName(seat), (problem) => failed(problem)); // ending by agreement
+  const { log, add: addLog } = gameLog((event) => agreed.heard(event));
   const gifts = timeGifts(id, as, (seat) => seatName(seat), (problem) => failed(problem)); // giving time
   ui.handSection.append(h("h2", { id: "hand-title" }, "Your hand"), ui.hand);
   const heading = h("h1", {}, capital(words(summary.game)));  // the game's own title once the catalogue is in
@@ -168,6 +158,9 @@ export async function table(main, id, { spectator }) {
     const name = drawn && drawn.getAttribute("data-name");
     return name && name !== String(value) ? `${value}, ${name}` : null;
   };
+  // The board and its legend call a seat by its player's name alone (its colour tells the seats apart).
+  /** @param {unknown} seat */
+  const onBoard = (seat) => seatName(String(seat)) || words(String(seat));
   const mine = () => !!token && !!envelope.seat && envelope.status === "active" && envelope.to_act.includes(envelope.seat);
 
   function render() {
@@ -185,10 +178,10 @@ export async function table(main, id, { spectator }) {
       mine() ? h("span", { class: "badge" }, "your turn") : `to act: ${turn}`,
       envelope.outcome ? ` · ${envelope.outcome}` : "");
     renderClocks();
-    const board = drawBoard(catalogue.board, envelope, data, catalogue.title || words(summary.game));
+    const board = drawBoard(catalogue.board, envelope, data, catalogue.title || words(summary.game), onBoard);
     ui.board.replaceChildren(board);
     untangle(board);
-    ui.legend.replaceChildren(drawLegend(catalogue.board, envelope, data));
+    ui.legend.replaceChildren(drawLegend(catalogue.board, envelope, data, onBoard));
     // The layout follows the seat: a player who takes one sees his hand from that view on.
     const seated = !spectator && !!envelope.seat;
     const cards = seated && catalogue.hand ? declaredHand(catalogue.hand, envelope, data) || [] : [];
@@ -344,17 +337,6 @@ export async function table(main, id, { spectator }) {
   }
 
   let summariesAsked = 0; // the stream's views that asked for the summary, to keep the latest answer
-  let logged = 0; // the log's newest version: the tail and the stream may both bring an event
-  /** @param {FeedEvent | Schemas["GameMessage"]} event */
-  function addLog(event) {
-    if (event.version <= logged) return;
-    logged = event.version;
-    agreed.heard(event);
-    for (const old of log.querySelectorAll("li.now")) old.classList.remove("now");
-    log.append(h("li", { class: "now", "data-version": event.version }, eventWords(event)));
-    while (log.children.length > 200) log.firstElementChild?.remove();
-    log.scrollTop = log.scrollHeight;
-  }
 
   // The log's tail and the game's data files at once: the tail holds the
   // GameCreated that names the files when the game is that young.
