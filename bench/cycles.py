@@ -29,7 +29,10 @@ cycle costs (``xact_commit`` of the benchmark's database over the whole run,
 the warm-up included, divided by its cycles; the LISTEN connection's sweeps
 and the batched NOTIFYs count too). Any request that fails (not answered
 2xx, a command refused, an answer given again for a key, a seat named to act
-that lists no command) fails the run, counted by cause.
+that lists no command) fails the run, counted by cause. Then where the
+machine's CPU went in each round, cycles and pgbench's alike, process by
+process (the server, the worker, PostgreSQL's backends, the client, the
+rest of the machine: bench/cpu_split.py).
 
 After each round of the cycles (and once to warm up), two pgbench rounds
 of as long, same clients (``--connections``), on the same database: the
@@ -79,6 +82,7 @@ import bench.api as api_bench  # noqa: E402
 import bench.pgbench_command as pgbench_stage  # noqa: E402
 from api.processes.supervisor import SERVE_PID, stop_worker  # noqa: E402
 from bench.api import GEVENT, gunicorn, new_game  # noqa: E402
+from bench.cpu_split import CpuSplit  # noqa: E402
 from bench.cycles_wire import wire  # noqa: E402
 from bench.production import Profiler, redis_url_for_bench, server_cpu, stop  # noqa: E402
 from eventstore.servers import temporary_database, temporary_server  # noqa: E402
@@ -201,9 +205,14 @@ def measure(args, code: Path = ROOT, extra_env: dict | None = None) -> dict:
                 pgbench_stage.prepare_pool(url, pgbench_rounds, pool, args.connections)
                 captured = pgbench_stage.capture(url, redis_url)
 
-                def pgbench_round(notify: bool, seconds: float) -> float:
-                    return pgbench_stage.run(pgbench, url, captured, pgbench_rounds.pop(0), seconds,
-                                             args.connections, notify, folder)[0]
+                def pgbench_round(notify: bool, seconds: float, split: CpuSplit | None = None) -> float:
+                    if split:
+                        split.start()
+                    tps, done = pgbench_stage.run(pgbench, url, captured, pgbench_rounds.pop(0), seconds,
+                                                  args.connections, notify, folder)
+                    if split:
+                        split.finish("pgbench" + (" with the NOTIFY" if notify else ""), done, seconds)
+                    return tps
             # Each backend's counts reach pg_stat_database when it is idle at
             # the latest 10 s after its last transaction (PostgreSQL 15).
             time.sleep(11)
@@ -214,12 +223,15 @@ def measure(args, code: Path = ROOT, extra_env: dict | None = None) -> dict:
             if with_pgbench:
                 pgbench_round(False, 2)
             app_rounds, bare_rounds, starts = [warm], [], warm.starts
+            split = CpuSplit(url, app, worker)
             cpu, bare_cpu = [], []
             for _ in range(args.rounds):
                 script = write_script(folder, f"round{len(app_rounds)}", games, args.connections, starts)
                 before = server_cpu(app)
                 spies = profiler.start(app, args.seconds)
+                split.start()
                 app_rounds.append(run_wrk(app_url, script, args.seconds, args.connections))
+                split.finish("command cycles", app_rounds[-1].cycles, app_rounds[-1].seconds)
                 cpu.append((server_cpu(app) - before) / app_rounds[-1].cycles * 1000)
                 profiler.finish(spies)
                 starts = app_rounds[-1].starts
@@ -228,7 +240,7 @@ def measure(args, code: Path = ROOT, extra_env: dict | None = None) -> dict:
                 bare_cpu.append((server_cpu(bare) - before) / bare_rounds[-1].cycles * 1000)
                 if with_pgbench:
                     for notify in (False, True):
-                        pgbench_tps[notify].append(pgbench_round(notify, args.seconds))
+                        pgbench_tps[notify].append(pgbench_round(notify, args.seconds, split))
                 loads.append(os.getloadavg()[0])
             stop_worker(worker)
             stop(processes)
@@ -252,6 +264,7 @@ def measure(args, code: Path = ROOT, extra_env: dict | None = None) -> dict:
         raise SystemExit("command cycles failed (every request must succeed):\n"
                          + "\n".join(f"  {count} x {cause}" for cause, count in sorted(failures.items())))
     profiler.summary()
+    split.summary()
     measured = app_rounds[1:]
     return {
         "loads": loads,
@@ -295,21 +308,7 @@ def report(figures: dict, connections: int) -> None:
     print("commands answered before Flask (api/http/commands_fast.py): "
           + ("none: this checkout has no such path or it is off" if not answered else f"{answered} of {posts} POSTs"))
     if figures.get("pgbench"):
-        report_pgbench(figures, connections)
-
-
-def report_pgbench(figures: dict, connections: int) -> None:
-    """Command cycles against pgbench running the command's own statement, round by round."""
-    plain, notify = figures["pgbench"][False], figures["pgbench"][True]
-    for n, ((rate, _), tps, tps_notify) in enumerate(zip(figures["rounds"], plain, notify), 1):
-        print(f"  round {n}: {rate:7.0f} cycles/s   pgbench, the command's statement: {tps:7.0f} tps "
-              f"(ratio {rate / tps:.3f});  with the notifier's NOTIFY after it: {tps_notify:7.0f} tps "
-              f"(ratio {rate / tps_notify:.3f})")
-    tps, tps_notify = statistics.median(plain), statistics.median(notify)
-    print(f"command cycles / pgbench tps of the command's own statement ({connections} clients each): "
-          f"{figures['rate']:.0f} / {tps:.0f} = {figures['rate'] / tps:.3f} (goal >= 0.25);  "
-          f"with the NOTIFY: {figures['rate']:.0f} / {tps_notify:.0f} = {figures['rate'] / tps_notify:.3f}")
-    print(f"  pgbench's statement (-M simple, :variables per client and version): {figures['pgbench_sent'][:300]}...")
+        pgbench_stage.report(figures, connections)
 
 
 def compare(before: list[dict], after: list[dict], code: Path | str) -> None:

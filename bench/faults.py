@@ -487,7 +487,7 @@ def behind_the_api(args, only: set) -> None:
     production's gunicorn and worker, a PostgreSQL and a Redis to kill."""
     from bench import fault_jobs, fault_streams
     from bench.fault_stack import Stack
-    from bench.waiting import raise_fd_limit
+    from bench.waiting_server import raise_fd_limit
 
     raise_fd_limit()  # 500 streams and more, on both ends
     stack = Stack(env={"BOARDLOG_WEBHOOK_ALLOW_PRIVATE": "1", "BOARDLOG_NOTIFY_BACKOFF": args.hook_backoff,

@@ -39,6 +39,7 @@ import json
 import os
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 from pathlib import Path
@@ -227,3 +228,17 @@ def run(pgbench: str, url: str, captured: dict, round_: int, seconds: float, cli
         raise SystemExit(f"pgbench round {round_}: {processed.group(1)} transactions appended {events} events, not "
                          f"{captured['events']} each (a command refused: a version conflict?)")
     return float(tps.group(1)), int(processed.group(1))
+
+
+def report(figures: dict, connections: int) -> None:
+    """Command cycles against pgbench running the command's own statement, round by round."""
+    plain, notify = figures["pgbench"][False], figures["pgbench"][True]
+    for n, ((rate, _), tps, tps_notify) in enumerate(zip(figures["rounds"], plain, notify), 1):
+        print(f"  round {n}: {rate:7.0f} cycles/s   pgbench, the command's statement: {tps:7.0f} tps "
+              f"(ratio {rate / tps:.3f});  with the notifier's NOTIFY after it: {tps_notify:7.0f} tps "
+              f"(ratio {rate / tps_notify:.3f})")
+    tps, tps_notify = statistics.median(plain), statistics.median(notify)
+    print(f"command cycles / pgbench tps of the command's own statement ({connections} clients each): "
+          f"{figures['rate']:.0f} / {tps:.0f} = {figures['rate'] / tps:.3f} (goal >= 0.25);  "
+          f"with the NOTIFY: {figures['rate']:.0f} / {tps_notify:.0f} = {figures['rate'] / tps_notify:.3f}")
+    print(f"  pgbench's statement (-M simple, :variables per client and version): {figures['pgbench_sent'][:300]}...")

@@ -81,9 +81,41 @@ class Profiler:
         print(f"where the workers' busy time went ({total} samples; share of samples with the function on the stack):")
         for function, count in on_stack.most_common(top):
             print(f"  {100 * count / total:5.1f}%  {function}")
+        print("the same samples by the code they were in (the innermost frame's package):")
+        for owner, count in self._by_owner().most_common():
+            print(f"  {100 * count / total:5.1f}%  {owner}")
+
+    def _by_owner(self) -> Counter:
+        """Samples by whose code ran: boardlog's, the web framework's, psycopg's,
+        gevent's... A socket's send is its own row: a sample there is mostly the
+        worker preempted by the client it woke (a wall-clock sample, not CPU:
+        the workers' system time says how little of it is the kernel's work)."""
+        owners: Counter = Counter()
+        for out in (f for f in self.files if f.exists()):
+            for line in out.read_text().splitlines():
+                stack, _, count = line.rpartition(" ")
+                owners[_owner(stack.rsplit(";", 1)[-1])] += int(count)
+        return owners
 
 
 def _function(frame: str) -> str:
     """``name (file)`` of a py-spy frame ``name (path/file.py:line)``."""
     name, _, where = frame.partition(" (")
     return f"{name} ({where.split(':')[0].rsplit('/', 1)[-1]})"
+
+
+OWNERS = {"boardlog": ("api", "eventstore", "domain", "games"),
+          "Flask, werkzeug, flask-smorest, marshmallow": ("flask", "werkzeug", "flask_smorest", "marshmallow", "webargs"),
+          "psycopg": ("psycopg", "psycopg_pool"), "gevent": ("gevent",), "gunicorn": ("gunicorn",), "redis": ("redis",)}
+
+
+def _owner(frame: str) -> str:
+    """Whose code a py-spy frame ``name (package/file.py:line)`` is."""
+    name, _, where = frame.partition(" (")
+    package = where.split("/", 1)[0] if "/" in where else ""
+    if package == "gevent" and name == "SocketMixin.send":
+        return "a socket's send (gevent, the system call)"
+    for owner, packages in OWNERS.items():
+        if package in packages:
+            return owner
+    return "the standard library and the rest (json, logging...)"
