@@ -53,7 +53,7 @@ def kinds_drawn() -> set[str]:
     """The board kinds board_games.js draws: the keys of its KINDS."""
     text = code_of((STATIC / "board_games.js").read_text())
     body = text[text.index("export const KINDS = {"):]
-    return set(re.findall(r'^  "?([a-z][a-z-]*)"?\(view, files, file\) \{', body, flags=re.M))
+    return set(re.findall(r'^  "?([a-z][a-z-]*)"?\(view, files, file(?:, who)?\) \{', body, flags=re.M))
 
 
 def test_every_hosted_game_declares_a_board_of_a_kind_the_web_client_draws():
