@@ -28,7 +28,10 @@ Prints:
   are woken), against the same with no waiters (goal: ratio <= 1.5);
 - overload: a server sized for ``--overload`` waiters (BOARDLOG_MAX_WAITERS,
   the total of its 2 workers) meets twice as many: the first ones must be
-  held, the rest refused with 503 and Retry-After, none failed;
+  held, the rest refused with 503 and Retry-After, none failed; then, as
+  the first's long-polls poll again at the end of their waits, as many
+  newcomers more: every poller keeps its place (goal: 0 refused at a next
+  poll), the newcomers are refused;
 - after each server ran: the unhandled exceptions, error lines and answers
   with a 5xx status other than 503 in its log (LOG), each a failure;
 - the load average with each figure, and the kernel's listen queue limits.
@@ -212,11 +215,17 @@ def addresses(waiters: Waiters) -> str:
 
 async def overload(args, base: str, games: list) -> Counter:
     """A server sized for ``capacity`` waiters meets twice as many: the first
-    held untouched, the rest refused with 503 and Retry-After."""
+    held untouched, the rest refused with 503 and Retry-After. Then, as the
+    first's long-polls end their waits (60 s) and poll again on their
+    connections, as many newcomers again arrive from the same addresses: the
+    pollers keep their places (a refusal at a next poll is a failure) and the
+    newcomers are refused."""
     host, port = "127.0.0.1", int(base.rsplit(":", 1)[1])
     capacity = args.overload
-    first, second = Waiters(host, port, sources(args)), Waiters(host, port, sources(args))
+    first, second, third = (Waiters(host, port, sources(args)) for _ in range(3))
     plan = [("stream" if n % 2 else "poll", games[n % len(games)][0], None) for n in range(capacity)]
+    polls = sum(1 for kind, _, _ in plan if kind == "poll")
+    arrived = time.monotonic()
     await arrive(first, plan, args.rate)
     await until_held(first, capacity)
     await arrive(second, plan, args.rate, refusable=True)
@@ -226,13 +235,28 @@ async def overload(args, base: str, games: list) -> Counter:
           f"first held {first.streams_open + first.held_polls}, failed {dict(first.failures)}; newcomers held "
           f"{second.streams_open + second.held_polls}, refused with 503 and Retry-After {dict(second.refused)}, "
           f"failed {dict(second.failures)} (load average {load_average()})")
+    # The newcomers start a little before the first long-polls' waits end, so they knock throughout.
+    await asyncio.sleep(max(0.0, arrived + 57 - time.monotonic()))
+    await arrive(third, plan, args.rate, refusable=True)
+    until = time.monotonic() + 90
+    while first.polls_answered < polls and time.monotonic() < until:
+        await asyncio.sleep(0.5)
+    await until_held(third, capacity)
+    await asyncio.sleep(3)
+    again = {cause: n for cause, n in first.failures.items() if cause.startswith("at its next poll")}
+    print(f"  while the first's {polls} long-polls polled again ({first.polls_answered} answered, held again "
+          f"{first.held_polls}): refused or failed at their next poll {sum(again.values())} {again} (goal 0); "
+          f"newcomers meanwhile held {third.streams_open + third.held_polls}, refused {dict(third.refused)}, "
+          f"failed {dict(third.failures)} (load average {load_average()})")
+    if first.polls_answered < polls:
+        first.fail("long-poll not answered within its wait")
     print(f"  first from {addresses(first)}; newcomers from {addresses(second)}")
-    for cause, body in {**first.details, **second.details}.items():
+    for cause, body in {**first.details, **second.details, **third.details}.items():
         print(f"  {cause}, e.g.: {body}")
-    for task in first.tasks + second.tasks:
+    for task in first.tasks + second.tasks + third.tasks:
         task.cancel()
-    await asyncio.gather(*first.tasks, *second.tasks, return_exceptions=True)
-    return first.failures + second.failures
+    await asyncio.gather(*first.tasks, *second.tasks, *third.tasks, return_exceptions=True)
+    return first.failures + second.failures + third.failures
 
 
 def main() -> None:

@@ -21,13 +21,9 @@ with Retry-After and a problem document.
   player's streams are bounded per player instead.
 
 What a process holds is never touched by these limits: they refuse only
-newcomers, so a process at its capacity keeps serving its waiters. A
-long-poll is held across its answers: when one answers, its client's place
-is kept for ``RETURN_SECONDS`` (counted as held), and the client's next
-long-poll takes it even at the server's total, so that a full server refuses
-newcomers, never the pollers it already serves. (A place is kept in the
-process that answered; a poller comes back on its kept-alive connection, to
-the same worker.)
+newcomers, so a process at its capacity keeps serving its waiters, and a
+long-poll that answered keeps its place for its next one
+(api/http/kept_places.py).
 """
 
 from __future__ import annotations
@@ -35,10 +31,11 @@ from __future__ import annotations
 import random
 import threading
 import time
-from collections import Counter, deque
+from collections import Counter
 from contextlib import contextmanager
 
 from . import waiter_board
+from .kept_places import KeptPlaces, Place, requesting_place
 from .memory_return import MemoryReturn, resident_mib
 from ..service.errors import Unauthorized
 from ..service.settings import env_number
@@ -46,7 +43,6 @@ from .stream_leases import Refused, StreamLeases
 
 TIMED_OUT_SECONDS = 5.0  # a pool whose requests timed out this recently is saturated while any queue
 MEMORY_LOOK_SECONDS = 1.0  # the resident memory is read at most this often
-RETURN_SECONDS = 10.0  # how long an answered long-poll's place is kept for its client's next one
 
 Client = tuple[str, str]  # ("token", token id) or ("address", client address)
 
@@ -95,14 +91,16 @@ def revoked_while_waiting() -> Unauthorized:
 class Slot:
     """One open stream or long-poll."""
 
-    __slots__ = ("player", "token", "client", "greenlet", "writing_since", "written_at", "registry", "lease",
+    __slots__ = ("player", "token", "client", "place", "greenlet", "writing_since", "written_at", "registry", "lease",
                  "watch", "revoked")
 
-    def __init__(self, registry: "Waiters", player: str | None, token: str | None, client: Client | None):
+    def __init__(self, registry: "Waiters", player: str | None, token: str | None, client: Client | None,
+                 place: Place | None = None):
         self.registry = registry
         self.player = player
         self.token = token  # the id of the bearer token the stream (or long-poll) was opened with, if any
         self.client = client  # what the per-client caps count it against, if anything
+        self.place = place  # a long-poll's: the place it keeps for its next one, if any
         self.greenlet = _current_greenlet()
         self.writing_since: float | None = None
         self.written_at = time.monotonic()  # when the stream last wrote anything (a heartbeat is due 15 s on)
@@ -147,12 +145,8 @@ class Waiters:
         self._slots: set[Slot] = set()
         self._streams_of: Counter = Counter()
         self._waiters_of: Counter = Counter()  # per client, for the per-client caps
-        # Places kept for long-polls' next waits: per client, when each lapses
-        # (oldest first), all of them in lapsing order, and how many there are.
-        self._kept: dict[Client, deque[float]] = {}
-        self._kept_order: deque[tuple[float, Client]] = deque()
-        self._kept_total = 0
         self._clock = clock
+        self._kept = KeptPlaces(lambda: self._clock())  # for long-polls' next waits
         self.board = waiter_board.this_worker()  # the server's shared counts, under gunicorn
         self.memory = MemoryReturn() if return_memory else None
         self.leases = StreamLeases(redis, per_player, heartbeat, clock) if redis is not None else None
@@ -160,21 +154,22 @@ class Waiters:
     # -- taking and giving back a place ------------------------------------------
 
     def open(self, player: str | None, stream: bool = True, token: str | None = None,
-             client: Client | None = None) -> Slot:
+             client: Client | None = None, place: Place | None = None) -> Slot:
         """A slot for a new waiter, or StreamLimit (429 per player or client,
         503 for the server); ``token``: the id of the token a stream is opened
         with, which ends it when revoked; ``client``: who the caller is, for the
-        per-client caps (a seated player's stream is capped per player instead)."""
+        per-client caps (a seated player's stream is capped per player instead);
+        ``place``: a long-poll's, whose kept place it takes even when full."""
         saturated = self.pool_saturated()
         capped = client if not stream or player is None else None
         with self._lock:
-            returning = not stream and capped is not None and self._take_kept(capped)
+            returning = not stream and place is not None and self._kept.take(place)
             self._refuse_if_full(saturated, returning)
             if stream and player is not None and self._streams_of[player] >= self.per_player:
                 raise self._too_many()
             if capped is not None and self._waiters_of[capped] >= self._cap_of(capped):
                 raise self._too_many_of(capped)
-            slot = Slot(self, player if stream else None, token, capped)
+            slot = Slot(self, player if stream else None, token, capped, None if stream else place)
             self._slots.add(slot)
             if slot.player is not None:
                 self._streams_of[player] += 1
@@ -222,7 +217,7 @@ class Waiters:
         """Under the lock: the new count, on the server's board and for memory's return."""
         held = len(self._slots)
         if self.board is not None:
-            self.board.set(held + self._kept_total)
+            self.board.set(held + self._kept.total)
         if self.memory is not None:
             self.memory.held(held)
 
@@ -237,53 +232,23 @@ class Waiters:
         ``client`` (default: the caller of the request being served);
         ``token``: the id of the token it was asked with, whose revocation
         marks the slot ``revoked`` and wakes its ``watch``, as a stream's.
-        Once it answers, the client's place is kept for its next long-poll."""
+        Once it answers, its place is kept for its next long-poll."""
         slot = self.open(None, stream=False, client=client if client is not None else requesting_client(),
-                         token=token)
+                         token=token, place=requesting_place())
         try:
             yield slot
         finally:
             self.close(slot)
-            if slot.client is not None:
-                self._keep_place(slot.client)
-
-    def _keep_place(self, client: Client) -> None:
-        with self._lock:
-            until = self._clock() + RETURN_SECONDS
-            self._kept.setdefault(client, deque()).append(until)
-            self._kept_order.append((until, client))
-            self._kept_total += 1
-            self._counted()
-
-    def _take_kept(self, client: Client) -> bool:
-        """Under the lock: whether ``client`` had a place kept, which it now takes."""
-        self._lapse()
-        return self._forget_kept(client)
-
-    def _forget_kept(self, client: Client, until: float | None = None) -> bool:
-        """Under the lock: one kept place of ``client`` gone (its oldest; with
-        ``until``, only if that is the one lapsing then, not taken already)."""
-        kept = self._kept.get(client)
-        if not kept or (until is not None and kept[0] != until):
-            return False
-        kept.popleft()
-        if not kept:
-            del self._kept[client]
-        self._kept_total -= 1
-        return True
-
-    def _lapse(self) -> None:
-        """Under the lock: forget the kept places whose time is over."""
-        now = self._clock()
-        while self._kept_order and self._kept_order[0][0] <= now:
-            until, client = self._kept_order.popleft()
-            self._forget_kept(client, until)
+            if slot.place is not None:
+                with self._lock:
+                    self._kept.keep(slot.place)
+                    self._counted()
 
     def kept(self) -> int:
         """The places kept for long-polls' next waits, not yet taken or lapsed."""
         with self._lock:
-            self._lapse()
-            return self._kept_total
+            self._kept.lapse()
+            return self._kept.total
 
     def wait_for_version(self, stream_id: str, version: int, timeout: float, token: str | None = None) -> int:
         """A long-poll: the stream's version once past ``version`` (or when
@@ -317,8 +282,8 @@ class Waiters:
         if self.draining:
             raise StreamLimit(503, "this server is shutting down; connect again", "shutting-down",
                               max(1, self._retry() // 1000))
-        self._lapse()
-        held = len(self._slots) + self._kept_total
+        self._kept.lapse()
+        held = len(self._slots) + self._kept.total
         full = held >= self.total or (self.board is not None and self.board.server_total() >= self.total)
         if full and not returning:
             raise StreamLimit(503, f"this server holds its limit of {self.total} waiting requests; "

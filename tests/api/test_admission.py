@@ -215,3 +215,25 @@ def test_a_full_server_keeps_its_pollers_places_for_their_next_wait_and_refuses_
     clock.now += 11  # a poller that does not come back within RETURN_SECONDS gives its place up
     assert streams.kept() == 0
     assert client.get(path, headers={**cyd.auth, "If-None-Match": "*"}).status_code == 304
+
+
+def test_a_newcomer_from_a_pollers_address_cannot_take_the_place_kept_for_that_pollers_connection(service):
+    app = process(service, total=2)
+    client = app.test_client()
+    ada, bob = Player(client, "ad-kc-ada"), Player(client, "ad-kc-bob")
+    path = f"/v1/games/{started_game([ada, bob])}/view?wait=1"
+    streams = app.extensions["boardlog"].streams
+    streams._clock = clock = Clock()
+
+    def poll_from_port(port: int):  # a spectator without a token, all from one address, each on its own connection
+        return client.get(path, headers={"If-None-Match": "*"},
+                          environ_overrides={"REMOTE_ADDR": "192.0.2.7", "REMOTE_PORT": str(port)})
+
+    for port in (40001, 40002):  # two pollers fill the server; each waits, is answered, and will come back
+        assert poll_from_port(port).status_code == 304
+    assert streams.kept() == 2
+    assert refused_politely(poll_from_port(40003), 503, "server-busy"), "a newcomer from the same address is refused"
+    for port in (40001, 40002):
+        assert poll_from_port(port).status_code == 304, "each poller came back to its own place"
+    clock.now += 11
+    assert streams.kept() == 0 and poll_from_port(40003).status_code == 304
