@@ -3,9 +3,9 @@ bottleneck: boardlog against a bare Flask app under the same production
 command, interleaved rounds (run by bench/api.py, or on its own).
 
     python bench/cycles.py [--connections 16] [--seconds 5] [--rounds 3] [--games 14] [--profile DIR]
-                           [--compare CHECKOUT [--pairs 2]] [--fast-commands-off [--pairs 2]]
+                           [--compare CHECKOUT [--pairs 2]] [--fast-commands-off] [--fast-legal-commands-off]
     python bench/cycles.py --notify-where [--seconds 4]   (bench/cycles_in_process.py)
-    python bench/cycles.py --fast-commands-in-process [--pairs 2]   (bench/cycles_in_process.py)
+    python bench/cycles.py --fast-commands-in-process [--fast-legal-commands-off] [--pairs 2]
 
 Both servers run `gunicorn -c python:api.processes.gunicorn_conf` (gevent, 2 workers);
 boardlog has Redis (REDIS_URL's server on database 8, or an embedded one)
@@ -55,7 +55,9 @@ and this one alternately, ``--pairs`` times each, each with its own
 migrations, and prints the ratios. ``--fast-commands-off`` measures this
 checkout against itself with its commands answered by Flask alone
 (BOARDLOG_FAST_COMMANDS=0, api/http/commands_fast.py), alternately, the
-same way.
+same way; ``--fast-legal-commands-off`` with its GETs of the legal commands
+answered by Flask alone (BOARDLOG_FAST_LEGAL_COMMANDS=0,
+api/http/legal_fast.py); both, with both layers off.
 """
 
 from __future__ import annotations
@@ -175,7 +177,8 @@ def measure(args, code: Path = ROOT, extra_env: dict | None = None) -> dict:
     this one, or another to compare with), ``extra_env`` in its environment;
     the figures, or SystemExit naming each failure's cause."""
     with_pgbench = (code == ROOT and not extra_env and not args.no_pgbench and not getattr(args, "compare", None)
-                    and not getattr(args, "fast_commands_off", False))
+                    and not getattr(args, "fast_commands_off", False)
+                    and not getattr(args, "fast_legal_commands_off", False))
     pgbench = pgbench_stage.require_pgbench() if with_pgbench else None
     folder = Path(tempfile.mkdtemp(prefix="boardlog-cycles-"))
     redis_url, embedded = redis_url_for_bench(folder, 8)
@@ -278,6 +281,7 @@ def measure(args, code: Path = ROOT, extra_env: dict | None = None) -> dict:
         "post_sent": on_the_wire["sent"],
         "key_bytes": on_the_wire["key_bytes"],
         "before_flask": (on_the_wire.get("before_flask"), on_the_wire.get("posts")),
+        "legal_before_flask": on_the_wire.get("legal_before_flask"),
         "latency": (measured[len(measured) // 2].p50, measured[len(measured) // 2].p99),
         "rounds": [(r.rate, c) for r, c in zip(measured, cpu)],
         "bare_rounds": [(r.rate, c) for r, c in zip(bare_rounds, bare_cpu)],
@@ -305,8 +309,9 @@ def report(figures: dict, connections: int) -> None:
           f"{figures['post_transactions']:.2f} transactions; it sends: " + " | ".join(figures["post_sent"]))
     print(f"an Idempotency-Key's row (pg_column_size, the mean of the run's): {figures['key_bytes']:.0f} B")
     answered, posts = figures["before_flask"]
-    print("commands answered before Flask (api/http/commands_fast.py): "
-          + ("none: this checkout has no such path or it is off" if not answered else f"{answered} of {posts} POSTs"))
+    for what, count in (("commands", answered), ("the legal commands' GETs", figures["legal_before_flask"])):
+        print(f"{what} answered before Flask (api/http/commands_fast.py, legal_fast.py), of the wire's cycles: "
+              + ("none: this checkout has no such path or it is off" if not count else f"{count} of {posts}"))
     if figures.get("pgbench"):
         pgbench_stage.report(figures, connections)
 
@@ -344,6 +349,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--fast-commands-off", action="store_true",
                         help="compare this checkout with itself with BOARDLOG_FAST_COMMANDS=0 (commands through Flask "
                              "alone), alternately, and print the ratios")
+    parser.add_argument("--fast-legal-commands-off", action="store_true",
+                        help="the same with BOARDLOG_FAST_LEGAL_COMMANDS=0 (the legal commands' GETs through Flask)")
     parser.add_argument("--pairs", type=int, default=2,
                         help="with --compare, --fast-commands-off or --fast-commands-in-process: measures of each, alternately")
     parser.add_argument("--no-pgbench", action="store_true",
@@ -363,7 +370,7 @@ def main() -> int:
     if args.fast_commands_in_process:
         from bench.cycles_in_process import fast_commands_in_process
 
-        fast_commands_in_process(args.pairs)
+        fast_commands_in_process(args.pairs, legal=args.fast_legal_commands_off)
         return 0
     if args.notify_where:
         from bench.cycles_in_process import notify_where
@@ -373,12 +380,13 @@ def main() -> int:
     if not shutil.which("wrk"):
         print("bench/cycles.py needs wrk (apt-get install wrk): Python clients would be the bottleneck")
         return 2
-    if not args.compare and not args.fast_commands_off:
+    off = {**({"BOARDLOG_FAST_COMMANDS": "0"} if args.fast_commands_off else {}),
+           **({"BOARDLOG_FAST_LEGAL_COMMANDS": "0"} if args.fast_legal_commands_off else {})} or None
+    if not args.compare and not off:
         report(measure(args), args.connections)
         return 0
     other = Path(args.compare).resolve() if args.compare else ROOT
-    off = {"BOARDLOG_FAST_COMMANDS": "0"} if args.fast_commands_off else None
-    name = "this checkout, commands through Flask alone (BOARDLOG_FAST_COMMANDS=0)" if off else other
+    name = f"this checkout, through Flask alone ({', '.join(f'{k}=0' for k in off)})" if off else other
     before, after = [], []
     for _ in range(args.pairs):
         before.append(measure(args, other, extra_env=off))

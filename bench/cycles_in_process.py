@@ -1,10 +1,12 @@
 """What bench/cycles.py measures in one process, without wrk: the command
 statement alone with its NOTIFY sent by it or by the notifier
-(``--notify-where``), and the CPU of one command POST before Flask and
-through it (``--fast-commands-in-process``).
+(``--notify-where``), and the CPU of one command POST and of the GET of the
+legal commands before it, each before Flask and through it
+(``--fast-commands-in-process``: the commands' layer on and off; with
+``--fast-legal-commands-off``, the legal commands' layer).
 
     python bench/cycles.py --notify-where [--seconds 4]
-    python bench/cycles.py --fast-commands-in-process [--pairs 2]
+    python bench/cycles.py --fast-commands-in-process [--fast-legal-commands-off] [--pairs 2]
 """
 
 from __future__ import annotations
@@ -80,13 +82,23 @@ def notify_where(seconds: float = 4.0, clients: int = 16, pairs: int = 3) -> Non
             store.close()
 
 
-def fast_commands_in_process(pairs: int = 3, posts: int = 200) -> None:
-    """The CPU of one command POST in this process (``time.process_time``,
-    which the machine's load moves less than a server's rate), through
-    Flask's test client, with the commands' path before Flask
-    (api/http/commands_fast.py) and without it, alternately, ``posts``
-    each; Cronberg games of two players, the first legal command with an
-    Idempotency-Key, as the cycles play (``--fast-commands-in-process``)."""
+def _bypass(app, layer, on: bool) -> None:
+    """``layer`` of ``app``'s chain of WSGI layers in it (``on``) or skipped."""
+    outer = app
+    while outer.wsgi_app is not layer and outer.wsgi_app is not layer.wsgi_app:
+        outer = outer.wsgi_app
+    outer.wsgi_app = layer if on else layer.wsgi_app
+
+
+def fast_commands_in_process(pairs: int = 3, posts: int = 200, legal: bool = False) -> None:
+    """The CPU of one command POST and of the GET of the legal commands
+    before it in this process (``time.process_time``, which the machine's
+    load moves less than a server's rate), through Flask's test client,
+    with the commands' layer before Flask (api/http/commands_fast.py; with
+    ``legal``, the legal commands', api/http/legal_fast.py) and without it,
+    alternately, ``posts`` cycles each; Cronberg games of two players, the
+    first legal command with an Idempotency-Key, as the cycles play
+    (``--fast-commands-in-process``)."""
     import logging
 
     from eventstore import migrate
@@ -99,15 +111,16 @@ def fast_commands_in_process(pairs: int = 3, posts: int = 200) -> None:
         from api.http.app import create_app
 
         app = create_app({"RATE_LIMIT_PER_MINUTE": 100000000, "FAST_COMMANDS": True})
-        layer = app.extensions["boardlog_fast_commands"]
+        layer = app.extensions["boardlog_fast_legal_commands" if legal else "boardlog_fast_commands"]
+        what = "the legal commands' layer" if legal else "the commands' layer"
         client = app.test_client()
 
         def player(name: str) -> dict:
             return {"Authorization": "Bearer " + client.post("/v1/players", json={"name": name}).json["token"]}
 
-        def run(fast: bool) -> tuple[float, int]:
-            app.wsgi_app = layer if fast else layer.wsgi_app
-            spent, done, before = 0.0, 0, layer.answered
+        def run(fast: bool) -> tuple[float, float, int]:
+            _bypass(app, layer, fast)
+            spent, got, done, before = 0.0, 0.0, 0, layer.answered
             while done < posts:
                 a, b = player("fast-a"), player("fast-b")
                 game = client.post("/v1/games", json={"game": "cronberg", "options": {"players": 2}}, headers=a).json["id"]
@@ -117,7 +130,9 @@ def fast_commands_in_process(pairs: int = 3, posts: int = 200) -> None:
                 to_act = client.get(f"/v1/games/{game}", headers=a).json["to_act"]
                 while to_act and done < posts:
                     headers = seats[to_act[0]]
+                    started = time.process_time()
                     command = client.get(f"/v1/games/{game}/legal-commands", headers=headers).json["commands"][0]
+                    got += time.process_time() - started
                     started = time.process_time()
                     answer = client.post(f"/v1/games/{game}/commands", json=command,
                                          headers={**headers, "Idempotency-Key": uuid.uuid4().hex})
@@ -126,18 +141,19 @@ def fast_commands_in_process(pairs: int = 3, posts: int = 200) -> None:
                         raise SystemExit(f"a command was refused: {answer.json}")
                     done += 1
                     to_act = answer.json["to_act"] if answer.json["status"] == "active" else []
-            app.wsgi_app = layer
-            return spent / done * 1000, layer.answered - before
+            _bypass(app, layer, True)
+            return spent / done * 1000, got / done * 1000, layer.answered - before
 
         run(True)  # warm: imports, caches, prepared statements
-        measured: dict[bool, list[float]] = {True: [], False: []}
+        measured: dict[bool, list[tuple[float, float]]] = {True: [], False: []}
         for _ in range(pairs):
             for fast in (False, True):
-                ms, answered = run(fast)
-                measured[fast].append(ms)
-                print(f"  commands {'before Flask' if fast else 'through Flask'}: {ms:.3f} ms CPU a POST "
-                      f"({answered} of {posts} answered before Flask)", flush=True)
+                post, get, answered = run(fast)
+                measured[fast].append((post, get))
+                print(f"  {what} {'on' if fast else 'off'}: {post:.3f} ms CPU a POST, "
+                      f"{get:.3f} ms a GET ({answered} of {posts} answered before Flask)", flush=True)
         app.extensions["boardlog"].service.store.close()  # its LISTEN connection, before the database goes
-        off, on = statistics.median(measured[False]), statistics.median(measured[True])
-        print(f"CPU a command POST, in process (load {os.getloadavg()[0]:.1f}): through Flask {off:.3f} ms, "
-              f"before Flask {on:.3f} ms, ratio {on / off:.2f}")
+        for n, request in enumerate(("command POST", "GET of the legal commands")):
+            off, on = (statistics.median(ms[n] for ms in measured[fast]) for fast in (False, True))
+            print(f"CPU a {request}, in process, {what} off and on (load {os.getloadavg()[0]:.1f}): "
+                  f"off {off:.3f} ms, on {on:.3f} ms, ratio {on / off:.2f}")

@@ -78,9 +78,11 @@ for n in range(posts):
 with pool.connection() as conn:
     key_bytes = conn.execute("select avg(pg_column_size(k.*)) from idempotency_keys k").fetchone()[0]
 fast = app.extensions.get("boardlog_fast_commands")  # api/http/commands_fast.py, when the checkout has it
+legal = app.extensions.get("boardlog_fast_legal_commands")  # api/http/legal_fast.py, the same
 print(json.dumps({"round_trips": round_trips / posts, "transactions": transactions / posts, "sent": first,
                   "key_bytes": float(key_bytes), "posts": posts,
-                  "before_flask": None if fast is None else fast.answered}))
+                  "before_flask": None if fast is None else fast.answered,
+                  "legal_before_flask": None if legal is None else legal.answered}))
 """
 
 

@@ -28,6 +28,7 @@ from ..service.settings import env_number, env_postgres_url
 from .limits import RateLimiter
 from .operation_checks import check_before_arguments
 from .commands_fast import FastCommands
+from .legal_fast import FastLegalCommands
 from .polls import ConditionalPolls
 from .resources import docs_assets, web
 from ..service.errors import InvalidRequest, ServiceError
@@ -90,6 +91,8 @@ def settings(overrides: dict | None = None) -> dict:
         "TRUSTED_PROXIES": env_number("BOARDLOG_TRUSTED_PROXIES", 0),
         # Commands answered before Flask (api/http/commands_fast.py); 0: all through Flask.
         "FAST_COMMANDS": env.get("BOARDLOG_FAST_COMMANDS", "1").strip() != "0",
+        # The legal commands' GET answered before Flask (api/http/legal_fast.py); 0: all through Flask.
+        "FAST_LEGAL_COMMANDS": env.get("BOARDLOG_FAST_LEGAL_COMMANDS", "1").strip() != "0",
     }
     config.update(overrides or {})
     return config
@@ -113,6 +116,9 @@ def create_app(config: dict | None = None, service: GameService | None = None, r
     cors = CorsPolicy(app.config["CORS_ORIGINS"])
     _screen_requests(app, limiter)
     _finish_responses(app, cors)
+    if app.config["FAST_LEGAL_COMMANDS"]:
+        app.wsgi_app = app.extensions["boardlog_fast_legal_commands"] = FastLegalCommands(
+            app.wsgi_app, app, limiter, cors)
     app.wsgi_app = ConditionalPolls(app.wsgi_app, app, limiter, cors)
     if app.config["FAST_COMMANDS"]:
         app.wsgi_app = app.extensions["boardlog_fast_commands"] = FastCommands(

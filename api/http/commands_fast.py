@@ -29,7 +29,6 @@ BOARDLOG_FAST_COMMANDS=0 switches this off (every command through Flask).
 
 from __future__ import annotations
 
-import gzip
 import io
 import json
 import re
@@ -37,12 +36,12 @@ import time
 import uuid
 
 from werkzeug.exceptions import HTTPException
-from werkzeug.http import parse_accept_header
 
-from . import access, game_schemas, http_conventions, request_log, security_headers
+from . import access, game_schemas, request_log
+from .before_flask import BeforeFlask, cached_identity
 from .contract import IDEMPOTENCY_KEY
 from .cors import CorsPolicy
-from .limits import RateLimiter, token_subject
+from .limits import RateLimiter
 from ..service.idempotency import replay_headers
 
 _KEY = IDEMPOTENCY_KEY["schema"]
@@ -60,30 +59,16 @@ COMMANDS_PATH = re.compile(r"/v1/games/([0-9a-fA-F-]{32,36})/commands\Z")
 BLUEPRINTS = ["play"]  # the view's blueprint: its error handlers come first, as in Flask
 
 
-class FastCommands:
+class FastCommands(BeforeFlask):
     """``screen``: api/http/app.py's JSON screening, ``(bounded_int,
     not_json, unstorable)``, handed in (app.py imports this module)."""
 
     def __init__(self, wsgi_app, flask_app, limiter: RateLimiter, cors: CorsPolicy, screen):
         from .resources.play import ActResultSchema
 
-        self.wsgi_app = wsgi_app
-        self.flask_app = flask_app
-        self.limiter = limiter
-        self.cors = cors
+        super().__init__(wsgi_app, flask_app, limiter, cors, COMMANDS_RULE, "POST", COMMANDS_PATH)
         self.bounded_int, self.not_json, self.unstorable = screen
         self.schema = ActResultSchema()
-        self.private = http_conventions.per_token(COMMANDS_RULE, "POST")
-        self.answered = 0  # commands answered here (tests check that this path is taken)
-
-    def __call__(self, environ, start_response):
-        if environ["REQUEST_METHOD"] == "POST":
-            path = COMMANDS_PATH.match(environ.get("PATH_INFO", ""))
-            if path is not None:
-                response = self._answer(environ, path.group(1))
-                if response is not None:
-                    return response(environ, start_response)
-        return self.wsgi_app(environ, start_response)
 
     def _answer(self, environ, game_text: str):
         """The answer, or None when this request is Flask's to answer."""
@@ -95,12 +80,9 @@ class FastCommands:
         if judged is None:
             return None
         service, gid, identity, body, key, if_match = judged
-        fields = None
-        if self.limiter.per_minute > 0:
-            admission = self.limiter.admit(token_subject(identity.token_id))  # last: what goes on to Flask is counted there
-            if admission.retry_after is not None:
-                return None
-            fields = admission.fields
+        admitted, fields = self.admit(identity)
+        if not admitted:
+            return None
         request_id = request_log.request_id(environ.get("HTTP_X_REQUEST_ID"))
         self.answered += 1
         from .resources.play import command_answer
@@ -113,14 +95,12 @@ class FastCommands:
                 response.headers.extend(replayed)
         except Exception as error:
             response = self._refusal(error)
-        self._finish(response, environ, fields, request_id)
-        request_log.line("POST", environ["PATH_INFO"], response.status_code, started, identity.player)
-        return response
+        return self.finish(response, environ, fields, request_id, started, identity.player)
 
     def _judge(self, environ, game_text: str):
         """What the view would read, when all of it is known here; else None.
         The body, once read, is put back for Flask."""
-        service = self.flask_app.extensions["boardlog"].service
+        service = self.service
         if service is None or environ.get("QUERY_STRING") or environ.get("HTTP_TRANSFER_ENCODING"):
             return None
         if environ.get("CONTENT_TYPE", "").partition(";")[0].strip().lower() != "application/json":
@@ -129,10 +109,7 @@ class FastCommands:
         limit = self.flask_app.config.get("MAX_CONTENT_LENGTH")
         if not length_text.isdigit() or not 0 < int(length_text) <= (limit or 0):
             return None
-        scheme, _, token = environ.get("HTTP_AUTHORIZATION", "").partition(" ")
-        if scheme.lower() != "bearer" or not token.strip():
-            return None
-        identity = service.players.identify_cached(token.strip())
+        identity = cached_identity(service, environ)
         if identity is None:
             return None
         gid = uuid.UUID(game_text)
@@ -165,44 +142,3 @@ class FastCommands:
             if handler is None:
                 raise error
             return self.flask_app.make_response(handler(error))
-
-    def _finish(self, response, environ, fields, request_id: str) -> None:
-        """What api/http/app.py's ``_after`` adds to the view's answer, in its order."""
-        headers = response.headers
-        present = {name.lower() for name in headers.keys()}
-        if fields is not None:
-            headers.add("RateLimit-Policy", fields[0])
-            headers.add("RateLimit", fields[1])
-        varies = []
-        if self.private:
-            if "cache-control" not in present:
-                headers.add("Cache-Control", "private")
-            varies.append("Authorization")
-        json_answer = response.mimetype in http_conventions.JSON_TYPES
-        if json_answer:
-            varies.append("Accept-Encoding")
-        if varies:
-            if "vary" in present:
-                for field in varies:
-                    http_conventions.vary(response, field)
-            else:
-                headers.add("Vary", ", ".join(varies))
-        if json_answer and "content-encoding" not in present and self._accepts_gzip(environ):
-            body = response.get_data()
-            if len(body) >= http_conventions.GZIP_MIN_BYTES:
-                response.set_data(gzip.compress(body, compresslevel=http_conventions.GZIP_LEVEL, mtime=0))
-                headers["Content-Encoding"] = "gzip"
-        for name, value in security_headers.JSON_ANSWER:
-            if name not in headers:
-                headers.add(name, value)
-        cors, named = self.cors.headers(environ.get("HTTP_ORIGIN"))
-        if named:
-            http_conventions.vary(response, "Origin")
-        for name, value in cors:
-            headers[name] = value
-        headers["X-Request-Id"] = request_id
-
-    @staticmethod
-    def _accepts_gzip(environ) -> bool:
-        accept = environ.get("HTTP_ACCEPT_ENCODING", "")
-        return "gzip" in accept and parse_accept_header(accept).quality("gzip") > 0

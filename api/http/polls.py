@@ -28,6 +28,7 @@ import time
 import uuid
 
 from . import access, http_conventions, request_log, security_headers
+from .before_flask import cached_identity
 from .cors import CorsPolicy
 from .limits import RateLimiter, address_subject, token_subject
 from ..service.games import stream_of
@@ -61,10 +62,8 @@ class ConditionalPolls:
         service = self.flask_app.extensions["boardlog"].service
         if service is None or environ.get("CONTENT_LENGTH") or environ.get("HTTP_TRANSFER_ENCODING"):
             return None
-        authorization = environ.get("HTTP_AUTHORIZATION")
-        if authorization:
-            scheme, _, token = authorization.partition(" ")
-            identity = service.players.identify_cached(token.strip()) if scheme.lower() == "bearer" else None
+        if environ.get("HTTP_AUTHORIZATION"):
+            identity = cached_identity(service, environ)
             if identity is None:
                 return None
             player, subject = identity.player, token_subject(identity.token_id)

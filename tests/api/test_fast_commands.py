@@ -10,41 +10,17 @@ import logging
 import uuid
 
 import pytest
-from flask import request, request_started
 
 from api.http.app import create_app
 
+from .both_paths import ORIGIN, SAME_ID, apps, counting_app, fields, game, same  # noqa: F401 (fixtures)
 from .conftest import Player, started_game
 
-ORIGIN = "https://play.example"
-SAME_ID = {"X-Request-Id": "fast-or-not"}  # else each answer carries its own
+SWITCH, PREFIX = "FAST_COMMANDS", "fc"  # for both_paths' fixtures
 
 
-def _app(service, fast: bool):
-    app = create_app({"RATE_LIMIT_PER_MINUTE": 1200, "CORS_ORIGINS": ORIGIN, "FAST_COMMANDS": fast}, service=service)
-    app.flask_requests = []
-
-    def _count(sender, **extra):  # Flask's signal that it handles a request, before any hook
-        app.flask_requests.append(request.path)
-
-    request_started.connect(_count, app, weak=False)
-    return app
-
-
-@pytest.fixture
-def apps(service):
-    return _app(service, fast=True), _app(service, fast=False)
-
-
-@pytest.fixture
-def game(client):
-    tag = uuid.uuid4().hex[:6]
-    ada, bob, eve = (Player(client, f"fc-{name}-{tag}") for name in ("ada", "bob", "eve"))
-    game_id = started_game([ada, bob])
-    to_act = ada.view(game_id).json["to_act"]
-    acting, waiting = (ada, bob) if ada.view(game_id).json["seat"] in to_act else (bob, ada)
-    eve.view(game_id)  # her token known to the process, as those of players who play are
-    return game_id, acting, waiting, eve
+def _app(service, fast: bool, per_minute: int = 1200):
+    return counting_app(service, per_minute, FAST_COMMANDS=fast)
 
 
 def _post(app, game_id, player, body, headers=None, raw=None):
@@ -52,17 +28,6 @@ def _post(app, game_id, player, body, headers=None, raw=None):
     data = raw if raw is not None else json.dumps(body)
     return app.test_client().post(f"/v1/games/{game_id}/commands", data=data, headers=headers,
                                   content_type=headers.pop("Content-Type", "application/json"))
-
-
-def _fields(response) -> list[tuple[str, str]]:
-    """The answer's fields in order; RateLimit's count is each app's own."""
-    return [(name, value if name != "RateLimit" else value.partition(";r=")[0]) for name, value in response.headers]
-
-
-def _same(fast_answer, flask_answer) -> None:
-    assert fast_answer.status_code == flask_answer.status_code
-    assert _fields(fast_answer) == _fields(flask_answer)
-    assert fast_answer.data == flask_answer.data
 
 
 def _both(apps, *args, **kwargs):
@@ -97,7 +62,7 @@ def test_a_refused_command_answered_before_flask_is_refused_as_flask_refuses_it(
     assert answered_here
     assert fast_answer.status_code == status, fast_answer.json
     assert fast_answer.mimetype == "application/problem+json"
-    _same(fast_answer, flask_answer)
+    same(fast_answer, flask_answer)
     assert _version(service, game_id) == before
 
 
@@ -138,7 +103,7 @@ def test_a_command_the_fast_path_cannot_judge_gets_flasks_answer(service, apps, 
         spec.get("headers"), spec.get("raw"))
     assert not answered_here
     assert fast_answer.status_code >= 400
-    _same(fast_answer, flask_answer)
+    same(fast_answer, flask_answer)
     assert _version(service, game_id) == before
 
 
@@ -149,7 +114,7 @@ def test_a_command_with_a_query_goes_to_flask(service, apps, game):
     answers = [app.test_client().post(url, json={"type": "PlaceMember", "crossing": "nowhere"}, headers=headers)
                for app in apps]
     assert fast.extensions["boardlog_fast_commands"].answered == 0
-    _same(*answers)
+    same(*answers)
 
 
 def test_a_legal_command_answered_before_flask_is_flasks_answer(service, apps, game, monkeypatch):
@@ -168,7 +133,7 @@ def test_a_legal_command_answered_before_flask_is_flasks_answer(service, apps, g
     flask_answer = _post(flask_only, games[1], acting, moves[1])
     assert fast.extensions["boardlog_fast_commands"].answered == before + 1
     assert fast_answer.status_code == 200, fast_answer.json
-    assert _fields(fast_answer) == _fields(flask_answer)
+    assert fields(fast_answer) == fields(flask_answer)
     fast_body, flask_body = fast_answer.json, flask_answer.json
     fast_receipt, flask_receipt = fast_body.pop("receipt"), flask_body.pop("receipt")
     assert fast_body == flask_body
@@ -198,12 +163,12 @@ def test_a_command_sent_twice_with_one_key_through_either_path_is_stored_once(se
     again_by_flask, again_here, answered_here = _both(apps, game_id, acting, move, key)
     assert answered_here
     assert again_here.headers["Idempotent-Replayed"] == again_by_flask.headers["Idempotent-Replayed"] == "true"
-    _same(again_by_flask, again_here)
+    same(again_by_flask, again_here)
     assert again_here.data == first.data
-    assert [field for field in _fields(again_here) if field[0] != "Idempotent-Replayed"] == _fields(first)
+    assert [field for field in fields(again_here) if field[0] != "Idempotent-Replayed"] == fields(first)
     other = {"type": "PlaceMember", "crossing": "nowhere"}
     reused_here, reused_by_flask, _ = _both(apps, game_id, acting, other, key)
-    _same(reused_here, reused_by_flask)
+    same(reused_here, reused_by_flask)
     assert reused_here.status_code == 422
     assert _version(service, game_id) == moved
 
@@ -235,9 +200,9 @@ def test_an_answer_before_flask_is_gzipped_as_flasks(service, apps, game, monkey
     assert answered_here
     assert first.headers["Content-Encoding"] == "gzip"
     assert fast_answer.headers.get("Content-Encoding") == first.headers.get("Content-Encoding")
-    _same(fast_answer, flask_answer)
+    same(fast_answer, flask_answer)
     refused_here, refused_by_flask, answered_here = _both(apps, game_id, acting, move, {**key, "If-Match": '"1"'})
-    _same(refused_here, refused_by_flask)
+    same(refused_here, refused_by_flask)
 
 
 def test_the_fast_path_counts_against_the_rate_limit_and_logs_its_line(service, apps, game, caplog):
@@ -281,7 +246,7 @@ def test_a_command_for_a_private_game_or_a_game_not_held_goes_to_flask(service, 
     move = acting.legal(game_id)[0]
     fast_answer, flask_answer, answered_here = _both(apps, game_id, acting, move, {"If-Match": '"1"'})
     assert not answered_here and fast_answer.status_code == 412
-    _same(fast_answer, flask_answer)
+    same(fast_answer, flask_answer)
     public_id, acting, _, _ = game
     move = acting.legal(public_id)[0]
     service.history.forget(uuid.UUID(public_id))

@@ -331,20 +331,25 @@ class LegalCommands(MethodView):
     def get(self, game_id):
         """Every command you may send now (empty when it is not your turn)."""
         gid = parse_game_id(game_id)
-        player = current_player()
-        rules, session = service().load_for_reading(gid)  # as fresh as a poll: mostly no query
-        access.check(session, gid, player)
+        return legal_commands_answer(service(), gid, current_player())
+
+
+def legal_commands_answer(svc, gid, player: str) -> dict:
+    """The legal commands' answer, by the view and before Flask
+    (api/http/legal_fast.py); the view's ``LegalCommandsSchema`` then dumps it."""
+    rules, session = svc.load_for_reading(gid)  # as fresh as a poll: mostly no query
+    access.check(session, gid, player)
+    seat = viewer_seat(session, player)
+    commands = legal_commands(rules, session, seat)
+    if not commands and seat is not None:
+        # The held game may lag another process's commit by its NOTIFY: the
+        # player whose turn that commit made it would be told "nothing" in
+        # the meantime. A seat that would get nothing asks the stored game.
+        rules, session = svc.load(gid)
         seat = viewer_seat(session, player)
         commands = legal_commands(rules, session, seat)
-        if not commands and seat is not None:
-            # The held game may lag another process's commit by its NOTIFY: the
-            # player whose turn that commit made it would be told "nothing" in
-            # the meantime. A seat that would get nothing asks the stored game.
-            rules, session = service().load(gid)
-            seat = viewer_seat(session, player)
-            commands = legal_commands(rules, session, seat)
-        texts = command_texts(rules, commands, service().player_names.naming(session))
-        return {"game": session.game, "version": session.version, "seat": seat, "commands": commands, "texts": texts}
+    texts = command_texts(rules, commands, svc.player_names.naming(session))
+    return {"game": session.game, "version": session.version, "seat": seat, "commands": commands, "texts": texts}
 
 
 @blp.route("/<game_id>/events")

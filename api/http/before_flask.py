@@ -1,0 +1,118 @@
+"""What the layers that answer a request before Flask share: the commands'
+(api/http/commands_fast.py) and the legal commands' (api/http/legal_fast.py).
+
+Each is a WSGI layer in front of the app that answers a request of one
+route when everything its view would read is known without Flask, and
+hands anything else to the app untouched. What they share is what makes
+their answer Flask's: the caller from the token cache only, the rate limit
+counted as ``_before`` counts it, the fields ``_after`` adds in its order
+(api/http/app.py), the same request log line, and a count of the requests
+answered here (tests tell by it which path answered).
+"""
+
+from __future__ import annotations
+
+import gzip
+import re
+
+from werkzeug.http import parse_accept_header
+
+from . import http_conventions, request_log, security_headers
+from .cors import CorsPolicy
+from .limits import RateLimiter, token_subject
+
+
+def cached_identity(service, environ):
+    """The caller of a ``Bearer`` Authorization when the token cache knows
+    the token, else None (Flask then asks the database, or refuses it)."""
+    scheme, _, token = environ.get("HTTP_AUTHORIZATION", "").partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        return None
+    return service.players.identify_cached(token.strip())
+
+
+def accepts_gzip(environ) -> bool:
+    accept = environ.get("HTTP_ACCEPT_ENCODING", "")
+    return "gzip" in accept and parse_accept_header(accept).quality("gzip") > 0
+
+
+class BeforeFlask:
+    """A layer for the route ``rule`` (a Flask rule) and ``method``, whose
+    paths ``path`` matches, the game id its one group. A subclass's
+    ``_answer(environ, game_text)`` gives the answer, or None for Flask's.
+    ``answered``: the requests it answered itself."""
+
+    def __init__(self, wsgi_app, flask_app, limiter: RateLimiter, cors: CorsPolicy, rule: str, method: str,
+                 path: re.Pattern):
+        self.wsgi_app = wsgi_app
+        self.flask_app = flask_app
+        self.limiter = limiter
+        self.cors = cors
+        self.method = method
+        self.path = path
+        self.private = http_conventions.per_token(rule, method)
+        self.answered = 0
+
+    def __call__(self, environ, start_response):
+        if environ["REQUEST_METHOD"] == self.method:
+            path = self.path.match(environ.get("PATH_INFO", ""))
+            if path is not None:
+                response = self._answer(environ, path.group(1))
+                if response is not None:
+                    return response(environ, start_response)
+        return self.wsgi_app(environ, start_response)
+
+    def _answer(self, environ, game_text: str):
+        raise NotImplementedError
+
+    @property
+    def service(self):
+        return self.flask_app.extensions["boardlog"].service
+
+    def admit(self, identity) -> tuple[bool, tuple[str, str] | None]:
+        """Whether the caller's request fits the rate limit, counted if it
+        does (last: what goes on to Flask is counted there), and the
+        RateLimit fields to answer with (None: limits are off)."""
+        if self.limiter.per_minute <= 0:
+            return True, None
+        admission = self.limiter.admit(token_subject(identity.token_id))
+        return admission.retry_after is None, admission.fields
+
+    def finish(self, response, environ, fields, request_id: str, started: float, player: str | None):
+        """What api/http/app.py's ``_after`` adds to the view's answer, in its
+        order, and the request's log line; the answer, counted as answered here."""
+        headers = response.headers
+        present = {name.lower() for name in headers.keys()}
+        if fields is not None:
+            headers.add("RateLimit-Policy", fields[0])
+            headers.add("RateLimit", fields[1])
+        varies = []
+        if self.private:
+            if "cache-control" not in present:
+                headers.add("Cache-Control", "private")
+            varies.append("Authorization")
+        json_answer = response.mimetype in http_conventions.JSON_TYPES
+        if json_answer:
+            varies.append("Accept-Encoding")
+        if varies:
+            if "vary" in present:
+                for field in varies:
+                    http_conventions.vary(response, field)
+            else:
+                headers.add("Vary", ", ".join(varies))
+        if json_answer and "content-encoding" not in present and accepts_gzip(environ):
+            body = response.get_data()
+            if len(body) >= http_conventions.GZIP_MIN_BYTES:
+                response.set_data(gzip.compress(body, compresslevel=http_conventions.GZIP_LEVEL, mtime=0))
+                headers["Content-Encoding"] = "gzip"
+        for name, value in security_headers.JSON_ANSWER:
+            if name not in headers:
+                headers.add(name, value)
+        cors, named = self.cors.headers(environ.get("HTTP_ORIGIN"))
+        if named:
+            http_conventions.vary(response, "Origin")
+        for name, value in cors:
+            headers[name] = value
+        headers["X-Request-Id"] = request_id
+        request_log.line(self.method, environ["PATH_INFO"], response.status_code, started, player)
+        return response

@@ -1,0 +1,64 @@
+"""What the tests of the layers answering before Flask share
+(test_fast_commands.py, test_fast_legal_commands.py): an app that counts
+the requests Flask itself handles, a game with a player to act, one
+waiting and one without a seat, and the comparison of two answers. A test
+module imports the fixtures ``apps`` and ``game`` and names its layer's
+switch (``SWITCH``, a setting of create_app) and its players' prefix
+(``PREFIX``)."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+from flask import request, request_started
+
+from api.http.app import create_app
+
+from .conftest import Player, started_game
+
+ORIGIN = "https://play.example"
+SAME_ID = {"X-Request-Id": "fast-or-not"}  # else each answer carries its own
+
+
+def counting_app(service, per_minute: int = 1200, **config):
+    """An app over ``service`` whose ``flask_requests`` lists the paths Flask handled."""
+    app = create_app({"RATE_LIMIT_PER_MINUTE": per_minute, "CORS_ORIGINS": ORIGIN, **config}, service=service)
+    app.flask_requests = []
+
+    def _count(sender, **extra):  # Flask's signal that it handles a request, before any hook
+        app.flask_requests.append(request.path)
+
+    request_started.connect(_count, app, weak=False)
+    return app
+
+
+@pytest.fixture
+def apps(service, request):
+    """An app with the module's layer and one without it, over one service."""
+    switch = request.module.SWITCH
+    return counting_app(service, **{switch: True}), counting_app(service, **{switch: False})
+
+
+@pytest.fixture
+def game(client, request):
+    """A started game's id, its player to act, its player waiting, and a player without a seat."""
+    prefix = request.module.PREFIX
+    tag = uuid.uuid4().hex[:6]
+    ada, bob, eve = (Player(client, f"{prefix}-{name}-{tag}") for name in ("ada", "bob", "eve"))
+    game_id = started_game([ada, bob])
+    to_act = ada.view(game_id).json["to_act"]
+    acting, waiting = (ada, bob) if ada.view(game_id).json["seat"] in to_act else (bob, ada)
+    eve.view(game_id)  # her token known to the process, as those of players who play are
+    return game_id, acting, waiting, eve
+
+
+def fields(response) -> list[tuple[str, str]]:
+    """The answer's fields in order; RateLimit's count is each app's own."""
+    return [(name, value if name != "RateLimit" else value.partition(";r=")[0]) for name, value in response.headers]
+
+
+def same(fast_answer, flask_answer) -> None:
+    assert fast_answer.status_code == flask_answer.status_code
+    assert fields(fast_answer) == fields(flask_answer)
+    assert fast_answer.data == flask_answer.data
