@@ -47,7 +47,7 @@ class CpuSplit:
     """Measures rounds between ``start`` and ``finish``, each of a kind (the
     command cycles, a pgbench round); ``summary`` prints their medians."""
 
-    def __init__(self, url: str, server: subprocess.Popen, worker: subprocess.Popen):
+    def __init__(self, url: str, server: subprocess.Popen, worker: subprocess.Popen | None):
         self.url, self.server, self.worker = url, server, worker
         self.rounds: dict[str, list[dict[str, float]]] = {}
         self.cores: dict[str, list[float]] = {}
@@ -70,7 +70,7 @@ class CpuSplit:
         machine = psutil.cpu_times()
         children = resource.getrusage(resource.RUSAGE_CHILDREN)
         return {"user": _tree_cpu(self.server.pid, slice(0, 1)), "system": _tree_cpu(self.server.pid, slice(1, 2)),
-                "worker": _tree_cpu(self.worker.pid), "ours": ours, "reaped": reaped,
+                "worker": _tree_cpu(self.worker.pid) if self.worker else 0.0, "ours": ours, "reaped": reaped,
                 "own": own, "client": children.ru_utime + children.ru_stime,
                 "busy": sum(machine) - machine.idle - getattr(machine, "iowait", 0.0)}
 
