@@ -114,6 +114,8 @@ def anatomy(url: str) -> dict:
         out["events by type"] = conn.execute(
             "select type, count(*), avg(pg_column_size(e.*)), avg(pg_column_size(data)), avg(pg_column_size(metadata))"
             " from events e group by type order by 2 desc").fetchall()
+        out["notifications by kind"] = conn.execute(
+            "select kind, count(*), avg(pg_column_size(n.*)) from notifications n group by kind order by 2 desc").fetchall()
     return out
 
 
@@ -125,3 +127,5 @@ def print_anatomy(found: dict) -> None:
         print(f"  {table} row {row:.0f} B: " + ", ".join(f"{c} {m:.0f}" for c, m in biggest))
     print("  events by type (rows, row B, data B, metadata B): " + "; ".join(
         f"{t} {n} x {r:.0f}/{d:.0f}/{m:.0f}" for t, n, r, d, m in found["events by type"]))
+    print("  notifications by kind (rows x row B): " + "; ".join(
+        f"{kind} {n} x {r:.0f}" for kind, n, r in found["notifications by kind"]))
