@@ -4,6 +4,7 @@ CPU per move (goal: boardlog <= 1.0x boardgame.io) and bytes stored per
 move, by table.
 
     python bench/versus_boardgameio.py [--pairs 3] [--matches 120] [--concurrent 16] [--warm-up 400]
+                                       [--spectators N]
 
 The game is boardlog's example game (domain/games/example), ported to
 boardgame.io in bench/boardgameio/game.js. boardlog hosts it only when
@@ -30,6 +31,12 @@ hands read and the versions carried before and outside the clock), boardlog
 with the whole move (the seat's GET of its view, then the POST), and
 boardgame.io (the move sent over socket.io; the server pushes the new
 filtered state to both seats, which is how they learn of it).
+
+With ``--spectators N``, two more kinds of round in each pair: the whole
+move with N spectators a match, each joined before the first move and
+following it to its end (boardlog: the game's SSE stream, no token;
+boardgame.io: a socket that syncs with no playerID), CPU a move and what
+the spectators added a move delivered (a move times N).
 
 Measured per move, each round: the servers' CPU (user + system from /proc:
 the gunicorn master and workers; the node server), the worker's (boardlog),
@@ -190,8 +197,10 @@ def scored(url: str, games: list[str], failures: dict, timeout: float = 60.0) ->
 class Side:
     """One server's rounds: CPU by process, rate and bytes by table, per move."""
 
-    def __init__(self, kind: str, url: str, split: CpuSplit, redis_url: str | None = None):
-        self.kind, self.url, self.split = kind, url, split
+    def __init__(self, kind: str, url: str, split: CpuSplit, redis_url: str | None = None, spectators: int = 0):
+        self.kind, self.url, self.split, self.spectators = kind, url, split, spectators
+        self.mode = {"boardlog-watch": "boardlog-move", "bgio-watch": "bgio"}.get(kind, kind)  # driver.js's
+        self.delivered: list[int] = []
         self.redis = redis.Redis.from_url(redis_url) if redis_url else None
         self.redis_ms: list[float] = []
         self.rates: list[float] = []
@@ -205,8 +214,8 @@ class Side:
         before = table_bytes(self.url)
         redis_before = self._redis_cpu()
         self.split.start()
-        answer = node(self.kind, base, str(games), str(concurrent))
-        if self.kind != "bgio" and not answer.get("failures"):
+        answer = node(self.mode, base, str(games), str(concurrent), str(self.spectators))
+        if self.kind.startswith("boardlog") and not answer.get("failures"):
             scored(self.url, [game["id"] for game in json.loads(games.read_text())], failures)
         time.sleep(SETTLE)
         for cause, count in answer.get("failures", {}).items():
@@ -218,6 +227,7 @@ class Side:
         self.redis_ms.append(1000 * (self._redis_cpu() - redis_before) / answer["moves"])
         self.rates.append(answer["moves"] / answer["seconds"])
         self.moves += answer["moves"]
+        self.delivered.append(answer.get("delivered", 0))
         for name, delta in grown(before, table_bytes(self.url)).items():
             self.bytes[name] = [a + b for a, b in zip(self.bytes.get(name, [0, 0, 0]), delta)]
 
@@ -248,44 +258,49 @@ def run(args) -> int:
                 temporary_database(server, "boardlog_versus_bgio") as bgio_url:
             migrate(url)
             env = {"DATABASE_URL": url, "REDIS_URL": redis_url, "BOARDLOG_RATE_LIMIT": "100000000",
-                   "BOARDLOG_LOG_LEVEL": "INFO"}
+                   "BOARDLOG_LOG_LEVEL": "INFO",
+                   # Every spectator comes from 127.0.0.1: the limit a waiting address may hold, raised for it.
+                   "BOARDLOG_WAITERS_PER_ADDRESS": str(max(500, 2 * args.concurrent * args.spectators))}
             log = open(folder / "servers.log", "ab")  # noqa: SIM115 (closed with the folder)
             bgio_log = folder / "boardgameio.log"
             app, app_url = gunicorn("api.processes.wsgi:app", env, GEVENT, log, pythonpath=(EXAMPLE_HOSTED,))
             worker = start_worker(ROOT, env, log, pythonpath=(EXAMPLE_HOSTED,))
             bgio, bgio_base = start_bgio(bgio_url, open(bgio_log, "ab"))  # noqa: SIM115
             processes = [app, bgio]
-            warm = args.warm_up
-            games = args.matches * args.pairs + warm
-            print(f"making {2 * games - warm} boardlog games and {games} boardgame.io matches...", flush=True)
+            warm, watching = args.warm_up, 1 if args.spectators else 0
+            ours, theirs = warm + (2 + watching) * args.matches * args.pairs, warm + (1 + watching) * args.matches * args.pairs
+            print(f"making {ours} boardlog games and {theirs} boardgame.io matches...", flush=True)
             before = table_bytes(url)
             players = [Client(app_url, f"versus-{n}") for n in range(2 * args.concurrent)]
             with concurrent.futures.ThreadPoolExecutor(8) as pool:
                 made = list(pool.map(lambda n: example_game(app_url, (players[2 * (n % args.concurrent)],
                                                                       players[2 * (n % args.concurrent) + 1])),
-                                     range(2 * games - warm)))
+                                     range(ours)))
             setup = {"boardlog": (grown(before, table_bytes(url)), len(made) * MOVES_PER_MATCH)}
             before = table_bytes(bgio_url)
-            created = node("create-bgio", bgio_base, str(games), str(folder / "matches.json"))
+            created = node("create-bgio", bgio_base, str(theirs), str(folder / "matches.json"))
             failures.update({f"boardgame.io's lobby: {c}": n for c, n in created.get("failures", {}).items()})
-            setup["bgio"] = (grown(before, table_bytes(bgio_url)), games * MOVES_PER_MATCH)
+            setup["bgio"] = (grown(before, table_bytes(bgio_url)), theirs * MOVES_PER_MATCH)
             matches = json.loads((folder / "matches.json").read_text()) if not failures else []
             sides = {"boardlog-post": Side("boardlog-post", url, CpuSplit(url, app, worker), redis_url),
                      "boardlog-move": Side("boardlog-move", url, CpuSplit(url, app, worker), redis_url),
                      "bgio": Side("bgio", bgio_url, CpuSplit(bgio_url, bgio, None))}
+            if args.spectators:
+                sides["boardlog-watch"] = Side("boardlog-watch", url, CpuSplit(url, app, worker), redis_url,
+                                               args.spectators)
+                sides["bgio-watch"] = Side("bgio-watch", bgio_url, CpuSplit(bgio_url, bgio, None), None, args.spectators)
+            queues = {"boardlog": iter(made), "bgio": iter(matches)}  # each round takes the next games of its server
             time.sleep(2)  # what the games' creation left to the notifier
             for n in range(-1, args.pairs if not failures else -1):  # -1: the warm-up
                 for kind, side in sides.items():
-                    chunk = folder / f"{kind}-{n}.json"
-                    if kind == "bgio":  # the warm-up's matches first, then each round's
-                        first, size = (0, warm) if n < 0 else (warm + n * args.matches, args.matches)
-                        chunk.write_text(json.dumps(matches[first:first + size]))
-                        side.round(bgio_base, chunk, args.concurrent, failures, measured=n >= 0)
-                    else:  # the warm-up's games, half for each kind, then each pair's, POSTs alone first
-                        size = warm // 2 if n < 0 else args.matches
-                        first = (0 if n < 0 else warm + 2 * n * args.matches) + (kind == "boardlog-move") * size
-                        chunk.write_text(json.dumps(made[first:first + size]))
-                        side.round(app_url, chunk, args.concurrent, failures, measured=n >= 0)
+                    chunk, server = folder / f"{kind}-{n}.json", "bgio" if kind.startswith("bgio") else "boardlog"
+                    if n < 0 and kind.endswith("-watch"):
+                        continue
+                    # The warm-up: boardgame.io all its warm-up matches, boardlog half of them in each kind.
+                    size = args.matches if n >= 0 else warm if server == "bgio" else warm // 2
+                    chunk.write_text(json.dumps([next(queues[server]) for _ in range(size)]))
+                    side.round(bgio_base if server == "bgio" else app_url, chunk, args.concurrent, failures,
+                               measured=n >= 0)
                     if n < 0:
                         continue
                     loads.append(os.getloadavg()[0])
@@ -316,6 +331,9 @@ def main() -> int:
     parser.add_argument("--pairs", type=int, default=3, help="rounds of each side, alternately")
     parser.add_argument("--matches", type=int, default=120, help="matches a round (six moves each)")
     parser.add_argument("--concurrent", type=int, default=16, help="matches played at once (two seats each)")
+    parser.add_argument("--spectators", type=int, default=0,
+                        help="also rounds of the whole move with this many spectators a match (boardlog: "
+                             "SSE streams of the game; boardgame.io: spectator sockets), alternately")
     parser.add_argument("--warm-up", type=int, default=400,
                         help="matches each server plays first, not measured (boardgame.io's node needs some "
                              "2,000 moves before its CPU a move settles; boardlog plays as many)")

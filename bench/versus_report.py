@@ -12,7 +12,7 @@ from bench.cpu_split import PARTS
 REDIS = "Redis"  # its server's CPU (INFO cpu), within the rest of the machine: boardlog's rounds only
 
 KINDS = {"boardlog-post": "boardlog, the POST alone", "boardlog-move": "boardlog, view + POST",
-         "bgio": "boardgame.io, the move"}
+         "bgio": "boardgame.io, the move", "boardlog-watch": "boardlog, watched", "bgio-watch": "boardgame.io, watched"}
 SHOWN = {PARTS[0]: "server, user", PARTS[1]: "server, kernel", PARTS[2]: "worker + notifier (boardlog)",
          PARTS[3]: "PostgreSQL backends of the database", PARTS[4]: "PostgreSQL backends that ended",
          PARTS[5]: "PostgreSQL's own processes", PARTS[6]: "the players (node driver)",
@@ -33,14 +33,14 @@ def report(sides: dict, setup: dict, loads: list[float], args) -> None:
           f"{args.pairs} rounds of each side alternately")
     cpu = {kind: side.cpu() for kind, side in sides.items()}
     print("\nms of CPU a move (median of the rounds):")
-    print(f"  {'':40}" + "".join(f"{KINDS[kind]:>28}" for kind in sides))
+    print(f"  {'':40}" + "".join(f"{KINDS[kind]:>26}" for kind in sides))
     for part in (*PARTS, REDIS):
-        print(f"  {SHOWN[part]:40}" + "".join(f"{cpu[kind].get(part, 0.0):28.3f}" for kind in sides))
+        print(f"  {SHOWN[part]:40}" + "".join(f"{cpu[kind].get(part, 0.0):26.3f}" for kind in sides))
     for name, parts in (("server (user + kernel)", SERVER), ("server, worker, the db's backends, Redis", SERVER_SIDE),
                         ("everything (players, the rest included)", PARTS)):
-        print(f"  {name:40}" + "".join(f"{_sum(cpu[kind], parts):28.3f}" for kind in sides))
+        print(f"  {name:40}" + "".join(f"{_sum(cpu[kind], parts):26.3f}" for kind in sides))
     print(f"  {'moves/s (median; each round)':40}" + "".join(
-        f"{statistics.median(side.rates):8.0f} ({', '.join(f'{r:.0f}' for r in side.rates)})".rjust(28)
+        f"{statistics.median(side.rates):6.0f} ({', '.join(f'{r:.0f}' for r in side.rates)})".rjust(26)
         for side in sides.values()))
     bgio = cpu["bgio"]
     print("\nboardlog / boardgame.io, same run:")
@@ -52,7 +52,24 @@ def report(sides: dict, setup: dict, loads: list[float], args) -> None:
               f"backends {_sum(ours, PARTS[3:4]) / _sum(bgio, PARTS[3:4]):.2f}x; server, worker, backends "
               f"and Redis {_sum(ours, SERVER_SIDE) / _sum(bgio, SERVER_SIDE):.2f}x; moves/s {rate:.2f}x")
     print("  (server + worker: boardgame.io's server alone, it has no worker)")
+    if "bgio-watch" in sides:
+        print_spectators(sides, cpu)
     print_bytes(sides, setup)
+
+
+def print_spectators(sides: dict, cpu: dict) -> None:
+    """The watched rounds against the same move unwatched: CPU a move, and what
+    the spectators added a move delivered (a move times the spectators who saw it)."""
+    spectators = sides["bgio-watch"].spectators
+    answered = {kind: sum(sides[kind].delivered) / sides[kind].moves for kind in ("boardlog-watch", "bgio-watch")}
+    print(f"\nwith {spectators} spectators a match (moves they were sent a move: boardlog's streams "
+          f"{answered['boardlog-watch']:.1f}, boardgame.io's pushes {answered['bgio-watch']:.1f}), ms a move:")
+    for name, parts in (("server", SERVER), ("server, worker, the db's backends, Redis", SERVER_SIDE)):
+        ours, theirs = _sum(cpu["boardlog-watch"], parts), _sum(cpu["bgio-watch"], parts)
+        added = (ours - _sum(cpu["boardlog-move"], parts)) / spectators
+        added_theirs = (theirs - _sum(cpu["bgio"], parts)) / spectators
+        print(f"  {name}: {ours:.3f} against {theirs:.3f}, {ours / theirs:.2f}x; a move delivered, what the "
+              f"spectators added: {added:.4f} against {added_theirs:.4f}, {added / added_theirs:.2f}x")
 
 
 def print_bytes(sides: dict, setup: dict) -> None:

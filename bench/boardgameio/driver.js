@@ -6,10 +6,18 @@
 // played --concurrent at a time until the list is done.
 //
 //   node driver.js create-bgio URL COUNT OUT.json       matches made through the lobby API, 2 seats joined
-//   node driver.js bgio URL MATCHES.json CONCURRENT     play them over socket.io
+//   node driver.js bgio URL MATCHES.json CONCURRENT [SPECTATORS]   play them over socket.io
 //   node driver.js boardlog-hands URL GAMES.json CONCURRENT  each seat's hand read into the file
 //   node driver.js boardlog-post URL GAMES.json CONCURRENT   POSTs alone (see below)
-//   node driver.js boardlog-move URL GAMES.json CONCURRENT   GET view + POST per move
+//   node driver.js boardlog-move URL GAMES.json CONCURRENT [SPECTATORS]   GET view + POST per move
+//
+// SPECTATORS a match (0 by default) watch it from before its first move to
+// its end, joining one after the other: on boardgame.io sockets (one per
+// spectator slot, kept from match to match) that `sync` with no playerID
+// and get the server's pushes; on boardlog SSE streams of the game without
+// a token (GET /v1/games/ID/stream: a `view` after each move, an `end` once
+// the game is over and scored). A match is done once each of its spectators
+// has seen its end.
 //
 // boardgame.io: the raw socket.io messages its client sends (no Client, whose
 // reducer would run the game again here): each seat's socket on the game's
@@ -25,7 +33,8 @@
 // alone: each seat's hand is read beforehand (boardlog-hands, outside the
 // round) and the version is carried from the last POST's answer, out of band.
 //
-// Prints one JSON line: moves, seconds, failures by cause. Any failure (an
+// Prints one JSON line: moves, seconds, delivered (the moves spectators were
+// sent: boardgame.io's pushes, boardlog's `view` messages), failures by cause. Any failure (an
 // answer not 200, a socket error, a move not answered within 10 s, a game
 // not over after its six moves) is counted; the bench fails on any.
 "use strict";
@@ -121,8 +130,12 @@ function stateAtLeast(seat, stateID, what) {
   });
 }
 
-async function playBgio(base, matches, concurrent) {
+let delivered = 0;
+
+async function playBgio(base, matches, concurrent, spectators) {
   const slots = Array.from({ length: concurrent }, () => [bgioSeat(base), bgioSeat(base)]);
+  const watchers = Array.from({ length: concurrent }, () => Array.from({ length: spectators }, () => bgioSeat(base)));
+  watchers.flat().forEach((seat) => seat.socket.on("update", (matchID) => { if (matchID === seat.matchID) delivered += 1; }));
   const started = process.hrtime.bigint();
   let moves = 0;
   await pool(matches, concurrent, async (match, n) => {
@@ -133,6 +146,12 @@ async function playBgio(base, matches, concurrent) {
       seat.socket.emit("sync", match.matchID, match.seats[i].playerID, match.seats[i].credentials, 2);
     });
     await Promise.all(seats.map((seat) => stateAtLeast(seat, 0, "sync")));
+    for (const seat of watchers[n]) { // one after the other, each in before the first move, as on boardlog
+      seat.matchID = match.matchID;
+      seat.state = null;
+      seat.socket.emit("sync", match.matchID, null, undefined, 2);
+      await stateAtLeast(seat, 0, "sync for a spectator");
+    }
     for (let round = 0; round < ROUNDS; round++) {
       for (let i = 0; i < seats.length; i++) {
         const { state } = seats[i];
@@ -145,10 +164,12 @@ async function playBgio(base, matches, concurrent) {
       }
     }
     if (!seats[0].state.ctx.gameover) fail("a match not over after its six moves");
+    const end = seats[0].state._stateID;
+    await Promise.all(watchers[n].map((seat) => stateAtLeast(seat, end, "end for a spectator")));
   });
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  slots.flat().forEach((seat) => { seat.closing = true; seat.socket.close(); });
-  return { moves, seconds };
+  [...slots.flat(), ...watchers.flat()].forEach((seat) => { seat.closing = true; seat.socket.close(); });
+  return { moves, seconds, delivered };
 }
 
 // --- boardlog
@@ -178,7 +199,44 @@ async function readHands(base, file, concurrent) {
   fs.writeFileSync(file, JSON.stringify(games));
 }
 
-async function playBoardlog(base, games, concurrent, whole) {
+// One spectator of a boardlog game: its SSE stream (no token), from its
+// first `view` (ready) to its `end` (done); each later `view` is a move
+// delivered. A new connection each: a stream holds its socket.
+function watch(base, game) {
+  let ready, done;
+  const state = { ready: new Promise((resolve) => { ready = resolve; }),
+                  done: new Promise((resolve, reject) => { done = { resolve, reject }; }) };
+  let views = 0;
+  let buffer = "";
+  const req = http.get(`${base}/v1/games/${game}/stream`, { agent: false, headers: { Accept: "text/event-stream" } },
+    (res) => {
+      if (res.statusCode !== 200) {
+        const chunks = [];
+        res.on("data", (chunk) => chunks.push(chunk));
+        res.on("end", () => done.reject(new Error(`a spectator's stream answered ${res.statusCode} ${Buffer.concat(chunks)}`)));
+        return;
+      }
+      res.setEncoding("utf8");
+      res.on("data", (chunk) => {
+        buffer += chunk;
+        let cut;
+        while ((cut = buffer.indexOf("\n\n")) >= 0) {
+          const message = buffer.slice(0, cut);
+          buffer = buffer.slice(cut + 2);
+          const kind = (message.match(/^event: (.*)$/m) || [])[1];
+          if (kind === "view" && views++ === 0) ready();
+          else if (kind === "view") delivered += 1;
+          else if (kind === "end") { ready(); done.resolve(); req.destroy(); }
+        }
+      });
+      res.on("end", () => done.reject(new Error("a spectator's stream ended before the game")));
+    });
+  req.on("error", (error) => done.reject(error)); // after the end: a settled promise, nothing
+  state.done.catch(() => ready());
+  return state;
+}
+
+async function playBoardlog(base, games, concurrent, whole, spectators) {
   const hands = new Map();
   for (const game of games) {
     for (const [seat, hand] of Object.entries(game.hands || {})) hands.set(`${game.id} ${seat}`, [...hand]);
@@ -186,6 +244,12 @@ async function playBoardlog(base, games, concurrent, whole) {
   const started = process.hrtime.bigint();
   let moves = 0;
   await pool(games, concurrent, async (game) => {
+    const watching = [];
+    for (let n = 0; n < spectators; n++) { // one after the other, each in before the first move
+      const spectator = watch(base, game.id);
+      watching.push(spectator.done.catch((error) => fail(error.message)));
+      await spectator.ready;
+    }
     const etags = {};
     let answer = null;
     for (let round = 0; round < ROUNDS; round++) {
@@ -208,21 +272,23 @@ async function playBoardlog(base, games, concurrent, whole) {
     }
     // Over: the worker scores it next (bench/versus_boardgameio.py waits for "finished").
     if (answer.status !== "scoring" && answer.status !== "finished") fail(`a game ${answer.status} after its six moves`);
+    await Promise.all(watching);
   });
-  return { moves, seconds: Number(process.hrtime.bigint() - started) / 1e9 };
+  return { moves, seconds: Number(process.hrtime.bigint() - started) / 1e9, delivered };
 }
 
 async function main() {
-  const [mode, base, file, third] = process.argv.slice(2);
+  const [mode, base, file, third, fourth] = process.argv.slice(2);
   let result = {};
   if (mode === "create-bgio") {
     await createBgio(base, Number(file), third);
   } else if (mode === "bgio") {
-    result = await playBgio(base, JSON.parse(fs.readFileSync(file)), Number(third));
+    result = await playBgio(base, JSON.parse(fs.readFileSync(file)), Number(third), Number(fourth || 0));
   } else if (mode === "boardlog-hands") {
     await readHands(base, file, Number(third));
   } else if (mode === "boardlog-post" || mode === "boardlog-move") {
-    result = await playBoardlog(base, JSON.parse(fs.readFileSync(file)), Number(third), mode === "boardlog-move");
+    result = await playBoardlog(base, JSON.parse(fs.readFileSync(file)), Number(third), mode === "boardlog-move",
+      Number(fourth || 0));
   } else {
     throw new Error(`unknown mode ${mode}`);
   }
