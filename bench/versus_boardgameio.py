@@ -25,12 +25,13 @@ The Node harness is installed with npm (``npm ci``) when missing.
 The players are one node process (bench/boardgameio/driver.js, which says
 how each side is played): ``--concurrent`` matches at once, two seats each,
 every seat moving as soon as it may, each round ``--matches`` matches of six
-moves, after ``--warm-up`` matches of each server not measured (node's JIT
-takes some 2,000 moves to settle). Per pair of rounds, alternately: boardlog with the POSTs alone (the
-hands read and the versions carried before and outside the clock), boardlog
-with the whole move (the seat's GET of its view, then the POST), and
-boardgame.io (the move sent over socket.io; the server pushes the new
-filtered state to both seats, which is how they learn of it).
+moves, after ``--warm-up`` matches of each server not measured (node's
+JIT takes some 2,000 moves to settle). Per pair of rounds, alternately:
+boardlog with the POSTs alone (the hands read and the versions carried
+before and outside the clock), boardlog with the whole move (the seat's
+GET of its view, then the POST), and boardgame.io (the move sent over
+socket.io; the server pushes the new filtered state to both seats, which
+is how they learn of it).
 
 With ``--spectators N``, two more kinds of round in each pair: the whole
 move with N spectators a match, each joined before the first move and
@@ -94,7 +95,7 @@ def ensure_harness() -> None:
     for tool in ("node", "npm"):
         if not shutil.which(tool):
             raise SystemExit(f"bench/versus_boardgameio.py needs {tool} on PATH (Node 18 or later, with npm)")
-    if (HARNESS / "node_modules" / "boardgame.io").is_dir() and (HARNESS / "node_modules" / "bgio-postgres").is_dir():
+    if (HARNESS / "node_modules" / ".package-lock.json").is_file():  # npm writes it once an install is whole
         return
     print("installing bench/boardgameio's Node packages (npm ci)...", flush=True)
     done = subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=HARNESS, capture_output=True, text=True,
