@@ -36,6 +36,9 @@ def _cpu(pid: int, part: slice = slice(0, 2)) -> float:
 
 
 def _tree_cpu(pid: int, part: slice = slice(0, 2)) -> float:
+    """A process's and its live descendants' CPU (``part`` of their times;
+    0:4 counts the children each has reaped too: the worker's RQ work
+    horses, a fork a job, which end within the round)."""
     try:
         parent = psutil.Process(pid)
         return sum(_cpu(each.pid, part) for each in [parent, *parent.children(recursive=True)])
@@ -47,7 +50,7 @@ class CpuSplit:
     """Measures rounds between ``start`` and ``finish``, each of a kind (the
     command cycles, a pgbench round); ``summary`` prints their medians."""
 
-    def __init__(self, url: str, server: subprocess.Popen, worker: subprocess.Popen):
+    def __init__(self, url: str, server: subprocess.Popen, worker: subprocess.Popen | None):
         self.url, self.server, self.worker = url, server, worker
         self.rounds: dict[str, list[dict[str, float]]] = {}
         self.cores: dict[str, list[float]] = {}
@@ -70,7 +73,7 @@ class CpuSplit:
         machine = psutil.cpu_times()
         children = resource.getrusage(resource.RUSAGE_CHILDREN)
         return {"user": _tree_cpu(self.server.pid, slice(0, 1)), "system": _tree_cpu(self.server.pid, slice(1, 2)),
-                "worker": _tree_cpu(self.worker.pid), "ours": ours, "reaped": reaped,
+                "worker": _tree_cpu(self.worker.pid, slice(0, 4)) if self.worker else 0.0, "ours": ours, "reaped": reaped,
                 "own": own, "client": children.ru_utime + children.ru_stime,
                 "busy": sum(machine) - machine.idle - getattr(machine, "iowait", 0.0)}
 

@@ -82,11 +82,11 @@ sys.path.insert(0, str(ROOT))
 
 import bench.api as api_bench  # noqa: E402
 import bench.pgbench_command as pgbench_stage  # noqa: E402
-from api.processes.supervisor import SERVE_PID, stop_worker  # noqa: E402
+from api.processes.supervisor import stop_worker  # noqa: E402
 from bench.api import GEVENT, gunicorn, new_game  # noqa: E402
 from bench.cpu_split import CpuSplit  # noqa: E402
 from bench.cycles_wire import wire  # noqa: E402
-from bench.production import Profiler, redis_url_for_bench, server_cpu, stop  # noqa: E402
+from bench.production import Profiler, redis_url_for_bench, server_cpu, start_worker, stop  # noqa: E402
 from eventstore.servers import temporary_database, temporary_server  # noqa: E402
 
 LUA_DIR = Path(__file__).resolve().parent / "lua"
@@ -194,11 +194,7 @@ def measure(args, code: Path = ROOT, extra_env: dict | None = None) -> dict:
             log = open(folder / "servers.log", "ab")  # noqa: SIM115 (closed with the folder)
             app, app_url = gunicorn("api.processes.wsgi:app", env, GEVENT, log)
             bare, bare_url = gunicorn("bench.bare:app", {}, GEVENT, log)
-            # The worker (with its notifier) as a deployment runs it beside the API.
-            # (its own process group, stopped as serve stops it; it stops too should this process die).
-            worker = subprocess.Popen([sys.executable, "-m", "api.processes.cli", "worker"], cwd=code,
-                                      env={**os.environ, **env, "PYTHONPATH": str(code), SERVE_PID: str(os.getpid())},
-                                      stdout=log, stderr=log, stdin=subprocess.DEVNULL, process_group=0)
+            worker = start_worker(code, env, log)  # with its notifier, as a deployment runs it beside the API
             processes = [app, bare]
             games = lua_games(create_games(app_url, args.connections * args.games))
             pgbench_rounds = [1001 + n for n in range(1 + 2 * args.rounds)] if with_pgbench else []

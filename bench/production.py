@@ -12,6 +12,8 @@ from pathlib import Path
 
 import psutil
 
+from api.processes.supervisor import SERVE_PID
+
 
 def server_cpu(process: subprocess.Popen) -> float:
     """User + system seconds of a gunicorn master and its workers."""
@@ -28,6 +30,17 @@ def redis_url_for_bench(folder: Path, db: int):
 
     server = EmbeddedRedis(folder / "redis", folder / "run", persist=False)
     return server.start(), server
+
+
+def start_worker(code: Path, env: dict, log, pythonpath: tuple[Path, ...] = ()) -> subprocess.Popen:
+    """``boardlog worker`` (with its notifier) of checkout ``code``, as a
+    deployment runs it beside the API: its own process group, stopped as
+    serve stops it (api.processes.supervisor.stop_worker), and stopping by
+    itself should this process die; ``pythonpath`` before ``code``."""
+    path = os.pathsep.join(map(str, (*pythonpath, code)))
+    return subprocess.Popen([sys.executable, "-m", "api.processes.cli", "worker"], cwd=code,
+                            env={**os.environ, **env, "PYTHONPATH": path, SERVE_PID: str(os.getpid())},
+                            stdout=log, stderr=log, stdin=subprocess.DEVNULL, process_group=0)
 
 
 def stop(processes) -> None:
