@@ -235,8 +235,8 @@ async def overload(args, base: str, games: list) -> Counter:
           f"first held {first.streams_open + first.held_polls}, failed {dict(first.failures)}; newcomers held "
           f"{second.streams_open + second.held_polls}, refused with 503 and Retry-After {dict(second.refused)}, "
           f"failed {dict(second.failures)} (load average {load_average()})")
-    # The newcomers start a little before the first long-polls' waits end, so they knock throughout.
-    await asyncio.sleep(max(0.0, arrived + 57 - time.monotonic()))
+    # The newcomers arrive as the first long-polls' waits end (60 s after each arrived) and they poll again.
+    await asyncio.sleep(max(0.0, arrived + 59.5 - time.monotonic()))
     await arrive(third, plan, args.rate, refusable=True)
     until = time.monotonic() + 90
     while first.polls_answered < polls and time.monotonic() < until:
