@@ -95,6 +95,11 @@ class Subscription:
 
     def close(self) -> None:
         self._drop_prefetch()
+        if self.leased and self.conn is not None and not self.conn.closed and not self.conn.broken:
+            try:  # let the lease go now: a closed connection's backend frees its locks only once it has ended
+                self.conn.execute("select pg_advisory_unlock(%s)", (lock_key(self.name),))
+            except Exception:
+                pass
         for conn in (self.conn, self._reader):
             if conn is not None:
                 try:
