@@ -30,6 +30,7 @@ from .operation_checks import check_before_arguments
 from .commands_fast import FastCommands
 from .legal_fast import FastLegalCommands
 from .polls import ConditionalPolls
+from .view_fast import FastViews
 from .resources import docs_assets, web
 from ..service.errors import InvalidRequest, ServiceError
 from ..service.games import GameService
@@ -93,6 +94,8 @@ def settings(overrides: dict | None = None) -> dict:
         "FAST_COMMANDS": env.get("BOARDLOG_FAST_COMMANDS", "1").strip() != "0",
         # The legal commands' GET answered before Flask (api/http/legal_fast.py); 0: all through Flask.
         "FAST_LEGAL_COMMANDS": env.get("BOARDLOG_FAST_LEGAL_COMMANDS", "1").strip() != "0",
+        # The view's 200 answered before Flask (api/http/view_fast.py); 0: all through Flask.
+        "FAST_VIEWS": env.get("BOARDLOG_FAST_VIEWS", "1").strip() != "0",
     }
     config.update(overrides or {})
     return config
@@ -119,6 +122,8 @@ def create_app(config: dict | None = None, service: GameService | None = None, r
     if app.config["FAST_LEGAL_COMMANDS"]:
         app.wsgi_app = app.extensions["boardlog_fast_legal_commands"] = FastLegalCommands(
             app.wsgi_app, app, limiter, cors)
+    if app.config["FAST_VIEWS"]:
+        app.wsgi_app = app.extensions["boardlog_fast_views"] = FastViews(app.wsgi_app, app, limiter, cors)
     app.wsgi_app = ConditionalPolls(app.wsgi_app, app, limiter, cors)
     if app.config["FAST_COMMANDS"]:
         app.wsgi_app = app.extensions["boardlog_fast_commands"] = FastCommands(

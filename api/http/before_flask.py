@@ -1,5 +1,6 @@
 """What the layers that answer a request before Flask share: the commands'
-(api/http/commands_fast.py) and the legal commands' (api/http/legal_fast.py).
+(api/http/commands_fast.py), the legal commands' (api/http/legal_fast.py) and the
+views' (api/http/view_fast.py).
 
 Each is a WSGI layer in front of the app that answers a request of one
 route when everything its view would read is known without Flask, and
@@ -19,7 +20,7 @@ from werkzeug.http import parse_accept_header
 
 from . import http_conventions, request_log, security_headers
 from .cors import CorsPolicy
-from .limits import RateLimiter, token_subject
+from .limits import RateLimiter, address_subject, token_subject
 
 
 def cached_identity(service, environ):
@@ -29,6 +30,19 @@ def cached_identity(service, environ):
     if scheme.lower() != "bearer" or not token.strip():
         return None
     return service.players.identify_cached(token.strip())
+
+
+def caller(service, environ) -> tuple[str | None, str] | None:
+    """Who asks, for a route a token is optional on: his player id (None
+    without a token) and his rate limit's subject (the token's, else the
+    address's, as Flask counts him); None when a token is sent that the
+    token cache does not know (Flask then asks the database, or refuses it)."""
+    if not environ.get("HTTP_AUTHORIZATION"):
+        return None, address_subject(environ.get("REMOTE_ADDR"))
+    identity = cached_identity(service, environ)
+    if identity is None:
+        return None
+    return identity.player, token_subject(identity.token_id)
 
 
 def accepts_gzip(environ) -> bool:
@@ -69,13 +83,27 @@ class BeforeFlask:
     def service(self):
         return self.flask_app.extensions["boardlog"].service
 
+    def plain_service(self, environ):
+        """The service, for a request without a query or a body (what a GET
+        answered here is); None for any other, or before the service is up."""
+        service = self.service
+        if service is None or environ.get("QUERY_STRING") or environ.get("HTTP_TRANSFER_ENCODING"):
+            return None
+        if environ.get("CONTENT_LENGTH", "0") not in ("", "0"):
+            return None
+        return service
+
     def admit(self, identity) -> tuple[bool, tuple[str, str] | None]:
         """Whether the caller's request fits the rate limit, counted if it
         does (last: what goes on to Flask is counted there), and the
         RateLimit fields to answer with (None: limits are off)."""
+        return self.admit_subject(token_subject(identity.token_id))
+
+    def admit_subject(self, subject: str) -> tuple[bool, tuple[str, str] | None]:
+        """``admit`` for a caller named by his rate limit's subject (a token's, or an address's)."""
         if self.limiter.per_minute <= 0:
             return True, None
-        admission = self.limiter.admit(token_subject(identity.token_id))
+        admission = self.limiter.admit(subject)
         return admission.retry_after is None, admission.fields
 
     def finish(self, response, environ, fields, request_id: str, started: float, player: str | None):

@@ -52,10 +52,8 @@ class FastLegalCommands(BeforeFlask):
     def _answer(self, environ, game_text: str):
         """The answer, or None when this request is Flask's to answer."""
         started = time.perf_counter()
-        service = self.service
-        if service is None or environ.get("QUERY_STRING") or environ.get("HTTP_TRANSFER_ENCODING"):
-            return None
-        if environ.get("CONTENT_LENGTH", "0") not in ("", "0"):
+        service = self.plain_service(environ)
+        if service is None:
             return None
         from .resources.play import legal_commands_answer
 

@@ -27,11 +27,11 @@ import re
 import time
 import uuid
 
-from . import access, http_conventions, request_log, security_headers
-from .before_flask import cached_identity
-from .cors import CorsPolicy
-from .limits import RateLimiter, address_subject, token_subject
 from ..service.games import stream_of
+from . import access, http_conventions, request_log, security_headers
+from .before_flask import caller
+from .cors import CorsPolicy
+from .limits import RateLimiter
 from .view_etags import single_tag_version
 
 VIEW_RULE = "/v1/games/<game_id>/view"
@@ -62,13 +62,10 @@ class ConditionalPolls:
         service = self.flask_app.extensions["boardlog"].service
         if service is None or environ.get("CONTENT_LENGTH") or environ.get("HTTP_TRANSFER_ENCODING"):
             return None
-        if environ.get("HTTP_AUTHORIZATION"):
-            identity = cached_identity(service, environ)
-            if identity is None:
-                return None
-            player, subject = identity.player, token_subject(identity.token_id)
-        else:
-            player, subject = None, address_subject(environ.get("REMOTE_ADDR"))
+        asking = caller(service, environ)
+        if asking is None:
+            return None
+        player, subject = asking
         tag = environ["HTTP_IF_NONE_MATCH"]
         version = single_tag_version(tag, player)
         if version is None:

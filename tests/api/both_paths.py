@@ -53,6 +53,25 @@ def game(client, request):
     return game_id, acting, waiting, eve
 
 
+def ask(app, path: str, player, headers=None, query="", method="GET", data=None):
+    """``path`` asked of ``app`` by ``player`` (None: without a token), from ORIGIN, with SAME_ID."""
+    headers = {**SAME_ID, "Origin": ORIGIN, **(player.auth if player else {}), **(headers or {})}
+    return app.test_client().open(f"{path}{query}", method=method, headers=headers, data=data)
+
+
+def ask_both(apps, layer: str, path: str, *args, others: bool = False, **kwargs):
+    """``path`` asked of the app with the layer named ``layer``, then of Flask; and whether the
+    first answer came from the layer (then Flask did not see the request; else it did, unless
+    ``others``: another layer may answer it too)."""
+    fast, flask_only = apps
+    before, flask_seen = fast.extensions[layer].answered, len(fast.flask_requests)
+    first = ask(fast, path, *args, **kwargs)
+    answered_here = fast.extensions[layer].answered > before
+    if answered_here or not others:
+        assert answered_here == (len(fast.flask_requests) == flask_seen)
+    return first, ask(flask_only, path, *args, **kwargs), answered_here
+
+
 def fields(response) -> list[tuple[str, str]]:
     """The answer's fields in order; RateLimit's count is each app's own."""
     return [(name, value if name != "RateLimit" else value.partition(";r=")[0]) for name, value in response.headers]
@@ -62,3 +81,31 @@ def same(fast_answer, flask_answer) -> None:
     assert fast_answer.status_code == flask_answer.status_code
     assert fields(fast_answer) == fields(flask_answer)
     assert fast_answer.data == flask_answer.data
+
+
+NOBODY = object()  # a token nobody has
+
+# Requests a GET layer leaves to Flask; a module's own table adds its cases.
+FALLS_THROUGH = {
+    "an unknown token": dict(player=NOBODY),
+    "a malformed Authorization": dict(headers={"Authorization": "Token abc"}),
+    "an unknown game": dict(game="00000000-0000-4000-8000-000000000000"),
+    "a game id that is no id": dict(game="0000000000000000000000000000000g"),
+    "a query string": dict(query="?x=1"),
+    "a HEAD": dict(method="HEAD"),
+    "a POST": dict(method="POST"),
+    "an OPTIONS": dict(method="OPTIONS"),
+    "a body": dict(data=b"{}"),
+}
+
+
+def falling_through(both, game, spec: dict):
+    """``both``'s answers (the module's ``_both``) to the request ``spec`` describes, made by the
+    player to act unless it names another (``NOBODY``: a token nobody has)."""
+    game_id, acting, _, _ = game
+    spec = dict(spec)
+    player = spec.pop("player", acting)
+    if player is NOBODY:
+        player = Player.__new__(Player)
+        player.token = "not-a-token-anyone-has"
+    return both(spec.pop("game", game_id), player, **spec)

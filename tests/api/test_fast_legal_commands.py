@@ -10,8 +10,9 @@ import uuid
 
 import pytest
 
-from .both_paths import ORIGIN, SAME_ID, apps, counting_app, fields, game, same  # noqa: F401 (fixtures)
-from .conftest import Player
+from .both_paths import (  # noqa: F401 (fixtures)
+    FALLS_THROUGH, ORIGIN, apps, ask, ask_both, counting_app, falling_through, fields, game, same,
+)
 from .test_private_games import private_game
 
 LAYER = "boardlog_fast_legal_commands"
@@ -24,21 +25,13 @@ def _app(service, fast: bool, per_minute: int = 1200):
     return counting_app(service, per_minute, FAST_LEGAL_COMMANDS=fast)
 
 
-
-def _get(app, game_id, player, headers=None, query="", method="GET", data=None):
-    headers = {**SAME_ID, "Origin": ORIGIN, **(player.auth if player else {}), **(headers or {})}
-    return app.test_client().open(f"/v1/games/{game_id}/legal-commands{query}", method=method, headers=headers,
-                                  data=data)
+def _get(app, game_id, player, **kwargs):
+    return ask(app, f"/v1/games/{game_id}/legal-commands", player, **kwargs)
 
 
-def _both(apps, *args, **kwargs):
+def _both(apps, game_id, *args, **kwargs):
     """The answer with the layer, then Flask's; and whether the first came from the layer."""
-    fast, flask_only = apps
-    before, flask_seen = fast.extensions[LAYER].answered, len(fast.flask_requests)
-    first = _get(fast, *args, **kwargs)
-    answered_here = fast.extensions[LAYER].answered > before
-    assert answered_here == (len(fast.flask_requests) == flask_seen)
-    return first, _get(flask_only, *args, **kwargs), answered_here
+    return ask_both(apps, LAYER, f"/v1/games/{game_id}/legal-commands", *args, **kwargs)
 
 
 def _seated(game, who: str):
@@ -102,31 +95,13 @@ def test_legal_commands_without_an_origin_or_a_request_id_are_flasks(apps, game)
     assert len(answer.headers["X-Request-Id"]) == 32
 
 
-NOBODY = object()  # a token nobody has
-
-FALLS_THROUGH = {
-    "an unknown token": dict(player=NOBODY),
-    "no token": dict(player=None),
-    "a malformed Authorization": dict(headers={"Authorization": "Token abc"}),
-    "an unknown game": dict(game="00000000-0000-4000-8000-000000000000"),
-    "a game id that is no id": dict(game="0000000000000000000000000000000g"),
-    "a query string": dict(query="?x=1"),
-    "a HEAD": dict(method="HEAD"),
-    "a POST": dict(method="POST"),
-    "an OPTIONS": dict(method="OPTIONS"),
-    "a body": dict(data=b"{}"),
-}
+CASES = {**FALLS_THROUGH, "no token": dict(player=None)}
 
 
-@pytest.mark.parametrize("case", sorted(FALLS_THROUGH))
+@pytest.mark.parametrize("case", sorted(CASES))
 def test_a_request_the_layer_cannot_answer_reaches_flask_and_gets_its_answer(apps, game, case):
-    game_id, acting, _, _ = game
-    spec = dict(FALLS_THROUGH[case])
-    player = spec.pop("player", acting)
-    if player is NOBODY:
-        player = Player.__new__(Player)
-        player.token = "not-a-token-anyone-has"
-    fast_answer, flask_answer, answered_here = _both(apps, spec.pop("game", game_id), player, **spec)
+    fast_answer, flask_answer, answered_here = falling_through(lambda *a, **k: _both(apps, *a, **k), game,
+                                                               CASES[case])
     assert not answered_here
     same(fast_answer, flask_answer)
 
