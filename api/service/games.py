@@ -204,10 +204,15 @@ class GameService:
         in the same statement; without ``in_transaction``, reminders or a
         snapshot to write, the whole commit is that one statement."""
         for attempt in (1, 2):
-            # If-Match is judged against the stored version, never a known one.
-            trusted = attempt == 1 and if_match is None
+            # The first attempt decides on the session this process holds at the version it knows, without a
+            # query; the statement's version check is the stored one's. If-Match is refused only on the stored
+            # version: a known one that differs may be behind, and one that matches may be past, which the
+            # append then finds (and the second attempt reads the stored version to say so).
+            trusted = attempt == 1
             rules, session = self.load(game_id, trust_known=trusted)
             if if_match is not None and session.version != if_match:
+                if trusted:
+                    continue
                 raise PreconditionFailed(
                     f"the game is at version {session.version}, not {if_match}", version=session.version
                 )
@@ -228,11 +233,11 @@ class GameService:
             try:
                 deadline = self._commit(game_id, rules, session, after, decision, in_transaction, along)
             except WrongExpectedVersion:
+                if trusted:
+                    continue  # decided on a version the store had left: judged again on the stored one
                 if if_match is not None:
                     raise PreconditionFailed(f"the game moved past version {if_match}") from None
-                if attempt == 2:
-                    raise Conflict("the game moved twice while deciding; send the command again") from None
-                continue
+                raise Conflict("the game moved twice while deciding; send the command again") from None
             self.history.remember(game_id, after)
             self._schedule(game_id, rules, after, deadline)
             return after, decision.events

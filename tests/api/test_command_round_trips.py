@@ -54,15 +54,18 @@ def sent(lines: list[str]) -> list[str]:
     return [line for line in lines if "\tF\t" in line and ("Query" in line or "Parse" in line)]
 
 
+@pytest.mark.parametrize("if_match", [False, True], ids=["without If-Match", "with If-Match"])
 @pytest.mark.parametrize("key", [None, "a key"])
 def test_a_move_on_a_game_held_at_its_known_version_is_one_round_trip_without_begin_or_commit(
-        players, service, held, monkeypatch, key):  # noqa: F811
+        players, service, held, monkeypatch, key, if_match):  # noqa: F811
     ada, bob = players(2)
     game_id = started_game([ada, bob])
     for _ in range(6):  # the same statement again and again on the same connections: never prepared apart
         acting = _to_act([ada, bob], game_id)
         command = acting.legal(game_id)[0]
         headers = {"Idempotency-Key": f"{key}-{uuid.uuid4().hex}"} if key else {}
+        if if_match:  # the version the client saw, checked by the statement itself
+            headers["If-Match"] = acting.view(game_id).headers["ETag"]
         with wire(service.pool, monkeypatch) as lines:
             answer = acting.act(game_id, command, headers=headers)
         assert answer.status_code == 200, answer.json

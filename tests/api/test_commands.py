@@ -82,6 +82,34 @@ def test_a_stale_if_match_is_a_412_and_changes_nothing(players, service):
     assert acting.act(game_id, acting.legal(game_id)[0], headers={"If-Match": f'"{version}"'}).status_code == 200
 
 
+def test_an_if_match_at_the_version_this_process_holds_is_a_412_when_another_process_moved_the_game(
+        players, service, database_url, monkeypatch):
+    from api.http.app import create_app
+    from api.service.games import GameService
+    from eventstore import PostgresEventStore
+
+    ada, bob = players(2)
+    game_id = started_game([ada, bob])
+    acting, _ = _turn([ada, bob], game_id)
+    version = acting.view(game_id).json["version"]  # this process holds the game at it
+    command = acting.legal(game_id)[0]
+    other_store = PostgresEventStore.connect(database_url, min_size=1, max_size=2)
+    try:
+        elsewhere = create_app({"RATE_LIMIT_PER_MINUTE": 0}, service=GameService(other_store, seeds=service.seeds))
+        moved = elsewhere.test_client().post(f"/v1/games/{game_id}/commands", json=command, headers=acting.auth)
+    finally:
+        other_store.close()
+    assert moved.status_code == 200 and moved.json["version"] > version
+    # This process has not heard of that move: it holds the game at the version it knows.
+    stream = f"game-{game_id}"
+    monkeypatch.setattr(service.store, "known_version", lambda s: version if s == stream else None)
+    assert service.cached(uuid.UUID(game_id))[1].version == version
+    response = acting.act(game_id, command, headers={"If-Match": f'"{version}"'})
+    assert response.status_code == 412
+    assert response.json["version"] == moved.json["version"]
+    assert _events(service, game_id) == moved.json["version"]
+
+
 def test_the_same_idempotency_key_and_body_act_once_and_answer_the_same(players, service):
     ada, bob = players(2)
     game_id = started_game([ada, bob])
