@@ -120,6 +120,9 @@ class InMemoryEventStore:
             events = [_copy(event) for event in stream[max(1, from_version) - 1:end]]
         return events if metadata else [dataclasses.replace(event, metadata={}) for event in events]
 
+    def read_tail(self, stream_id: str, after: int) -> list[RecordedEvent]:
+        return self.read_stream(stream_id, after + 1, metadata=False)
+
     def read_all(self, after: int = 0, limit: int = 1000) -> list[RecordedEvent]:
         with self._condition:
             return [_copy(event) for event in self._all[max(0, after):max(0, after) + limit]]

@@ -310,6 +310,19 @@ class PostgresEventStore:
             ).fetchall()
         return [_record(row) for row in rows]
 
+    def read_tail(self, stream_id: str, after: int) -> list[RecordedEvent]:
+        """The events after version ``after`` (which the stream has reached)
+        to its end, without their metadata; the version they end at is then
+        known here as a read confirms it (eventstore/versions.py), so that a
+        decision taken right after on what they gave (a seat reads its view,
+        then moves) needs no query of its own: its statement checks the version."""
+        listening = self._listener.start()
+        epoch = self.recent.epoch()
+        records = self.read_stream(stream_id, after + 1, metadata=False)
+        if listening and (records or after > 0):
+            self.recent.confirmed(stream_id, records[-1].version if records else after, epoch)
+        return records
+
     def read_all(self, after: int = 0, limit: int = 1000) -> list[RecordedEvent]:
         """The global feed after a checkpoint (the global_position of the last event seen).
 

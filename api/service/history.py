@@ -123,7 +123,7 @@ class History:
                 raise NotFound(f"no game {game_id}")
             rules = self.rules_of_stream(records)
             session = self._from_snapshot(stream, rules)
-        tail = self.store.read_stream(stream, (session.version if session else 0) + 1, metadata=False)
+        tail = self.store.read_tail(stream, session.version if session else 0)
         session = self.fold(rules, session, tail)
         if tail:
             self.note_heads(game_id, [(tail[-1].version, tail[-1].hash)])

@@ -91,3 +91,33 @@ def test_a_move_of_a_timed_game_is_a_transaction_that_begins_with_the_command_st
     with service.pool.connection() as conn:
         version = conn.execute("select max(version) from seat_deadlines where game_id = %s", (game_id,)).fetchone()[0]
     assert version == answer.json["version"]
+
+
+def test_a_move_right_after_its_seat_read_the_view_is_one_round_trip_though_the_last_move_was_not_heard_of(
+        players, service, held, monkeypatch, database_url):  # noqa: F811
+    from api.http.app import create_app
+    from api.service.games import GameService
+    from eventstore import PostgresEventStore
+
+    ada, bob = players(2)
+    game_id = started_game([ada, bob])
+    first = _to_act([ada, bob], game_id)
+    command = first.legal(game_id)[0]
+    # This process hears of no move from now on (a NOTIFY not arrived yet, no sweep since).
+    monkeypatch.setattr(service.store.recent, "heard", lambda stream, version: None)
+    monkeypatch.setattr(service.store.recent, "swept", lambda moved, epoch: None)
+    other_store = PostgresEventStore.connect(database_url, min_size=1, max_size=2)
+    try:  # the move, made by another process
+        elsewhere = create_app({"RATE_LIMIT_PER_MINUTE": 0}, service=GameService(other_store, seeds=service.seeds))
+        moved = elsewhere.test_client().post(f"/v1/games/{game_id}/commands", json=command, headers=first.auth)
+    finally:
+        other_store.close()
+    assert moved.status_code == 200, moved.json
+    views = {player: player.view(game_id) for player in (ada, bob)}  # each seat reads its view here
+    acting = next(p for p, view in views.items() if view.json["seat"] in moved.json["to_act"])
+    assert views[acting].json["version"] == moved.json["version"]
+    command = acting.legal(game_id)[0]
+    with wire(service.pool, monkeypatch) as lines:
+        answer = acting.act(game_id, command, headers={"If-Match": views[acting].headers["ETag"]})
+    assert answer.status_code == 200, answer.json
+    assert round_trips(lines) == 1, "\n".join(lines)

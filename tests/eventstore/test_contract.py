@@ -55,6 +55,14 @@ def test_read_stream_honours_from_and_to_versions(store, stream_id):
     assert store.read_stream(stream_id, 3, 2) == []
 
 
+def test_read_tail_gives_the_events_after_a_version_to_the_end_without_their_metadata(store, stream_id):
+    store.append(stream_id, [NewEvent(kind, {"n": n}, {"actor": "p1"}) for n, kind in enumerate("ABC")], NO_STREAM)
+    assert [(e.version, e.type, e.data, e.metadata) for e in store.read_tail(stream_id, 1)] == [
+        (2, "B", {"n": 1}, {}), (3, "C", {"n": 2}, {})]
+    assert store.read_tail(stream_id, 3) == []
+    assert [e.version for e in store.read_tail(stream_id, 0)] == [1, 2, 3]
+
+
 def test_an_unknown_stream_reads_empty_at_version_zero(store, stream_id):
     assert store.read_stream(stream_id) == []
     assert store.stream_version(stream_id) == 0

@@ -285,3 +285,24 @@ def test_a_poll_learns_of_a_commit_whose_notification_was_lost_within_a_sweep(da
     finally:
         other.close()
         store.close()
+
+
+def test_a_read_of_a_streams_tail_makes_its_version_known_before_its_notification(database_url, stream_id,
+                                                                                     monkeypatch):
+    store = PostgresEventStore.connect(database_url, max_size=4)
+    other = PostgresEventStore.connect(database_url, max_size=2)
+    try:
+        store.append(stream_id, events("A"), NO_STREAM)
+        assert store.wait_for_version(stream_id, 0, timeout=30) == 1  # listening, and the version is known
+        # Nothing heard or swept from now on: only the read can tell this process of the commit.
+        monkeypatch.setattr(store.recent, "heard", lambda stream, version: None)
+        monkeypatch.setattr(store.recent, "swept", lambda moved, epoch: None)
+        other.append(stream_id, events("B", "C"), 1)
+        assert store.known_version(stream_id) == 1
+        tail = store.read_tail(stream_id, 1)
+        assert [(e.version, e.type, e.metadata) for e in tail] == [(2, "B", {}), (3, "C", {})]
+        assert store.known_version(stream_id) == 3
+        assert store.read_tail(stream_id, 3) == [] and store.known_version(stream_id) == 3
+    finally:
+        other.close()
+        store.close()
