@@ -21,15 +21,48 @@ def server_cpu(process: subprocess.Popen) -> float:
     return sum(sum(proc.cpu_times()[:2]) for proc in [parent, *parent.children(recursive=True)])
 
 
+CLAIM = "boardlog:bench:claimed-by"  # the key by which a bench holds a database of REDIS_URL's server
+
+
 def redis_url_for_bench(folder: Path, db: int):
-    """REDIS_URL's server on database ``db``, or an embedded one (then also returned, to stop)."""
+    """REDIS_URL's server on an empty database, ``db`` or the next one free,
+    claimed for this run and emptied when it ends; or an embedded server
+    (then also returned, to stop). Two benches on one database would run
+    each other's jobs: a worker scoring another run's games (which its
+    database does not have) failed the bench whose games they were."""
     url = os.environ.get("REDIS_URL")
+    if url and url.startswith("redis://"):
+        return _claimed_database(url.rsplit("/", 1)[0], db), None
     if url:
-        return (url.rsplit("/", 1)[0] + f"/{db}" if url.startswith("redis://") else url), None
+        return url, None
     from eventstore.embedded import EmbeddedRedis
 
     server = EmbeddedRedis(folder / "redis", folder / "run", persist=False)
     return server.start(), server
+
+
+def _claimed_database(server: str, first: int) -> str:
+    import atexit
+
+    import redis
+
+    mine = f"{os.getpid()}:{os.urandom(4).hex()}"
+    for db in range(first, 16):  # not below: the tests' databases (REDIS_URL's own, 0, and theirs)
+        client = redis.Redis.from_url(f"{server}/{db}")
+        try:
+            if client.dbsize() == 0 and client.set(CLAIM, mine, nx=True):
+                atexit.register(_release, client, mine)
+                return f"{server}/{db}"
+        except redis.ResponseError:  # past the server's number of databases
+            break
+    raise SystemExit(f"no empty database on {server} for the bench (each of {first}-15 holds keys: another bench's, "
+                     "or left over; empty one, or unset REDIS_URL for an embedded Redis)")
+
+
+def _release(client, mine: str) -> None:
+    """The database emptied for the next bench, if this run still holds it."""
+    if client.get(CLAIM) == mine.encode():
+        client.flushdb()
 
 
 def start_worker(code: Path, env: dict, log, pythonpath: tuple[Path, ...] = ()) -> subprocess.Popen:

@@ -15,7 +15,7 @@ the worker, and nothing else differs from production.
 
 boardlog runs as bench/cycles.py runs it: ``gunicorn -c
 python:api.processes.gunicorn_conf`` (2 gevent workers), Redis (REDIS_URL's
-server, database 10, or an embedded one), rate limits on but never refusing,
+server, the first empty database from 10 on, claimed for the run, or an embedded one), rate limits on but never refusing,
 the request log at INFO, and ``boardlog worker`` with its notifier beside
 it; boardgame.io runs bench/boardgameio/server.js (one node process,
 socket.io and the lobby, PostgresStore). Each has a database of its own on
