@@ -65,8 +65,8 @@ def test_a_turn_is_stored_without_its_columns_and_its_webhook_and_push_say_what_
 
     with psycopg.connect(fresh_url) as conn:
         stored = conn.execute("select payload from notifications where id = %s", (expected["id"],)).fetchone()[0]
-    assert stored == {"data": {"to_act": [seat]}, "game": "cronberg", "seat": seat, "seats": [seat]}, \
-        "its id, kind, game id, version and time are the row's columns"
+    assert stored == {"data": {"to_act": [seat]}, "seat": seat, "seats": [seat]}, \
+        "its id, kind, game id, version and time are the row's columns, the game's name its games row's"
 
     push = wait_until(lambda: push_service.pushes(f"/push/{devices[player].endpoint.rsplit('/', 1)[1]}"),
                       what="the turn's push")[0]
@@ -102,11 +102,23 @@ def test_what_the_columns_cannot_give_back_exactly_stays_in_the_payload():
     whole = {"id": "n5-x-turn", "kind": "turn", "game_id": game_id, "game": "cronberg", "version": 3,
              "seat": None, "seats": [], "data": {}, "occurred_at": "2026-12-05T09:30:00+01:00"}
     assert payloads.stored(whole, "n5-x-turn", "turn", game_id, 3, at) == {
-        "game_id": game_id, "game": "cronberg", "seats": [], "data": {}, "occurred_at": "2026-12-05T09:30:00+01:00"}
+        "game_id": game_id, "seats": [], "data": {}, "occurred_at": "2026-12-05T09:30:00+01:00"}
     in_utc = {**whole, "game_id": game_id.lower(), "occurred_at": "2026-12-05T08:30:00+00:00"}
-    assert payloads.stored(in_utc, "n5-x-turn", "turn", game_id, 3, at) == {"game": "cronberg", "seats": [], "data": {}}
+    assert payloads.stored(in_utc, "n5-x-turn", "turn", game_id, 3, at) == {"seats": [], "data": {}}
+
+
+def test_a_game_without_a_name_when_its_notification_was_made_stays_without_one_once_its_row_names_it():
+    at = dt.datetime(2026, 12, 5, 8, 30, tzinfo=dt.timezone.utc)
+    game_id = str(uuid.uuid4())
+    unnamed = {"id": "n5-x-turn", "kind": "turn", "game_id": game_id, "game": None, "version": 3,
+               "seat": "p1", "seats": ["p1"], "data": {}, "occurred_at": at.isoformat()}
+    kept = payloads.stored(unnamed, "n5-x-turn", "turn", game_id, 3, at)
+    assert kept == {"game": None, "seat": "p1", "seats": ["p1"], "data": {}}
+    assert payloads.readable(kept, "n5-x-turn", "turn", uuid.UUID(game_id), 3, at, "cronberg") == {
+        "id": "n5-x-turn", "data": {}, "game": None, "kind": "turn", "seat": "p1", "seats": ["p1"],
+        "game_id": game_id, "version": 3, "occurred_at": "2026-12-05T08:30:00+00:00"}
 
 
 def test_a_confirmation_mail_which_no_event_caused_reads_as_stored():
     assert payloads.readable({"email": "a@example.org"}, "c1", "email-confirmation", None, None,
-                             dt.datetime.now(dt.timezone.utc)) == {"email": "a@example.org"}
+                             dt.datetime.now(dt.timezone.utc), None) == {"email": "a@example.org"}

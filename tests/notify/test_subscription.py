@@ -35,10 +35,11 @@ def rows(url, sql=None):
     with psycopg.connect(url) as conn:
         if sql is not None:
             return conn.execute(sql).fetchall()
-        stored = conn.execute("select id, player_id::text, kind, version, payload, game_id, event_at"
-                              " from notifications order by id").fetchall()
-    return [(id_, player, kind, version, payloads.readable(payload, id_, kind, game_id, version, at))
-            for id_, player, kind, version, payload, game_id, at in stored]
+        stored = conn.execute("select n.id, n.player_id::text, n.kind, n.version, n.payload, n.game_id, n.event_at,"
+                              " g.game from notifications n left join games g on g.id = n.game_id"
+                              " order by n.id").fetchall()
+    return [(id_, player, kind, version, payloads.readable(payload, id_, kind, game_id, version, at, game))
+            for id_, player, kind, version, payload, game_id, at, game in stored]
 
 
 def play(game_service, game_id, moves):

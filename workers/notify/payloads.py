@@ -5,15 +5,18 @@ are built from the payload derive.py makes: ``id``, ``kind``, ``game_id``,
 ``game``, ``version``, ``seat``, ``seats``, ``data`` and ``occurred_at``.
 Five of those are the row's own columns again (``id``, ``kind``,
 ``game_id``, ``version``, ``event_at``): stored twice they were some 190 B
-of a ``turn``'s 314 B, on a row a move (issue 37). So the ``payload``
-column keeps only what the columns do not hold, and ``readable`` puts the
-rest back where the payload is read (the delivery loop's claim).
+of a ``turn``'s 314 B, on a row a move (issue 37); and ``game``, the
+game's name, is its games row's. So the ``payload`` column keeps only what
+those do not hold, and ``readable`` puts the rest back where the payload is
+read (the delivery loop's claim).
 
 A field is left out only when the columns give it back exactly, checked
 for each notification: the game id in the uuid column's text form, the
 time as the isoformat of ``event_at`` in UTC (a notifier whose PostgreSQL
 session is not in UTC got another offset, and keeps its field); ``seat``
-and ``game`` only when null. A field the row stores wins over its
+only when null; ``game`` only when named: derive.py took the name from the
+games row, whose ``game`` never changes and which is never deleted (a null
+name, a game without a row then, is kept: a row may come later). A field the row stores wins over its
 column's: so the rows written before this, which hold every field, read
 exactly as they were, and are not rewritten (the table grows by a row a
 move and is never pruned: a migration rewriting it would hold its lock,
@@ -32,7 +35,7 @@ import uuid
 from typing import Any
 
 # What a readable payload has besides its columns' fields: null when not stored.
-NULL_WHEN_ABSENT = ("game", "seat")
+NULL_WHEN_ABSENT = ("seat",)
 
 
 def occurred_at(event_at: dt.datetime) -> str:
@@ -41,9 +44,9 @@ def occurred_at(event_at: dt.datetime) -> str:
 
 
 def _from_columns(notification_id: str, kind: str, game_id: Any, version: int,
-                  event_at: dt.datetime) -> dict[str, Any]:
+                  event_at: dt.datetime, game: str | None) -> dict[str, Any]:
     return {"id": notification_id, "kind": kind, "game_id": _uuid_text(game_id), "version": version,
-            "occurred_at": occurred_at(event_at), **{name: None for name in NULL_WHEN_ABSENT}}
+            "occurred_at": occurred_at(event_at), "game": game, **{name: None for name in NULL_WHEN_ABSENT}}
 
 
 def _uuid_text(game_id: Any) -> object:
@@ -57,19 +60,22 @@ def _uuid_text(game_id: Any) -> object:
 def stored(payload: dict, notification_id: str, kind: str, game_id: str, version: int,
            event_at: dt.datetime) -> dict:
     """``payload`` without what the row's columns give back exactly."""
-    given_back = _from_columns(notification_id, kind, game_id, version, event_at)
+    given_back = _from_columns(notification_id, kind, game_id, version, event_at, payload.get("game"))
+    if given_back["game"] is None:
+        del given_back["game"]  # no games row when it was derived: one may come, and must not name it then
     return {name: value for name, value in payload.items()
             if name not in given_back or given_back[name] != value or type(given_back[name]) is not type(value)}
 
 
 def readable(payload: dict, notification_id: str, kind: str, game_id: Any, version: int | None,
-             event_at: dt.datetime) -> dict:
+             event_at: dt.datetime, game: str | None) -> dict:
     """The whole payload of a stored notification, as its readers are given
-    it; one that no event caused (a confirmation mail: no game, no version)
-    is its payload alone."""
+    it (``game``: the name its games row holds, None without one); one that
+    no event caused (a confirmation mail: no game, no version) is its
+    payload alone."""
     if game_id is None or version is None:
         return payload
-    whole = {**_from_columns(notification_id, kind, game_id, version, event_at), **payload}
+    whole = {**_from_columns(notification_id, kind, game_id, version, event_at, game), **payload}
     return dict(sorted(whole.items(), key=lambda item: _jsonb_key_order(item[0])))
 
 
