@@ -53,7 +53,7 @@ def notify_where(seconds: float = 4.0, clients: int = 16, pairs: int = 3) -> Non
             version = 0
             while time.monotonic() < until:
                 key = {"player": str(player), "game": str(game), "unscoped": "00000000-0000-0000-0000-000000000000",
-                       "key": uuid.uuid4().hex, "sha256": "-", "status": 200, "first": version + 1,
+                       "key": uuid.uuid4().hex, "sha256": "00" * 32, "status": 200, "first": version + 1,
                        "last": version + 1}
                 rows = CommandRows(game, "active", player, ["p1"], None, None, back_player=player,
                                    now=dt.datetime.now(dt.timezone.utc), key=key)

@@ -422,7 +422,7 @@ class GameService:
         digest = request_sha256(game_id, command_json)
         along = Along(player, self.clock(), answer, None if idempotency_key is None else {
             "player": player, "game": str(game_id), "unscoped": readmodels.UNSCOPED, "key": idempotency_key,
-            "sha256": digest, "status": 200})
+            "sha256": digest.hex(), "status": 200})  # JSON carries it as hex; boardlog_command stores its bytes
         try:
             self.execute(game_id, decide, if_match, along=along)
         except Exception as error:

@@ -70,8 +70,9 @@ STALE_SECONDS = 60
 WAIT_SECONDS = 10.0
 
 
-def request_sha256(game_id, request: Any) -> str:
-    return hashlib.sha256(decisions.canonical([str(game_id), request]).encode()).hexdigest()
+def request_sha256(game_id, request: Any) -> bytes:
+    """What the key's record keeps of its request: the 32 bytes of its SHA-256 (a bytea, migration 0119)."""
+    return hashlib.sha256(decisions.canonical([str(game_id), request]).encode()).digest()
 
 
 def endpoint_request(endpoint: str, body: Any = None) -> list:
@@ -145,7 +146,7 @@ class IdempotencyKeys:
             raise
         return answer
 
-    def _earlier_response(self, player: str, game_id, key: str, request_sha256: str,
+    def _earlier_response(self, player: str, game_id, key: str, request_sha256: bytes,
                           rebuild: Callable[[dict], dict] | None = None) -> dict | None:
         """The stored answer of ``key``; one kept as a reference to what its
         request produced (migration 0117) is shaped again by ``rebuild(row)``."""
@@ -165,7 +166,7 @@ class IdempotencyKeys:
             return Replayed(rebuild(row))
         return Replayed(row["response"])
 
-    def answer_of_repeat(self, player: str, game_id, key: str | None, request_sha256: str,
+    def answer_of_repeat(self, player: str, game_id, key: str | None, request_sha256: bytes,
                          error: Exception, rebuild: Callable[[dict], dict] | None = None) -> dict | None:
         """For a request that wrote its key's record with its events itself
         (``GameService.act``, in one statement) and failed with ``error``:
@@ -192,7 +193,7 @@ class HeldKeys:
     def __init__(self, pool):
         self.pool = pool
 
-    def claim(self, player: str, scope: str, key: str, digest: str, wait: float = WAIT_SECONDS) -> StoredAnswer | None:
+    def claim(self, player: str, scope: str, key: str, digest: bytes, wait: float = WAIT_SECONDS) -> StoredAnswer | None:
         """Hold ``key`` for this request and answer None, for the caller to
         carry it out; or the answer kept for the same request; a 422 for
         another request (``digest`` differs). A repeat of a request still

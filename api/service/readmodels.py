@@ -235,7 +235,7 @@ def idempotent_response(conn, player_id, game_id, key: str) -> dict | None:
     ).fetchone()
 
 
-def remember_response(conn, player_id, game_id, key: str, request_sha256: str, status: int, response: dict) -> None:
+def remember_response(conn, player_id, game_id, key: str, request_sha256: bytes, status: int, response: dict) -> None:
     """Store the answer under the key; a UniqueViolation if the key is
     taken: in this game, or by an answer remembered before keys were scoped
     to a game (UNSCOPED), which is still the key's and is then written

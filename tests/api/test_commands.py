@@ -250,7 +250,7 @@ def test_a_key_remembered_before_keys_were_scoped_to_a_game_still_answers_its_re
     game_id = started_game([ada, bob])
     acting, _ = _turn([ada, bob], game_id)
     command = acting.legal(game_id)[0]
-    digest = hashlib.sha256(decisions.canonical([game_id, command]).encode()).hexdigest()
+    digest = hashlib.sha256(decisions.canonical([game_id, command]).encode()).digest()  # as migration 0119 left it
     remembered = {"game": "cronberg", "version": 999, "status": "active", "to_act": [], "events": []}
     with service.pool.connection() as conn:
         conn.execute("insert into idempotency_keys (player_id, key, request_sha256, status, response)"

@@ -95,6 +95,10 @@ def test_two_requests_racing_with_one_key_create_one_token_and_both_get_its_answ
     assert tokens_of(ada) == 2
 
 
+# A request's digest as the key's record keeps it: its SHA-256's 32 bytes.
+DIGEST = bytes(range(32))
+
+
 @pytest.fixture
 def keys(service):
     return idempotency.HeldKeys(service.pool)
@@ -102,19 +106,19 @@ def keys(service):
 
 def test_a_key_held_by_a_request_still_carried_out_makes_its_repeat_wait_then_say_so(keys):
     player, scope, key = str(uuid.uuid4()), idempotency.operation_scope("POST /x", {}), uuid.uuid4().hex
-    assert keys.claim(player, scope, key, "digest") is None
+    assert keys.claim(player, scope, key, DIGEST) is None
     started = time.monotonic()
     with pytest.raises(Conflict) as busy:
-        keys.claim(player, scope, key, "digest", wait=0.3)
+        keys.claim(player, scope, key, DIGEST, wait=0.3)
     assert busy.value.kind == "idempotency-key-busy" and time.monotonic() - started >= 0.3
 
 
 def test_a_key_left_held_by_a_server_that_died_is_taken_over_after_a_while(keys, service):
     player, scope, key = str(uuid.uuid4()), idempotency.operation_scope("POST /x", {}), uuid.uuid4().hex
-    assert keys.claim(player, scope, key, "digest") is None
+    assert keys.claim(player, scope, key, DIGEST) is None
     with service.pool.connection() as conn:
         conn.execute("update idempotency_keys set created_at = now() - make_interval(secs => %s)"
                      " where player_id = %s and key = %s", (idempotency.STALE_SECONDS + 1, player, key))
-    assert keys.claim(player, scope, key, "digest", wait=0) is None
+    assert keys.claim(player, scope, key, DIGEST, wait=0) is None
     keys.keep(player, scope, key, 201, "{}", [])
-    assert keys.claim(player, scope, key, "digest", wait=0) == {"status": 201, "body": "{}", "headers": []}
+    assert keys.claim(player, scope, key, DIGEST, wait=0) == {"status": 201, "body": "{}", "headers": []}

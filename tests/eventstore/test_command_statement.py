@@ -32,7 +32,7 @@ def game(event_store):
 def _rows(player, game_id, key: str | None = None, status: str = "active") -> CommandRows:
     record = None if key is None else {
         "player": str(player), "game": str(game_id), "unscoped": "00000000-0000-0000-0000-000000000000",
-        "key": key, "sha256": "x", "status": 200, "response": {"version": 1}}
+        "key": key, "sha256": "ab" * 32, "status": 200, "response": {"version": 1}}
     return CommandRows(game_id, status, player, ["p1"], None, None,
                        seats=[{"op": "take", "seat": "p1", "player": str(player)}],
                        back_player=player, now=dt.datetime.now(dt.timezone.utc), key=record)

@@ -7,6 +7,7 @@ import time
 
 import psycopg
 
+from workers.notify import payloads
 from workers.notify.subscription import Subscription, lag
 
 from .conftest import started_game
@@ -29,9 +30,16 @@ def run(subscription: Subscription, close: bool = True) -> int:
     return total
 
 
-def rows(url, sql="select id, player_id::text, kind, version, payload from notifications order by id"):
+def rows(url, sql=None):
+    """The notifications (id, player, kind, version, the payload as its readers are given it), or ``sql``'s rows."""
     with psycopg.connect(url) as conn:
-        return conn.execute(sql).fetchall()
+        if sql is not None:
+            return conn.execute(sql).fetchall()
+        stored = conn.execute("select n.id, n.player_id::text, n.kind, n.version, n.payload, n.game_id, n.event_at,"
+                              " g.game from notifications n left join games g on g.id = n.game_id"
+                              " order by n.id").fetchall()
+    return [(id_, player, kind, version, payloads.readable(payload, id_, kind, game_id, version, at, game))
+            for id_, player, kind, version, payload, game_id, at, game in stored]
 
 
 def play(game_service, game_id, moves):

@@ -32,7 +32,7 @@ from api.service.push import Vapid
 from api.service import notifications as accounts
 from eventstore.pool import CheckedPool
 
-from . import push, smtp, webhook
+from . import payloads, push, smtp, webhook
 from api.service.settings import Settings, settings
 
 log = logging.getLogger("boardlog.notify")
@@ -40,14 +40,21 @@ log = logging.getLogger("boardlog.notify")
 SAID = {"reminder": mail.reminder, "end-proposed": mail.proposal}
 
 def claim(conn, limit: int, lease_seconds: float) -> list[dict]:
-    return conn.cursor(row_factory=dict_row).execute(
+    """Due deliveries, each with its notification's whole payload (payloads.py: stored without its columns)."""
+    claimed = conn.cursor(row_factory=dict_row).execute(
         "with due as (select id from deliveries where status = 'pending' and next_attempt_at <= now()"
         "  order by next_attempt_at limit %s for update skip locked)"
         " update deliveries d set next_attempt_at = now() + make_interval(secs => %s), attempts = d.attempts + 1"
-        " from due, notifications n where d.id = due.id and n.id = d.notification_id"
+        " from due, notifications n left join games g on g.id = n.game_id"
+        " where d.id = due.id and n.id = d.notification_id"
         " returning d.id, d.notification_id, d.target, d.webhook_id, d.player_id, d.attempts, n.payload,"
-        " n.game_id, n.event_at",
+        " n.game_id, n.event_at, n.kind, n.version, g.game",
         (limit, lease_seconds)).fetchall()
+    for delivery in claimed:
+        delivery["payload"] = payloads.readable(delivery["payload"], delivery["notification_id"], delivery.pop("kind"),
+                                                delivery["game_id"], delivery.pop("version"), delivery["event_at"],
+                                                delivery.pop("game"))
+    return claimed
 
 
 class Deliverer:

@@ -27,7 +27,7 @@ class Notification:
     game_id: str
     kind: str
     version: int
-    payload: dict
+    payload: dict  # whole, as its readers are given it; stored without what the columns hold (payloads.py)
     event_at: object
 
 

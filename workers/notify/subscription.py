@@ -36,6 +36,7 @@ from eventstore.postgres import read_lean_feed, subscription_lag
 
 from api.service.settings import settings
 
+from . import payloads
 from .derive import derive, game_ids, proposers, readers_of_messages
 
 log = logging.getLogger("boardlog.notify")
@@ -221,8 +222,9 @@ class Subscription:
                                     " payload, event_at) from stdin") as copy:
                 copy.set_types(["text", "int8", "text", "text", "text", "int4", "text", "timestamptz"])
                 for n in notifications:
+                    stored = payloads.stored(n.payload, n.id, n.kind, n.game_id, n.version, n.event_at)
                     copy.write_row((n.id, n.position, n.player_id, n.game_id, n.kind, n.version,
-                                    json.dumps(n.payload, separators=(",", ":")), n.event_at))
+                                    json.dumps(stored, separators=(",", ":")), n.event_at))
             conn.execute("insert into notifications (id, position, player_id, game_id, kind, version, payload,"
                          " event_at) select id, position, player_id, game_id, kind, version, payload, event_at"
                          " from notification_batch on conflict (id) do nothing")
