@@ -183,10 +183,11 @@ class Streams(Waiters):
 
     # -- the streams -----------------------------------------------------------
 
-    def _send(self, slot: Slot, text: str):
-        """Mark the write, so the watchdog can tell a client that stopped reading."""
+    def _send(self, slot: Slot, text: str | bytes):
+        """Mark the write, so the watchdog can tell a client that stopped
+        reading. Bytes go as they are: a frame shared by many streams."""
         slot.writing_since = slot.written_at = time.monotonic()
-        yield text.encode()
+        yield text if isinstance(text, bytes) else text.encode()
         slot.writing_since = None
 
     def _opening(self, resume_at: int) -> str:
@@ -250,9 +251,7 @@ class Streams(Waiters):
         talk = follow_talk(self.shared, watch, game_id, rules, session, player)
         yield from self._send(slot, self._opening(sent))
         if after is None:
-            seat = viewer_seat(session, player)
-            yield from self._send(slot, _message("view", self.shared.view_json(game_id, rules, session, seat),
-                                                 session.version))
+            yield from self._send(slot, self._view_now(game_id, rules, session, viewer_seat(session, player)))
         while True:
             if slot.revoked:
                 yield from self._send(slot, self._revoked())
@@ -278,13 +277,25 @@ class Streams(Waiters):
             if target > sent:
                 rules, session = self.shared.session(game_id, target)
 
-    def _moves(self, game_id, rules, session, after: int, player: str | None) -> str:
-        records = self.shared.records(game_id, after, session.version)
-        parts = [_message(None, text, version) for version, text in
-                 self.shared.events_json(game_id, rules, session, records, player)]
-        view = self.shared.view_json(game_id, rules, session, viewer_seat(session, player))
-        parts.append(_message("view", view, session.version))
-        return "".join(parts)
+    def _view_now(self, game_id, rules, session, seat: str | None) -> bytes:
+        """A new stream's first view, the same bytes for every stream that opens on that version and seat."""
+        return self.shared.frame(("view", game_id, session.version, seat), lambda: _message(
+            "view", self.shared.view_json(game_id, rules, session, seat), session.version).encode())
+
+    def _moves(self, game_id, rules, session, after: int, player: str | None) -> bytes:
+        """The events after ``after`` as ``player`` sees them, then his view:
+        composed once for every stream of the process that catches up from
+        the same version to the same one as the same player (or spectator)."""
+
+        def compose() -> bytes:
+            records = self.shared.records(game_id, after, session.version)
+            parts = [_message(None, text, version) for version, text in
+                     self.shared.events_json(game_id, rules, session, records, player)]
+            view = self.shared.view_json(game_id, rules, session, viewer_seat(session, player))
+            parts.append(_message("view", view, session.version))
+            return "".join(parts).encode()
+
+        return self.shared.frame(("moves", game_id, after, session.version, player), compose)
 
     def _next(self, watch, stream: str, sent: int, wait: float) -> tuple[int, dict[str, int]]:
         """The version to catch up to (``sent`` when nothing moved) after
