@@ -1,14 +1,21 @@
 """What one move costs a process's streams (issue 37, "less per move"),
 counted by what SharedWork did, never timed: the bytes every spectator is
-sent composed once."""
+sent composed once, and a move the process made itself shown without
+reading its events back."""
 
 from __future__ import annotations
 
+import psycopg
+from psycopg.types.json import Jsonb
+
 from api.http.app import create_app
+from api.service.appended import as_read_back
+from api.service.games import GameService
+from tests.support.seeds import TEST_SEEDS
 from tests.support.sse import parse
 
 from .conftest import started_game
-from .test_streams import play
+from .test_streams import feed, play
 
 
 def a_process_and_a_game(service, players):
@@ -61,3 +68,44 @@ def test_players_and_spectators_of_one_game_are_each_sent_their_own_frame(player
     assert shared.computed["frames"] - before == 3
     views = [[m.json for m in parse(data.decode())[0] if m.event == "view"][-1] for data in sent[:3]]
     assert [view["seat"] for view in views] == [ada.view(game_id).json["seat"], bob.view(game_id).json["seat"], None]
+
+
+def test_a_move_made_through_the_streams_process_reaches_them_unread_as_the_feed_shows_it(players, service):
+    app, shared, ada, bob, game_id = a_process_and_a_game(service, players)
+    client = app.test_client()
+    version = ada.view(game_id).json["version"]
+    opened, chunks = open_streams(client, game_id, [bob.auth, {}])
+    before = dict(shared.computed)
+    play([ada, bob], game_id, 1)  # through the service the streams' process uses
+    now = ada.view(game_id).json["version"]
+    sent = read_to(chunks, opened, now)
+    assert shared.computed["reads"] - before["reads"] == 0
+    assert shared.computed["spared"] - before["spared"] == 1
+    for data, viewer in zip(sent, (bob, None)):
+        moved = [m.json for m in parse(data.decode())[0] if m.event == "message"]
+        shown = feed(viewer, game_id) if viewer else client.get(f"/v1/games/{game_id}/events?after=0").json["events"]
+        assert moved == shown[version:now]
+
+
+def test_a_move_made_by_another_process_is_read_back_once_for_all_the_streams(players, service, event_store):
+    app, shared, ada, bob, game_id = a_process_and_a_game(service, players)
+    elsewhere = create_app({"RATE_LIMIT_PER_MINUTE": 0}, service=GameService(event_store, seeds=TEST_SEEDS))
+    opened, chunks = open_streams(app.test_client(), game_id, [{}] * 5)
+    before = dict(shared.computed)
+    ada.client, bob.client = elsewhere.test_client(), elsewhere.test_client()
+    play([ada, bob], game_id, 1)
+    read_to(chunks, opened, ada.view(game_id).json["version"])
+    assert shared.computed["reads"] - before["reads"] == 1
+    assert shared.computed["spared"] - before["spared"] == 0
+
+
+def test_what_a_process_keeps_of_its_events_is_what_postgresql_gives_back(database_url):
+    data = {"zeta": [1, {"b": True, "aa": None}], "é": "x", "a": {"yy": "ü", "x": -3}, "bb": 10 ** 20, "": []}
+    with psycopg.connect(database_url) as conn:
+        [(stored,)] = conn.execute("select %s::jsonb", (Jsonb(data),)).fetchall()
+    kept = as_read_back(data)
+    assert kept == stored and list(kept) == list(stored) and list(kept["a"]) == list(stored["a"])
+
+
+def test_an_event_with_a_float_is_not_kept_since_jsonb_may_give_it_back_otherwise():
+    assert as_read_back({"score": 1e16}) is None and as_read_back({"score": 3}) == {"score": 3}
