@@ -163,8 +163,9 @@ class GameService:
     def rules_of_session(self, session: Session):
         return history.rules_of_session(session)
 
-    def load(self, game_id: uuid.UUID, trust_known: bool = False) -> tuple[Any, Session]:
-        return self.history.load(game_id, trust_known)
+    def load(self, game_id: uuid.UUID, trust_known: bool = False,
+             keep_tail: Callable[[list], None] | None = None) -> tuple[Any, Session]:
+        return self.history.load(game_id, trust_known, keep_tail)
 
     def load_for_reading(self, game_id: uuid.UUID) -> tuple[Any, Session]:
         return self.history.load_for_reading(game_id)

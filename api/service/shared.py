@@ -137,8 +137,14 @@ class SharedWork:
         return known
 
     def _load(self, game_id):
+        """The session now; the events read to bring it there kept for ``records``: one read for both."""
         self.computed["loads"] += 1
-        return self.service.load(game_id)
+
+        def keep(tail) -> None:
+            for record in tail:
+                self._records.put((game_id, record.version), record)
+
+        return self.service.load(game_id, keep_tail=keep)
 
     def view_json(self, game_id: uuid.UUID, rules, session, seat: str | None) -> str:
         """The envelope of GET /view for ``seat`` at the session's version, serialized."""
