@@ -256,14 +256,14 @@ class Streams(Waiters):
             if slot.revoked:
                 yield from self._send(slot, self._revoked())
                 return
-            if session.version > sent:
-                yield from self._send(slot, self._moves(game_id, rules, session, sent, player))
-                sent = session.version
+            moved = self._moves(game_id, rules, session, sent, player) if session.version > sent else b""
+            sent = session.version
             if session.status in ENDED:
-                yield from self._send(slot, _message("end", dumps({
-                    "status": session.status, "version": session.version,
-                    "receipt": self.service.heads.receipt_for(game_id, session)})))
+                # The last move and the end in one write: one syscall less per stream and game.
+                yield from self._send(slot, moved + self._end(game_id, session))
                 return
+            if moved:
+                yield from self._send(slot, moved)
             if self.draining or time.monotonic() >= ends_at:
                 yield from self._send(slot, self._closing())
                 return
@@ -281,6 +281,12 @@ class Streams(Waiters):
         """A new stream's first view, the same bytes for every stream that opens on that version and seat."""
         return self.shared.frame(("view", game_id, session.version, seat), lambda: _message(
             "view", self.shared.view_json(game_id, rules, session, seat), session.version).encode())
+
+    def _end(self, game_id, session) -> bytes:
+        """The last message of a game's streams, the same bytes for all of them."""
+        return self.shared.frame(("end", game_id, session.version), lambda: _message("end", dumps({
+            "status": session.status, "version": session.version,
+            "receipt": self.service.heads.receipt_for(game_id, session)})).encode())
 
     def _moves(self, game_id, rules, session, after: int, player: str | None) -> bytes:
         """The events after ``after`` as ``player`` sees them, then his view:

@@ -110,3 +110,19 @@ def test_what_a_process_keeps_of_its_events_is_what_postgresql_gives_back(databa
 
 def test_an_event_with_a_float_is_not_kept_since_jsonb_may_give_it_back_otherwise():
     assert as_read_back({"score": 1e16}) is None and as_read_back({"score": 3}) == {"score": 3}
+
+
+def test_a_game_that_ends_reaches_every_spectator_with_its_last_move_and_its_end_in_one_write(players, service):
+    app = create_app({"RATE_LIMIT_PER_MINUTE": 0, "STREAMS": {"lifetime": 60}}, service=service)
+    ada = players(1)[0]
+    game_id = ada.create()
+    opened, chunks = open_streams(app.test_client(), game_id, [{}] * 5)
+    assert ada.post(f"/v1/games/{game_id}/leave").status_code == 200  # the last one out cancels it
+    version = ada.get(f"/v1/games/{game_id}").json["version"]
+    written = [next(each) for each in chunks]
+    for response in opened:
+        response.close()
+    assert len(set(written)) == 1
+    messages = parse(written[0].decode())[0]
+    assert [m.event for m in messages][-2:] == ["view", "end"] and messages[-2].id == str(version)
+    assert messages[-1].json["status"] == "cancelled"
