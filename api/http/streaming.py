@@ -50,6 +50,7 @@ from domain import session as sessions
 
 from .admission import Slot, StreamLimit, Waiters, settings_from_env
 from .errors import problem_body
+from .game_frames import GameFrames
 from ..service.agreements import told
 from ..service.games import player_channel, stream_of
 from ..service.reminders import stream_of as reminder_stream
@@ -85,6 +86,7 @@ class Streams(Waiters):
         super().__init__(service, per_player=per_player, total=total, heartbeat=heartbeat, redis=redis,
                          clock=clock, retry_ms=retry_ms, **limits)
         self.shared = SharedWork(service)
+        self.frames = GameFrames(service, self.shared)  # what a game's streams write, composed once for all
         self.heartbeat = heartbeat
         self.write_timeout = write_timeout
         self.lifetime = lifetime  # then a stream closes with a retry hint: load spreads again over processes
@@ -251,16 +253,16 @@ class Streams(Waiters):
         talk = follow_talk(self.shared, watch, game_id, rules, session, player)
         yield from self._send(slot, self._opening(sent))
         if after is None:
-            yield from self._send(slot, self._view_now(game_id, rules, session, viewer_seat(session, player)))
+            yield from self._send(slot, self.frames.view_now(game_id, rules, session, viewer_seat(session, player)))
         while True:
             if slot.revoked:
                 yield from self._send(slot, self._revoked())
                 return
-            moved = self._moves(game_id, rules, session, sent, player) if session.version > sent else b""
+            moved = self.frames.moves(game_id, rules, session, sent, player) if session.version > sent else b""
             sent = session.version
             if session.status in ENDED:
                 # The last move and the end in one write: one syscall less per stream and game.
-                yield from self._send(slot, moved + self._end(game_id, session))
+                yield from self._send(slot, moved + self.frames.end(game_id, session))
                 return
             if moved:
                 yield from self._send(slot, moved)
@@ -276,32 +278,6 @@ class Streams(Waiters):
                     yield from self._send(slot, said)
             if target > sent:
                 rules, session = self.shared.session(game_id, target)
-
-    def _view_now(self, game_id, rules, session, seat: str | None) -> bytes:
-        """A new stream's first view, the same bytes for every stream that opens on that version and seat."""
-        return self.shared.frame(("view", game_id, session.version, seat), lambda: _message(
-            "view", self.shared.view_json(game_id, rules, session, seat), session.version).encode())
-
-    def _end(self, game_id, session) -> bytes:
-        """The last message of a game's streams, the same bytes for all of them."""
-        return self.shared.frame(("end", game_id, session.version), lambda: _message("end", dumps({
-            "status": session.status, "version": session.version,
-            "receipt": self.service.heads.receipt_for(game_id, session)})).encode())
-
-    def _moves(self, game_id, rules, session, after: int, player: str | None) -> bytes:
-        """The events after ``after`` as ``player`` sees them, then his view:
-        composed once for every stream of the process that catches up from
-        the same version to the same one as the same player (or spectator)."""
-
-        def compose() -> bytes:
-            records = self.shared.records(game_id, after, session.version)
-            parts = [_message(None, text, version) for version, text in
-                     self.shared.events_json(game_id, rules, session, records, player)]
-            view = self.shared.view_json(game_id, rules, session, viewer_seat(session, player))
-            parts.append(_message("view", view, session.version))
-            return "".join(parts).encode()
-
-        return self.shared.frame(("moves", game_id, after, session.version, player), compose)
 
     def _next(self, watch, stream: str, sent: int, wait: float) -> tuple[int, dict[str, int]]:
         """The version to catch up to (``sent`` when nothing moved) after
