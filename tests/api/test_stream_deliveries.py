@@ -5,12 +5,16 @@ reading its events back."""
 
 from __future__ import annotations
 
+import datetime as dt
+import uuid
+
 import psycopg
 from psycopg.types.json import Jsonb
 
 from api.http.app import create_app
-from api.service.appended import as_read_back
+from api.service.appended import AppendedHere, as_read_back
 from api.service.games import GameService
+from eventstore import NewEvent
 from tests.support.seeds import TEST_SEEDS
 from tests.support.sse import parse
 
@@ -108,8 +112,13 @@ def test_what_a_process_keeps_of_its_events_is_what_postgresql_gives_back(databa
     assert kept == stored and list(kept) == list(stored) and list(kept["a"]) == list(stored["a"])
 
 
-def test_an_event_with_a_float_is_not_kept_since_jsonb_may_give_it_back_otherwise():
+def test_a_catch_up_with_an_event_holding_a_float_is_read_back_since_jsonb_may_give_it_back_otherwise():
     assert as_read_back({"score": 1e16}) is None and as_read_back({"score": 3}) == {"score": 3}
+    appended, game_id, now = AppendedHere(), uuid.uuid4(), dt.datetime.now(dt.UTC)
+    appended.keep(game_id, f"game-{game_id}", [NewEvent("Scored", {"points": 3}), NewEvent("Scored", {"ratio": 0.5})],
+                  [(1, "aa"), (2, "bb")], now)
+    assert [event.data for event in appended.between(game_id, 1, 1)] == [{"points": 3}]
+    assert appended.between(game_id, 1, 2) is None and appended.between(game_id, 1, 3) is None
 
 
 def test_a_game_that_ends_reaches_every_spectator_with_its_last_move_and_its_end_in_one_write(players, service):
