@@ -7,8 +7,8 @@ are read once, and each view or redacted event is computed and serialized
 once per (version, seat or viewer), then handed to every waiter as the same
 string; and what a stream writes for a move (its messages, as bytes) is
 composed once per (catch-up, viewer) and written as is by every stream
-that writes the same. The caches are bounded and keyed by version, so nothing in them is
-ever stale: a new version is a new key.
+that writes the same. The caches are bounded and keyed by version, so
+nothing in them is ever stale: a new version is a new key.
 """
 
 from __future__ import annotations
