@@ -58,7 +58,7 @@ def notify_where(seconds: float = 4.0, clients: int = 16, pairs: int = 3) -> Non
                 rows = CommandRows(game, "active", player, ["p1"], None, None, back_player=player,
                                    now=dt.datetime.now(dt.timezone.utc), key=key)
                 event = NewEvent("Moved", {"n": version, "pad": "x" * 300}, metadata={"player": str(player)})
-                version, _ = store.append_command(f"game-{game}", [event], version, rows)
+                version = store.append_command(f"game-{game}", [event], version, rows).version
                 counts[n] += 1
 
         threads = [threading.Thread(target=play, args=(n,)) for n in range(clients)]

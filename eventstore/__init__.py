@@ -12,6 +12,8 @@ See DESIGN.md "Event store". In short:
   append, then, only if it succeeded, the game's row, its seats, the acting
   player's absence and the Idempotency-Key's record (``CommandRows``). On
   an autocommit connection that is one round trip and one transaction.
+  Returns ``CommandAppended``: the new version, the absences ended, and
+  when the events were recorded (so that they can be shown unread).
 - ``read_all(after, limit)``: the global feed. Resume with ``after`` = the
   ``global_position`` of the last event you processed. Events come in
   (transaction id, position) order, only once no earlier transaction can still
@@ -35,6 +37,7 @@ from eventstore.postgres import PostgresEventStore
 from eventstore.types import (
     ANY,
     NO_STREAM,
+    CommandAppended,
     CommandRows,
     EventIdConflict,
     InvalidAppend,
@@ -48,6 +51,7 @@ from eventstore.types import (
 __all__ = [
     "ANY",
     "NO_STREAM",
+    "CommandAppended",
     "CommandRows",
     "EventIdConflict",
     "InMemoryEventStore",

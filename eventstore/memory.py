@@ -120,8 +120,8 @@ class InMemoryEventStore:
             events = [_copy(event) for event in stream[max(1, from_version) - 1:end]]
         return events if metadata else [dataclasses.replace(event, metadata={}) for event in events]
 
-    def read_tail(self, stream_id: str, after: int) -> list[RecordedEvent]:
-        return self.read_stream(stream_id, after + 1, metadata=False)
+    def read_tail(self, stream_id: str, after: int, metadata: bool = False) -> list[RecordedEvent]:
+        return self.read_stream(stream_id, after + 1, metadata=metadata)
 
     def read_all(self, after: int = 0, limit: int = 1000) -> list[RecordedEvent]:
         with self._condition:

@@ -17,6 +17,7 @@ from eventstore.notifier import Notifier
 from eventstore.pool import CheckedPool
 from eventstore.versions import RecentVersions
 from eventstore.types import (
+    CommandAppended,
     CommandRows,
     EventIdConflict,
     NewEvent,
@@ -220,10 +221,13 @@ class PostgresEventStore:
         raise EventIdConflict(f"stream {stream_id!r}: {detail}")
 
     def append_command(self, stream_id: str, events: Sequence[NewEvent], expected_version, rows: CommandRows,
-                       conn=None, *, announce_later: bool = False) -> tuple[int, int]:
+                       conn=None, *, announce_later: bool = False) -> CommandAppended:
         """``append`` and the rows of a game's command (``CommandRows``) in
         one statement, ``boardlog_command`` (migration 0117): one round trip.
-        Returns (the stream's new version, how many absences it ended).
+        Returns the stream's new version, how many absences it ended, and
+        when its events were recorded (the statement's ``now()``, which is
+        what their ``recorded_at`` defaults to: the caller may show them
+        without reading them back).
 
         The rows are written only if the events are: a stale
         ``expected_version`` raises WrongExpectedVersion and writes nothing,
@@ -241,8 +245,8 @@ class PostgresEventStore:
                            == psycopg.pq.TransactionStatus.IDLE)
             by_statement = (self.notify_in_statement and commits_now) or not (commits_now or announce_later)
             try:
-                outcome, version, detail, ended = c.execute(
-                    "select outcome, version, detail, absences_ended from boardlog_command("
+                outcome, version, detail, ended, recorded_at = c.execute(
+                    "select outcome, version, detail, absences_ended, now() from boardlog_command("
                     "%s, %s, %b::text[], %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
                     (stream_id, expected, bodies, by_statement, rows.game_id, rows.status, rows.host,
                      list(rows.to_act), rows.deadline, rows.outcome,
@@ -262,7 +266,7 @@ class PostgresEventStore:
                 self.recent.heard(stream_id, version)
             elif commits_now:
                 self.announce(stream_id, version)
-            return version, ended
+            return CommandAppended(version, ended, recorded_at)
         if outcome == "conflict":
             raise WrongExpectedVersion(stream_id, expected_version, version)
         if outcome == "duplicate":
@@ -310,15 +314,17 @@ class PostgresEventStore:
             ).fetchall()
         return [_record(row) for row in rows]
 
-    def read_tail(self, stream_id: str, after: int) -> list[RecordedEvent]:
+    def read_tail(self, stream_id: str, after: int, metadata: bool = False) -> list[RecordedEvent]:
         """The events after version ``after`` (which the stream has reached)
-        to its end, without their metadata; the version they end at is then
+        to its end (without their metadata unless asked); the version they end at is then
         known here as a read confirms it (eventstore/versions.py), so that a
         decision taken right after on what they gave (a seat reads its view,
-        then moves) needs no query of its own: its statement checks the version."""
-        listening = self._listener.start()
+        then moves) needs no query of its own: its statement checks the version.
+        Only in a process that listens already (a server does; a read does not
+        start a LISTEN connection of its own, as in a worker or a CLI)."""
+        listening = self._listener.listening
         epoch = self.recent.epoch()
-        records = self.read_stream(stream_id, after + 1, metadata=False)
+        records = self.read_stream(stream_id, after + 1, metadata=metadata)
         if listening and (records or after > 0):
             self.recent.confirmed(stream_id, records[-1].version if records else after, epoch)
         return records

@@ -11,7 +11,7 @@ import math
 import uuid
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Sequence
+from typing import Any, NamedTuple, Sequence
 
 from eventstore.chain import canonical_json
 
@@ -181,6 +181,16 @@ def event_body(stream_id: str, event: NewEvent) -> str:
     if len(text.encode("utf-8")) > MAX_EVENT_BYTES:
         raise InvalidAppend(f"event {event.type} is larger than 1 MiB of JSON")
     return text[:-1]
+
+
+class CommandAppended(NamedTuple):
+    """What ``append_command`` wrote: the stream's new version, how many
+    absences it ended, and when its events were recorded (their
+    ``recorded_at``, the statement's transaction time)."""
+
+    version: int
+    ended: int
+    recorded_at: datetime
 
 
 @dataclass(frozen=True)

@@ -50,6 +50,7 @@ from domain import session as sessions
 
 from .admission import Slot, StreamLimit, Waiters, settings_from_env
 from .errors import problem_body
+from .game_frames import GameFrames
 from ..service.agreements import told
 from ..service.games import player_channel, stream_of
 from ..service.reminders import stream_of as reminder_stream
@@ -85,6 +86,7 @@ class Streams(Waiters):
         super().__init__(service, per_player=per_player, total=total, heartbeat=heartbeat, redis=redis,
                          clock=clock, retry_ms=retry_ms, **limits)
         self.shared = SharedWork(service)
+        self.frames = GameFrames(service, self.shared)  # what a game's streams write, composed once for all
         self.heartbeat = heartbeat
         self.write_timeout = write_timeout
         self.lifetime = lifetime  # then a stream closes with a retry hint: load spreads again over processes
@@ -183,10 +185,11 @@ class Streams(Waiters):
 
     # -- the streams -----------------------------------------------------------
 
-    def _send(self, slot: Slot, text: str):
-        """Mark the write, so the watchdog can tell a client that stopped reading."""
+    def _send(self, slot: Slot, text: str | bytes):
+        """Mark the write, so the watchdog can tell a client that stopped
+        reading. Bytes go as they are: a frame shared by many streams."""
         slot.writing_since = slot.written_at = time.monotonic()
-        yield text.encode()
+        yield text if isinstance(text, bytes) else text.encode()
         slot.writing_since = None
 
     def _opening(self, resume_at: int) -> str:
@@ -250,21 +253,19 @@ class Streams(Waiters):
         talk = follow_talk(self.shared, watch, game_id, rules, session, player)
         yield from self._send(slot, self._opening(sent))
         if after is None:
-            seat = viewer_seat(session, player)
-            yield from self._send(slot, _message("view", self.shared.view_json(game_id, rules, session, seat),
-                                                 session.version))
+            yield from self._send(slot, self.frames.view_now(game_id, rules, session, viewer_seat(session, player)))
         while True:
             if slot.revoked:
                 yield from self._send(slot, self._revoked())
                 return
-            if session.version > sent:
-                yield from self._send(slot, self._moves(game_id, rules, session, sent, player))
-                sent = session.version
+            moved = self.frames.moves(game_id, rules, session, sent, player) if session.version > sent else b""
+            sent = session.version
             if session.status in ENDED:
-                yield from self._send(slot, _message("end", dumps({
-                    "status": session.status, "version": session.version,
-                    "receipt": self.service.heads.receipt_for(game_id, session)})))
+                # The last move and the end in one write: one syscall less per stream and game.
+                yield from self._send(slot, moved + self.frames.end(game_id, session))
                 return
+            if moved:
+                yield from self._send(slot, moved)
             if self.draining or time.monotonic() >= ends_at:
                 yield from self._send(slot, self._closing())
                 return
@@ -277,14 +278,6 @@ class Streams(Waiters):
                     yield from self._send(slot, said)
             if target > sent:
                 rules, session = self.shared.session(game_id, target)
-
-    def _moves(self, game_id, rules, session, after: int, player: str | None) -> str:
-        records = self.shared.records(game_id, after, session.version)
-        parts = [_message(None, text, version) for version, text in
-                 self.shared.events_json(game_id, rules, session, records, player)]
-        view = self.shared.view_json(game_id, rules, session, viewer_seat(session, player))
-        parts.append(_message("view", view, session.version))
-        return "".join(parts)
 
     def _next(self, watch, stream: str, sent: int, wait: float) -> tuple[int, dict[str, int]]:
         """The version to catch up to (``sent`` when nothing moved) after

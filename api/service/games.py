@@ -41,6 +41,7 @@ from .player_names import PlayerNames
 from .receipts import ChainHeads, Signer
 from . import history
 from .history import History, stream_of
+from .appended import AppendedHere
 from .seeds import SeedSource, secret_seeds
 from .errors import Conflict, Forbidden, InvalidRequest, NotFound, PreconditionFailed
 
@@ -129,6 +130,7 @@ class GameService:
         self.signer = signer or Signer(self.pool)
         self.heads = ChainHeads(store, self.signer, cache_size)
         self.history = History(store, self.heads.note_heads, cache_size, snapshot_every)
+        self.appended = AppendedHere()  # this process's streams show its own moves without reading them back
         self.idempotency = IdempotencyKeys(self.pool)
         self.pauses = Pauses(self.execute)
         self.agreements = Agreements(self.execute, self.seed)
@@ -161,8 +163,9 @@ class GameService:
     def rules_of_session(self, session: Session):
         return history.rules_of_session(session)
 
-    def load(self, game_id: uuid.UUID, trust_known: bool = False) -> tuple[Any, Session]:
-        return self.history.load(game_id, trust_known)
+    def load(self, game_id: uuid.UUID, trust_known: bool = False,
+             keep_tail: Callable[[list], None] | None = None) -> tuple[Any, Session]:
+        return self.history.load(game_id, trust_known, keep_tail)
 
     def load_for_reading(self, game_id: uuid.UUID) -> tuple[Any, Session]:
         return self.history.load_for_reading(game_id)
@@ -264,29 +267,31 @@ class GameService:
             with self.pool.connection() as conn:
                 # Before the answer is shaped (along), which carries the new head; the
                 # links are computed here as the statement will store them.
-                self.heads.appended_heads(game_id, stream, before.version, new_events, conn)
+                links = self.heads.appended_heads(game_id, stream, before.version, new_events, conn)
                 if along is not None:
                     rows = along.rows_of(rows, after, decision.events)
                 if not more:
                     # Autocommit: one statement, its own transaction, no BEGIN or COMMIT.
-                    _, ended = self.store.append_command(stream, new_events, before.version, rows, conn=conn)
+                    appended = self.store.append_command(stream, new_events, before.version, rows, conn=conn)
+                    self.appended.keep(game_id, stream, new_events, links, appended.recorded_at)
                 else:
                     with conn.transaction():
                         # NOTIFY inside the transaction would make concurrent commits wait
                         # for each other; the store announces the new version once committed.
-                        _, ended = self.store.append_command(stream, new_events, before.version, rows, conn=conn,
+                        appended = self.store.append_command(stream, new_events, before.version, rows, conn=conn,
                                                              announce_later=True)
                         reminder_rules.project(conn, game_id, rules, after, to_act, decision.metadata, self.clock())
                         if in_transaction:
                             in_transaction(conn, after, decision.events)
                         if self.history.snapshot_due(before, after):
                             self.history.snapshot(stream, rules, after, conn)
+                    self.appended.keep(game_id, stream, new_events, links, appended.recorded_at)  # committed
                     self.store.announce(stream, after.version)
         except BaseException:
             self.heads.forget_heads(game_id, range(before.version + 1, after.version + 1))  # never committed
             raise
         if along is not None:
-            along.ended = ended
+            along.ended = appended.ended
         return deadline
 
     def _deadline(self, session: Session, to_act) -> dt.datetime | None:

@@ -90,14 +90,18 @@ class History:
 
     # The session
 
-    def load(self, game_id: uuid.UUID, trust_known: bool = False) -> tuple[Any, Session]:
+    def load(self, game_id: uuid.UUID, trust_known: bool = False,
+             keep_tail: Callable[[list], None] | None = None) -> tuple[Any, Session]:
         """The current session: cached or snapshot state, then the tail of
         events, so that a read follows every commit before it, whichever
         process made it. With ``trust_known``, a session this process holds at
         the version it knows the game to be at (eventstore/versions.py) is
         taken without a query: for a decision, whose append refuses a stale
-        version anyway and is then taken again on a fresh load."""
-        return self._load(game_id, self.store.known_version if trust_known else None)
+        version anyway and is then taken again on a fresh load.
+        ``keep_tail``: given the events read after the session held here,
+        with their metadata, for the streams that show them next
+        (api/service/shared.py): one read for both."""
+        return self._load(game_id, self.store.known_version if trust_known else None, keep_tail)
 
     def load_for_reading(self, game_id: uuid.UUID) -> tuple[Any, Session]:
         """The current session for an answer that may be as stale as a poll
@@ -108,7 +112,7 @@ class History:
         sweep (eventstore/versions.py); else loaded as ``load`` does."""
         return self._load(game_id, self.store.swept_version)
 
-    def _load(self, game_id: uuid.UUID, known_version) -> tuple[Any, Session]:
+    def _load(self, game_id: uuid.UUID, known_version, keep_tail=None) -> tuple[Any, Session]:
         with self._lock:
             session = self._cache.get(game_id)
         stream = stream_of(game_id)
@@ -117,14 +121,18 @@ class History:
             return rules, session
         from_start = session is None
         # A replay reads no metadata: most of a played game's bytes, and none of its state.
+        # But a tail after a session held here is a move or two, which streams show next.
+        keep_tail = None if from_start else keep_tail
         if session is None:
             records = self.store.read_stream(stream, 1, 1, metadata=False)
             if not records:
                 raise NotFound(f"no game {game_id}")
             rules = self.rules_of_stream(records)
             session = self._from_snapshot(stream, rules)
-        tail = self.store.read_tail(stream, session.version if session else 0)
+        tail = self.store.read_tail(stream, session.version if session else 0, metadata=keep_tail is not None)
         session = self.fold(rules, session, tail)
+        if keep_tail is not None:
+            keep_tail(tail)
         if tail:
             self.note_heads(game_id, [(tail[-1].version, tail[-1].hash)])
         if from_start and len(tail) >= self.snapshot_every:

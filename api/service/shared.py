@@ -5,8 +5,10 @@ them needs the new session, the new events and a view. Here the session is
 loaded once (one waiter loads, the others wait for its result), the events
 are read once, and each view or redacted event is computed and serialized
 once per (version, seat or viewer), then handed to every waiter as the same
-string. The caches are bounded and keyed by version, so nothing in them is
-ever stale: a new version is a new key.
+string; and what a stream writes for a move (its messages, as bytes) is
+composed once per (catch-up, viewer) and written as is by every stream
+that writes the same. The caches are bounded and keyed by version, so
+nothing in them is ever stale: a new version is a new key.
 """
 
 from __future__ import annotations
@@ -64,9 +66,11 @@ class SharedWork:
         self._views = _Bounded(capacity)
         self._events = _Bounded(capacity * 8)
         self._records = _Bounded(capacity * 8)
+        self._frames = _Bounded(capacity)
         # How often each kind of work was really done (tests compare it with
-        # the number of waiters served).
-        self.computed = {"loads": 0, "reads": 0, "views": 0, "events": 0}
+        # the number of waiters served); "spared": reads not made, the events
+        # being this process's own.
+        self.computed = {"loads": 0, "reads": 0, "spared": 0, "views": 0, "events": 0, "frames": 0}
 
     def _once(self, key, work: Callable[[], Any]):
         """``work()`` run by one caller at a time per key; callers that come
@@ -133,8 +137,14 @@ class SharedWork:
         return known
 
     def _load(self, game_id):
+        """The session now; the events read to bring it there kept for ``records``: one read for both."""
         self.computed["loads"] += 1
-        return self.service.load(game_id)
+
+        def keep(tail) -> None:
+            for record in tail:
+                self._records.put((game_id, record.version), record)
+
+        return self.service.load(game_id, keep_tail=keep)
 
     def view_json(self, game_id: uuid.UUID, rules, session, seat: str | None) -> str:
         """The envelope of GET /view for ``seat`` at the session's version, serialized."""
@@ -147,15 +157,21 @@ class SharedWork:
         return self._serialized_once(self._views, "views", (game_id, session.version, seat), answer)
 
     def records(self, game_id: uuid.UUID, after: int, upto: int) -> list:
-        """The stored events after ``after`` up to ``upto``, read once for all."""
+        """The stored events after ``after`` up to ``upto``, read once for
+        all, or not at all when this process appended them (api/service/appended.py)."""
         wanted = range(after + 1, upto + 1)
         missing = [v for v in wanted if (game_id, v) not in self._records]
         if missing:
             first, last = missing[0], missing[-1]
 
             def read():
-                self.computed["reads"] += 1
-                for record in self.service.store.read_stream(stream_of(game_id), first, last):
+                found = self.service.appended.between(game_id, first, last)
+                if found is not None:
+                    self.computed["spared"] += 1
+                else:
+                    self.computed["reads"] += 1
+                    found = self.service.store.read_stream(stream_of(game_id), first, last)
+                for record in found:
                     self._records.put((game_id, record.version), record)
 
             self._once(("read", game_id, first, last), read)
@@ -184,18 +200,30 @@ class SharedWork:
         item["receipt"] = self.service.heads.receipt_for(game_id, session, record.version, record.hash)
         return item
 
-    def _serialized_once(self, cache: _Bounded, kind: str, key, compute: Callable[[], Any]) -> str:
-        """``cache[key]``, else ``compute()`` serialized into it. Waiters woken
-        together miss the cache together: one computes, the others take its text."""
-        text = cache.get(key)
-        if text is not None:
-            return text
+    def frame(self, key: tuple, compose: Callable[[], bytes]) -> bytes:
+        """What a stream writes, ``compose()``, once for every stream of the
+        process whose ``key`` is the same: 30 spectators of a game caught up
+        from one version to the next write one object, not 30 copies each
+        formatted and encoded. The key must name all the frame depends on (a
+        version, never "now")."""
+        return self._kept_once(self._frames, "frames", key, compose)
 
-        def for_all() -> str:
+    def _serialized_once(self, cache: _Bounded, kind: str, key, compute: Callable[[], Any]) -> str:
+        """``cache[key]``, else ``compute()`` serialized into it."""
+        return self._kept_once(cache, kind, key, lambda: dumps(compute()))
+
+    def _kept_once(self, cache: _Bounded, kind: str, key, compute: Callable[[], Any]):
+        """``cache[key]``, else ``compute()`` put there. Waiters woken
+        together miss the cache together: one computes, the others take its result."""
+        kept = cache.get(key)
+        if kept is not None:
+            return kept
+
+        def for_all():
             done = cache.get(key)  # by a caller that finished as this one asked
             if done is not None:
                 return done
             self.computed[kind] += 1
-            return cache.put(key, dumps(compute()))
+            return cache.put(key, compute())
 
         return self._once((kind, *key), for_all)

@@ -131,9 +131,9 @@ def race(monkeypatch, service, stale) -> dict:
     real_load, real_earlier = service.load, service.idempotency._earlier_response
     calls = {"load": 0, "earlier": 0}
 
-    def load(gid, trust_known=False):
+    def load(gid, trust_known=False, **kwargs):
         calls["load"] += 1
-        return stale if calls["load"] == 1 else real_load(gid, trust_known)
+        return stale if calls["load"] == 1 else real_load(gid, trust_known, **kwargs)
 
     def earlier(*args):
         calls["earlier"] += 1

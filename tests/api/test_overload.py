@@ -216,9 +216,9 @@ def test_a_herd_of_streams_opening_on_one_game_costs_one_load_at_most(client, sm
     known_etag(small, small.test_client(), game_id, ada)  # the process holds the game at the version it knows
     real_load, loads = service.load, []
 
-    def counted(gid, trust_known=False):
+    def counted(gid, trust_known=False, **kwargs):
         loads.append(gid)
-        return real_load(gid, trust_known)
+        return real_load(gid, trust_known, **kwargs)
 
     monkeypatch.setattr(service, "load", counted)
     herd = [threading.Thread(target=lambda: HeldStream(small.test_client(), f"/v1/games/{game_id}/stream").close())

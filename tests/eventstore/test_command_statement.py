@@ -50,9 +50,15 @@ def _state(event_store, player, game_id, stream):
         }
 
 
+def test_a_command_says_when_its_events_were_recorded_as_a_read_gives_it_back(event_store, game):
+    player, game_id, stream = game
+    appended = event_store.append_command(stream, events("A", "B"), 0, _rows(player, game_id, "k1"))
+    assert [record.recorded_at for record in event_store.read_stream(stream)] == [appended.recorded_at] * 2
+
+
 def test_a_command_writes_its_events_and_every_row_in_one_statement(event_store, game):
     player, game_id, stream = game
-    version, ended = event_store.append_command(stream, events("A", "B"), 0, _rows(player, game_id, "k1"))
+    version, ended, _ = event_store.append_command(stream, events("A", "B"), 0, _rows(player, game_id, "k1"))
     assert (version, ended) == (2, 1)
     assert _state(event_store, player, game_id, stream) == {
         "version": 2, "game": ("active", 2, ["p1"]), "seats": 1, "away": 0, "keys": 1}
