@@ -16,11 +16,14 @@ from __future__ import annotations
 import gzip
 import re
 
+from werkzeug.exceptions import HTTPException
 from werkzeug.http import parse_accept_header
 
 from . import http_conventions, request_log, security_headers
 from .cors import CorsPolicy
 from .limits import RateLimiter, address_subject, token_subject
+
+BLUEPRINTS = ["play"]  # the views' blueprint: its error handlers come first, as in Flask
 
 
 def cached_identity(service, environ):
@@ -144,3 +147,15 @@ class BeforeFlask:
         headers["X-Request-Id"] = request_id
         request_log.line(self.method, environ["PATH_INFO"], response.status_code, started, player)
         return response
+
+    def refusal(self, error: Exception):
+        """The answer Flask's error handler gives ``error`` (in an app
+        context: the problem is written with the app's JSON settings)."""
+        with self.flask_app.app_context():
+            if isinstance(error, HTTPException):
+                handler = self.flask_app._find_error_handler(error, BLUEPRINTS) if error.code is not None else None
+                return self.flask_app.make_response(handler(error) if handler else error)
+            handler = self.flask_app._find_error_handler(error, BLUEPRINTS)
+            if handler is None:
+                raise error
+            return self.flask_app.make_response(handler(error))

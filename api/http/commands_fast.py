@@ -35,8 +35,6 @@ import re
 import time
 import uuid
 
-from werkzeug.exceptions import HTTPException
-
 from . import access, game_schemas, request_log
 from .before_flask import BeforeFlask, cached_identity
 from .contract import IDEMPOTENCY_KEY
@@ -56,8 +54,6 @@ def _documented_key(key: str) -> bool:
 
 COMMANDS_RULE = "/v1/games/<game_id>/commands"
 COMMANDS_PATH = re.compile(r"/v1/games/([0-9a-fA-F-]{32,36})/commands\Z")
-BLUEPRINTS = ["play"]  # the view's blueprint: its error handlers come first, as in Flask
-
 
 class FastCommands(BeforeFlask):
     """``screen``: api/http/app.py's JSON screening, ``(bounded_int,
@@ -94,7 +90,7 @@ class FastCommands(BeforeFlask):
             if replayed:
                 response.headers.extend(replayed)
         except Exception as error:
-            response = self._refusal(error)
+            response = self.refusal(error)
         return self.finish(response, environ, fields, request_id, started, identity.player)
 
     def _judge(self, environ, game_text: str):
@@ -130,15 +126,3 @@ class FastCommands(BeforeFlask):
         if self.unstorable(body) or game_schemas.validate_command(service.game_of(gid), body):
             return None
         return service, gid, identity, body, key, if_match
-
-    def _refusal(self, error: Exception):
-        """The answer Flask's error handler gives ``error`` (in an app
-        context: the problem is written with the app's JSON settings)."""
-        with self.flask_app.app_context():
-            if isinstance(error, HTTPException):
-                handler = self.flask_app._find_error_handler(error, BLUEPRINTS) if error.code is not None else None
-                return self.flask_app.make_response(handler(error) if handler else error)
-            handler = self.flask_app._find_error_handler(error, BLUEPRINTS)
-            if handler is None:
-                raise error
-            return self.flask_app.make_response(handler(error))

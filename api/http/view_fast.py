@@ -23,8 +23,10 @@ follows every commit before it, whichever process made it), who may see
 it checked by api/http/access.py, and the envelope serialized once per
 version and seat for every reader of the process (SharedWork.view_json).
 Anything unexpected in making the answer, and a request over the rate
-limit, goes to Flask untouched; the rate limit is counted last, once the
-answer is made. An answer given here is Flask's byte for byte: the same
+limit, goes to Flask untouched, but for the database being unreachable or
+its pool full: that is answered here as Flask answers it (503), not handed
+on to wait for the database a second time. The rate limit is counted
+last, once the answer is made. An answer given here is Flask's byte for byte: the same
 status, body and fields, the same count against the rate limit, the same
 request log line (tests/api/test_fast_views.py sends each request both
 ways). BOARDLOG_FAST_VIEWS=0 switches this off (every GET through Flask).
@@ -36,6 +38,7 @@ import re
 import time
 import uuid
 
+import psycopg
 from flask import Response
 from werkzeug.http import parse_etags
 
@@ -63,6 +66,7 @@ class FastViews(BeforeFlask):
         player, subject = asking
         from ..service.views import viewer_seat
 
+        response = None
         try:
             gid = uuid.UUID(game_text)
             known = None
@@ -78,13 +82,19 @@ class FastViews(BeforeFlask):
                 access.check(session, gid, player)
             shared = self.flask_app.extensions["boardlog"].streams.shared
             text = shared.view_json(gid, rules, session, viewer_seat(session, player))
+        except psycopg.OperationalError as error:  # the database down or its pool full (PoolTimeout)
+            # Answered here as Flask would (its 503): handed on, the request would wait for the database twice.
+            response = error
         except Exception:  # a refusal (unknown game, a private game's stranger), a failure: Flask answers it
             return None
         admitted, fields = self.admit_subject(subject)
         if not admitted:
             return None
         self.answered += 1
-        response = Response(text + "\n", mimetype="application/json",
-                            headers={"ETag": view_etag(session.version, player)})
+        if isinstance(response, Exception):
+            response = self.refusal(response)
+        else:
+            response = Response(text + "\n", mimetype="application/json",
+                                headers={"ETag": view_etag(session.version, player)})
         request_id = request_log.request_id(environ.get("HTTP_X_REQUEST_ID"))
         return self.finish(response, environ, fields, request_id, started, player)
