@@ -20,7 +20,10 @@ its 404) and the same second load for a seat the held game gives nothing.
 The view sets no ETag and reads no If-None-Match, so neither does this
 layer (a conditional GET gets the full answer, as from Flask). Anything
 unexpected in making the answer, and a request over the rate limit, goes to
-Flask untouched; the rate limit is counted last, once the answer is made.
+Flask untouched, but for the database being unreachable or its pool full:
+that is answered here as Flask answers it (503), not handed on to wait for
+the database a second time. The rate limit is counted last, once the answer
+is made.
 An answer given here is Flask's byte for byte: the same status, body and
 fields, the same count against the rate limit, the same request log line
 (tests/api/test_fast_legal_commands.py sends each request both ways).
@@ -32,6 +35,8 @@ from __future__ import annotations
 import re
 import time
 import uuid
+
+import psycopg
 
 from . import request_log
 from .before_flask import BeforeFlask, cached_identity
@@ -65,12 +70,15 @@ class FastLegalCommands(BeforeFlask):
             if service.cached(gid) is None:
                 return None
             answer = self.schema.dump(legal_commands_answer(service, gid, identity.player))
+        except psycopg.OperationalError as error:  # the database down or its pool full (PoolTimeout)
+            # Answered here as Flask would (its 503): handed on, the request would wait for the database twice.
+            answer = error
         except Exception:  # a refusal (a private game's non-player), a failure: Flask answers it
             return None
         admitted, fields = self.admit(identity)
         if not admitted:
             return None
         self.answered += 1
-        response = self.flask_app.json.response(answer)
+        response = self.refusal(answer) if isinstance(answer, Exception) else self.flask_app.json.response(answer)
         request_id = request_log.request_id(environ.get("HTTP_X_REQUEST_ID"))
         return self.finish(response, environ, fields, request_id, started, identity.player)

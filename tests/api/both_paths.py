@@ -109,3 +109,33 @@ def falling_through(both, game, spec: dict):
         player = Player.__new__(Player)
         player.token = "not-a-token-anyone-has"
     return both(spec.pop("game", game_id), player, **spec)
+
+
+DATABASE_FAILURES = ["the database unreachable", "the pool full"]
+
+
+def database_fails(monkeypatch, service, method: str, failure: str) -> list:
+    """``service.<method>`` (a game's load) fails as ``failure`` makes it (PostgreSQL gone, every pooled
+    connection busy: the fault put where it strikes); the calls made, listed."""
+    import psycopg
+    from psycopg_pool import PoolTimeout
+
+    error = psycopg.OperationalError("connection refused") if failure == "the database unreachable" \
+        else PoolTimeout("couldn't get a connection after 3.00 sec")
+    calls = []
+
+    def failing(*args, **kwargs):
+        calls.append(args)
+        raise error
+
+    monkeypatch.setattr(service, method, failing)
+    return calls
+
+
+def answered_503_once(both, calls: list) -> None:
+    """``both()``'s answers: the database's 503, made by the layer, which did not hand it on to Flask."""
+    fast_answer, flask_answer, answered_here = both()
+    assert answered_here and fast_answer.status_code == 503
+    assert fast_answer.json["type"].endswith("database-unavailable") and fast_answer.headers["Retry-After"] == "5"
+    assert len(calls) == 2  # one for each app: the layer's answer did not load again through Flask
+    same(fast_answer, flask_answer)

@@ -11,7 +11,8 @@ import uuid
 import pytest
 
 from .both_paths import (  # noqa: F401 (fixtures)
-    FALLS_THROUGH, ORIGIN, apps, ask, ask_both, counting_app, falling_through, fields, game, same,
+    DATABASE_FAILURES, FALLS_THROUGH, ORIGIN, answered_503_once, apps, ask, ask_both, counting_app,
+    database_fails, falling_through, fields, game, same,
 )
 from .test_private_games import private_game
 
@@ -161,3 +162,9 @@ def test_legal_commands_without_rate_limits_are_flasks(service, game):
 
 def test_switched_off_every_get_of_the_legal_commands_goes_through_flask(service):
     assert LAYER not in _app(service, fast=False).extensions
+
+
+@pytest.mark.parametrize("failure", DATABASE_FAILURES)
+def test_legal_commands_the_database_cannot_serve_get_flasks_503_after_one_wait_not_two(service, apps, game, monkeypatch, failure):
+    calls = database_fails(monkeypatch, service, "load_for_reading", failure)
+    answered_503_once(lambda: _both(apps, game[0], game[1]), calls)

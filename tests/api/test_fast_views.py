@@ -14,7 +14,8 @@ from api.http.app import create_app
 from api.service.games import GameService
 
 from .both_paths import (  # noqa: F401 (fixtures)
-    FALLS_THROUGH, ORIGIN, apps, ask, ask_both, counting_app, falling_through, game, same,
+    DATABASE_FAILURES, FALLS_THROUGH, ORIGIN, answered_503_once, apps, ask, ask_both, counting_app,
+    database_fails, falling_through, game, same,
 )
 from .conftest import Player
 from .test_private_games import private_game
@@ -177,25 +178,7 @@ def test_switched_off_every_view_goes_through_flask(service):
     assert LAYER not in _app(service, fast=False).extensions
 
 
-@pytest.mark.parametrize("failure", ["the database unreachable", "the pool full"])
-def test_a_view_the_database_cannot_serve_gets_flasks_503_after_one_wait_not_two(service, apps, game, monkeypatch,
-                                                                                    failure):
-    """A failure put in the game's load (the fault it stands for: PostgreSQL gone, every connection busy)."""
-    import psycopg
-    from psycopg_pool import PoolTimeout
-
-    game_id, acting, _, _ = game
-    error = psycopg.OperationalError("connection refused") if failure == "the database unreachable" \
-        else PoolTimeout("couldn't get a connection after 3.00 sec")
-    loads = []
-
-    def failing_load(*args, **kwargs):
-        loads.append(args)
-        raise error
-
-    monkeypatch.setattr(service, "load", failing_load)
-    fast_answer, flask_answer, answered_here = _both(apps, game_id, acting)
-    assert answered_here and fast_answer.status_code == 503
-    assert fast_answer.json["type"].endswith("database-unavailable") and fast_answer.headers["Retry-After"] == "5"
-    assert len(loads) == 2  # one for each app: the layer's answer did not load again through Flask
-    same(fast_answer, flask_answer)
+@pytest.mark.parametrize("failure", DATABASE_FAILURES)
+def test_a_view_the_database_cannot_serve_gets_flasks_503_after_one_wait_not_two(service, apps, game, monkeypatch, failure):
+    calls = database_fails(monkeypatch, service, "load", failure)
+    answered_503_once(lambda: _both(apps, game[0], game[1]), calls)
