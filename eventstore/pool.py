@@ -28,6 +28,7 @@ with a 503 and the pool discards the connection.
 from __future__ import annotations
 
 import select
+import sys
 import time
 
 import psycopg
@@ -40,7 +41,7 @@ def closed_by_server(conn: psycopg.Connection) -> bool:
     if conn.closed:
         return True
     try:  # poll, not select: a process holding thousands of sockets has descriptors past select's 1,024
-        poller = select.poll()
+        poller = _poll_that_never_yields()
         poller.register(conn.fileno(), select.POLLIN | select.POLLERR | select.POLLHUP)
         readable = bool(poller.poll(0))
     except (OSError, ValueError):
@@ -52,6 +53,17 @@ def closed_by_server(conn: psycopg.Connection) -> bool:
     except psycopg.Error:
         return True
     return False
+
+
+def _poll_that_never_yields():
+    """select.poll as the kernel gives it. A poll of timeout 0 never blocks,
+    but gevent's patched one still switches to its hub on every call (some 20
+    us, and the greenlets that run meanwhile): twice a move, on every
+    checkout of a connection, in a server's workers."""
+    monkey = sys.modules.get("gevent.monkey")
+    if monkey is not None and monkey.is_module_patched("select"):
+        return monkey.get_original("select", "poll")()
+    return select.poll()
 
 
 # Seconds the pool goes on retrying (1 s, 2 s, 4 s... apart) a connection it

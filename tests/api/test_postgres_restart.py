@@ -5,8 +5,11 @@ handed one."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import time
 import uuid
+from pathlib import Path
 
 import psycopg
 import psycopg_pool
@@ -16,6 +19,8 @@ from api.http.app import create_app
 from eventstore import migrate
 from eventstore.pool import CheckedPool, closed_by_server
 from tests.support.private_postgres import private_postgres
+
+ROOT = Path(__file__).resolve().parents[2]
 
 IDLE_CONNECTIONS = 5
 
@@ -132,3 +137,41 @@ def test_a_connection_past_descriptor_1024_is_judged_like_any_other(postgres, mo
     finally:
         for fd in padding:
             os.close(fd)
+
+
+def test_the_check_of_a_healthy_connection_does_not_hand_the_greenlet_over_under_gevent(postgres):
+    """A checkout's look at its connection's socket is a poll that cannot
+    block: under gevent (the server's workers) it must not switch to the hub,
+    which costs a switch and lets other requests run in the middle of a
+    checkout, twice a move."""
+    script = (
+        "from gevent import monkey; monkey.patch_all()\n"
+        "import sys, gevent, psycopg\n"
+        "from eventstore.pool import closed_by_server\n"
+        "ran = []\n"
+        "with psycopg.connect(sys.argv[1], autocommit=True) as conn:\n"
+        "    gevent.spawn(ran.append, 'another greenlet')\n"
+        "    healthy = not closed_by_server(conn)\n"
+        "    print(healthy, ran)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script, postgres.url], capture_output=True, text=True, timeout=60,
+                          cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "True []"
+
+
+def test_a_connection_the_server_closed_is_still_found_under_gevent(postgres):
+    script = (
+        "from gevent import monkey; monkey.patch_all()\n"
+        "import sys, time, psycopg\n"
+        "from eventstore.pool import closed_by_server\n"
+        "conn = psycopg.connect(sys.argv[1], autocommit=True)\n"
+        "with psycopg.connect(sys.argv[1], autocommit=True) as other:\n"
+        "    other.execute('select pg_terminate_backend(%s)', (conn.info.backend_pid,))\n"
+        "time.sleep(0.5)\n"
+        "print(closed_by_server(conn))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script, postgres.url], capture_output=True, text=True, timeout=60,
+                          cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "True"
