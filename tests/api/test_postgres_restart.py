@@ -154,10 +154,7 @@ def test_the_check_of_a_healthy_connection_does_not_hand_the_greenlet_over_under
         "    healthy = not closed_by_server(conn)\n"
         "    print(healthy, ran)\n"
     )
-    done = subprocess.run([sys.executable, "-c", script, postgres.url], capture_output=True, text=True, timeout=60,
-                          cwd=ROOT)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "True []"
+    assert _under_gevent(script, postgres.url) == "True []"
 
 
 def test_a_connection_the_server_closed_is_still_found_under_gevent(postgres):
@@ -171,7 +168,11 @@ def test_a_connection_the_server_closed_is_still_found_under_gevent(postgres):
         "time.sleep(0.5)\n"
         "print(closed_by_server(conn))\n"
     )
-    done = subprocess.run([sys.executable, "-c", script, postgres.url], capture_output=True, text=True, timeout=60,
-                          cwd=ROOT)
+    assert _under_gevent(script, postgres.url) == "True"
+
+
+def _under_gevent(script: str, url: str) -> str:
+    """What ``script`` prints, run in a process of its own (gevent patches the whole process)."""
+    done = subprocess.run([sys.executable, "-c", script, url], capture_output=True, text=True, timeout=60, cwd=ROOT)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "True"
+    return done.stdout.strip()
