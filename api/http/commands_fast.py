@@ -36,7 +36,7 @@ import time
 import uuid
 
 from . import access, game_schemas, request_log
-from .before_flask import BeforeFlask, cached_identity
+from .before_flask import BeforeFlask, PlainJSON, cached_identity, json_text
 from .contract import IDEMPOTENCY_KEY
 from .cors import CorsPolicy
 from .limits import RateLimiter
@@ -85,10 +85,8 @@ class FastCommands(BeforeFlask):
 
         try:
             answer = service.act(gid, identity.player, body, if_match, key, command_answer(service, gid))
-            response = self.flask_app.json.response(self.schema.dump(answer))
-            replayed = replay_headers(answer)
-            if replayed:
-                response.headers.extend(replayed)
+            text = json_text(self.flask_app, self.schema.dump(answer))
+            response = PlainJSON(text, after=replay_headers(answer).items())
         except Exception as error:
             response = self.refusal(error)
         return self.finish(response, environ, fields, request_id, started, identity.player)

@@ -39,7 +39,7 @@ import uuid
 import psycopg
 
 from . import request_log
-from .before_flask import BeforeFlask, cached_identity
+from .before_flask import BeforeFlask, PlainJSON, cached_identity, json_text
 from .cors import CorsPolicy
 from .limits import RateLimiter
 
@@ -79,6 +79,9 @@ class FastLegalCommands(BeforeFlask):
         if not admitted:
             return None
         self.answered += 1
-        response = self.refusal(answer) if isinstance(answer, Exception) else self.flask_app.json.response(answer)
+        if isinstance(answer, Exception):
+            response = self.refusal(answer)
+        else:
+            response = PlainJSON(json_text(self.flask_app, answer))
         request_id = request_log.request_id(environ.get("HTTP_X_REQUEST_ID"))
         return self.finish(response, environ, fields, request_id, started, identity.player)

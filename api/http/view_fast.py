@@ -39,11 +39,10 @@ import time
 import uuid
 
 import psycopg
-from flask import Response
 from werkzeug.http import parse_etags
 
 from . import access, request_log
-from .before_flask import BeforeFlask, caller
+from .before_flask import BeforeFlask, PlainJSON, caller
 from .cors import CorsPolicy
 from .limits import RateLimiter
 from .view_etags import known_version, view_etag
@@ -94,7 +93,6 @@ class FastViews(BeforeFlask):
         if isinstance(response, Exception):
             response = self.refusal(response)
         else:
-            response = Response(text + "\n", mimetype="application/json",
-                                headers={"ETag": view_etag(session.version, player)})
+            response = PlainJSON(text + "\n", given=[("ETag", view_etag(session.version, player))])
         request_id = request_log.request_id(environ.get("HTTP_X_REQUEST_ID"))
         return self.finish(response, environ, fields, request_id, started, player)

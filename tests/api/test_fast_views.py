@@ -54,6 +54,25 @@ def test_a_view_answered_before_flask_is_flasks_answer_byte_for_byte(apps, game,
     same(fast_answer, flask_answer)
 
 
+@pytest.mark.parametrize("origins, origin, per_minute", [
+    ("https://play.example", None, 1200),  # a named origin allowed, the request without one
+    ("https://play.example", "https://elsewhere.example", 1200),  # an origin not allowed
+    ("*", "https://elsewhere.example", 1200),  # any origin: not named, no Vary on Origin
+    ("", "https://play.example", 0),  # no CORS at all, rate limits off
+])
+def test_a_view_before_flask_has_flasks_fields_whatever_the_cors_and_rate_limit_settings(
+        service, game, origins, origin, per_minute):
+    game_id, acting, _, _ = game
+    fast, flask_only = (counting_app(service, per_minute, FAST_VIEWS=on, CORS_ORIGINS=origins) for on in (True, False))
+    sent = {"Origin": origin} if origin else {}
+    answers = []
+    for app in (fast, flask_only):
+        client = app.test_client()
+        answers.append(client.get(f"/v1/games/{game_id}/view", headers={"X-Request-Id": "same", **acting.auth, **sent}))
+    assert fast.extensions[LAYER].answered == 1 and not fast.flask_requests
+    same(*answers)
+
+
 def test_a_seat_whose_etag_is_behind_the_game_gets_its_new_view_before_flask(apps, game):
     game_id, acting, waiting, _ = game
     tag = waiting.view(game_id).headers["ETag"]
