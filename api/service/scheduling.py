@@ -141,7 +141,15 @@ class RQScheduler(Scheduler):
                      at if at > now else None, self.deadline_retry, now)
 
     def schedule_scoring(self, game_id: str) -> None:
-        self.ensure_scoring(game_id)
+        """Right after the commit that ended the game: its scoring job cannot
+        be there yet unless a sweep made it since, so it is made first and
+        read only if RQ refuses a second one (one Redis round trip less: a
+        round trip costs the server some 100 us of CPU)."""
+        try:
+            self.queue.enqueue(SCORING_JOB, str(game_id), **self._options(scoring_job_id(game_id), SCORING_JOB,
+                                                                          (str(game_id),), self.scoring_retry))
+        except DuplicateJobError:  # there is one: judged as a sweep judges it
+            self.ensure_scoring(game_id)
 
     def schedule_bot(self, game_id: str, version: int, at: dt.datetime) -> None:
         self.ensure_bot(game_id, version, at)
@@ -197,8 +205,7 @@ class RQScheduler(Scheduler):
             self.redis.lrem(self.queue.intermediate_queue_key, 0, job_id)  # popped and lost, if it was
             replaced = True
         try:
-            options = dict(job_id=job_id, job_timeout=self.job_timeout, retry=retry, unique=True,
-                           description=f"{func.rsplit('.', 1)[-1]}{args}")
+            options = self._options(job_id, func, args, retry)
             if at is None:
                 self.queue.enqueue(func, *args, **options)
             else:
@@ -206,6 +213,10 @@ class RQScheduler(Scheduler):
         except DuplicateJobError:  # another process made it just now
             return KEPT
         return REPLACED if replaced else CREATED
+
+    def _options(self, job_id: str, func: str, args: tuple, retry: Retry) -> dict:
+        return dict(job_id=job_id, job_timeout=self.job_timeout, retry=retry, unique=True,
+                    description=f"{func.rsplit('.', 1)[-1]}{args}")
 
     def _verdict(self, job: Job, now: dt.datetime) -> str:
         status = job.get_status(refresh=False)
