@@ -21,9 +21,11 @@ from a table of the pool (``bench_pgbench_pool``) and then the version each
 append returns (``\\gset``), so that no version conflicts. Simple query
 protocol (pgbench's ``-M simple``: variables are substituted into the
 text); psycopg sends the statement with the extended protocol, unprepared:
-one round trip either way. The select list is ``version, outcome`` only
-(the statement returns two more columns, one of them null, which ``\\gset``
-would take as variables). After each round the appended events are counted:
+one round trip either way. The select list is ``version, outcome`` and the
+statement's ``now()`` (the events' time), as named variables (it returns
+two more columns, one of them null, which ``\\gset`` would take as
+variables); tests/eventstore/test_pgbench_template.py checks the template
+against the statement a POST sends. After each round the appended events are counted:
 every pgbench transaction must have appended the command's events, or the
 bench fails.
 
@@ -148,8 +150,9 @@ def capture(url: str, redis_url: str, moves: int = 10) -> dict:
         sql = sql.replace(sentinel, variable).replace(sentinel.replace("-", ""), variable)  # uuids: either form
     # The events' ids: unique per client, round and version.
     sql = re.sub(r"5e5e5e5e-0000-4000-8000-0000000001(\d\d)", r":bench_c-:bench_r-4000-8000-\1:bench_e", sql)
-    sql, count = re.subn(r"^select outcome, version, detail, absences_ended from", "select version as bench_v, "
-                         "outcome as bench_outcome from", sql)
+    # The columns as named variables for pgbench's \gset; now() as the statement reads it (the events' time).
+    sql, count = re.subn(r"^select outcome, version, detail, absences_ended, now\(\) from", "select version as bench_v, "
+                         "outcome as bench_outcome, now() as bench_now from", sql)
     if count != 1:
         raise SystemExit(f"the captured statement is not the one this bench knows:\n{sql[:500]}")
     if re.search(r"5e5e5e5e|97777777", sql):
