@@ -49,17 +49,18 @@ GTHREAD = ("-w", "2", "-k", "gthread", "--threads", "8")
 GEVENT = ("-c", "python:api.processes.gunicorn_conf", "-w", "2")  # boardlog's production settings
 
 
-def gunicorn(app: str, env: dict, workers: tuple = GTHREAD, log=None, pythonpath: tuple[Path, ...] = ()
-             ) -> tuple[subprocess.Popen, str]:
+def gunicorn(app: str, env: dict, workers: tuple = GTHREAD, log=None, pythonpath: tuple[Path, ...] = (),
+             code: Path | None = None) -> tuple[subprocess.Popen, str]:
     """``log``: a file for the server's output (as a deployment sends it to
     its log collector), else this process's own; ``pythonpath``: folders put
     before the checkout on its PYTHONPATH (tests/support/example_hosted: the
-    example game hosted)."""
+    example game hosted); ``code``: the checkout served (this one by default)."""
+    code = code or ROOT
     port = free_port()
     process = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", *workers,
          "-b", f"127.0.0.1:{port}", "--log-level", "warning", app],
-        cwd=ROOT, env={**os.environ, **env, "PYTHONPATH": os.pathsep.join(map(str, (*pythonpath, ROOT)))},
+        cwd=code, env={**os.environ, **env, "PYTHONPATH": os.pathsep.join(map(str, (*pythonpath, code)))},
         stdout=log, stderr=log,
     )
     url = f"http://127.0.0.1:{port}"

@@ -32,7 +32,7 @@ def redis_url_for_bench(folder: Path, db: int):
     database does not have) failed the bench whose games they were."""
     url = os.environ.get("REDIS_URL")
     if url and url.startswith("redis://"):
-        return _claimed_database(url.rsplit("/", 1)[0], db), None
+        return claimed_database(url.rsplit("/", 1)[0], db), None
     if url:
         return url, None
     from eventstore.embedded import EmbeddedRedis
@@ -41,7 +41,7 @@ def redis_url_for_bench(folder: Path, db: int):
     return server.start(), server
 
 
-def _claimed_database(server: str, first: int) -> str:
+def claimed_database(server: str, first: int) -> str:
     import atexit
 
     import redis

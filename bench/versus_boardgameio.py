@@ -4,7 +4,7 @@ CPU per move (goal: boardlog <= 1.0x boardgame.io) and bytes stored per
 move, by table.
 
     python bench/versus_boardgameio.py [--pairs 3] [--matches 120] [--concurrent 16] [--warm-up 400]
-                                       [--spectators N]
+                                       [--spectators N] [--compare CHECKOUT]
 
 The game is boardlog's example game (domain/games/example), ported to
 boardgame.io in bench/boardgameio/game.js. boardlog hosts it only when
@@ -39,6 +39,12 @@ following it to its end (boardlog: the game's SSE stream, no token;
 boardgame.io: a socket that syncs with no playerID), CPU a move and what
 the spectators added a move delivered (a move times N).
 
+With ``--compare CHECKOUT`` (another boardlog checkout, such as a
+worktree of an earlier commit), one more kind of round in each pair: the
+whole move on that checkout's server and worker, run as this one's (its own
+migrations, database and Redis database, the same settings), and this
+checkout's whole move over it, same run.
+
 Measured per move, each round: the servers' CPU (user + system from /proc:
 the gunicorn master and workers; the node server), the worker's (boardlog),
 the PostgreSQL backends of the side's database, backends that ended, the
@@ -59,6 +65,7 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
+import contextlib
 import json
 import os
 import shutil
@@ -79,7 +86,10 @@ sys.path.insert(0, str(ROOT))
 from api.processes.supervisor import stop_worker  # noqa: E402
 from bench.api import GEVENT, Client, free_port, gunicorn  # noqa: E402
 from bench.cpu_split import PARTS, CpuSplit  # noqa: E402
-from bench.production import redis_url_for_bench, start_worker, stop  # noqa: E402
+from bench.cycles import migrate_as  # noqa: E402
+from bench.production import (  # noqa: E402
+    claimed_database, redis_url_for_bench, start_worker, stop,
+)
 from bench.versus_report import KINDS, REDIS, anatomy, print_anatomy, report  # noqa: E402
 from eventstore import migrate  # noqa: E402
 from eventstore.servers import temporary_database, temporary_server  # noqa: E402
@@ -200,7 +210,8 @@ class Side:
 
     def __init__(self, kind: str, url: str, split: CpuSplit, redis_url: str | None = None, spectators: int = 0):
         self.kind, self.url, self.split, self.spectators = kind, url, split, spectators
-        self.mode = {"boardlog-watch": "boardlog-move", "bgio-watch": "bgio"}.get(kind, kind)  # driver.js's
+        self.mode = {"boardlog-watch": "boardlog-move", "bgio-watch": "bgio",
+                     "boardlog-move-compare": "boardlog-move"}.get(kind, kind)  # driver.js's
         self.delivered: list[int] = []
         self.redis = redis.Redis.from_url(redis_url) if redis_url else None
         self.redis_ms: list[float] = []
@@ -248,13 +259,28 @@ class Side:
                 REDIS: statistics.median(self.redis_ms)}
 
 
+def _server_of(kind: str) -> str:
+    return "bgio" if kind.startswith("bgio") else "compared" if kind.endswith("-compare") else "boardlog"
+
+
+def serve_compared(code: Path, url: str, redis_url: str, env: dict, log) -> tuple[dict, dict, str]:
+    """``--compare``: checkout ``code``'s server and worker as this one's run
+    (its own migrations, database and Redis database, the same settings)."""
+    migrate_as(code, url)
+    base, _, db = redis_url.rpartition("/")
+    other_env = {**env, "DATABASE_URL": url, "REDIS_URL": claimed_database(base, int(db) + 1)}
+    hosted = (code / "tests" / "support" / "example_hosted",)
+    app, app_url = gunicorn("api.processes.wsgi:app", other_env, GEVENT, log, pythonpath=hosted, code=code)
+    return {"app": app, "worker": start_worker(code, other_env, log, pythonpath=hosted)}, other_env, app_url
+
+
 def run(args) -> int:
     ensure_harness()
     folder = Path(tempfile.mkdtemp(prefix="boardlog-versus-"))
     redis_url, embedded = redis_url_for_bench(folder, 10)
-    processes, worker, failures, loads = [], None, {}, [os.getloadavg()[0]]
+    processes, worker, failures, loads, extra_workers = [], None, {}, [os.getloadavg()[0]], []
     try:
-        with temporary_server(os.environ.get("DATABASE_URL")) as server, \
+        with contextlib.ExitStack() as stack, temporary_server(os.environ.get("DATABASE_URL")) as server, \
                 temporary_database(server, "boardlog_versus") as url, \
                 temporary_database(server, "boardlog_versus_bgio") as bgio_url:
             migrate(url)
@@ -291,17 +317,32 @@ def run(args) -> int:
                                                args.spectators)
                 sides["bgio-watch"] = Side("bgio-watch", bgio_url, CpuSplit(bgio_url, bgio, None), None, args.spectators)
             queues = {"boardlog": iter(made), "bgio": iter(matches)}  # each round takes the next games of its server
+            other_app_url = None
+            if args.compare:
+                compared = stack.enter_context(temporary_database(server, "boardlog_versus_compared"))
+                other, other_env, other_app_url = serve_compared(Path(args.compare).resolve(), compared, redis_url,
+                                                                 env, log)
+                processes.append(other["app"])
+                extra_workers.append(other["worker"])
+                sides["boardlog-move-compare"] = Side("boardlog-move-compare", compared,
+                                                      CpuSplit(compared, other["app"], other["worker"]),
+                                                      other_env["REDIS_URL"])
+                games = (args.warm_up // 2 + args.matches * args.pairs)
+                with concurrent.futures.ThreadPoolExecutor(8) as pool:
+                    others = [Client(other_app_url, f"versus-{n}") for n in range(2 * args.concurrent)]
+                    queues["compared"] = iter(list(pool.map(lambda n: example_game(other_app_url, (
+                        others[2 * (n % args.concurrent)], others[2 * (n % args.concurrent) + 1])), range(games))))
             time.sleep(2)  # what the games' creation left to the notifier
             for n in range(-1, args.pairs if not failures else -1):  # -1: the warm-up
                 for kind, side in sides.items():
-                    chunk, server = folder / f"{kind}-{n}.json", "bgio" if kind.startswith("bgio") else "boardlog"
+                    chunk, server = folder / f"{kind}-{n}.json", _server_of(kind)
                     if n < 0 and kind.endswith("-watch"):
                         continue
                     # The warm-up: boardgame.io all its warm-up matches, boardlog half of them in each kind.
                     size = args.matches if n >= 0 else warm if server == "bgio" else warm // 2
                     chunk.write_text(json.dumps([next(queues[server]) for _ in range(size)]))
-                    side.round(bgio_base if server == "bgio" else app_url, chunk, args.concurrent, failures,
-                               measured=n >= 0)
+                    base = {"bgio": bgio_base, "boardlog": app_url}.get(server) or other_app_url
+                    side.round(base, chunk, args.concurrent, failures, measured=n >= 0)
                     if n < 0:
                         continue
                     loads.append(os.getloadavg()[0])
@@ -311,10 +352,12 @@ def run(args) -> int:
             errors = [line for line in bgio_log.read_text(errors="replace").splitlines() if "ERROR" in line]
             if errors:
                 failures[f"boardgame.io's log: {errors[0][:200]}"] = len(errors)
-            stop_worker(worker)
+            for each in (worker, *extra_workers):
+                stop_worker(each)
             stop(processes)
     finally:
-        stop_worker(worker)
+        for each in (worker, *extra_workers):
+            stop_worker(each)
         stop(processes)
         if embedded is not None:
             embedded.stop()
@@ -335,6 +378,9 @@ def main() -> int:
     parser.add_argument("--spectators", type=int, default=0,
                         help="also rounds of the whole move with this many spectators a match (boardlog: "
                              "SSE streams of the game; boardgame.io: spectator sockets), alternately")
+    parser.add_argument("--compare", metavar="CHECKOUT",
+                        help="also rounds of the whole move on another boardlog checkout's server (its own "
+                             "database and Redis database), alternately: this one against it")
     parser.add_argument("--warm-up", type=int, default=400,
                         help="matches each server plays first, not measured (boardgame.io's node needs some "
                              "2,000 moves before its CPU a move settles; boardlog plays as many)")

@@ -12,7 +12,8 @@ from bench.cpu_split import PARTS
 REDIS = "Redis"  # its server's CPU (INFO cpu), within the rest of the machine: boardlog's rounds only
 
 KINDS = {"boardlog-post": "boardlog, the POST alone", "boardlog-move": "boardlog, view + POST",
-         "bgio": "boardgame.io, the move", "boardlog-watch": "boardlog, watched", "bgio-watch": "boardgame.io, watched"}
+         "bgio": "boardgame.io, the move", "boardlog-watch": "boardlog, watched", "bgio-watch": "boardgame.io, watched",
+         "boardlog-move-compare": "--compare, view + POST"}
 SHOWN = {PARTS[0]: "server, user", PARTS[1]: "server, kernel", PARTS[2]: "worker + notifier (boardlog)",
          PARTS[3]: "PostgreSQL backends of the database", PARTS[4]: "PostgreSQL backends that ended",
          PARTS[5]: "PostgreSQL's own processes", PARTS[6]: "the players (node driver)",
@@ -44,7 +45,9 @@ def report(sides: dict, setup: dict, loads: list[float], args) -> None:
         for side in sides.values()))
     bgio = cpu["bgio"]
     print("\nboardlog / boardgame.io, same run:")
-    for kind in ("boardlog-post", "boardlog-move"):
+    for kind in ("boardlog-post", "boardlog-move", "boardlog-move-compare"):
+        if kind not in sides:
+            continue
         ours = cpu[kind]
         rate = statistics.median(sides[kind].rates) / statistics.median(sides["bgio"].rates)
         print(f"  {KINDS[kind]}: server CPU a move {_sum(ours, SERVER) / _sum(bgio, SERVER):.2f}x (goal <= 1.0x); "
@@ -52,6 +55,12 @@ def report(sides: dict, setup: dict, loads: list[float], args) -> None:
               f"backends {_sum(ours, PARTS[3:4]) / _sum(bgio, PARTS[3:4]):.2f}x; server, worker, backends "
               f"and Redis {_sum(ours, SERVER_SIDE) / _sum(bgio, SERVER_SIDE):.2f}x; moves/s {rate:.2f}x")
     print("  (server + worker: boardgame.io's server alone, it has no worker)")
+    if "boardlog-move-compare" in sides:
+        ours, theirs = cpu["boardlog-move"], cpu["boardlog-move-compare"]
+        print(f"\nthis checkout / {args.compare}, the whole move, same run: server CPU a move "
+              f"{_sum(ours, SERVER) / _sum(theirs, SERVER):.3f}x; server, worker, backends and Redis "
+              f"{_sum(ours, SERVER_SIDE) / _sum(theirs, SERVER_SIDE):.3f}x; moves/s "
+              f"{statistics.median(sides['boardlog-move'].rates) / statistics.median(sides['boardlog-move-compare'].rates):.3f}x")
     if "bgio-watch" in sides:
         print_spectators(sides, cpu)
     print_bytes(sides, setup)
