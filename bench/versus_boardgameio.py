@@ -267,11 +267,20 @@ def serve_compared(code: Path, url: str, redis_url: str, env: dict, log) -> tupl
     """``--compare``: checkout ``code``'s server and worker as this one's run
     (its own migrations, database and Redis database, the same settings)."""
     migrate_as(code, url)
-    base, _, db = redis_url.rpartition("/")
-    other_env = {**env, "DATABASE_URL": url, "REDIS_URL": claimed_database(base, int(db) + 1)}
+    other_env = {**env, "DATABASE_URL": url, "REDIS_URL": _another_redis_database(redis_url)}
     hosted = (code / "tests" / "support" / "example_hosted",)
     app, app_url = gunicorn("api.processes.wsgi:app", other_env, GEVENT, log, pythonpath=hosted, code=code)
     return {"app": app, "worker": start_worker(code, other_env, log, pythonpath=hosted)}, other_env, app_url
+
+
+def _another_redis_database(url: str) -> str:
+    """A database of the same Redis as ``url`` for the compared server: the
+    next one free on REDIS_URL's server, claimed; database 1 of this run's
+    embedded one (``unix://``, nobody else's)."""
+    if url.startswith("unix://"):
+        return f"{url}?db=1"
+    base, _, db = url.rpartition("/")
+    return claimed_database(base, int(db) + 1)
 
 
 def run(args) -> int:
