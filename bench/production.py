@@ -5,6 +5,7 @@ workers (``--profile``)."""
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
 from collections import Counter
@@ -26,7 +27,8 @@ CLAIM = "boardlog:bench:claimed-by"  # the key by which a bench holds a database
 
 def redis_url_for_bench(folder: Path, db: int):
     """REDIS_URL's server on an empty database, ``db`` or the next one free,
-    claimed for this run and emptied when it ends; or an embedded server
+    claimed for this run and emptied when it ends (or, should the run be
+    killed first, by the next run on this machine); or an embedded server
     (then also returned, to stop). Two benches on one database would run
     each other's jobs: a worker scoring another run's games (which its
     database does not have) failed the bench whose games they were."""
@@ -46,17 +48,42 @@ def claimed_database(server: str, first: int) -> str:
 
     import redis
 
-    mine = f"{os.getpid()}:{os.urandom(4).hex()}"
+    mine = f"{socket.gethostname()}:{os.getpid()}:{os.urandom(4).hex()}"
     for db in range(first, 16):  # not below: the tests' databases (REDIS_URL's own, 0, and theirs)
         client = redis.Redis.from_url(f"{server}/{db}")
         try:
-            if client.dbsize() == 0 and client.set(CLAIM, mine, nx=True):
+            if client.dbsize() == 0 and client.set(CLAIM, mine, nx=True) or _taken_over(client, mine):
                 atexit.register(_release, client, mine)
                 return f"{server}/{db}"
         except redis.ResponseError:  # past the server's number of databases
             break
     raise SystemExit(f"no empty database on {server} for the bench (each of {first}-15 holds keys: another bench's, "
                      "or left over; empty one, or unset REDIS_URL for an embedded Redis)")
+
+
+def _taken_over(client, mine: str) -> bool:
+    """Whether this run took the database over from a bench of this machine
+    that died holding it (killed before it could empty it): its claim names
+    this host and a process that no longer runs. Emptied, then claimed."""
+    import redis
+
+    held = client.get(CLAIM)
+    host, _, rest = (held or b"").decode(errors="replace").partition(":")
+    pid = rest.partition(":")[0]
+    if host != socket.gethostname() or not pid.isdigit() or psutil.pid_exists(int(pid)):
+        return False
+    with client.pipeline() as watched:  # another run may be taking it over at the same moment
+        try:
+            watched.watch(CLAIM)
+            if watched.get(CLAIM) != held:
+                return False
+            watched.multi()
+            watched.flushdb()
+            watched.set(CLAIM, mine)
+            watched.execute()
+        except redis.WatchError:  # the other run took it
+            return False
+    return True
 
 
 def _release(client, mine: str) -> None:
